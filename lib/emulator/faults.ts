@@ -1,0 +1,127 @@
+// Fault injection: latency, error statuses, dropped responses, connection resets, clock offset, write-rate limit.
+import { invalid } from './errors';
+
+export interface FaultRule {
+  /** Only requests with this HTTP method (any when absent). */
+  method?: string;
+  /** Only requests whose path (without query) matches this regular expression. */
+  path?: string;
+  /** Added latency, uniformly drawn from [min, max] milliseconds. */
+  latencyMs?: [number, number];
+  /** Fraction of matching requests answered with `errorStatus` before anything is applied. */
+  errorRate?: number;
+  errorStatus?: 429 | 500 | 503;
+  /** Fraction of matching requests whose change is applied but whose response is never sent. */
+  dropResponseRate?: number;
+  /** Fraction of matching requests whose connection is reset before anything is applied. */
+  resetRate?: number;
+}
+
+export interface FaultConfig {
+  rules?: FaultRule[];
+  /** Added to the emulator's clock: the times it stamps and its `Date` header. */
+  clockOffsetMs?: number;
+  /** Per-object write-rate limit like GCS (about one mutation per second per name). */
+  rateLimit?: { enabled: boolean; perSecond?: number; burst?: number };
+}
+
+export interface FaultDecision {
+  latencyMs: number;
+  errorStatus?: number;
+  drop: boolean;
+  reset: boolean;
+}
+
+export class Faults {
+  rules: FaultRule[] = [];
+  clockOffsetMs = 0;
+  rateLimit = { enabled: false, perSecond: 1, burst: 2 };
+
+  constructor(
+    config: FaultConfig = {},
+    private readonly random: () => number = Math.random,
+  ) {
+    this.set(config);
+  }
+
+  /** Replaces the parts of the configuration that `config` names. */
+  set(config: FaultConfig): void {
+    validateConfig(config);
+    if (config.rules !== undefined) this.rules = config.rules.map((r) => ({ ...r }));
+    if (config.clockOffsetMs !== undefined) this.clockOffsetMs = config.clockOffsetMs;
+    if (config.rateLimit !== undefined) this.rateLimit = { ...this.rateLimit, ...config.rateLimit };
+  }
+
+  clear(): void {
+    this.rules = [];
+    this.clockOffsetMs = 0;
+    this.rateLimit = { enabled: false, perSecond: 1, burst: 2 };
+  }
+
+  toJSON(): Required<FaultConfig> {
+    return { rules: this.rules, clockOffsetMs: this.clockOffsetMs, rateLimit: this.rateLimit };
+  }
+
+  decide(method: string, path: string): FaultDecision {
+    const decision: FaultDecision = { latencyMs: 0, drop: false, reset: false };
+    for (const rule of this.rules) {
+      if (rule.method && rule.method.toUpperCase() !== method) continue;
+      if (rule.path && !new RegExp(rule.path).test(path)) continue;
+      if (rule.latencyMs) {
+        const [min, max] = rule.latencyMs;
+        decision.latencyMs += min + this.random() * (max - min);
+      }
+      if (rule.resetRate && this.random() < rule.resetRate) decision.reset = true;
+      if (rule.errorRate && this.random() < rule.errorRate) decision.errorStatus ??= rule.errorStatus ?? 503;
+      if (rule.dropResponseRate && this.random() < rule.dropResponseRate) decision.drop = true;
+    }
+    return decision;
+  }
+}
+
+function validateConfig(config: FaultConfig): void {
+  const rate = (value: unknown, field: string): void => {
+    if (value !== undefined && (typeof value !== 'number' || value < 0 || value > 1)) {
+      throw invalid(`Fault field ${field} must be a number between 0 and 1, got ${JSON.stringify(value)}`);
+    }
+  };
+  if (config.rules !== undefined && !Array.isArray(config.rules)) throw invalid('Fault field rules must be an array');
+  for (const rule of config.rules ?? []) {
+    rate(rule.errorRate, 'errorRate');
+    rate(rule.dropResponseRate, 'dropResponseRate');
+    rate(rule.resetRate, 'resetRate');
+    if (rule.errorStatus !== undefined && ![429, 500, 503].includes(rule.errorStatus)) {
+      throw invalid(`Fault field errorStatus must be 429, 500 or 503, got ${JSON.stringify(rule.errorStatus)}`);
+    }
+    const lat = rule.latencyMs;
+    if (lat !== undefined && (!Array.isArray(lat) || lat.length !== 2 || !(lat[0] >= 0 && lat[1] >= lat[0]))) {
+      throw invalid('Fault field latencyMs must be [min, max] with 0 <= min <= max');
+    }
+    if (rule.path !== undefined) {
+      try {
+        new RegExp(rule.path);
+      } catch {
+        throw invalid(`Fault field path is not a valid regular expression: ${rule.path}`);
+      }
+    }
+  }
+  if (config.clockOffsetMs !== undefined && !Number.isFinite(config.clockOffsetMs)) {
+    throw invalid('Fault field clockOffsetMs must be a finite number of milliseconds');
+  }
+}
+
+/** Token bucket per object name: `burst` writes at once, refilled at `perSecond`. */
+export class WriteRateLimiter {
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+
+  take(key: string, now: number, perSecond: number, burst: number): boolean {
+    const b = this.buckets.get(key) ?? { tokens: burst, at: now };
+    b.tokens = Math.min(burst, b.tokens + ((now - b.at) / 1000) * perSecond);
+    b.at = now;
+    if (this.buckets.size > 100_000) this.buckets.clear();
+    this.buckets.set(key, b);
+    if (b.tokens < 1) return false;
+    b.tokens -= 1;
+    return true;
+  }
+}

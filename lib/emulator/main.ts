@@ -1,0 +1,3 @@
+import { runEmulatorCommand } from './command';
+
+process.exitCode = await runEmulatorCommand(process.argv.slice(2));

@@ -1,0 +1,34 @@
+export interface RequestLogEntry {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  status: number;
+  /** What fault, if any, was applied: 'error', 'drop', 'reset', 'rate-limit'. */
+  fault?: string;
+  startedAt: number;
+  durationMs: number;
+}
+
+/** The emulator's request log, so tests can count the requests a component makes. Keeps the newest `limit`. */
+export class RequestLog {
+  private list: RequestLogEntry[] = [];
+
+  constructor(private readonly limit = 200_000) {}
+
+  get entries(): readonly RequestLogEntry[] {
+    return this.list;
+  }
+
+  add(entry: RequestLogEntry): void {
+    this.list.push(entry);
+    if (this.list.length > this.limit) this.list = this.list.slice(-Math.floor(this.limit / 2));
+  }
+
+  clear(): void {
+    this.list = [];
+  }
+
+  count(filter: (e: RequestLogEntry) => boolean = () => true): number {
+    return this.list.reduce((n, e) => (filter(e) ? n + 1 : n), 0);
+  }
+}
