@@ -6,6 +6,8 @@ export interface FaultRule {
   method?: string;
   /** Only requests whose path (without query) matches this regular expression. */
   path?: string;
+  /** Only requests whose raw query string (URL-encoded, without `?`) matches this regular expression. */
+  query?: string;
   /** Added latency, uniformly drawn from [min, max] milliseconds. */
   latencyMs?: [number, number];
   /** Fraction of matching requests answered with `errorStatus` before anything is applied. */
@@ -62,11 +64,12 @@ export class Faults {
     return { rules: this.rules, clockOffsetMs: this.clockOffsetMs, rateLimit: this.rateLimit };
   }
 
-  decide(method: string, path: string): FaultDecision {
+  decide(method: string, path: string, query = ''): FaultDecision {
     const decision: FaultDecision = { latencyMs: 0, drop: false, reset: false };
     for (const rule of this.rules) {
       if (rule.method && rule.method.toUpperCase() !== method) continue;
       if (rule.path && !new RegExp(rule.path).test(path)) continue;
+      if (rule.query && !new RegExp(rule.query).test(query)) continue;
       if (rule.latencyMs) {
         const [min, max] = rule.latencyMs;
         decision.latencyMs += min + this.random() * (max - min);
@@ -97,11 +100,13 @@ function validateConfig(config: FaultConfig): void {
     if (lat !== undefined && (!Array.isArray(lat) || lat.length !== 2 || !(lat[0] >= 0 && lat[1] >= lat[0]))) {
       throw invalid('Fault field latencyMs must be [min, max] with 0 <= min <= max');
     }
-    if (rule.path !== undefined) {
+    for (const field of ['path', 'query'] as const) {
+      const pattern = rule[field];
+      if (pattern === undefined) continue;
       try {
-        new RegExp(rule.path);
+        new RegExp(pattern);
       } catch {
-        throw invalid(`Fault field path is not a valid regular expression: ${rule.path}`);
+        throw invalid(`Fault field ${field} is not a valid regular expression: ${pattern}`);
       }
     }
   }

@@ -70,7 +70,7 @@ export function createEmulatorServer(parts: ServerParts): Server {
         durationMs: performance.now() - started,
       });
 
-    const decision = parts.faults.decide(method, path);
+    const decision = parts.faults.decide(method, path, url.search.slice(1));
     if (decision.latencyMs > 0) await sleepUnlessClosed(decision.latencyMs, res);
     if (res.destroyed) return log(0, 'closed');
     if (decision.reset) {

@@ -1,0 +1,56 @@
+import type { LockInfo } from './types';
+
+/** Invalid options passed to the lock core; the message names the option and the allowed range. */
+export class LockOptionsError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LockOptionsError';
+  }
+}
+
+/** The lock was not acquired before `timeoutMs` (or at once, with `timeoutMs: 0`). */
+export class LockTimeoutError extends Error {
+  constructor(
+    readonly lockName: string,
+    readonly holder: LockInfo | null,
+    readonly waitedMs: number,
+  ) {
+    super(`Timed out after ${waitedMs} ms waiting for lock "${lockName}": ${describeHolder(holder)}`);
+    this.name = 'LockTimeoutError';
+  }
+}
+
+export type LockLostReason = 'taken' | 'released-by-operator' | 'refresh-failed';
+
+/** The lock is no longer ours. The handle's `signal` aborts with this error. */
+export class LockLostError extends Error {
+  constructor(
+    readonly lockName: string,
+    readonly reason: LockLostReason,
+    detail?: string,
+  ) {
+    super(`Lock "${lockName}" was lost (${reason})${detail ? `: ${detail}` : ''}`);
+    this.name = 'LockLostError';
+  }
+}
+
+/** Waiting for a lock stopped because the caller's signal aborted. */
+export class LockAbortError extends Error {
+  constructor(
+    readonly lockName: string,
+    readonly cause?: unknown,
+  ) {
+    super(`Stopped waiting for lock "${lockName}": the operation was aborted`);
+    this.name = 'AbortError';
+  }
+}
+
+export function describeHolder(holder: LockInfo | null): string {
+  if (!holder) return 'the lock is contended but its holder could not be read';
+  const who = holder.identity ?? 'an unknown holder';
+  const purpose = holder.purpose ? ` (${holder.purpose})` : '';
+  const stale = holder.expiresAt
+    ? `; it becomes stale at ${holder.expiresAt} unless refreshed`
+    : '; it never becomes stale by itself (foreign format): an operator must clear it';
+  return `held by ${who}${purpose} since ${holder.createdAt}, generation ${holder.generation}${stale}`;
+}

@@ -1,0 +1,17 @@
+// The lock core's public API. Programs, the console and the CLI all use these.
+export { acquireLock } from './acquire';
+export { withLock } from './with-lock';
+export { Lock, type ReleaseOutcome } from './lock';
+export { inspectLock, LOCKBOARD_FORMAT, type InspectOptions } from './inspect';
+export { listLocks, getLock, serverTimeOf, LIST_FIELDS, type ListLocksOptions, type LockList } from './list';
+export {
+  forceReleaseLock,
+  type ForceReleaseOptions,
+  type ForceReleaseOutcome,
+  type ForceReleaseResult,
+} from './force-release';
+export { LockAbortError, LockLostError, LockOptionsError, LockTimeoutError, type LockLostReason } from './errors';
+export { auditObjectName, type AuditEvent, type AuditEventKind } from './audit';
+export { DEFAULT_AUDIT_PREFIX, DEFAULT_TTL_MS, validateLockName } from './options';
+export { GcsCallError } from './gcs';
+export type { AcquireOptions, GcsObjectResource, LockFormat, LockHealth, LockInfo, LockOptions } from './types';

@@ -1,0 +1,52 @@
+// Server time, estimated from GCS responses, and the local monotonic clock. No decision compares a
+// holder-written timestamp with the local wall clock.
+import { performance } from 'node:perf_hooks';
+
+export const monotonicNow = (): number => performance.now();
+
+/**
+ * Server now = the latest server time seen (a `Date` header, floored to its second, or an `updated` stamp of our
+ * own write) plus the monotonic time elapsed since that response arrived. Every observation is a lower bound, so
+ * the estimate errs towards "not yet stale".
+ */
+export class ServerClock {
+  private serverMs: number | undefined;
+  private localMs = 0;
+
+  observeDateHeader(header: string | undefined | null): void {
+    const ms = header ? Date.parse(header) : NaN;
+    if (Number.isFinite(ms)) this.observe(ms, 1000);
+  }
+
+  /** A time the server stamped while handling our request (e.g. `updated` of the object we wrote). */
+  observeStamp(iso: string | undefined): void {
+    const ms = iso ? Date.parse(iso) : NaN;
+    if (Number.isFinite(ms)) this.observe(ms, 0);
+  }
+
+  /** Server time in ms since the epoch; the local wall clock only before any response was seen. */
+  now(): number {
+    if (this.serverMs === undefined) return Date.now();
+    return this.serverMs + (monotonicNow() - this.localMs);
+  }
+
+  get synced(): boolean {
+    return this.serverMs !== undefined;
+  }
+
+  private observe(serverMs: number, resolutionMs: number): void {
+    const local = monotonicNow();
+    if (this.serverMs !== undefined) {
+      const projected = this.serverMs + (local - this.localMs);
+      // A coarser reading inside the current estimate's window adds nothing; anything else (including a server
+      // clock that moved back by more than the resolution) replaces it.
+      if (projected >= serverMs && projected < serverMs + resolutionMs) return;
+    }
+    this.serverMs = serverMs;
+    this.localMs = local;
+  }
+}
+
+export function isoTime(ms: number): string {
+  return new Date(ms).toISOString();
+}
