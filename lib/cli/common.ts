@@ -1,0 +1,128 @@
+// Shared CLI plumbing: flags, durations, configuration from flags or environment, exit codes, errors.
+import { Storage } from '@google-cloud/storage';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+export const EXIT = {
+  ok: 0,
+  error: 1,
+  usage: 2,
+  storage: 3,
+  free: 10,
+  refused: 11,
+  gone: 12,
+  timeout: 75,
+  lost: 76,
+} as const;
+
+export const EXIT_CODES_HELP = `Exit codes:
+  0   success (run: the command's own exit code; 128+N when it died of signal N)
+  1   unexpected error
+  2   usage error: a bad flag or argument
+  3   storage or configuration error (bucket missing, unreachable, permission denied)
+  10  status: the lock is free (absent or expired)
+  11  release: refused, the lock changed hands or its holder refreshed since you looked
+  12  release: the lock was already gone
+  75  run: timed out waiting for the lock (or --no-wait and it is held)
+  76  run: the lock was lost while the command ran (the command got SIGTERM)`;
+
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+export const COMMON_OPTIONS = {
+  bucket: { type: 'string' },
+  endpoint: { type: 'string' },
+  prefix: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+export const COMMON_HELP = `Common options:
+  --bucket NAME     bucket holding the locks (or LOCKBOARD_BUCKET)
+  --endpoint URL    GCS JSON API endpoint, e.g. the emulator (or LOCKBOARD_GCS_ENDPOINT; unset = Google Cloud
+                    Storage with Application Default Credentials)
+  --prefix P        prefix prepended to lock names (or LOCKBOARD_PREFIX; default "locks/"; "" for full names)
+  -h, --help        show help`;
+
+export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(
+  command: string,
+  argv: string[],
+  options: T,
+) {
+  try {
+    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new UsageError(
+      `${(err as Error).message.replace(/\. To specify.*$/s, '')}. Run "lockboard ${command} --help".`,
+    );
+  }
+}
+
+export interface Config {
+  storage: Storage;
+  bucket: string;
+  prefix: string;
+}
+
+export function resolveConfig(
+  values: { bucket?: string; endpoint?: string; prefix?: string },
+  env = process.env,
+): Config {
+  const bucket = values.bucket ?? env.LOCKBOARD_BUCKET;
+  if (!bucket) throw new UsageError('No bucket given: pass --bucket NAME or set LOCKBOARD_BUCKET.');
+  const endpoint = values.endpoint ?? env.LOCKBOARD_GCS_ENDPOINT;
+  if (endpoint !== undefined && !/^https?:\/\/[^/]+/.test(endpoint)) {
+    throw new UsageError(
+      `--endpoint must be an http(s) URL such as http://127.0.0.1:4443, got ${JSON.stringify(endpoint)}.`,
+    );
+  }
+  const storage = endpoint
+    ? new Storage({ apiEndpoint: endpoint.replace(/\/+$/, ''), projectId: 'lockboard' })
+    : new Storage();
+  return { storage, bucket, prefix: values.prefix ?? env.LOCKBOARD_PREFIX ?? 'locks/' };
+}
+
+/** The object name of a lock given on the command line: relative to the prefix unless it already starts with it. */
+export function lockObjectName(prefix: string, lock: string | undefined): string {
+  if (!lock) throw new UsageError('Missing the lock name, e.g. "deploy-prod".');
+  return lock.startsWith(prefix) ? lock : prefix + lock;
+}
+
+const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** "500ms", "30s", "5m", "1h", "2d"; a bare number is seconds. */
+export function parseDuration(flag: string, raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(raw.trim());
+  if (!m) throw new UsageError(`--${flag} must be a duration like 30s, 5m or 1h, got ${JSON.stringify(raw)}.`);
+  return Math.round(Number(m[1]) * UNITS[m[2] ?? 's']!);
+}
+
+export function formatDuration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  if (s < 86400) return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+  return `${Math.floor(s / 86400)}d${Math.floor((s % 86400) / 3600)}h`;
+}
+
+/** Maps storage failures to a message and exit code a user can act on. */
+export function storageFailure(err: unknown, bucket: string): { message: string; code: number } | null {
+  const status = (err as { status?: unknown; code?: unknown }).status ?? (err as { code?: unknown }).code;
+  const text = (err as Error).message ?? String(err);
+  if (status === 404 && /bucket/i.test(text))
+    return { message: `Bucket "${bucket}" does not exist.`, code: EXIT.storage };
+  if (status === 401 || status === 403) {
+    return { message: `Permission denied on bucket "${bucket}": ${text}`, code: EXIT.storage };
+  }
+  if (status === 0 || /ECONNREFUSED|ENOTFOUND|timed out/.test(text)) {
+    return {
+      message: `Cannot reach the storage endpoint: ${text}. Check --endpoint / LOCKBOARD_GCS_ENDPOINT.`,
+      code: EXIT.storage,
+    };
+  }
+  return null;
+}

@@ -1,0 +1,94 @@
+// lockboard release: the console's force-release from a terminal, with the same outcomes and an audit event.
+import { userInfo } from 'node:os';
+import { forceReleaseLock } from '../lock';
+import {
+  COMMON_HELP,
+  COMMON_OPTIONS,
+  EXIT,
+  EXIT_CODES_HELP,
+  lockObjectName,
+  parseFlags,
+  resolveConfig,
+  UsageError,
+} from './common';
+
+export const RELEASE_HELP = `Usage: lockboard release <lock> --generation G [--metageneration M] --reason TEXT [--operator NAME]
+
+Force-releases one lock generation (read it with "lockboard status"). One DELETE conditioned on that generation
+(and metageneration, when given): it can never delete a successor's lock. Writes a force-release audit event.
+
+Options:
+  --generation G      the generation you saw (required)
+  --metageneration M  the metageneration you saw; refuses if the holder refreshed since
+  --reason TEXT       why (required; recorded in the audit trail)
+  --operator NAME     who (default: the OS user)
+${COMMON_HELP}
+  --json              print { outcome, current }
+
+Outcomes: released (exit 0); changed: a new holder took it (11); refreshed: the holder is alive (11); gone (12).
+
+Example:
+  lockboard release deploy-prod --generation 1714000000123456 --reason "runner died, job cancelled"
+
+${EXIT_CODES_HELP}`;
+
+export async function releaseCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseFlags('release', argv, {
+    ...COMMON_OPTIONS,
+    generation: { type: 'string' },
+    metageneration: { type: 'string' },
+    reason: { type: 'string' },
+    operator: { type: 'string' },
+  });
+  if (values.help) {
+    console.log(RELEASE_HELP);
+    return EXIT.ok;
+  }
+  if (!values.generation || !/^\d+$/.test(values.generation)) {
+    throw new UsageError('--generation is required and must be a decimal number (see "lockboard status <lock>").');
+  }
+  if (values.metageneration !== undefined && !/^\d+$/.test(values.metageneration)) {
+    throw new UsageError(`--metageneration must be a decimal number, got ${JSON.stringify(values.metageneration)}.`);
+  }
+  if (!values.reason?.trim())
+    throw new UsageError('--reason is required: say why you clear this lock (it is audited).');
+  const config = resolveConfig(values);
+  const name = lockObjectName(config.prefix, positionals[0]);
+  const operator = values.operator ?? safeUser();
+  const result = await forceReleaseLock({
+    storage: config.storage,
+    bucket: config.bucket,
+    name,
+    generation: values.generation,
+    metageneration: values.metageneration,
+    audit: { operator, reason: values.reason.trim() },
+  });
+  if (values.json) console.log(JSON.stringify(result, null, 2));
+  else
+    console.log(
+      describe(name, values.generation, result.outcome, result.current?.identity, result.current?.metageneration),
+    );
+  if (result.outcome === 'released') return EXIT.ok;
+  return result.outcome === 'gone' ? EXIT.gone : EXIT.refused;
+}
+
+function describe(name: string, generation: string, outcome: string, holder?: string, meta?: string): string {
+  switch (outcome) {
+    case 'released':
+      return `Released ${name} generation ${generation}.`;
+    case 'changed':
+      return `Refused: ${name} changed hands since you looked; it is now held by ${holder ?? 'another holder'}. Nothing was deleted.`;
+    case 'refreshed':
+      return `Refused: the holder of ${name} refreshed since you looked (metageneration ${meta}), so it is alive. Re-run with --metageneration ${meta} to release anyway.`;
+    default:
+      return `${name} generation ${generation} was already gone.`;
+  }
+}
+
+function safeUser(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return 'unknown';
+  }
+}

@@ -1,0 +1,173 @@
+// lockboard run: run a command only while holding the lock, like flock(1) across machines.
+import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
+import { acquireLock, LockAbortError, LockTimeoutError, type Lock, type LockInfo } from '../lock';
+import {
+  COMMON_HELP,
+  COMMON_OPTIONS,
+  EXIT,
+  EXIT_CODES_HELP,
+  lockObjectName,
+  parseDuration,
+  parseFlags,
+  resolveConfig,
+  formatDuration,
+  UsageError,
+} from './common';
+
+export const RUN_HELP = `Usage: lockboard run <lock> [options] -- <command> [args...]
+
+Acquires the lock, runs the command with its stdin/stdout/stderr, refreshes the lock while it runs, releases it
+when the command ends, and exits with the command's exit code. The command gets LOCKBOARD_FENCING_TOKEN (the lock
+generation: pass it to resources that can reject stale writers) and LOCKBOARD_LOCK.
+
+Options:
+  --ttl D            lock TTL (default 5m); a crashed holder's lock is taken over after it
+  --timeout D        give up waiting after D (default: wait without limit)
+  --no-wait          fail at once if the lock is held (same as --timeout 0)
+  --purpose TEXT     shown to operators, e.g. "terraform apply prod"
+  --identity ID      holder identity (default host:pid:random); a stable one lets a restart adopt its own lock
+  --kill-after D     if the lock is lost, SIGKILL the command D after SIGTERM (default 10s)
+  --quiet            no progress output while waiting
+${COMMON_HELP}
+
+Durations: 500ms, 30s, 5m, 1h (a bare number is seconds).
+
+Examples:
+  lockboard run deploy-prod --bucket my-locks -- ./deploy.sh
+  lockboard run dbt-nightly --timeout 10m --purpose "dbt run" -- dbt run
+  LOCKBOARD_BUCKET=my-locks lockboard run publish --no-wait -- npm publish
+
+${EXIT_CODES_HELP}`;
+
+export async function runCommand(argv: string[]): Promise<number> {
+  const split = argv.indexOf('--');
+  const own = split >= 0 ? argv.slice(0, split) : argv;
+  const command = split >= 0 ? argv.slice(split + 1) : [];
+  const { values, positionals } = parseFlags('run', own, {
+    ...COMMON_OPTIONS,
+    ttl: { type: 'string' },
+    timeout: { type: 'string' },
+    'no-wait': { type: 'boolean', default: false },
+    purpose: { type: 'string' },
+    identity: { type: 'string' },
+    'kill-after': { type: 'string' },
+    quiet: { type: 'boolean', default: false },
+  });
+  if (values.help) {
+    console.log(RUN_HELP);
+    return EXIT.ok;
+  }
+  if (positionals.length > 1)
+    throw new UsageError(`Unexpected argument "${positionals[1]}": put the command after "--".`);
+  if (command.length === 0)
+    throw new UsageError('Missing the command to run: lockboard run <lock> -- <command> [args...]');
+  const ttlMs = parseDuration('ttl', values.ttl) ?? 300_000;
+  if (ttlMs < 3000) throw new UsageError(`--ttl must be at least 3s, got ${values.ttl}.`);
+  const timeoutMs = values['no-wait'] ? 0 : parseDuration('timeout', values.timeout);
+  const killAfterMs = parseDuration('kill-after', values['kill-after']) ?? 10_000;
+  const config = resolveConfig(values);
+  const name = lockObjectName(config.prefix, positionals[0]);
+
+  const waiting = new AbortController();
+  const stopWaiting = (): void => waiting.abort();
+  process.once('SIGINT', stopWaiting);
+  process.once('SIGTERM', stopWaiting);
+  const progress = new WaitProgress(name, values.quiet);
+  let lock: Lock;
+  try {
+    lock = await acquireLock({
+      storage: config.storage,
+      bucket: config.bucket,
+      name,
+      ttlMs,
+      timeoutMs,
+      identity: values.identity,
+      purpose: values.purpose,
+      signal: waiting.signal,
+      onWait: (holder) => progress.update(holder),
+    });
+  } catch (err) {
+    progress.done();
+    if (err instanceof LockTimeoutError) {
+      console.error(`lockboard: ${err.message}`);
+      return EXIT.timeout;
+    }
+    if (err instanceof LockAbortError) {
+      console.error('lockboard: interrupted while waiting for the lock');
+      return 130;
+    }
+    throw err;
+  } finally {
+    process.off('SIGINT', stopWaiting);
+    process.off('SIGTERM', stopWaiting);
+  }
+  progress.done();
+  return holdWhileRunning(lock, command, killAfterMs);
+}
+
+async function holdWhileRunning(lock: Lock, command: string[], killAfterMs: number): Promise<number> {
+  const child = spawn(command[0]!, command.slice(1), {
+    stdio: 'inherit',
+    env: { ...process.env, LOCKBOARD_FENCING_TOKEN: lock.generation, LOCKBOARD_LOCK: lock.name },
+  });
+  const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
+  const forwarders = (['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((s) => [s, forward(s)] as const);
+  for (const [s, fn] of forwarders) process.on(s, fn);
+  let lost = false;
+  let killTimer: NodeJS.Timeout | undefined;
+  lock.signal.addEventListener('abort', () => {
+    lost = true;
+    console.error(`lockboard: ${(lock.signal.reason as Error).message}; stopping the command (SIGTERM)`);
+    child.kill('SIGTERM');
+    killTimer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+  });
+  const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
+    child.once('error', (error) => resolve({ code: null, signal: null, error }));
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+  });
+  clearTimeout(killTimer);
+  for (const [s, fn] of forwarders) process.off(s, fn);
+  const code = exit.error ? 127 : (exit.code ?? 128 + (constants.signals[exit.signal!] ?? 0));
+  if (exit.error) console.error(`lockboard: cannot run "${command[0]}": ${exit.error.message}`);
+  const result = await lock.releaseWith(
+    code === 0 ? { outcome: 'ok' } : { outcome: 'error', error: `exit code ${code}` },
+  );
+  if (lost || result.outcome === 'lost') return EXIT.lost;
+  return code;
+}
+
+/** While waiting: one line updated in place on a terminal, one line per holder change otherwise. */
+class WaitProgress {
+  private last = '';
+  private shown = false;
+  private readonly started = Date.now();
+  private readonly tty = Boolean(process.stderr.isTTY);
+
+  constructor(
+    private readonly name: string,
+    private readonly quiet: boolean,
+  ) {}
+
+  update(holder: LockInfo): void {
+    if (this.quiet) return;
+    const purpose = holder.purpose ? ` (${holder.purpose})` : '';
+    const stale = holder.expiresAt
+      ? `stale at ${holder.expiresAt} unless refreshed`
+      : 'never stale by itself: an operator must clear it';
+    const key = `${holder.identity}|${holder.generation}`;
+    const line = `Waiting for ${this.name}: held by ${holder.identity ?? 'unknown'}${purpose}, generation ${holder.generation}, ${stale}`;
+    if (this.tty) {
+      process.stderr.write(`\r\x1b[2K${line} [waited ${formatDuration(Date.now() - this.started)}]`);
+      this.shown = true;
+    } else if (key !== this.last) {
+      process.stderr.write(`${line}\n`);
+    }
+    this.last = key;
+  }
+
+  done(): void {
+    if (this.tty && this.shown) process.stderr.write('\n');
+    this.shown = false;
+  }
+}

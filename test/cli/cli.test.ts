@@ -1,0 +1,275 @@
+// The lockboard command as real processes against the emulator.
+import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { acquireLock, forceReleaseLock, getLock } from '@/lib/lock';
+import { runCli, startCli } from '../helpers/cli';
+import { startTestEmulator, type Target } from '../helpers/gcs';
+import { delay } from '../helpers/requests';
+
+let t: Target;
+let env: Record<string, string>;
+let dir: string;
+beforeAll(async () => {
+  t = await startTestEmulator();
+  env = { LOCKBOARD_BUCKET: t.bucket, LOCKBOARD_GCS_ENDPOINT: t.emulator!.url, LOCKBOARD_PREFIX: 'locks/' };
+  dir = mkdtempSync(join(tmpdir(), 'lockboard-cli-'));
+});
+afterAll(async () => {
+  await t.close();
+});
+
+/** A child that appends "token start end" to `file` around a 400 ms critical section. */
+const criticalSection = (file: string) => [
+  process.execPath,
+  '-e',
+  `const fs=require('fs');const s=Date.now();setTimeout(()=>{fs.appendFileSync(${JSON.stringify(file)}, process.env.LOCKBOARD_FENCING_TOKEN+' '+s+' '+Date.now()+'\\n')},400)`,
+];
+
+describe('lockboard run', () => {
+  it('serialises two runs on the same lock and passes increasing fencing tokens', async () => {
+    const file = join(dir, 'serial.log');
+    const a = runCli(['run', 'serial', '--ttl', '6s', '--', ...criticalSection(file)], env);
+    const b = runCli(['run', 'serial', '--ttl', '6s', '--', ...criticalSection(file)], env);
+    const [ra, rb] = await Promise.all([a, b]);
+    expect([ra.code, rb.code]).toEqual([0, 0]);
+    const rows = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => l.split(' ').map((x) => BigInt(x)));
+    expect(rows).toHaveLength(2);
+    rows.sort((x, y) => (x[1]! < y[1]! ? -1 : 1));
+    expect(rows[1]![1]).toBeGreaterThanOrEqual(rows[0]![2]!);
+    expect(rows[1]![0]).toBeGreaterThan(rows[0]![0]!);
+    expect(await getLock({ storage: t.storage, bucket: t.bucket, name: 'locks/serial' })).toBeNull();
+  });
+
+  it('exits with the command’s exit code', async () => {
+    const r = await runCli(['run', 'code', '--', process.execPath, '-e', 'process.exit(7)'], env);
+    expect(r.code).toBe(7);
+  });
+
+  it('fails fast with --no-wait, naming the holder, with exit code 75', async () => {
+    const holder = await acquireLock({
+      storage: t.storage,
+      bucket: t.bucket,
+      name: 'locks/busy',
+      identity: 'ci-runner-42',
+      purpose: 'publish',
+      audit: false,
+    });
+    const start = Date.now();
+    const r = await runCli(['run', 'busy', '--no-wait', '--', 'true'], env);
+    expect(r.code).toBe(75);
+    expect(r.stderr).toMatch(/held by ci-runner-42 \(publish\)/);
+    expect(Date.now() - start).toBeLessThan(5000);
+    await holder.release();
+  });
+
+  it('prints who holds the lock while waiting, one line per holder when not on a terminal', async () => {
+    const holder = await acquireLock({
+      storage: t.storage,
+      bucket: t.bucket,
+      name: 'locks/wait',
+      identity: 'holder-x',
+      audit: false,
+    });
+    setTimeout(() => void holder.release(), 1200);
+    const r = await runCli(['run', 'wait', '--', 'true'], env);
+    expect(r.code).toBe(0);
+    expect(r.stderr.match(/Waiting for locks\/wait: held by holder-x/g)).toHaveLength(1);
+  });
+
+  it('leaves a lock behind when killed with SIGKILL, which another run takes over once stale', async () => {
+    const pidFile = join(dir, 'orphan.pid');
+    const first = startCli(
+      [
+        'run',
+        'crash',
+        '--ttl',
+        '3s',
+        '--',
+        process.execPath,
+        '-e',
+        `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setTimeout(()=>{}, 20000)`,
+      ],
+      env,
+    );
+    while (!existsSync(pidFile)) await delay(50);
+    first.child.kill('SIGKILL');
+    // the orphaned command keeps run's output pipes open until it ends
+    process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGKILL');
+    const start = Date.now();
+    expect((await first.done).signal).toBe('SIGKILL');
+    const second = await runCli(['run', 'crash', '--ttl', '3s', '--', 'true'], env);
+    expect(second.code).toBe(0);
+    expect(Date.now() - start).toBeGreaterThan(1500);
+    expect(second.stderr).toMatch(/Waiting for locks\/crash/);
+  });
+
+  it('stops the command with SIGTERM and exits 76 when the lock is force-released through the CLI', async () => {
+    const marker = join(dir, 'term.txt');
+    const running = startCli(
+      [
+        'run',
+        'forced',
+        '--ttl',
+        '4s',
+        '--',
+        process.execPath,
+        '-e',
+        `process.on('SIGTERM',()=>{require('fs').writeFileSync(${JSON.stringify(marker)},'SIGTERM');process.exit(143)}); setInterval(()=>{},1000)`,
+      ],
+      env,
+    );
+    let info = null;
+    while (!info) {
+      info = await getLock({ storage: t.storage, bucket: t.bucket, name: 'locks/forced' });
+      await delay(50);
+    }
+    const status = await runCli(['status', 'forced', '--json'], env);
+    expect(status.code).toBe(0);
+    const seen = JSON.parse(status.stdout) as { generation: string };
+    const rel = await runCli(
+      ['release', 'forced', '--generation', seen.generation, '--reason', 'test', '--operator', 'ops@example.com'],
+      env,
+    );
+    expect(rel.code).toBe(0);
+    expect(rel.stdout).toMatch(/Released locks\/forced/);
+    const r = await running.done;
+    expect(r.code).toBe(76);
+    expect(readFileSync(marker, 'utf8')).toBe('SIGTERM');
+    expect(r.stderr).toMatch(/released-by-operator/);
+  });
+
+  it('stops the command when the lock is force-released through the lock core', async () => {
+    const running = startCli(
+      [
+        'run',
+        'forced2',
+        '--ttl',
+        '4s',
+        '--kill-after',
+        '1s',
+        '--',
+        process.execPath,
+        '-e',
+        `process.on('SIGTERM',()=>{}); setInterval(()=>{},1000)`,
+      ],
+      env,
+    );
+    let info = null;
+    while (!info) {
+      info = await getLock({ storage: t.storage, bucket: t.bucket, name: 'locks/forced2' });
+      await delay(50);
+    }
+    await forceReleaseLock({
+      storage: t.storage,
+      bucket: t.bucket,
+      name: 'locks/forced2',
+      generation: info.generation,
+      audit: false,
+    });
+    const r = await running.done;
+    // the child ignores SIGTERM, so --kill-after sends SIGKILL
+    expect(r.code).toBe(76);
+  });
+});
+
+describe('lockboard ls, status and release', () => {
+  it('lists locks as a table and as JSON', async () => {
+    const lock = await acquireLock({
+      storage: t.storage,
+      bucket: t.bucket,
+      name: 'locks/listed',
+      purpose: 'nightly dbt',
+      audit: false,
+    });
+    const table = await runCli(['ls'], env);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/^NAME\s+HEALTH\s+OWNER\s+HELD FOR\s+EXPIRES IN\s+GENERATION/);
+    expect(table.stdout).toMatch(new RegExp(`locks/listed\\s+healthy\\s+.*\\(nightly dbt\\).*${lock.generation}`));
+    const json = JSON.parse((await runCli(['ls', '--json'], env)).stdout) as {
+      serverTime: string;
+      locks: { name: string }[];
+    };
+    expect(json.locks.map((l) => l.name)).toContain('locks/listed');
+    expect(Date.parse(json.serverTime)).toBeGreaterThan(0);
+    await lock.release();
+  });
+
+  it('says so when no locks exist under a prefix', async () => {
+    const r = await runCli(['ls', 'nothing-here/'], env);
+    expect(r.stdout).toMatch(/No locks under gs:\/\/test-bucket\/nothing-here\//);
+  });
+
+  it('status exits 10 for a free lock', async () => {
+    const r = await runCli(['status', 'never-taken'], env);
+    expect(r.code).toBe(10);
+    expect(r.stdout).toMatch(/free/);
+  });
+
+  it('release refuses a stale generation (exit 11) and reports gone (exit 12)', async () => {
+    const lock = await acquireLock({
+      storage: t.storage,
+      bucket: t.bucket,
+      name: 'locks/rel',
+      identity: 'successor',
+      audit: false,
+    });
+    const changed = await runCli(['release', 'rel', '--generation', '1', '--reason', 'x'], env);
+    expect(changed.code).toBe(11);
+    expect(changed.stdout).toMatch(/changed hands.*successor/);
+    await lock.release();
+    const gone = await runCli(['release', 'rel', '--generation', lock.generation, '--reason', 'x'], env);
+    expect(gone.code).toBe(12);
+  });
+});
+
+describe('bad input', () => {
+  const cases: [string, string[], RegExp][] = [
+    [
+      'an unknown flag',
+      ['run', 'x', '--frobnicate', '--', 'true'],
+      /Unknown option '--frobnicate'.*lockboard run --help/,
+    ],
+    ['a bad duration', ['run', 'x', '--timeout', 'soon', '--', 'true'], /--timeout must be a duration like 30s/],
+    ['no command', ['run', 'x'], /Missing the command to run/],
+    ['a release without reason', ['release', 'x', '--generation', '5'], /--reason is required/],
+    [
+      'a non-numeric generation',
+      ['release', 'x', '--generation', 'abc', '--reason', 'r'],
+      /--generation is required and must be a decimal/,
+    ],
+    ['an unknown command', ['frob'], /unknown command "frob"/],
+  ];
+  for (const [what, args, message] of cases) {
+    it(`rejects ${what} with exit code 2 and a clear message`, async () => {
+      const r = await runCli(args, env);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    });
+  }
+
+  it('asks for a bucket when none is configured', async () => {
+    const r = await runCli(['ls'], { LOCKBOARD_BUCKET: '', LOCKBOARD_GCS_ENDPOINT: t.emulator!.url });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/pass --bucket NAME or set LOCKBOARD_BUCKET/);
+  });
+
+  it('reports an unreachable endpoint with exit code 3', async () => {
+    const r = await runCli(['ls'], { ...env, LOCKBOARD_GCS_ENDPOINT: 'http://127.0.0.1:9' });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/Cannot reach the storage endpoint/);
+  });
+
+  it('prints help for every command', async () => {
+    for (const cmd of ['run', 'ls', 'status', 'release', 'emulator']) {
+      const r = await runCli([cmd, '--help'], env);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(new RegExp(`Usage: lockboard ${cmd}`));
+    }
+  });
+});
