@@ -28,7 +28,7 @@ export async function acquireLock(options: AcquireOptions): Promise<Lock> {
     object: GcsObjectResource,
     sentAt: number,
     event: 'acquired' | 'took-over',
-    previous?: string,
+    previous?: LockInfo,
   ): Lock => {
     stop.dispose();
     audit?.record({
@@ -36,7 +36,11 @@ export async function acquireLock(options: AcquireOptions): Promise<Lock> {
       lock: o.name,
       identity: o.identity,
       generation: String(object.generation),
-      previous_identity: previous,
+      previous_identity: previous?.identity,
+      previous_generation: previous?.generation,
+      stale_ms: previous?.expiresAt
+        ? String(Math.max(0, Math.round(objects.clock.now() - Date.parse(previous.expiresAt))))
+        : undefined,
     });
     return new Lock({ objects, options: o, audit, object, confirmedAt: sentAt });
   };
@@ -97,7 +101,7 @@ export async function acquireLock(options: AcquireOptions): Promise<Lock> {
         const sentAt = monotonicNow();
         try {
           const taken = await raceAbort(createLockObject(o, objects, pre), stop.signal);
-          return done(taken, sentAt, 'took-over', holder.identity);
+          return done(taken, sentAt, 'took-over', holder);
         } catch (err) {
           if (statusOf(err) !== 412 && !isTransient(err)) throw err;
           continue;

@@ -12,6 +12,9 @@ export interface AuditEvent {
   identity?: string;
   generation?: string;
   previous_identity?: string;
+  /** For `took-over`: the replaced generation, and how long after it became stale it was taken over. */
+  previous_generation?: string;
+  stale_ms?: string;
   held_ms?: string;
   outcome?: string;
   error?: string;

@@ -15,3 +15,4 @@ export { auditObjectName, type AuditEvent, type AuditEventKind } from './audit';
 export { DEFAULT_AUDIT_PREFIX, DEFAULT_TTL_MS, validateLockName } from './options';
 export { GcsCallError } from './gcs';
 export type { AcquireOptions, GcsObjectResource, LockFormat, LockHealth, LockInfo, LockOptions } from './types';
+export { listAuditEvents, type AuditRecord, type ListAuditOptions } from './audit-read';

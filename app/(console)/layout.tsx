@@ -1,0 +1,44 @@
+import Link from 'next/link';
+import type { ReactNode } from 'react';
+import { SignOutButton } from '@/components/sign-out-button';
+import { Logo } from '@/components/ui/logo';
+import { requireUser } from '@/lib/server/session';
+
+export const dynamic = 'force-dynamic';
+
+export default async function ConsoleLayout({ children }: { children: ReactNode }) {
+  const user = await requireUser();
+  return (
+    <div className="mx-auto max-w-[110rem] px-4 py-4">
+      <header className="mb-6 flex flex-wrap items-center gap-6 border-b border-zinc-200 pb-3 dark:border-zinc-800">
+        <Link href="/locks" className="text-lg font-bold">
+          <Logo /> Lockboard
+        </Link>
+        <nav aria-label="Main" className="flex gap-4 text-sm">
+          <Link href="/locks" className="hover:underline">
+            Locks
+          </Link>
+          <Link href="/churn" className="hover:underline">
+            Churn &amp; audit
+          </Link>
+        </nav>
+        <div className="ml-auto flex items-center gap-3 text-sm">
+          <span data-testid="whoami">
+            {user.email} · <strong>{user.role ?? 'no access'}</strong>
+          </span>
+          <SignOutButton />
+        </div>
+      </header>
+      <main>
+        {user.role ? (
+          children
+        ) : (
+          <p role="alert" className="rounded-md bg-red-50 p-4 text-red-900 dark:bg-red-950 dark:text-red-200">
+            {user.email} is not on the Lockboard viewer or operator list. Ask an administrator to add you to
+            LOCKBOARD_VIEWERS or LOCKBOARD_OPERATORS.
+          </p>
+        )}
+      </main>
+    </div>
+  );
+}

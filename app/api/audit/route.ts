@@ -1,0 +1,35 @@
+// GET /api/audit – audit events of a window (≤ 31 days), newest first, paginated by cursor; format=csv exports all
+import { toCsv } from '@/lib/churn';
+import { parseWindow, readEvents } from '@/lib/server/audit';
+import { ApiError, json, withRole } from '@/lib/server/http';
+
+const PAGE = 200;
+
+export const GET = withRole('viewer', async (req) => {
+  const params = req.nextUrl.searchParams;
+  const window = parseWindow(params);
+  const all = (await readEvents(window)).filter((e) => !window.event || e.event === window.event);
+  const newestFirst = [...all].reverse();
+  if (params.get('format') === 'csv') {
+    return new Response(toCsv(newestFirst), {
+      headers: {
+        'content-type': 'text/csv; charset=utf-8',
+        'content-disposition': `attachment; filename="lockboard-audit-${window.from.toISOString()}-${window.to.toISOString()}.csv"`,
+        'cache-control': 'no-store',
+      },
+    });
+  }
+  const cursor = params.get('cursor');
+  const offset = cursor === null ? 0 : Number(cursor);
+  if (!Number.isInteger(offset) || offset < 0)
+    throw new ApiError('bad_request', '`cursor` must be a value returned as nextCursor.');
+  const events = newestFirst.slice(offset, offset + PAGE);
+  const nextCursor = offset + PAGE < newestFirst.length ? String(offset + PAGE) : undefined;
+  return json({
+    from: window.from.toISOString(),
+    to: window.to.toISOString(),
+    total: newestFirst.length,
+    events,
+    ...(nextCursor ? { nextCursor } : {}),
+  });
+});

@@ -1,0 +1,43 @@
+// POST /api/locks/release – force-release one generation of a lock (operators); never deletes a successor's lock
+import { z } from 'zod';
+import { forceReleaseLock } from '@/lib/lock';
+import { env } from '@/lib/server/env';
+import { ApiError, json, prefixOf, readJson, withRole } from '@/lib/server/http';
+import { invalidateListings } from '@/lib/server/list-cache';
+import { countForceRelease, countGcs } from '@/lib/server/metrics';
+import { storage } from '@/lib/server/storage';
+
+const decimal = z.string().regex(/^\d{1,20}$/, 'must be a decimal integer string');
+const body = z.object({
+  name: z.string().min(1, 'is required').max(1024, 'must be at most 1024 characters'),
+  generation: decimal,
+  metageneration: decimal.optional(),
+  reason: z
+    .string()
+    .trim()
+    .min(1, 'is required: say why you clear this lock')
+    .max(500, 'must be at most 500 characters'),
+});
+
+const MESSAGES = {
+  changed: 'The lock changed hands since you viewed it; nothing was deleted.',
+  refreshed: 'The holder refreshed since you viewed it, so it is alive; nothing was deleted.',
+  gone: 'The lock was already released.',
+};
+
+export const POST = withRole('operator', async (req, { user }) => {
+  const input = await readJson(req, body);
+  prefixOf(input.name);
+  countGcs('objects.delete');
+  const result = await forceReleaseLock({
+    storage: storage(),
+    bucket: env().LOCKBOARD_BUCKET,
+    ...input,
+    audit: { prefix: env().LOCKBOARD_AUDIT_PREFIX, operator: user.email, reason: input.reason },
+  });
+  countForceRelease(result.outcome);
+  invalidateListings();
+  if (result.outcome === 'released') return json({ outcome: 'released' });
+  const code = result.outcome === 'gone' ? 'gone' : 'conflict';
+  throw new ApiError(code, MESSAGES[result.outcome], { outcome: result.outcome, current: result.current });
+});

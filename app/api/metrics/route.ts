@@ -1,0 +1,34 @@
+// GET /api/metrics – Prometheus metrics, bearer token LOCKBOARD_METRICS_TOKEN; no session
+import { timingSafeEqual } from 'node:crypto';
+import { env } from '@/lib/server/env';
+import { ApiError, errorResponse } from '@/lib/server/http';
+import { listForConsole } from '@/lib/server/locks';
+import { renderMetrics } from '@/lib/server/prometheus';
+
+export const dynamic = 'force-dynamic';
+
+export async function GET(req: Request): Promise<Response> {
+  try {
+    const expected = env().LOCKBOARD_METRICS_TOKEN;
+    if (!expected) throw new ApiError('not_found', 'Metrics are disabled: set LOCKBOARD_METRICS_TOKEN to enable them.');
+    const given = /^Bearer (.+)$/.exec(req.headers.get('authorization') ?? '')?.[1] ?? '';
+    const a = Buffer.from(given);
+    const b = Buffer.from(expected);
+    if (a.length !== b.length || !timingSafeEqual(a, b)) {
+      throw new ApiError('unauthorized', 'Send Authorization: Bearer <LOCKBOARD_METRICS_TOKEN>.');
+    }
+    const byPrefix = new Map<
+      string,
+      { locks: Awaited<ReturnType<typeof listForConsole>>['locks']; serverTime: string }
+    >();
+    for (const prefix of env().LOCKBOARD_PREFIXES) {
+      const { locks, serverTime } = await listForConsole(prefix);
+      byPrefix.set(prefix, { locks, serverTime });
+    }
+    return new Response(renderMetrics(byPrefix), {
+      headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'cache-control': 'no-store' },
+    });
+  } catch (err) {
+    return errorResponse(err);
+  }
+}

@@ -1,0 +1,35 @@
+import { getServerSession } from 'next-auth';
+import { redirect } from 'next/navigation';
+import { LoginForm } from '@/components/login-form';
+import { Logo } from '@/components/ui/logo';
+import { authOptions, DEMO_ACCOUNTS, enabledProviders } from '@/lib/server/auth';
+import { env } from '@/lib/server/env';
+
+export const dynamic = 'force-dynamic';
+
+const ERRORS: Record<string, string> = {
+  AccessDenied: 'This account is not on the Lockboard viewer or operator list.',
+  CredentialsSignin: 'Wrong e-mail or password.',
+};
+
+export default async function LoginPage({ searchParams }: { searchParams: Promise<{ error?: string }> }) {
+  const session = await getServerSession(authOptions());
+  if (session?.user?.email) redirect('/locks');
+  const { error } = await searchParams;
+  const demo = env().LOCKBOARD_DEMO
+    ? DEMO_ACCOUNTS.map(({ email, password, role }) => ({ email, password, role }))
+    : [];
+  return (
+    <main className="mx-auto mt-24 max-w-md space-y-6 p-6">
+      <h1 className="text-2xl font-bold">
+        <Logo /> Sign in to Lockboard
+      </h1>
+      {error && (
+        <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-900 dark:bg-red-950 dark:text-red-200">
+          {ERRORS[error] ?? 'Sign-in failed. Try again.'}
+        </p>
+      )}
+      <LoginForm providers={enabledProviders()} demoAccounts={demo} />
+    </main>
+  );
+}

@@ -1,0 +1,39 @@
+'use client';
+
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { EVENT_KINDS, type HourBucket } from '@/lib/churn';
+
+const COLORS: Record<string, string> = {
+  acquired: '#2563eb',
+  'took-over': '#d97706',
+  released: '#059669',
+  lost: '#dc2626',
+  'force-released': '#7c3aed',
+  'force-release-refused': '#a1a1aa',
+};
+
+/** Events per hour, stacked by kind. */
+export function ChurnChart({ perHour }: { perHour: HourBucket[] }) {
+  const data = perHour.map((b) => ({ hour: b.hour.slice(5, 13).replace('T', ' ') + 'h', ...b.counts }));
+  return (
+    <div
+      className="h-72 w-full"
+      data-testid="churn-chart"
+      role="img"
+      aria-label="Audit events per hour, stacked by kind"
+    >
+      <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 800, height: 288 }}>
+        <BarChart data={data} margin={{ top: 8, right: 8, bottom: 8, left: 0 }}>
+          <CartesianGrid strokeDasharray="3 3" opacity={0.3} />
+          <XAxis dataKey="hour" fontSize={11} minTickGap={24} />
+          <YAxis allowDecimals={false} fontSize={11} />
+          <Tooltip />
+          <Legend />
+          {EVENT_KINDS.map((kind) => (
+            <Bar key={kind} dataKey={kind} stackId="events" fill={COLORS[kind]} isAnimationActive={false} />
+          ))}
+        </BarChart>
+      </ResponsiveContainer>
+    </div>
+  );
+}

@@ -1,0 +1,263 @@
+'use client';
+
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import { useState } from 'react';
+import type { AuditRecord } from '@/lib/lock/audit-read';
+import { formatDuration, formatTime } from '@/lib/format';
+import { lockHref, RANGES, summaryQuery, windowFor, type RangeKey } from '@/lib/queries';
+import { ChurnChart } from './churn-chart';
+
+export function ChurnView({ initialWindow }: { initialWindow: { from: string; to: string } }) {
+  const [range, setRange] = useState<RangeKey | 'custom'>('24h');
+  const [window, setWindow] = useState(initialWindow);
+  const query = useQuery({ ...summaryQuery(window), placeholderData: keepPreviousData });
+  const s = query.data;
+  const choose = (key: RangeKey) => {
+    setRange(key);
+    setWindow(windowFor(key));
+  };
+  const csvHref = `/api/audit?format=csv&from=${encodeURIComponent(window.from)}&to=${encodeURIComponent(window.to)}`;
+
+  return (
+    <section className="space-y-6">
+      <div className="flex flex-wrap items-end gap-3">
+        <div role="group" aria-label="Time range" className="flex gap-1">
+          {(Object.keys(RANGES) as RangeKey[]).map((key) => (
+            <button
+              key={key}
+              type="button"
+              aria-pressed={range === key}
+              onClick={() => choose(key)}
+              className={`rounded-md px-3 py-1 text-sm ring-1 ring-inset ${range === key ? 'bg-blue-600 text-white ring-blue-600' : 'ring-zinc-300 dark:ring-zinc-700'}`}
+            >
+              Last {key}
+            </button>
+          ))}
+        </div>
+        <CustomRange
+          window={window}
+          onApply={(w) => {
+            setRange('custom');
+            setWindow(w);
+          }}
+        />
+        <a href={csvHref} className="ml-auto text-sm text-blue-700 hover:underline dark:text-blue-300" download>
+          Export CSV
+        </a>
+      </div>
+      <p className="text-xs text-zinc-500">
+        {formatTime(window.from)} → {formatTime(window.to)} {query.isFetching ? '· loading' : ''}
+      </p>
+      {query.isError && (
+        <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-900 dark:bg-red-950 dark:text-red-200">
+          {query.error.message}
+        </p>
+      )}
+      {s && s.total === 0 && (
+        <div className="rounded-lg border border-dashed border-zinc-300 p-8 text-center text-sm text-zinc-600 dark:border-zinc-700">
+          No audit events in this window. Widen the range, or check that clients write audit events (the lock core does
+          unless started with <code>audit: false</code>) to this bucket&apos;s audit prefix.
+        </div>
+      )}
+      {s && s.total > 0 && (
+        <>
+          <div className="grid gap-4 sm:grid-cols-4">
+            <Stat label="Events" value={String(s.total)} testId="stat-events" />
+            <Stat label="Takeovers of crashed holders" value={String(s.takeovers.length)} testId="stat-takeovers" />
+            <Stat label="Failures" value={String(s.failures.length)} testId="stat-failures" />
+            <Stat
+              label="Hold time p50 / p95 / max"
+              value={[s.holdTime.p50, s.holdTime.p95, s.holdTime.max]
+                .map((v) => (v === null ? '—' : formatDuration(v)))
+                .join(' / ')}
+            />
+          </div>
+          <ChurnChart perHour={s.perHour} />
+          <div className="grid gap-6 lg:grid-cols-3">
+            <Ranking
+              title="Top locks by acquisitions"
+              rows={s.topByAcquisitions.map((r) => [r.lock, String(r.acquisitions)])}
+            />
+            <Ranking
+              title="Top locks by total held time"
+              rows={s.topByHeldTime.map((r) => [r.lock, formatDuration(r.heldMs)])}
+            />
+            <Ranking
+              title="Hold-time distribution"
+              rows={s.holdTimeBuckets.map((b) => [b.label, String(b.count)])}
+              plain
+            />
+          </div>
+          <EventTable
+            title="Takeovers (crashed holders)"
+            testId="takeovers"
+            events={s.takeovers}
+            columns={[
+              ['Previous holder', (e) => e.previous_identity ?? 'unknown'],
+              ['New holder', (e) => e.identity ?? ''],
+              ['After expiry', (e) => (e.stale_ms !== undefined ? formatDuration(e.stale_ms) : '—')],
+            ]}
+          />
+          <EventTable
+            title="Failures recorded by withLock / lost locks"
+            testId="failures"
+            events={s.failures}
+            columns={[
+              ['Holder', (e) => e.identity ?? ''],
+              ['What', (e) => (e.event === 'lost' ? 'lock lost' : (e.error ?? 'error'))],
+            ]}
+          />
+          <EventTable
+            title="Force-releases"
+            testId="force-releases"
+            events={s.forceReleases}
+            columns={[
+              ['Operator', (e) => e.operator ?? ''],
+              ['Reason', (e) => e.reason ?? ''],
+              ['Generation', (e) => e.generation ?? ''],
+              ['Outcome', (e) => e.outcome ?? e.event],
+            ]}
+          />
+        </>
+      )}
+    </section>
+  );
+}
+
+function CustomRange({
+  window,
+  onApply,
+}: {
+  window: { from: string; to: string };
+  onApply: (w: { from: string; to: string }) => void;
+}) {
+  const [from, setFrom] = useState(window.from.slice(0, 16));
+  const [to, setTo] = useState(window.to.slice(0, 16));
+  return (
+    <form
+      className="flex items-end gap-2 text-sm"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onApply({ from: new Date(`${from}Z`).toISOString(), to: new Date(`${to}Z`).toISOString() });
+      }}
+    >
+      <label>
+        From (UTC)
+        <input
+          type="datetime-local"
+          value={from}
+          onChange={(e) => setFrom(e.target.value)}
+          className="ml-1 rounded border border-zinc-300 bg-transparent px-1 dark:border-zinc-600"
+        />
+      </label>
+      <label>
+        To (UTC)
+        <input
+          type="datetime-local"
+          value={to}
+          onChange={(e) => setTo(e.target.value)}
+          className="ml-1 rounded border border-zinc-300 bg-transparent px-1 dark:border-zinc-600"
+        />
+      </label>
+      <button type="submit" className="rounded-md px-3 py-1 ring-1 ring-inset ring-zinc-300 dark:ring-zinc-700">
+        Apply
+      </button>
+    </form>
+  );
+}
+
+function Stat({ label, value, testId }: { label: string; value: string; testId?: string }) {
+  return (
+    <div className="rounded-lg p-3 ring-1 ring-zinc-200 dark:ring-zinc-700">
+      <div className="text-xs text-zinc-500">{label}</div>
+      <div className="tabular text-xl font-semibold" data-testid={testId}>
+        {value}
+      </div>
+    </div>
+  );
+}
+
+function Ranking({ title, rows, plain = false }: { title: string; rows: [string, string][]; plain?: boolean }) {
+  return (
+    <div>
+      <h2 className="mb-2 text-sm font-semibold">{title}</h2>
+      {rows.length === 0 ? (
+        <p className="text-sm text-zinc-500">None in this window.</p>
+      ) : (
+        <ol className="space-y-1 text-sm">
+          {rows.map(([k, v]) => (
+            <li key={k} className="flex justify-between gap-2">
+              {plain ? (
+                <span>{k}</span>
+              ) : (
+                <Link
+                  href={lockHref(k)}
+                  className="truncate font-mono text-blue-700 hover:underline dark:text-blue-300"
+                >
+                  {k}
+                </Link>
+              )}
+              <span className="tabular">{v}</span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </div>
+  );
+}
+
+function EventTable({
+  title,
+  events,
+  columns,
+  testId,
+}: {
+  title: string;
+  events: AuditRecord[];
+  columns: [string, (e: AuditRecord) => string][];
+  testId: string;
+}) {
+  return (
+    <div>
+      <h2 className="mb-2 text-sm font-semibold">
+        {title} ({events.length})
+      </h2>
+      {events.length === 0 ? (
+        <p className="text-sm text-zinc-500">None in this window.</p>
+      ) : (
+        <div className="max-h-80 overflow-auto">
+          <table className="w-full text-left text-sm" data-testid={testId}>
+            <thead className="text-xs uppercase text-zinc-500">
+              <tr>
+                <th className="py-1">When</th>
+                <th>Lock</th>
+                {columns.map(([h]) => (
+                  <th key={h}>{h}</th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {events.slice(0, 500).map((e) => (
+                <tr key={e.id} className="border-t border-zinc-100 dark:border-zinc-800">
+                  <td className="whitespace-nowrap py-1">{formatTime(e.at)}</td>
+                  <td>
+                    <Link
+                      href={lockHref(e.lock)}
+                      className="font-mono text-blue-700 hover:underline dark:text-blue-300"
+                    >
+                      {e.lock}
+                    </Link>
+                  </td>
+                  {columns.map(([h, f]) => (
+                    <td key={h}>{f(e)}</td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}

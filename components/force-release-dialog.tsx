@@ -1,0 +1,192 @@
+'use client';
+
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import type { LockInfo } from '@/lib/lock/types';
+import { formatDuration } from '@/lib/format';
+import { HEALTH_MEANING, RELEASE_ADVICE } from '@/lib/health';
+import { apiFetch, ApiClientError } from '@/lib/queries';
+import { HealthBadge } from './health-badge';
+import { Button } from './ui/button';
+
+interface Props {
+  lock: LockInfo;
+  serverNow: number;
+  onClose: (released: boolean) => void;
+}
+
+interface Conflict {
+  outcome: 'changed' | 'refreshed' | 'gone';
+  message: string;
+  current?: LockInfo;
+}
+
+/** Force-release one generation. On 409 it shows what changed and never retries by itself. */
+export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const queryClient = useQueryClient();
+  const [target, setTarget] = useState(lock);
+  const [reason, setReason] = useState('');
+  const [typed, setTyped] = useState('');
+  const [conflict, setConflict] = useState<Conflict | null>(null);
+  const needsTyping = target.health === 'healthy' || target.health === 'long-held';
+
+  useEffect(() => {
+    dialog.current?.showModal();
+  }, []);
+
+  const release = useMutation({
+    mutationFn: () =>
+      apiFetch<{ outcome: 'released' }>('/api/locks/release', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          name: target.name,
+          generation: target.generation,
+          metageneration: target.metageneration,
+          reason,
+        }),
+      }),
+    onSuccess: () => onClose(true),
+    onError: (err) => {
+      if (err instanceof ApiClientError && (err.status === 409 || err.status === 410)) {
+        const body = err.body as { outcome: Conflict['outcome']; current?: LockInfo };
+        setConflict({ outcome: body.outcome, message: err.message, current: body.current });
+      }
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['locks'] }),
+  });
+
+  const canSubmit =
+    reason.trim().length > 0 && (!needsTyping || typed === target.name) && !release.isPending && !conflict;
+
+  return (
+    <dialog
+      ref={dialog}
+      onClose={() => onClose(false)}
+      aria-labelledby="release-title"
+      className="m-auto w-[min(36rem,95vw)] rounded-xl bg-white p-0 text-zinc-900 shadow-xl dark:bg-zinc-900 dark:text-zinc-100"
+    >
+      <form
+        method="dialog"
+        className="space-y-4 p-6"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (canSubmit) release.mutate();
+        }}
+      >
+        <h2 id="release-title" className="text-lg font-semibold">
+          Force-release <span className="font-mono">{target.name}</span>
+        </h2>
+        <dl className="grid grid-cols-[8rem_1fr] gap-x-3 gap-y-1 text-sm">
+          <dt className="text-zinc-500">Holder</dt>
+          <dd data-testid="dialog-holder">{target.identity ?? 'unknown'}</dd>
+          {target.purpose && (
+            <>
+              <dt className="text-zinc-500">Purpose</dt>
+              <dd>{target.purpose}</dd>
+            </>
+          )}
+          <dt className="text-zinc-500">Health</dt>
+          <dd>
+            <HealthBadge health={target.health} />{' '}
+            <span className="text-xs text-zinc-500">{HEALTH_MEANING[target.health]}</span>
+          </dd>
+          <dt className="text-zinc-500">Held for</dt>
+          <dd className="tabular">{formatDuration(serverNow - Date.parse(target.createdAt))}</dd>
+          <dt className="text-zinc-500">Generation</dt>
+          <dd className="font-mono text-xs">
+            {target.generation} (metageneration {target.metageneration})
+          </dd>
+        </dl>
+        <p
+          role="note"
+          className={`rounded-md p-3 text-sm ${target.health === 'expired' ? 'bg-emerald-50 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-200' : 'bg-amber-50 text-amber-900 dark:bg-amber-950 dark:text-amber-200'}`}
+        >
+          <strong>Safe to clear? </strong>
+          {RELEASE_ADVICE[target.health]} Only this generation is deleted: if someone else takes the lock meanwhile,
+          nothing of theirs is touched.
+        </p>
+        {conflict ? (
+          <ConflictNotice
+            conflict={conflict}
+            onRetry={(current) => {
+              setTarget(current);
+              setConflict(null);
+              setTyped('');
+            }}
+          />
+        ) : (
+          <>
+            <label className="block text-sm">
+              Reason (recorded in the audit trail)
+              <textarea
+                required
+                value={reason}
+                onChange={(e) => setReason(e.target.value)}
+                maxLength={500}
+                rows={2}
+                className="mt-1 w-full rounded-md border border-zinc-300 bg-transparent p-2 dark:border-zinc-600"
+                placeholder="e.g. runner died, pipeline cancelled"
+              />
+            </label>
+            {needsTyping && (
+              <label className="block text-sm">
+                The holder is alive. Type the lock name to confirm: <span className="font-mono">{target.name}</span>
+                <input
+                  value={typed}
+                  onChange={(e) => setTyped(e.target.value)}
+                  className="mt-1 w-full rounded-md border border-zinc-300 bg-transparent p-2 font-mono dark:border-zinc-600"
+                  aria-label="Type the lock name to confirm"
+                />
+              </label>
+            )}
+          </>
+        )}
+        {release.isError && !conflict && (
+          <p role="alert" className="text-sm text-red-700 dark:text-red-300">
+            {release.error.message}
+          </p>
+        )}
+        <div className="flex justify-end gap-2">
+          <Button onClick={() => dialog.current?.close()}>{conflict ? 'Close' : 'Cancel'}</Button>
+          {!conflict && (
+            <Button type="submit" variant="danger" disabled={!canSubmit}>
+              {release.isPending ? 'Releasing…' : 'Force-release'}
+            </Button>
+          )}
+        </div>
+      </form>
+    </dialog>
+  );
+}
+
+function ConflictNotice({ conflict, onRetry }: { conflict: Conflict; onRetry: (current: LockInfo) => void }) {
+  const current = conflict.current;
+  return (
+    <div
+      role="alert"
+      data-testid="release-conflict"
+      className="space-y-2 rounded-md bg-red-50 p-3 text-sm text-red-900 dark:bg-red-950 dark:text-red-200"
+    >
+      <p className="font-medium">{conflict.message}</p>
+      {conflict.outcome === 'changed' && current && (
+        <p>
+          Now held by <strong>{current.identity ?? 'unknown'}</strong> (generation{' '}
+          <span className="font-mono">{current.generation}</span>). Their lock is intact.
+        </p>
+      )}
+      {conflict.outcome === 'refreshed' && current && (
+        <>
+          <p>
+            The holder refreshed: metageneration is now <span className="font-mono">{current.metageneration}</span>. It
+            is alive.
+          </p>
+          <Button variant="danger" onClick={() => onRetry(current)}>
+            Review again with metageneration {current.metageneration}
+          </Button>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,30 @@
+import type { LockHealth } from '@/lib/lock/types';
+import { HEALTH_LABEL, HEALTH_MEANING } from '@/lib/health';
+
+const STYLE: Record<LockHealth, string> = {
+  healthy: 'bg-emerald-100 text-emerald-900 ring-emerald-600/30 dark:bg-emerald-900/40 dark:text-emerald-200',
+  overdue: 'bg-amber-100 text-amber-900 ring-amber-600/30 dark:bg-amber-900/40 dark:text-amber-200',
+  expired: 'bg-red-100 text-red-900 ring-red-600/30 dark:bg-red-900/40 dark:text-red-200',
+  'long-held': 'bg-violet-100 text-violet-900 ring-violet-600/30 dark:bg-violet-900/40 dark:text-violet-200',
+  unknown: 'bg-zinc-100 text-zinc-800 ring-zinc-500/30 dark:bg-zinc-800 dark:text-zinc-200',
+};
+const DOT: Record<LockHealth, string> = {
+  healthy: '●',
+  overdue: '◐',
+  expired: '✕',
+  'long-held': '◷',
+  unknown: '?',
+};
+
+export function HealthBadge({ health }: { health: LockHealth }) {
+  return (
+    <span
+      title={HEALTH_MEANING[health]}
+      data-health={health}
+      className={`inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${STYLE[health]}`}
+    >
+      <span aria-hidden="true">{DOT[health]}</span>
+      {HEALTH_LABEL[health]}
+    </span>
+  );
+}

@@ -1,0 +1,118 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import { useState } from 'react';
+import { formatDuration, formatTime } from '@/lib/format';
+import { HEALTH_MEANING } from '@/lib/health';
+import { lockQuery } from '@/lib/queries';
+import type { LockInfo } from '@/lib/lock/types';
+import { Countdown } from './countdown';
+import { ForceReleaseDialog } from './force-release-dialog';
+import { HealthBadge } from './health-badge';
+import { LockTimeline } from './lock-timeline';
+import { Button } from './ui/button';
+import { useServerNow } from './use-server-now';
+
+export function LockDetail({ name, canRelease }: { name: string; canRelease: boolean }) {
+  const query = useQuery(lockQuery(name));
+  const lock = query.data;
+  const [releasing, setReleasing] = useState(false);
+  const serverNow = useServerNow(lock?.serverTime, query.dataUpdatedAt);
+  return (
+    <section className="space-y-6">
+      <p className="text-sm">
+        <Link href="/locks" className="text-blue-700 hover:underline dark:text-blue-300">
+          ← All locks
+        </Link>
+      </p>
+      <h1 className="font-mono text-xl font-semibold">{name}</h1>
+      {query.isError && (
+        <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-900 dark:bg-red-950 dark:text-red-200">
+          Could not refresh: {query.error.message}
+        </p>
+      )}
+      {lock === null && (
+        <p className="rounded-md p-4 ring-1 ring-zinc-200 dark:ring-zinc-700">
+          This lock is free: no lock object exists right now.
+        </p>
+      )}
+      {lock && <LockFields lock={lock} serverNow={serverNow} />}
+      {lock && canRelease && (
+        <Button variant="danger" onClick={() => setReleasing(true)}>
+          Force-release…
+        </Button>
+      )}
+      {lock && releasing && (
+        <ForceReleaseDialog lock={lock} serverNow={serverNow} onClose={() => setReleasing(false)} />
+      )}
+      <LockTimeline name={name} />
+    </section>
+  );
+}
+
+function LockFields({ lock, serverNow }: { lock: LockInfo; serverNow: number }) {
+  const rows: [string, React.ReactNode][] = [
+    [
+      'Health',
+      <>
+        <HealthBadge health={lock.health} />{' '}
+        <span className="text-sm text-zinc-600 dark:text-zinc-400">{HEALTH_MEANING[lock.health]}</span>
+      </>,
+    ],
+    ['When it changes', healthChange(lock)],
+    ['Identity', lock.identity ?? 'unknown'],
+    ['Host / pid', lock.host ? `${lock.host} / ${lock.pid ?? '?'}` : '—'],
+    ['Purpose', lock.purpose ?? '—'],
+    ['Format', lock.format],
+    ['Held since', `${formatTime(lock.createdAt)} (${formatDuration(serverNow - Date.parse(lock.createdAt))})`],
+    ['Last refresh', `${formatTime(lock.updatedAt)} (${formatDuration(serverNow - Date.parse(lock.updatedAt))} ago)`],
+    ['Expires in', <Countdown key="c" expiresAt={lock.expiresAt} serverNow={serverNow} />],
+    [
+      'TTL / refresh interval',
+      lock.ttlMs ? `${formatDuration(lock.ttlMs)} / ${formatDuration(lock.refreshIntervalMs ?? 0)}` : '—',
+    ],
+    [
+      'Generation (fencing token)',
+      <span key="g" className="font-mono">
+        {lock.generation}
+      </span>,
+    ],
+    [
+      'Metageneration',
+      <span key="m" className="font-mono" data-testid="detail-metageneration">
+        {lock.metageneration}
+      </span>,
+    ],
+  ];
+  return (
+    <div className="grid gap-6 lg:grid-cols-2">
+      <dl className="grid grid-cols-[12rem_1fr] gap-x-4 gap-y-2 text-sm">
+        {rows.map(([k, v]) => (
+          <div key={k} className="contents">
+            <dt className="text-zinc-500">{k}</dt>
+            <dd>{v}</dd>
+          </div>
+        ))}
+      </dl>
+      <div>
+        <h2 className="mb-2 text-sm font-semibold">Raw metadata</h2>
+        <pre className="overflow-auto rounded-md bg-zinc-100 p-3 text-xs dark:bg-zinc-900">
+          {JSON.stringify({ ...lock.metadata, ...(lock.terraform ? { terraform: lock.terraform } : {}) }, null, 2)}
+        </pre>
+      </div>
+    </div>
+  );
+}
+
+function healthChange(lock: LockInfo): string {
+  if (lock.health === 'unknown')
+    return 'Never by itself: a foreign lock stays until its owner or an operator removes it.';
+  if (lock.health === 'expired') return 'It stays expired until an acquirer takes it over or an operator clears it.';
+  const overdueAt = lock.refreshIntervalMs ? Date.parse(lock.updatedAt) + 1.5 * lock.refreshIntervalMs : undefined;
+  const parts = [];
+  if (overdueAt && lock.health !== 'overdue')
+    parts.push(`overdue at ${formatTime(new Date(overdueAt).toISOString())} without a refresh`);
+  if (lock.expiresAt) parts.push(`expired at ${formatTime(lock.expiresAt)} without a refresh`);
+  return `Becomes ${parts.join('; ')}. Every refresh pushes these back.`;
+}

@@ -1,0 +1,140 @@
+'use client';
+
+import { useVirtualizer } from '@tanstack/react-virtual';
+import Link from 'next/link';
+import { useRef } from 'react';
+import type { LockInfo } from '@/lib/lock/types';
+import { formatDuration } from '@/lib/format';
+import { lockHref } from '@/lib/queries';
+import { Countdown } from './countdown';
+import { HealthBadge } from './health-badge';
+
+export type SortKey = 'name' | 'owner' | 'health' | 'held' | 'refresh' | 'expires' | 'generation' | 'format';
+
+const COLUMNS: { key: SortKey; label: string }[] = [
+  { key: 'name', label: 'Lock' },
+  { key: 'owner', label: 'Owner' },
+  { key: 'health', label: 'Health' },
+  { key: 'held', label: 'Held for' },
+  { key: 'refresh', label: 'Last refresh' },
+  { key: 'expires', label: 'Expires in' },
+  { key: 'generation', label: 'Generation / meta' },
+  { key: 'format', label: 'Format' },
+];
+const GRID =
+  'grid grid-cols-[minmax(12rem,2fr)_minmax(12rem,2fr)_7rem_6rem_7rem_9rem_minmax(10rem,1.2fr)_6rem_6rem] gap-2 px-3';
+const ROW_HEIGHT = 52;
+
+interface Props {
+  locks: LockInfo[];
+  serverNow: number;
+  sort: { key: SortKey; dir: 'asc' | 'desc' };
+  onSort: (key: SortKey) => void;
+  canRelease: boolean;
+  onRelease: (lock: LockInfo) => void;
+}
+
+export function LockTable({ locks, serverNow, sort, onSort, canRelease, onRelease }: Props) {
+  const scroller = useRef<HTMLDivElement>(null);
+  // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is used as documented
+  const virtualizer = useVirtualizer({
+    count: locks.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+    initialRect: { width: 1200, height: 640 },
+  });
+
+  return (
+    <div
+      role="table"
+      aria-label="Locks"
+      aria-rowcount={locks.length + 1}
+      className="rounded-lg ring-1 ring-zinc-200 dark:ring-zinc-700"
+    >
+      <div role="rowgroup">
+        <div
+          role="row"
+          className={`${GRID} border-b border-zinc-200 bg-zinc-50 py-2 text-left text-xs font-semibold uppercase tracking-wide text-zinc-600 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-300`}
+        >
+          {COLUMNS.map((c) => (
+            <div
+              role="columnheader"
+              key={c.key}
+              aria-sort={sort.key === c.key ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}
+            >
+              <button type="button" onClick={() => onSort(c.key)} className="uppercase hover:underline">
+                {c.label}
+                {sort.key === c.key ? (sort.dir === 'asc' ? ' ▲' : ' ▼') : ''}
+              </button>
+            </div>
+          ))}
+          <div role="columnheader">
+            <span className="sr-only">Actions</span>
+          </div>
+        </div>
+      </div>
+      <div ref={scroller} role="rowgroup" className="max-h-[65vh] overflow-auto" data-testid="lock-rows">
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {virtualizer.getVirtualItems().map((item) => {
+            const lock = locks[item.index]!;
+            return (
+              <div
+                role="row"
+                key={lock.name}
+                aria-rowindex={item.index + 2}
+                data-lock={lock.name}
+                className={`${GRID} absolute left-0 right-0 items-center border-b border-zinc-100 text-sm dark:border-zinc-800`}
+                style={{ top: item.start, height: ROW_HEIGHT }}
+              >
+                <div role="cell" className="truncate font-mono">
+                  <Link href={lockHref(lock.name)} className="text-blue-700 hover:underline dark:text-blue-300">
+                    {lock.name}
+                  </Link>
+                </div>
+                <div role="cell" className="min-w-0">
+                  <div className="truncate" title={lock.identity}>
+                    {lock.identity ?? <span className="text-zinc-500">unknown</span>}
+                  </div>
+                  <div className="truncate text-xs text-zinc-500">
+                    {[lock.host, lock.purpose].filter(Boolean).join(' · ')}
+                  </div>
+                </div>
+                <div role="cell">
+                  <HealthBadge health={lock.health} />
+                </div>
+                <div role="cell" className="tabular">
+                  {formatDuration(serverNow - Date.parse(lock.createdAt))}
+                </div>
+                <div role="cell" className="tabular">
+                  {formatDuration(serverNow - Date.parse(lock.updatedAt))} ago
+                </div>
+                <div role="cell">
+                  <Countdown expiresAt={lock.expiresAt} serverNow={serverNow} />
+                </div>
+                <div role="cell" className="truncate font-mono text-xs" data-testid="generation">
+                  {lock.generation} / <span data-testid="metageneration">{lock.metageneration}</span>
+                </div>
+                <div role="cell" className="text-xs">
+                  {lock.format}
+                </div>
+                <div role="cell" className="text-right">
+                  {canRelease && (
+                    <button
+                      type="button"
+                      onClick={() => onRelease(lock)}
+                      className="rounded px-2 py-1 text-xs font-medium text-red-700 ring-1 ring-inset ring-red-300 hover:bg-red-50 dark:text-red-300 dark:ring-red-700 dark:hover:bg-red-950"
+                      aria-label={`Force-release ${lock.name}`}
+                    >
+                      Release…
+                    </button>
+                  )}
+                </div>
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,71 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { timeline } from '@/lib/churn';
+import { formatDuration, formatTime } from '@/lib/format';
+import { lockEventsQuery, windowFor } from '@/lib/queries';
+
+const ENDED_STYLE: Record<string, string> = {
+  held: 'text-emerald-700 dark:text-emerald-300',
+  released: 'text-zinc-700 dark:text-zinc-300',
+  failed: 'text-red-700 dark:text-red-300',
+  lost: 'text-red-700 dark:text-red-300',
+  'taken over': 'text-amber-700 dark:text-amber-300',
+  'force-released': 'text-violet-700 dark:text-violet-300',
+};
+
+/** Who held this lock from when to when, and how each tenure ended (last 7 days of audit events). */
+export function LockTimeline({ name }: { name: string }) {
+  const [window] = useState(() => windowFor('7d'));
+  const query = useQuery(lockEventsQuery(name, window));
+  const tenures = query.data ? timeline(query.data.events) : [];
+  return (
+    <section aria-labelledby="timeline-title" className="space-y-2">
+      <h2 id="timeline-title" className="text-lg font-semibold">
+        Holders, last 7 days
+      </h2>
+      {query.isError && <p role="alert">Could not read the audit trail: {query.error.message}</p>}
+      {query.data && tenures.length === 0 && (
+        <p className="text-sm text-zinc-500">
+          No audit events for this lock in the last 7 days. Clients started with <code>audit: false</code> write none.
+        </p>
+      )}
+      {tenures.length > 0 && (
+        <table className="w-full text-left text-sm" data-testid="timeline">
+          <thead className="text-xs uppercase text-zinc-500">
+            <tr>
+              <th className="py-1">Holder</th>
+              <th>From</th>
+              <th>To</th>
+              <th>Held</th>
+              <th>Ended</th>
+              <th>Generation</th>
+            </tr>
+          </thead>
+          <tbody>
+            {tenures.map((t) => (
+              <tr key={t.generation} className="border-t border-zinc-100 dark:border-zinc-800">
+                <td className="py-1">{t.identity ?? 'unknown'}</td>
+                <td>{formatTime(t.from)}</td>
+                <td>{t.to ? formatTime(t.to) : '—'}</td>
+                <td className="tabular">
+                  {t.heldMs !== undefined
+                    ? formatDuration(t.heldMs)
+                    : t.to
+                      ? formatDuration(Date.parse(t.to) - Date.parse(t.from))
+                      : '—'}
+                </td>
+                <td className={ENDED_STYLE[t.ended]} title={t.error}>
+                  {t.ended}
+                  {t.error ? `: ${t.error}` : ''}
+                </td>
+                <td className="font-mono text-xs">{t.generation}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,80 @@
+// Starts the built console (`next start`) with a given configuration, for the demo and the browser tests.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface ConsoleProcess {
+  url: string;
+  child: ChildProcess;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+/** True when `.next` is missing or older than any source file of the console. */
+export function needsBuild(): boolean {
+  const marker = join(ROOT, '.next', 'BUILD_ID');
+  if (!existsSync(marker)) return true;
+  const built = statSync(marker).mtimeMs;
+  const newer = (dir: string): boolean =>
+    readdirSync(dir, { withFileTypes: true }).some((d) => {
+      const p = join(dir, d.name);
+      return d.isDirectory() ? newer(p) : statSync(p).mtimeMs > built;
+    });
+  return ['app', 'components', 'lib'].some((d) => newer(join(ROOT, d)));
+}
+
+export function buildConsole(): void {
+  const result = spawnSync('npx', ['next', 'build'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+  });
+  if (result.status !== 0) throw new Error('next build failed; see the output above');
+}
+
+export async function startConsole(
+  port: number,
+  env: Record<string, string>,
+  host = '127.0.0.1',
+): Promise<ConsoleProcess> {
+  const url = `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`;
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next'), 'start', '-p', String(port), '-H', host],
+    {
+      cwd: ROOT,
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXTAUTH_URL: url, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the console exited during start-up:\n${output}`);
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`the console did not answer /api/health within 30 s:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  return {
+    url,
+    child,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

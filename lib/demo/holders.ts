@@ -1,0 +1,180 @@
+// Simulated lock holders for the demo, all through lib/lock: a long healthy holder, churny workers (some failing),
+// a crashing holder that goes overdue then expired and is taken over, contenders on one lock, and foreign locks.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import type { Storage } from '@google-cloud/storage';
+import { acquireLock, withLock, type Lock } from '../lock';
+
+export interface Holders {
+  stop(): Promise<void>;
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+const between = (min: number, max: number) => min + Math.random() * (max - min);
+
+export async function startHolders(
+  storage: Storage,
+  bucket: string,
+  options: { speed?: number } = {},
+): Promise<Holders> {
+  const speed = options.speed ?? 1;
+  const stop = new AbortController();
+  const held: Lock[] = [];
+  const base = { storage, bucket };
+  const loops: Promise<void>[] = [];
+  const loop = (fn: () => Promise<void>) =>
+    loops.push(
+      (async () => {
+        while (!stop.signal.aborted) {
+          try {
+            await fn();
+          } catch {
+            // failures are part of the show: withLock records them in the audit trail
+          }
+        }
+      })(),
+    );
+
+  held.push(
+    await acquireLock({
+      ...base,
+      name: 'locks/deploy-prod',
+      identity: 'deploy-runner-1:812:a1b2c3d4',
+      ttlMs: 60_000,
+      purpose: 'terraform apply prod',
+    }),
+  );
+  await writeForeignLocks(storage, bucket);
+
+  for (const [name, fail] of [
+    ['locks/etl-hourly', 0.2],
+    ['locks/publish-npm', 0.1],
+    ['ci/build-cache', 0.3],
+  ] as const) {
+    loop(async () => {
+      await withLock(
+        { ...base, name, ttlMs: 20_000, purpose: 'short critical section', signal: stop.signal },
+        async () => {
+          await sleep(between(800, 3500) / speed, stop.signal);
+          if (Math.random() < fail) throw new Error(`simulated failure in ${name.split('/')[1]}: exit code 1`);
+        },
+      );
+      await sleep(between(1000, 3000) / speed, stop.signal);
+    });
+  }
+  for (let i = 0; i < 4; i++) {
+    loop(async () => {
+      await withLock(
+        {
+          ...base,
+          name: 'locks/db-migrations',
+          identity: `migrator-${i}:${1000 + i}:${String(i).repeat(8)}`,
+          ttlMs: 15_000,
+          purpose: 'schema migration',
+          signal: stop.signal,
+        },
+        () => sleep(between(1000, 2500) / speed, stop.signal),
+      );
+    });
+  }
+  loop(async () => {
+    // A holder process that crashes (SIGKILL) while holding the lock: it turns overdue, then expired, then a retry
+    // job takes it over (a took-over event naming the crashed holder) and releases it.
+    await crashHolder(storage, bucket, 'locks/nightly-report', 30_000 / speed, stop.signal);
+    await sleep(45_000 / speed, stop.signal);
+    if (stop.signal.aborted) return;
+    await withLock(
+      {
+        ...base,
+        name: 'locks/nightly-report',
+        identity: 'report-retry:4343:feedf00d',
+        ttlMs: 30_000,
+        purpose: 'nightly report (retry)',
+        signal: stop.signal,
+      },
+      () => sleep(3_000 / speed, stop.signal),
+    );
+    await sleep(5_000 / speed, stop.signal);
+  });
+
+  return {
+    async stop() {
+      stop.abort();
+      await Promise.allSettled(loops);
+      await Promise.allSettled(held.map((l) => l.release()));
+    },
+  };
+}
+
+/** A Ruby-format lock and a Terraform state lock: shown by the console, never taken over by the lock core. */
+async function writeForeignLocks(storage: Storage, bucket: string): Promise<void> {
+  const b = storage.bucket(bucket);
+  const put = async (name: string, body: string, metadata: Record<string, string>) => {
+    try {
+      await b
+        .file(name)
+        .save(body, {
+          resumable: false,
+          metadata: { contentType: 'application/json', metadata },
+          preconditionOpts: { ifGenerationMatch: 0 },
+        });
+    } catch (err) {
+      if ((err as { code?: number }).code !== 412) throw err; // already there from an earlier run
+    }
+  };
+  await put('locks/sidekiq-cron', '', {
+    identity: 'sidekiq-7f9c:31',
+    expires_at: String(Math.floor(Date.now() / 1000) + 6 * 3600),
+  });
+  const tf = {
+    ID: 'f2a1c9e0-7d1b-4c55-9d0e-3b8f5c2a9e11',
+    Operation: 'OperationTypeApply',
+    Info: '',
+    Who: 'ann@laptop-ann',
+    Version: '1.9.5',
+    Created: new Date().toISOString(),
+    Path: 'gs://lockboard-demo/terraform/prod.tfstate',
+  };
+  await put('locks/terraform/prod.tflock', JSON.stringify(tf), {});
+}
+
+/** Runs a holder in a child process and kills it with SIGKILL once it holds the lock. */
+async function crashHolder(
+  storage: Storage,
+  bucket: string,
+  name: string,
+  ttlMs: number,
+  signal: AbortSignal,
+): Promise<void> {
+  const script = join(import.meta.dirname, 'crash-holder.ts');
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', script, storage.apiEndpoint, bucket, name, String(Math.round(ttlMs))],
+    {
+      cwd: join(import.meta.dirname, '..', '..'),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const kill = () => child.kill('SIGKILL');
+  signal.addEventListener('abort', kill, { once: true });
+  await new Promise<void>((resolve) => {
+    child.stdout!.on('data', (d: Buffer) => {
+      if (d.toString().includes('acquired')) resolve();
+    });
+    void exited.then(resolve);
+  });
+  await new Promise((r) => setTimeout(r, 2_000));
+  kill();
+  await exited;
+  signal.removeEventListener('abort', kill);
+}

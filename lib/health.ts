@@ -1,0 +1,29 @@
+// Client-safe words for lock health (computed on the server by inspectLock; this only explains it).
+import type { LockHealth } from '@/lib/lock/types';
+
+export const HEALTHS: LockHealth[] = ['healthy', 'overdue', 'long-held', 'expired', 'unknown'];
+
+export const HEALTH_LABEL: Record<LockHealth, string> = {
+  healthy: 'Healthy',
+  overdue: 'Overdue',
+  expired: 'Expired',
+  'long-held': 'Long-held',
+  unknown: 'Unknown',
+};
+
+export const HEALTH_MEANING: Record<LockHealth, string> = {
+  healthy: 'The holder is refreshing on schedule.',
+  overdue: 'A refresh is late (1.5 intervals without one). The holder may be slow, paused or crashed.',
+  expired: 'Not refreshed within its TTL. Any acquirer may take it over; safe to clear.',
+  'long-held': 'Alive, but held longer than the configured limit. Check the job is not stuck.',
+  unknown:
+    'A foreign format without a TTL (Terraform, plain object). It never expires by itself; only an operator can clear it.',
+};
+
+export const RELEASE_ADVICE: Record<LockHealth, string> = {
+  expired: 'Safe to clear: the holder stopped refreshing and the lock is stale.',
+  overdue: 'Caution: the holder may still be alive and only slow. Clearing lets another job run concurrently with it.',
+  'long-held': 'The holder is alive and refreshing. Clear only if you know its job is stuck; it will be aborted.',
+  healthy: 'The holder is alive and refreshing. Clearing aborts its work at its next refresh.',
+  unknown: 'Foreign lock without TTL: check with its owner (Terraform: the user in "Who") before clearing.',
+};

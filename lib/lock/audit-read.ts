@@ -1,0 +1,104 @@
+// listAuditEvents: audit objects of a time window, read from their metadata. Object names sort by time, so the
+// window is one listing with startOffset/endOffset: one objects.list call per 1 000 events, no per-object GET.
+import type { Storage } from '@google-cloud/storage';
+import { auditObjectName, type AuditEventKind } from './audit';
+import { BucketObjects } from './gcs';
+import type { GcsObjectResource } from './types';
+
+export interface AuditRecord {
+  id: string;
+  at: string;
+  event: AuditEventKind;
+  lock: string;
+  identity?: string;
+  generation?: string;
+  previous_identity?: string;
+  previous_generation?: string;
+  stale_ms?: number;
+  held_ms?: number;
+  outcome?: string;
+  error?: string;
+  operator?: string;
+  reason?: string;
+}
+
+export interface ListAuditOptions {
+  storage: Storage;
+  bucket: string;
+  auditPrefix: string;
+  from: Date;
+  to: Date;
+  lock?: string;
+  events?: AuditEventKind[];
+  /** Stop after this many matching events (default 200 000). */
+  limit?: number;
+}
+
+const FIELDS = 'items(name,metadata),nextPageToken';
+const STAMP = /(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})\.(\d{3})\d{3}Z-[0-9a-f]+\.json$/;
+
+export async function listAuditEvents(
+  options: ListAuditOptions,
+): Promise<{ events: AuditRecord[]; listCalls: number; truncated: boolean }> {
+  const objects = new BucketObjects(options.storage, options.bucket);
+  const limit = options.limit ?? 200_000;
+  // Bounds share the name layout; the random suffix sorts after the stamp, so "-" bounds the instant itself.
+  const startOffset = auditObjectName(options.auditPrefix, options.from.getTime()).replace(/-[0-9a-f]{8}\.json$/, '');
+  const endOffset = auditObjectName(options.auditPrefix, options.to.getTime()).replace(/-[0-9a-f]{8}\.json$/, '');
+  const events: AuditRecord[] = [];
+  let pageToken: string | undefined;
+  let listCalls = 0;
+  do {
+    const page = await objects.list({
+      prefix: options.auditPrefix,
+      startOffset,
+      endOffset,
+      pageToken,
+      maxResults: 1000,
+      fields: FIELDS,
+    });
+    listCalls++;
+    for (const item of page.items ?? []) {
+      const record = toRecord(item);
+      if (!record) continue;
+      if (options.lock && record.lock !== options.lock) continue;
+      if (options.events && !options.events.includes(record.event)) continue;
+      events.push(record);
+    }
+    pageToken = page.nextPageToken;
+  } while (pageToken && events.length < limit);
+  return { events: events.slice(0, limit), listCalls, truncated: Boolean(pageToken) };
+}
+
+function toRecord(item: GcsObjectResource): AuditRecord | null {
+  const m = STAMP.exec(item.name);
+  const md = item.metadata ?? {};
+  const str = (k: string): string | undefined => (md[k] === undefined || md[k] === null ? undefined : String(md[k]));
+  const num = (k: string): number | undefined => {
+    const v = Number(str(k));
+    return str(k) !== undefined && Number.isFinite(v) ? v : undefined;
+  };
+  const event = str('event') as AuditEventKind | undefined;
+  const lock = str('lock');
+  if (!m || !event || !lock) return null;
+  const at = `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}.${m[7]}Z`;
+  const record: AuditRecord = { id: item.name, at, event, lock };
+  for (const key of [
+    'identity',
+    'generation',
+    'previous_identity',
+    'previous_generation',
+    'outcome',
+    'error',
+    'operator',
+    'reason',
+  ] as const) {
+    const v = str(key);
+    if (v !== undefined) record[key] = v;
+  }
+  const held = num('held_ms');
+  if (held !== undefined) record.held_ms = held;
+  const stale = num('stale_ms');
+  if (stale !== undefined) record.stale_ms = stale;
+  return record;
+}

@@ -1,0 +1,137 @@
+// One error type for the API, one map from code to status, and the route wrapper: session, role, origin, errors.
+import 'server-only';
+import { getToken } from 'next-auth/jwt';
+import type { NextRequest } from 'next/server';
+import type { z } from 'zod';
+import { GcsCallError } from '@/lib/lock';
+import { resolveRole } from './auth';
+import { env } from './env';
+import { allows, type Role } from './roles';
+
+const STATUS = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  gone: 410,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  internal: 500,
+  storage_unavailable: 503,
+} as const;
+export type ApiErrorCode = keyof typeof STATUS;
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: ApiErrorCode,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return Response.json(body, { status, headers: { 'cache-control': 'no-store', ...headers } });
+}
+
+export function errorResponse(err: unknown): Response {
+  if (err instanceof ApiError) {
+    return json({ error: { code: err.code, message: err.message }, ...err.extra }, STATUS[err.code]);
+  }
+  if (err instanceof GcsCallError) {
+    const message = `Cloud Storage is unavailable (${err.status || 'no response'}): ${err.message}. Retry in a few seconds.`;
+    return json({ error: { code: 'storage_unavailable', message } }, 503, { 'retry-after': '2' });
+  }
+  console.error('[lockboard] unexpected error in an API route:', err);
+  return json({ error: { code: 'internal', message: 'Internal error; the details are in the server log.' } }, 500);
+}
+
+export interface RouteUser {
+  email: string;
+  role: Role;
+}
+
+type Handler<P> = (req: NextRequest, ctx: { user: RouteUser; params: P }) => Promise<Response>;
+
+/** Session check (401), role check from the allow-lists (403), same-origin check for mutations, error mapping. */
+export function withRole<P = Record<string, never>>(needed: Role, handler: Handler<P>) {
+  return async (req: NextRequest, context: { params: Promise<P> }): Promise<Response> => {
+    try {
+      const token = await getToken({ req, secret: env().NEXTAUTH_SECRET });
+      if (!token?.email) throw new ApiError('unauthorized', 'Sign in to use the Lockboard API.');
+      const role = resolveRole(token.email);
+      if (!role) throw new ApiError('forbidden', `${token.email} is not on the Lockboard viewer or operator list.`);
+      if (!allows(role, needed))
+        throw new ApiError('forbidden', `This action needs the ${needed} role; you are a ${role}.`);
+      if (req.method !== 'GET' && req.method !== 'HEAD') assertSameOrigin(req);
+      return await handler(req, { user: { email: token.email, role }, params: await context.params });
+    } catch (err) {
+      return errorResponse(err);
+    }
+  };
+}
+
+function assertSameOrigin(req: NextRequest): void {
+  const origin = req.headers.get('origin');
+  const host = req.headers.get('x-forwarded-host') ?? req.headers.get('host');
+  if (origin) {
+    let originHost: string;
+    try {
+      originHost = new URL(origin).host;
+    } catch {
+      throw new ApiError('forbidden', 'Cross-origin request refused: malformed Origin header.');
+    }
+    if (originHost !== host) throw new ApiError('forbidden', 'Cross-origin request refused.');
+    return;
+  }
+  if (req.headers.get('sec-fetch-site') !== 'same-origin') {
+    throw new ApiError('forbidden', 'Cross-origin request refused: send the request from the console (Origin header).');
+  }
+}
+
+const BODY_LIMIT = 16 * 1024;
+
+/** A JSON body (content type checked, at most 16 KiB), validated with `schema`. */
+export async function readJson<S extends z.ZodType>(req: Request, schema: S): Promise<z.output<S>> {
+  const type = req.headers.get('content-type') ?? '';
+  if (!/^application\/json\b/i.test(type)) {
+    throw new ApiError('unsupported_media_type', 'Send the request body as JSON (Content-Type: application/json).');
+  }
+  const declared = Number(req.headers.get('content-length') ?? '0');
+  if (declared > BODY_LIMIT) throw new ApiError('payload_too_large', `The request body exceeds ${BODY_LIMIT} bytes.`);
+  const text = await req.text();
+  if (Buffer.byteLength(text) > BODY_LIMIT)
+    throw new ApiError('payload_too_large', `The request body exceeds ${BODY_LIMIT} bytes.`);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw new ApiError('bad_request', 'The request body is not valid JSON.');
+  }
+  return parseWith(schema, raw);
+}
+
+export function parseWith<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
+  const result = schema.safeParse(raw);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const field = issue.path.length ? `${issue.path.join('.')}: ` : '';
+  throw new ApiError('bad_request', `${field}${issue.message}`);
+}
+
+/** The configured prefix containing `name`, or a 400 naming the allowed prefixes. */
+export function prefixOf(name: string): string {
+  const prefix = env().LOCKBOARD_PREFIXES.find((p) => name.startsWith(p) && name.length > p.length);
+  if (!prefix) throw new ApiError('bad_request', `"${name}" is not inside a configured prefix (${allowedPrefixes()}).`);
+  return prefix;
+}
+
+export function allowedPrefixes(): string {
+  const prefixes = env().LOCKBOARD_PREFIXES;
+  return prefixes.length
+    ? prefixes.map((p) => JSON.stringify(p)).join(', ')
+    : 'none configured: set LOCKBOARD_PREFIXES';
+}

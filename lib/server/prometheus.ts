@@ -1,0 +1,56 @@
+// Prometheus text exposition of lock state (from the shared listing cache) and this replica's counters.
+import 'server-only';
+import type { LockInfo } from '@/lib/lock';
+import { counters } from './metrics';
+
+const HEALTHS = ['healthy', 'overdue', 'expired', 'long-held', 'unknown'] as const;
+const MAX_PER_LOCK_SERIES = 1_000;
+
+const label = (v: string) => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+
+export function renderMetrics(byPrefix: Map<string, { locks: LockInfo[]; serverTime: string }>): string {
+  const out: string[] = [];
+  const metric = (name: string, type: string, help: string) =>
+    out.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
+
+  metric('lockboard_locks', 'gauge', 'Locks under each configured prefix, by health.');
+  for (const [prefix, { locks }] of byPrefix) {
+    for (const health of HEALTHS) {
+      out.push(
+        `lockboard_locks{prefix="${label(prefix)}",health="${health}"} ${locks.filter((l) => l.health === health).length}`,
+      );
+    }
+  }
+  metric(
+    'lockboard_lock_seconds_since_refresh',
+    'gauge',
+    `Seconds since each lock was last refreshed (first ${MAX_PER_LOCK_SERIES} per prefix).`,
+  );
+  for (const [prefix, { locks, serverTime }] of byPrefix) {
+    const now = Date.parse(serverTime);
+    for (const l of locks.slice(0, MAX_PER_LOCK_SERIES)) {
+      const seconds = Math.max(0, (now - Date.parse(l.updatedAt)) / 1000);
+      out.push(
+        `lockboard_lock_seconds_since_refresh{prefix="${label(prefix)}",lock="${label(l.name)}",health="${l.health}"} ${seconds.toFixed(3)}`,
+      );
+    }
+  }
+  metric(
+    'lockboard_force_releases_total',
+    'counter',
+    'Force-release attempts through this console replica, by outcome.',
+  );
+  for (const outcome of ['released', 'changed', 'refreshed', 'gone']) {
+    out.push(`lockboard_force_releases_total{outcome="${outcome}"} ${counters.forceReleases.get(outcome) ?? 0}`);
+  }
+  metric(
+    'lockboard_gcs_requests_total',
+    'counter',
+    'Cloud Storage requests made by this console replica, by operation.',
+  );
+  for (const [op, n] of counters.gcsRequests) out.push(`lockboard_gcs_requests_total{operation="${label(op)}"} ${n}`);
+  metric('lockboard_list_duration_seconds', 'summary', 'Duration of lock listings (objects.list page + inspection).');
+  out.push(`lockboard_list_duration_seconds_sum ${counters.listSeconds.sum.toFixed(6)}`);
+  out.push(`lockboard_list_duration_seconds_count ${counters.listSeconds.count}`);
+  return out.join('\n') + '\n';
+}
