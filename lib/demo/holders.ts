@@ -120,13 +120,11 @@ async function writeForeignLocks(storage: Storage, bucket: string): Promise<void
   const b = storage.bucket(bucket);
   const put = async (name: string, body: string, metadata: Record<string, string>) => {
     try {
-      await b
-        .file(name)
-        .save(body, {
-          resumable: false,
-          metadata: { contentType: 'application/json', metadata },
-          preconditionOpts: { ifGenerationMatch: 0 },
-        });
+      await b.file(name).save(body, {
+        resumable: false,
+        metadata: { contentType: 'application/json', metadata },
+        preconditionOpts: { ifGenerationMatch: 0 },
+      });
     } catch (err) {
       if ((err as { code?: number }).code !== 412) throw err; // already there from an earlier run
     }

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { parseEnv } from '@/lib/server/env';
+import { roleFor } from '@/lib/server/roles';
+
+const base = { LOCKBOARD_BUCKET: 'locks-prod', NEXTAUTH_SECRET: 'a'.repeat(32) };
+
+describe('console configuration', () => {
+  it('fills defaults', () => {
+    const env = parseEnv(base);
+    expect(env.LOCKBOARD_PREFIXES).toEqual(['locks/']);
+    expect(env.LOCKBOARD_AUDIT_PREFIX).toBe('.lockboard/audit/');
+    expect(env.LOCKBOARD_DEMO).toBe(false);
+  });
+
+  const bad: [string, Record<string, string>, RegExp][] = [
+    ['a missing NEXTAUTH_SECRET', { LOCKBOARD_BUCKET: 'b-1' }, /NEXTAUTH_SECRET is required/],
+    ['a missing bucket', { NEXTAUTH_SECRET: 'a'.repeat(32) }, /LOCKBOARD_BUCKET is required/],
+    [
+      'demo accounts outside demo mode',
+      { ...base, LOCKBOARD_DEMO_ACCOUNTS: '1' },
+      /LOCKBOARD_DEMO_ACCOUNTS demo sign-in accounts can only be enabled with LOCKBOARD_DEMO=1/,
+    ],
+    [
+      'a prefix without a trailing slash',
+      { ...base, LOCKBOARD_PREFIXES: 'locks' },
+      /LOCKBOARD_PREFIXES each prefix must end with "\/"/,
+    ],
+    [
+      'a bad endpoint',
+      { ...base, LOCKBOARD_GCS_ENDPOINT: 'localhost:4443' },
+      /LOCKBOARD_GCS_ENDPOINT must be an http\(s\) URL/,
+    ],
+    ['half a Google client', { ...base, GOOGLE_CLIENT_ID: 'x' }, /set both GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET/],
+    ['a bad long-held duration', { ...base, LOCKBOARD_LONG_HELD: 'forever' }, /LOCKBOARD_LONG_HELD must be a duration/],
+  ];
+  for (const [what, source, message] of bad) {
+    it(`stops on ${what} with a message naming the variable`, () => {
+      expect(() => parseEnv(source)).toThrow(message);
+    });
+  }
+});
+
+describe('roles', () => {
+  it('matches exact addresses and @domain entries, case-insensitively, and fails closed', () => {
+    const ops = ['Ann@Example.com'];
+    const viewers = ['@example.com'];
+    expect(roleFor('ann@example.com', ops, viewers)).toBe('operator');
+    expect(roleFor('bob@example.com', ops, viewers)).toBe('viewer');
+    expect(roleFor('bob@notexample.com', ops, viewers)).toBeNull();
+    expect(roleFor('bob@example.com.evil.io', ops, viewers)).toBeNull();
+    expect(roleFor(undefined, ops, viewers)).toBeNull();
+  });
+});

@@ -1,0 +1,381 @@
+// Route handlers called directly against the emulator: shapes, the authorisation matrix, validation, conflicts.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { acquireLock, getLock, type Lock } from '@/lib/lock';
+import { startTestEmulator, type Target } from '../helpers/gcs';
+import { call, SECRET } from '../helpers/routes';
+
+let t: Target;
+let routes: {
+  locks: typeof import('@/app/api/locks/route');
+  lock: typeof import('@/app/api/locks/[...name]/route');
+  release: typeof import('@/app/api/locks/release/route');
+  audit: typeof import('@/app/api/audit/route');
+  summary: typeof import('@/app/api/audit/summary/route');
+  metrics: typeof import('@/app/api/metrics/route');
+  health: typeof import('@/app/api/health/route');
+};
+let held: Lock;
+
+const OPERATOR = 'ops@example.com';
+const VIEWER = 'dev@viewers.example';
+const OUTSIDER = 'mallory@elsewhere.example';
+
+beforeAll(async () => {
+  t = await startTestEmulator();
+  Object.assign(process.env, {
+    LOCKBOARD_BUCKET: t.bucket,
+    LOCKBOARD_GCS_ENDPOINT: t.emulator!.url,
+    LOCKBOARD_PREFIXES: 'locks/,ci/',
+    LOCKBOARD_OPERATORS: OPERATOR,
+    LOCKBOARD_VIEWERS: '@viewers.example',
+    LOCKBOARD_METRICS_TOKEN: 'metrics-token-0123456789',
+    NEXTAUTH_SECRET: SECRET,
+  });
+  routes = {
+    locks: await import('@/app/api/locks/route'),
+    lock: await import('@/app/api/locks/[...name]/route'),
+    release: await import('@/app/api/locks/release/route'),
+    audit: await import('@/app/api/audit/route'),
+    summary: await import('@/app/api/audit/summary/route'),
+    metrics: await import('@/app/api/metrics/route'),
+    health: await import('@/app/api/health/route'),
+  };
+  held = await acquireLock({
+    storage: t.storage,
+    bucket: t.bucket,
+    name: 'locks/deploy',
+    identity: 'runner-1',
+    purpose: 'deploy prod',
+    ttlMs: 60_000,
+  });
+});
+afterAll(async () => {
+  await held.release();
+  await t.close();
+});
+
+describe('GET /api/locks', () => {
+  it('lists the locks under a configured prefix with health, expiry, generation and server time', async () => {
+    const r = await call(routes.locks.GET, '/api/locks?prefix=locks/', { as: VIEWER });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('cache-control')).toBe('no-store');
+    expect(r.json.prefix).toBe('locks/');
+    expect(Date.parse(r.json.serverTime as string)).toBeGreaterThan(0);
+    const lock = (r.json.locks as Record<string, unknown>[]).find((l) => l.name === 'locks/deploy')!;
+    expect(lock).toMatchObject({
+      identity: 'runner-1',
+      purpose: 'deploy prod',
+      health: 'healthy',
+      format: 'lockboard',
+      generation: held.generation,
+    });
+    expect(typeof lock.metageneration).toBe('string');
+    expect(typeof lock.expiresAt).toBe('string');
+  });
+
+  it('filters by health and by text', async () => {
+    const healthy = await call(routes.locks.GET, '/api/locks?prefix=locks/&health=expired', { as: VIEWER });
+    expect(healthy.json.locks).toEqual([]);
+    const text = await call(routes.locks.GET, '/api/locks?prefix=locks/&q=PROD', { as: VIEWER });
+    expect((text.json.locks as unknown[]).length).toBe(1);
+  });
+
+  it('refuses a prefix that is not configured, naming the allowed ones', async () => {
+    const r = await call(routes.locks.GET, '/api/locks?prefix=secrets/', { as: VIEWER });
+    expect(r.status).toBe(400);
+    expect((r.json.error as { message: string }).message).toMatch(/not configured; allowed: "locks\/", "ci\/"/);
+  });
+
+  it('refuses an unknown health value', async () => {
+    const r = await call(routes.locks.GET, '/api/locks?health=sleepy', { as: VIEWER });
+    expect(r.status).toBe(400);
+    expect((r.json.error as { message: string }).message).toMatch(/^health:/);
+  });
+});
+
+describe('GET /api/locks/<name>', () => {
+  it('returns one lock, 404 when free, 400 outside the prefixes', async () => {
+    const ok = await call(routes.lock.GET, '/api/locks/locks/deploy', { as: VIEWER }, { name: ['locks', 'deploy'] });
+    expect(ok.status).toBe(200);
+    expect(ok.json).toMatchObject({ name: 'locks/deploy', identity: 'runner-1' });
+    const free = await call(routes.lock.GET, '/api/locks/locks/free', { as: VIEWER }, { name: ['locks', 'free'] });
+    expect(free.status).toBe(404);
+    const outside = await call(routes.lock.GET, '/api/locks/other/x', { as: VIEWER }, { name: ['other', 'x'] });
+    expect(outside.status).toBe(400);
+  });
+});
+
+describe('authorisation matrix', () => {
+  const readRoutes = () =>
+    [
+      ['GET /api/locks', routes.locks.GET, '/api/locks', {}],
+      ['GET /api/locks/<name>', routes.lock.GET, '/api/locks/locks/deploy', { name: ['locks', 'deploy'] }],
+      ['GET /api/audit', routes.audit.GET, '/api/audit', {}],
+      ['GET /api/audit/summary', routes.summary.GET, '/api/audit/summary', {}],
+    ] as const;
+  const releaseBody = () => ({ name: 'locks/none', generation: '1', reason: 'matrix' });
+
+  it('answers 401 to anonymous requests on every route', async () => {
+    for (const [what, handler, path, params] of readRoutes()) {
+      const r = await call(handler as never, path, {}, params);
+      expect(r.status, what).toBe(401);
+    }
+    const r = await call(routes.release.POST, '/api/locks/release', { method: 'POST', body: releaseBody() });
+    expect(r.status).toBe(401);
+  });
+
+  it('answers 403 to a signed-in account that is on no list (fail closed)', async () => {
+    for (const [what, handler, path, params] of readRoutes()) {
+      const r = await call(handler as never, path, { as: OUTSIDER }, params);
+      expect(r.status, what).toBe(403);
+    }
+  });
+
+  it('lets viewers read but not force-release (403)', async () => {
+    for (const [what, handler, path, params] of readRoutes()) {
+      const r = await call(handler as never, path, { as: VIEWER }, params);
+      expect(r.status, what).toBe(200);
+    }
+    const r = await call(routes.release.POST, '/api/locks/release', {
+      as: VIEWER,
+      method: 'POST',
+      body: releaseBody(),
+    });
+    expect(r.status).toBe(403);
+    expect((r.json.error as { message: string }).message).toMatch(/needs the operator role/);
+  });
+
+  it('lets operators read and force-release', async () => {
+    for (const [what, handler, path, params] of readRoutes()) {
+      const r = await call(handler as never, path, { as: OPERATOR }, params);
+      expect(r.status, what).toBe(200);
+    }
+    const r = await call(routes.release.POST, '/api/locks/release', {
+      as: OPERATOR,
+      method: 'POST',
+      body: releaseBody(),
+    });
+    expect(r.status).toBe(410);
+  });
+
+  it('refuses cross-origin mutations, even from an operator', async () => {
+    const cross = await call(routes.release.POST, '/api/locks/release', {
+      as: OPERATOR,
+      method: 'POST',
+      body: releaseBody(),
+      headers: { origin: 'https://evil.example' },
+    });
+    expect(cross.status).toBe(403);
+    expect((cross.json.error as { message: string }).message).toMatch(/Cross-origin/);
+    const none = await call(routes.release.POST, '/api/locks/release', {
+      as: OPERATOR,
+      method: 'POST',
+      body: releaseBody(),
+      headers: { 'sec-fetch-site': 'cross-site' },
+    });
+    expect(none.status).toBe(403);
+  });
+});
+
+describe('POST /api/locks/release validation', () => {
+  const post = (body: unknown, extra: { rawBody?: string; headers?: Record<string, string> } = {}) =>
+    call(routes.release.POST, '/api/locks/release', { as: OPERATOR, method: 'POST', body, ...extra });
+  const cases: [string, unknown, number, RegExp][] = [
+    ['a missing reason', { name: 'locks/x', generation: '1' }, 400, /^reason:/],
+    ['a blank reason', { name: 'locks/x', generation: '1', reason: '   ' }, 400, /reason: is required/],
+    [
+      'a non-numeric generation',
+      { name: 'locks/x', generation: '12abc', reason: 'r' },
+      400,
+      /generation: must be a decimal integer string/,
+    ],
+    ['a numeric (not string) generation', { name: 'locks/x', generation: 12, reason: 'r' }, 400, /generation/],
+    [
+      'a name outside the prefixes',
+      { name: 'secrets/x', generation: '1', reason: 'r' },
+      400,
+      /not inside a configured prefix/,
+    ],
+    [
+      'an over-long name',
+      { name: 'locks/' + 'x'.repeat(1100), generation: '1', reason: 'r' },
+      400,
+      /name: must be at most 1024/,
+    ],
+  ];
+  for (const [what, body, status, message] of cases) {
+    it(`answers ${status} for ${what}`, async () => {
+      const r = await post(body);
+      expect(r.status).toBe(status);
+      expect((r.json.error as { message: string }).message).toMatch(message);
+    });
+  }
+
+  it('answers 400 for malformed JSON, 415 for a non-JSON body and 413 for an oversized one', async () => {
+    expect((await post(undefined, { rawBody: '{bad', headers: { 'content-type': 'application/json' } })).status).toBe(
+      400,
+    );
+    expect(
+      (await post(undefined, { rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }))
+        .status,
+    ).toBe(415);
+    const big = JSON.stringify({ name: 'locks/x', generation: '1', reason: 'r'.repeat(20_000) });
+    expect((await post(undefined, { rawBody: big, headers: { 'content-type': 'application/json' } })).status).toBe(413);
+  });
+});
+
+describe('force-release outcomes', () => {
+  it('releases the generation seen, writes an audit event with operator and reason', async () => {
+    const lock = await acquireLock({
+      storage: t.storage,
+      bucket: t.bucket,
+      name: 'locks/stuck',
+      ttlMs: 60_000,
+      audit: false,
+    });
+    const r = await call(routes.release.POST, '/api/locks/release', {
+      as: OPERATOR,
+      method: 'POST',
+      body: {
+        name: 'locks/stuck',
+        generation: lock.generation,
+        metageneration: lock.currentMetageneration,
+        reason: 'runner died',
+      },
+    });
+    expect(r.status).toBe(200);
+    expect(r.json).toEqual({ outcome: 'released' });
+    expect(await getLock({ storage: t.storage, bucket: t.bucket, name: 'locks/stuck' })).toBeNull();
+    const [files] = await t.storage.bucket(t.bucket).getFiles({ prefix: '.lockboard/audit/' });
+    const events = files.map((f) => f.metadata.metadata as Record<string, string>);
+    expect(events).toContainEqual(
+      expect.objectContaining({
+        event: 'force-released',
+        lock: 'locks/stuck',
+        operator: OPERATOR,
+        reason: 'runner died',
+        generation: lock.generation,
+      }),
+    );
+  });
+
+  it('answers 409 changed with the successor when the lock changed hands, and deletes nothing', async () => {
+    const first = await acquireLock({
+      storage: t.storage,
+      bucket: t.bucket,
+      name: 'locks/handover',
+      ttlMs: 60_000,
+      audit: false,
+    });
+    await first.release();
+    const second = await acquireLock({
+      storage: t.storage,
+      bucket: t.bucket,
+      name: 'locks/handover',
+      identity: 'successor',
+      ttlMs: 60_000,
+      audit: false,
+    });
+    const r = await call(routes.release.POST, '/api/locks/release', {
+      as: OPERATOR,
+      method: 'POST',
+      body: { name: 'locks/handover', generation: first.generation, reason: 'stale view' },
+    });
+    expect(r.status).toBe(409);
+    expect(r.json.outcome).toBe('changed');
+    expect((r.json.current as { identity: string }).identity).toBe('successor');
+    expect((await getLock({ storage: t.storage, bucket: t.bucket, name: 'locks/handover' }))?.generation).toBe(
+      second.generation,
+    );
+    await second.release();
+  });
+
+  it('answers 409 refreshed when the holder refreshed since it was viewed', async () => {
+    const lock = await acquireLock({
+      storage: t.storage,
+      bucket: t.bucket,
+      name: 'locks/alive',
+      ttlMs: 60_000,
+      audit: false,
+    });
+    const seen = lock.currentMetageneration;
+    await lock.refresh();
+    const r = await call(routes.release.POST, '/api/locks/release', {
+      as: OPERATOR,
+      method: 'POST',
+      body: { name: 'locks/alive', generation: lock.generation, metageneration: seen, reason: 'x' },
+    });
+    expect(r.status).toBe(409);
+    expect(r.json.outcome).toBe('refreshed');
+    expect((r.json.current as { metageneration: string }).metageneration).toBe(lock.currentMetageneration);
+    await lock.release();
+  });
+});
+
+describe('storage failures', () => {
+  it('answers 503 storage_unavailable with a retry hint when GCS fails', async () => {
+    t.emulator!.faults.set({ rules: [{ method: 'GET', errorRate: 1, errorStatus: 503 }] });
+    try {
+      const r = await call(routes.locks.GET, '/api/locks?prefix=ci/', { as: VIEWER });
+      expect(r.status).toBe(503);
+      expect(r.headers.get('retry-after')).toBe('2');
+      expect((r.json.error as { code: string }).code).toBe('storage_unavailable');
+    } finally {
+      t.emulator!.faults.clear();
+    }
+  });
+});
+
+describe('health and metrics', () => {
+  it('answers /api/health without a session or details', async () => {
+    const r = await routes.health.GET();
+    expect(r.status).toBe(200);
+    expect(await r.json()).toEqual({ status: 'ok' });
+  });
+
+  it('requires the bearer token for /api/metrics and reports lock counts by prefix and health', async () => {
+    const anonymous = await routes.metrics.GET(new Request('http://console.test/api/metrics'));
+    expect(anonymous.status).toBe(401);
+    const ok = await routes.metrics.GET(
+      new Request('http://console.test/api/metrics', { headers: { authorization: 'Bearer metrics-token-0123456789' } }),
+    );
+    expect(ok.status).toBe(200);
+    const text = await ok.text();
+    expect(text).toMatch(/lockboard_locks\{prefix="locks\/",health="healthy"\} [1-9]/);
+    expect(text).toMatch(
+      /lockboard_lock_seconds_since_refresh\{prefix="locks\/",lock="locks\/deploy",health="healthy"\} \d/,
+    );
+    expect(text).toMatch(/lockboard_force_releases_total\{outcome="released"\} [1-9]/);
+    expect(text).toMatch(/lockboard_gcs_requests_total\{operation="objects.list"\} [1-9]/);
+    expect(text).toMatch(/lockboard_list_duration_seconds_count [1-9]/);
+  });
+});
+
+describe('GET /api/audit and /api/audit/summary', () => {
+  it('refuses windows over 31 days, reversed windows and malformed times with 400', async () => {
+    const cases: [string, RegExp][] = [
+      ['/api/audit?from=2026-01-01T00:00:00Z&to=2026-02-05T00:00:00Z', /at most 31 days/],
+      ['/api/audit?from=2026-01-02T00:00:00Z&to=2026-01-01T00:00:00Z', /`from` must be before `to`/],
+      ['/api/audit?from=yesterday', /from: must be an ISO 8601 time/],
+      ['/api/audit?event=exploded', /^event:/],
+    ];
+    for (const [path, message] of cases) {
+      const r = await call(routes.audit.GET, path, { as: VIEWER });
+      expect(r.status, path).toBe(400);
+      expect((r.json.error as { message: string }).message).toMatch(message);
+    }
+  });
+
+  it('returns the events of the window newest first, and the summary, and CSV', async () => {
+    const list = await call(routes.audit.GET, '/api/audit', { as: VIEWER });
+    const events = list.json.events as { at: string; event: string }[];
+    expect(events.length).toBeGreaterThan(0);
+    expect([...events].sort((a, b) => (a.at < b.at ? 1 : -1)).map((e) => e.at)).toEqual(events.map((e) => e.at));
+    const summary = await call(routes.summary.GET, '/api/audit/summary', { as: VIEWER });
+    expect(summary.json.total).toBe(list.json.total);
+    expect((summary.json.perHour as unknown[]).length).toBe(24);
+    const csv = await call(routes.audit.GET, '/api/audit?format=csv', { as: VIEWER });
+    expect(csv.headers.get('content-type')).toMatch(/text\/csv/);
+    expect(csv.text.split('\n')[0]).toMatch(/^at,event,lock/);
+  });
+});

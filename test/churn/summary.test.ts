@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { percentile, summarise, timeline, toCsv } from '@/lib/churn';
+import type { AuditRecord } from '@/lib/lock';
+
+const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 10, minute)).toISOString();
+let n = 0;
+const ev = (e: Partial<AuditRecord> & Pick<AuditRecord, 'event' | 'lock' | 'at'>): AuditRecord => ({
+  id: String(n++),
+  ...e,
+});
+
+describe('churn summary', () => {
+  it('computes nearest-rank percentiles', () => {
+    expect(percentile([], 50)).toBeNull();
+    expect(percentile([1, 2, 3, 4], 50)).toBe(2);
+    expect(percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 95)).toBe(10);
+    expect(percentile([5], 95)).toBe(5);
+  });
+
+  it('counts events per hour by kind, acquisitions per lock, hold times, takeovers, failures and force-releases', () => {
+    const events = [
+      ev({ event: 'acquired', lock: 'a', at: at(1), generation: '1' }),
+      ev({ event: 'released', lock: 'a', at: at(2), generation: '1', held_ms: 1000, outcome: 'ok' }),
+      ev({ event: 'acquired', lock: 'a', at: at(3), generation: '2' }),
+      ev({ event: 'released', lock: 'a', at: at(4), generation: '2', held_ms: 3000, outcome: 'error', error: 'boom' }),
+      ev({ event: 'took-over', lock: 'b', at: at(70), generation: '3', previous_identity: 'dead', stale_ms: 500 }),
+      ev({ event: 'lost', lock: 'b', at: at(75), generation: '3', held_ms: 20_000 }),
+      ev({ event: 'force-released', lock: 'c', at: at(80), operator: 'ops', reason: 'stuck' }),
+    ];
+    const s = summarise(events, new Date(at(0)), new Date(at(120)));
+    expect(s.perHour).toHaveLength(2);
+    expect(s.perHour[0]!.counts).toMatchObject({ acquired: 2, released: 2, 'took-over': 0 });
+    expect(s.perHour[1]!.counts).toMatchObject({ 'took-over': 1, lost: 1, 'force-released': 1 });
+    expect(s.topByAcquisitions).toEqual([
+      { lock: 'a', acquisitions: 2 },
+      { lock: 'b', acquisitions: 1 },
+    ]);
+    expect(s.topByHeldTime[0]).toEqual({ lock: 'b', heldMs: 20_000 });
+    expect(s.holdTime).toEqual({ count: 3, p50: 3000, p95: 20_000, max: 20_000 });
+    expect(s.holdTimeBuckets.find((b) => b.label === '1–10 s')!.count).toBe(2);
+    expect(s.holdTimeBuckets.find((b) => b.label === '10 s–1 min')!.count).toBe(1);
+    expect(s.takeovers.map((e) => e.previous_identity)).toEqual(['dead']);
+    expect(s.failures.map((e) => e.event)).toEqual(['lost', 'released']);
+    expect(s.forceReleases).toHaveLength(1);
+  });
+
+  it('builds a lock timeline: who held it when, and how each tenure ended', () => {
+    const events = [
+      ev({ event: 'acquired', lock: 'x', at: at(1), generation: '10', identity: 'a' }),
+      ev({ event: 'released', lock: 'x', at: at(2), generation: '10', held_ms: 60_000, outcome: 'ok' }),
+      ev({ event: 'acquired', lock: 'x', at: at(3), generation: '11', identity: 'b' }),
+      ev({ event: 'took-over', lock: 'x', at: at(9), generation: '12', identity: 'c', previous_generation: '11' }),
+      ev({ event: 'force-released', lock: 'x', at: at(12), generation: '12' }),
+    ];
+    expect(timeline(events).map((t) => [t.identity, t.ended])).toEqual([
+      ['c', 'force-released'],
+      ['b', 'taken over'],
+      ['a', 'released'],
+    ]);
+  });
+
+  it('exports CSV with quoting and neutralised formulas', () => {
+    const csv = toCsv([ev({ event: 'released', lock: 'a,b', at: at(1), error: '=HYPERLINK("x")' })]);
+    const [header, row] = csv.trim().split('\n');
+    expect(header).toMatch(/^at,event,lock,/);
+    expect(row).toContain('"a,b"');
+    expect(row).toContain(`"'=HYPERLINK(""x"")"`);
+  });
+});

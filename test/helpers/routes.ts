@@ -1,0 +1,43 @@
+// Calling App Router handlers directly, as Next.js would, with a next-auth session cookie.
+import { encode } from 'next-auth/jwt';
+import { NextRequest } from 'next/server';
+
+export const SECRET = 'test-secret-0123456789abcdef';
+export const ORIGIN = 'http://console.test';
+
+export async function sessionCookie(email: string): Promise<string> {
+  const token = await encode({ token: { email, name: email, sub: email }, secret: SECRET });
+  return `next-auth.session-token=${token}`;
+}
+
+export interface CallOptions {
+  as?: string;
+  method?: string;
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+export async function request(path: string, opts: CallOptions = {}): Promise<NextRequest> {
+  const headers: Record<string, string> = { host: 'console.test', ...opts.headers };
+  if (opts.as) headers.cookie = await sessionCookie(opts.as);
+  const method = opts.method ?? 'GET';
+  if (method !== 'GET' && !('origin' in headers) && !('sec-fetch-site' in headers)) headers.origin = ORIGIN;
+  if (opts.body !== undefined) headers['content-type'] ??= 'application/json';
+  const body = opts.rawBody ?? (opts.body !== undefined ? JSON.stringify(opts.body) : undefined);
+  return new NextRequest(new URL(path, ORIGIN), { method, headers, body });
+}
+
+type Handler<P> = (req: NextRequest, ctx: { params: Promise<P> }) => Promise<Response>;
+
+export async function call<P>(handler: Handler<P>, path: string, opts: CallOptions = {}, params?: P) {
+  const res = await handler(await request(path, opts), { params: Promise.resolve((params ?? {}) as P) });
+  const text = await res.text();
+  let json: Record<string, unknown> = {};
+  try {
+    json = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    // not JSON (CSV, metrics)
+  }
+  return { status: res.status, json, text, headers: res.headers };
+}
