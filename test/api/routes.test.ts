@@ -374,7 +374,9 @@ describe('GET /api/audit and /api/audit/summary', () => {
     const summary = await call(routes.summary.GET, '/api/audit/summary', { as: VIEWER });
     expect(summary.json.total).toBe(list.json.total);
     // a 24 h window not aligned to the hour touches 25 hour buckets
-    expect((summary.json.perHour as unknown[]).length).toBe(new Date().getUTCMinutes() === 0 && new Date().getUTCSeconds() === 0 ? 24 : 25);
+    expect((summary.json.perHour as unknown[]).length).toBe(
+      new Date().getUTCMinutes() === 0 && new Date().getUTCSeconds() === 0 ? 24 : 25,
+    );
     const csv = await call(routes.audit.GET, '/api/audit?format=csv', { as: VIEWER });
     expect(csv.headers.get('content-type')).toMatch(/text\/csv/);
     expect(csv.text.split('\n')[0]).toMatch(/^at,event,lock/);

@@ -1,0 +1,217 @@
+// The console in real Chromium against a production build on the emulator.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { acquireLock, getLock, withLock, type Lock } from '@/lib/lock';
+import { buildConsole, needsBuild, startConsole, type ConsoleProcess } from '@/lib/demo/console';
+import { ARTIFACTS, freePort, launchBrowser } from '../helpers/browser';
+import { crashedHolder } from '../helpers/crash';
+import { startTestEmulator, type Target } from '../helpers/gcs';
+import { delay } from '../helpers/requests';
+
+let t: Target;
+let app: ConsoleProcess;
+let browser: Browser;
+const held: Lock[] = [];
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  if (needsBuild()) buildConsole();
+  t = await startTestEmulator();
+  const base = { storage: t.storage, bucket: t.bucket };
+  held.push(
+    await acquireLock({
+      ...base,
+      name: 'locks/healthy',
+      identity: 'web-1:100:aaaa0001',
+      ttlMs: 6000,
+      refreshIntervalMs: 700,
+      purpose: 'serving',
+    }),
+  );
+  await crashedHolder(t.emulator!.url, t.bucket, 'locks/expired', 1000);
+  await t.storage
+    .bucket(t.bucket)
+    .file('locks/state.tflock')
+    .save(JSON.stringify({ ID: 'x', Operation: 'OperationTypeApply', Who: 'ann@laptop' }), {
+      resumable: false,
+      preconditionOpts: { ifGenerationMatch: 0 },
+    });
+  // A known history for the timeline and the churn page: a clean run, a failed run, a crash taken over.
+  await withLock({ ...base, name: 'locks/history', identity: 'first-holder' }, async () => delay(50));
+  await withLock({ ...base, name: 'locks/history', identity: 'second-holder' }, async () => {
+    throw new Error('disk full');
+  }).catch(() => {});
+  await crashedHolder(t.emulator!.url, t.bucket, 'locks/history', 1000);
+  await delay(1200);
+  await withLock({ ...base, name: 'locks/history', identity: 'rescuer' }, async () => delay(50));
+  app = await startConsole(await freePort(), {
+    LOCKBOARD_DEMO: '1',
+    LOCKBOARD_BUCKET: t.bucket,
+    LOCKBOARD_GCS_ENDPOINT: t.emulator!.url,
+    LOCKBOARD_PREFIXES: 'locks/',
+    NEXTAUTH_SECRET: 'e2e-secret-0123456789abcdef',
+  });
+}, 180_000);
+
+afterAll(async () => {
+  await Promise.allSettled(held.map((l) => l.release()));
+  await app?.stop();
+  await browser?.close();
+  await t?.close();
+});
+
+async function signIn(email: string, password: string): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1500, height: 900 } });
+  await page.goto(`${app.url}/login`);
+  await page.fill('input[name=email]', email);
+  await page.fill('input[name=password]', password);
+  await page.click('button[type=submit]');
+  await page.waitForURL('**/locks');
+  await page.waitForSelector('[data-lock="locks/healthy"]');
+  return page;
+}
+
+const row = (page: Page, name: string) => page.locator(`[data-lock="${name}"]`);
+
+describe('console in Chromium', () => {
+  it('sends anonymous visitors to the sign-in page', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${app.url}/locks`);
+    await page.waitForURL('**/login');
+    expect(await page.textContent('h1')).toMatch(/Sign in to Lockboard/);
+    expect(await page.textContent('body')).toMatch(/operator@demo\.lockboard/);
+    await page.close();
+  });
+
+  it('shows the seeded locks with their health to an operator', async () => {
+    const page = await signIn('operator@demo.lockboard', 'operator');
+    expect(await row(page, 'locks/healthy').locator('[data-health]').getAttribute('data-health')).toBe('healthy');
+    await page.waitForSelector('[data-lock="locks/expired"] [data-health="expired"]', { timeout: 10_000 });
+    expect(await row(page, 'locks/state.tflock').locator('[data-health]').getAttribute('data-health')).toBe('unknown');
+    expect(await row(page, 'locks/healthy').textContent()).toMatch(/web-1:100:aaaa0001/);
+    expect(await page.getByTestId('whoami').textContent()).toMatch(/operator/);
+    await page.screenshot({ path: `${ARTIFACTS}/locks-operator.png` });
+    await page.close();
+  });
+
+  it('shows a holder’s metageneration rising without a reload', async () => {
+    const page = await signIn('operator@demo.lockboard', 'operator');
+    const meta = row(page, 'locks/healthy').getByTestId('metageneration');
+    const first = Number(await meta.textContent());
+    await page.waitForFunction(
+      (before) =>
+        Number(document.querySelector('[data-lock="locks/healthy"] [data-testid="metageneration"]')?.textContent) >
+        before,
+      first,
+      { timeout: 8_000 },
+    );
+    await page.close();
+  });
+
+  it('force-releases an expired lock: the row disappears and an audit event is written', async () => {
+    const page = await signIn('operator@demo.lockboard', 'operator');
+    await page.waitForSelector('[data-lock="locks/expired"] [data-health="expired"]', { timeout: 10_000 });
+    await page.click('button[aria-label="Force-release locks/expired"]');
+    const dialog = page.locator('dialog[open]');
+    expect(await dialog.textContent()).toMatch(/Safe to clear/);
+    await dialog.locator('textarea').fill('holder crashed (e2e)');
+    await dialog.locator('button[type=submit]').click();
+    await page.waitForSelector('[data-lock="locks/expired"]', { state: 'detached', timeout: 10_000 });
+    expect(await getLock({ storage: t.storage, bucket: t.bucket, name: 'locks/expired' })).toBeNull();
+    const [files] = await t.storage.bucket(t.bucket).getFiles({ prefix: '.lockboard/audit/' });
+    const events = files.map((f) => f.metadata.metadata as Record<string, string>);
+    expect(events).toContainEqual(
+      expect.objectContaining({
+        event: 'force-released',
+        lock: 'locks/expired',
+        operator: 'operator@demo.lockboard',
+        reason: 'holder crashed (e2e)',
+      }),
+    );
+    await page.screenshot({ path: `${ARTIFACTS}/after-release.png` });
+    await page.close();
+  });
+
+  it('reports a change of holder between opening the dialog and confirming, and leaves the new lock intact', async () => {
+    const first = await acquireLock({
+      storage: t.storage,
+      bucket: t.bucket,
+      name: 'locks/handover',
+      identity: 'old-holder',
+      ttlMs: 6000,
+      audit: false,
+    });
+    const page = await signIn('operator@demo.lockboard', 'operator');
+    await page.waitForSelector('[data-lock="locks/handover"]');
+    await page.click('button[aria-label="Force-release locks/handover"]');
+    const dialog = page.locator('dialog[open]');
+    expect(await dialog.getByTestId('dialog-holder').textContent()).toBe('old-holder');
+    await first.release();
+    const successor = await acquireLock({
+      storage: t.storage,
+      bucket: t.bucket,
+      name: 'locks/handover',
+      identity: 'new-holder',
+      ttlMs: 6000,
+      audit: false,
+    });
+    held.push(successor);
+    await dialog.locator('textarea').fill('looks stuck');
+    await dialog.locator('input[aria-label="Type the lock name to confirm"]').fill('locks/handover');
+    await dialog.locator('button[type=submit]').click();
+    const conflict = dialog.getByTestId('release-conflict');
+    await conflict.waitFor();
+    expect(await conflict.textContent()).toMatch(/changed hands.*new-holder/s);
+    await page.screenshot({ path: `${ARTIFACTS}/successor-conflict.png` });
+    expect((await getLock({ storage: t.storage, bucket: t.bucket, name: 'locks/handover' }))?.generation).toBe(
+      successor.generation,
+    );
+    await page.keyboard.press('Escape');
+    await page.locator('dialog[open]').waitFor({ state: 'detached' });
+    await page.close();
+  });
+
+  it('shows no release control to a viewer, and the API refuses the viewer with 403', async () => {
+    const page = await signIn('viewer@demo.lockboard', 'viewer');
+    expect(await page.locator('button[aria-label^="Force-release"]').count()).toBe(0);
+    const status = await page.evaluate(async () => {
+      const res = await fetch('/api/locks/release', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'locks/healthy', generation: '1', reason: 'x' }),
+      });
+      return res.status;
+    });
+    expect(status).toBe(403);
+    await page.screenshot({ path: `${ARTIFACTS}/locks-viewer.png` });
+    await page.close();
+  });
+
+  it('shows churn: the chart, takeovers of crashed holders, failures and force-releases', async () => {
+    const page = await signIn('viewer@demo.lockboard', 'viewer');
+    await page.goto(`${app.url}/churn`);
+    await page.getByTestId('churn-chart').waitFor();
+    await page.waitForSelector('[data-testid="churn-chart"] .recharts-bar-rectangle');
+    expect(Number(await page.getByTestId('stat-events').textContent())).toBeGreaterThanOrEqual(8);
+    expect(await page.getByTestId('takeovers').textContent()).toMatch(/locks\/history.*rescuer/s);
+    expect(await page.getByTestId('failures').textContent()).toMatch(/disk full/);
+    expect(await page.getByTestId('force-releases').textContent()).toMatch(/holder crashed \(e2e\)/);
+    await page.screenshot({ path: `${ARTIFACTS}/churn.png`, fullPage: true });
+    await page.close();
+  });
+
+  it('shows the holder timeline of a lock with a known history', async () => {
+    const page = await signIn('viewer@demo.lockboard', 'viewer');
+    await page.goto(`${app.url}/locks/locks/history`);
+    const table = page.getByTestId('timeline');
+    await table.waitFor();
+    const rows = await table.locator('tbody tr').allTextContents();
+    expect(rows).toHaveLength(4);
+    expect(rows[0]).toMatch(/rescuer.*released/);
+    expect(rows[1]).toMatch(/taken over/);
+    expect(rows[2]).toMatch(/second-holder.*failed: disk full/);
+    expect(rows[3]).toMatch(/first-holder.*released/);
+    await page.screenshot({ path: `${ARTIFACTS}/lock-timeline.png`, fullPage: true });
+    await page.close();
+  });
+});
