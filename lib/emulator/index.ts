@@ -10,6 +10,7 @@ export type { FaultConfig, FaultRule } from './faults';
 export type { RequestLogEntry } from './request-log';
 export { Faults } from './faults';
 export { RequestLog } from './request-log';
+export { ObjectStore } from './objects';
 
 export interface EmulatorOptions {
   port?: number;
@@ -28,6 +29,8 @@ export interface Emulator {
   port: number;
   faults: Faults;
   requests: RequestLog;
+  /** The in-memory state, for seeding large benchmarks without going through HTTP. */
+  store: ObjectStore;
   close(): Promise<void>;
 }
 
@@ -56,6 +59,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     port,
     faults,
     requests,
+    store,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => {
