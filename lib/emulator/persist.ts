@@ -61,7 +61,14 @@ export class Persistence implements StoreListener {
       for (const entry of snapshot) this.apply(entry);
     }
     if (!fs.existsSync(this.journalPath)) return;
-    const lines = fs.readFileSync(this.journalPath, 'utf8').split('\n');
+    const text = fs.readFileSync(this.journalPath, 'utf8');
+    const complete = text.lastIndexOf('\n') + 1;
+    if (complete < text.length) {
+      // A torn final line was never acknowledged: cut it so later appends start on a fresh line.
+      console.warn(`[emulator] dropping a torn last line of ${this.journalPath}`);
+      fs.truncateSync(this.journalPath, Buffer.byteLength(text.slice(0, complete)));
+    }
+    const lines = text.slice(0, complete).split('\n');
     for (const line of lines) {
       if (!line.trim()) continue;
       try {
