@@ -44,8 +44,12 @@ export async function acquireLock(options: AcquireOptions): Promise<Lock> {
     });
     return new Lock({ objects, options: o, audit, object, confirmedAt: sentAt });
   };
-  const wait = async (ms: number): Promise<void> => {
-    if (o.timeoutMs === 0) throw new LockTimeoutError(o.name, holder, Math.round(monotonicNow() - started));
+  /** Sleeps before the next attempt; with `timeoutMs: 0` there is none: report the holder, or the storage error. */
+  const wait = async (ms: number, cause?: unknown): Promise<void> => {
+    if (o.timeoutMs === 0) {
+      if (cause !== undefined && holder === null) throw cause;
+      throw new LockTimeoutError(o.name, holder, Math.round(monotonicNow() - started));
+    }
     await sleep(ms, stop.signal);
   };
 
@@ -59,7 +63,7 @@ export async function acquireLock(options: AcquireOptions): Promise<Lock> {
         } catch (err) {
           // 412: someone holds it. A transient failure leaves the outcome unknown: read before creating again.
           if (statusOf(err) !== 412 && !isTransient(err)) throw err;
-          if (isTransient(err)) await wait(backoff.next());
+          if (isTransient(err)) await wait(backoff.next(), err);
         }
       }
       tryCreate = false;
@@ -69,7 +73,7 @@ export async function acquireLock(options: AcquireOptions): Promise<Lock> {
         current = await raceAbort(objects.get(o.name, o.requestTimeoutMs), stop.signal);
       } catch (err) {
         if (!isTransient(err)) throw err;
-        await wait(backoff.next());
+        await wait(backoff.next(), err);
         continue;
       }
       if (!current) {

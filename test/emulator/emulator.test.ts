@@ -275,7 +275,10 @@ describe('more of the API', () => {
     await saveNew(t, 'g', 'one');
     const [v1] = await f.getMetadata();
     await f.save('two', { resumable: false, preconditionOpts: { ifGenerationMatch: Number(v1.generation) } });
-    await t.storage.bucket(t.bucket).file('g', { generation: Number(v1.generation) }).delete();
+    await t.storage
+      .bucket(t.bucket)
+      .file('g', { generation: Number(v1.generation) })
+      .delete();
     const [versions] = await t.storage.bucket(t.bucket).getFiles({ versions: true });
     expect(versions).toHaveLength(1);
     const [live] = await f.download();
@@ -289,7 +292,10 @@ describe('more of the API', () => {
     const base = `${t.emulator!.url}/storage/v1/b/test-bucket/o/nm`;
     expect((await fetch(`${base}?ifGenerationNotMatch=${md.generation}`)).status).toBe(304);
     expect((await fetch(`${base}?ifMetagenerationNotMatch=2`)).status).toBe(200);
-    const patch = await fetch(`${base}?ifMetagenerationNotMatch=1`, { method: 'PATCH', body: '{"metadata":{"a":"b"}}' });
+    const patch = await fetch(`${base}?ifMetagenerationNotMatch=1`, {
+      method: 'PATCH',
+      body: '{"metadata":{"a":"b"}}',
+    });
     expect(patch.status).toBe(412);
     const del = await fetch(`${base}?ifGenerationNotMatch=${md.generation}`, { method: 'DELETE' });
     expect(del.status).toBe(412);
@@ -297,8 +303,18 @@ describe('more of the API', () => {
 
   it('replaces custom metadata with PUT, and lists and deletes buckets', async () => {
     t = await startTestEmulator();
-    await t.storage.bucket(t.bucket).file('put').save('{}', { resumable: false, metadata: { metadata: { a: '1', b: '2' } }, preconditionOpts: { ifGenerationMatch: 0 } });
-    const res = await fetch(`${t.emulator!.url}/storage/v1/b/test-bucket/o/put`, { method: 'PUT', body: '{"metadata":{"c":"3"}}' });
+    await t.storage
+      .bucket(t.bucket)
+      .file('put')
+      .save('{}', {
+        resumable: false,
+        metadata: { metadata: { a: '1', b: '2' } },
+        preconditionOpts: { ifGenerationMatch: 0 },
+      });
+    const res = await fetch(`${t.emulator!.url}/storage/v1/b/test-bucket/o/put`, {
+      method: 'PUT',
+      body: '{"metadata":{"c":"3"}}',
+    });
     expect(((await res.json()) as { metadata: unknown }).metadata).toEqual({ c: '3' });
     await t.storage.createBucket('second-bucket');
     const [buckets] = await t.storage.getBuckets();
@@ -310,7 +326,11 @@ describe('more of the API', () => {
 
   it('accepts a media upload and lists prefixes with a delimiter', async () => {
     t = await startTestEmulator();
-    const up = await fetch(`${t.emulator!.url}/upload/storage/v1/b/test-bucket/o?uploadType=media&name=a%2Fb`, { method: 'POST', body: 'hi', headers: { 'content-type': 'text/plain' } });
+    const up = await fetch(`${t.emulator!.url}/upload/storage/v1/b/test-bucket/o?uploadType=media&name=a%2Fb`, {
+      method: 'POST',
+      body: 'hi',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(((await up.json()) as { contentType: string }).contentType).toBe('text/plain');
     const list = await fetch(`${t.emulator!.url}/storage/v1/b/test-bucket/o?delimiter=/`);
     expect(await list.json()).toMatchObject({ prefixes: ['a/'] });

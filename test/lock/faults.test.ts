@@ -171,3 +171,12 @@ describe('audit events', () => {
     expect(await getLock({ storage: t.storage, bucket: t.bucket, name: 'locks/audit-fail' })).toBeNull();
   });
 });
+
+describe('trying once', () => {
+  it('reports the storage error, not a timeout, when storage fails with timeoutMs 0', async () => {
+    t = await startTestEmulator({ faults: { rules: [{ errorRate: 1, errorStatus: 503 }] } });
+    const err = await acquireLock(opts('down', { timeoutMs: 0 })).catch((e: unknown) => e);
+    expect(err).not.toBeInstanceOf(LockTimeoutError);
+    expect((err as { status?: number }).status).toBe(503);
+  });
+});
