@@ -45,33 +45,46 @@ export function LoginForm({ providers, demoAccounts }: Props) {
               </li>
             ))}
           </ul>
-          <label className="block text-sm">
-            E-mail
-            <input
-              name="email"
-              type="email"
-              autoComplete="username"
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-              className="mt-1 w-full rounded-md border border-zinc-300 bg-transparent p-2 dark:border-zinc-600"
-            />
-          </label>
-          <label className="block text-sm">
-            Password
-            <input
-              name="password"
-              type="password"
-              autoComplete="current-password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              className="mt-1 w-full rounded-md border border-zinc-300 bg-transparent p-2 dark:border-zinc-600"
-            />
-          </label>
+          <Field label="E-mail" name="email" type="email" autoComplete="username" value={email} onChange={setEmail} />
+          <Field
+            label="Password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={setPassword}
+          />
           <Button type="submit" variant="primary" className="w-full">
             Sign in
           </Button>
         </form>
       )}
     </div>
+  );
+}
+
+function Field({
+  label,
+  value,
+  onChange,
+  ...input
+}: {
+  label: string;
+  name: string;
+  type: string;
+  autoComplete: string;
+  value: string;
+  onChange: (v: string) => void;
+}) {
+  return (
+    <label className="block text-sm">
+      {label}
+      <input
+        {...input}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        className="mt-1 w-full rounded-md border border-zinc-300 bg-transparent p-2 dark:border-zinc-600"
+      />
+    </label>
   );
 }

@@ -144,7 +144,10 @@ export class Lock extends EventTarget {
           if (this.unknownRefresh && (await this.reconcile())) continue;
           return 'lost';
         }
-        if (!isTransient(err) || attempt >= RELEASE_ATTEMPTS) throw err;
+        // Preconditions make retries safe; keep trying while the lock is still ours (GCS answers 429 to more than
+        // about one write per second per object, which contenders can exhaust right at handover).
+        const stillOurs = monotonicNow() - this.confirmedAt < this.lossAfterMs;
+        if (!isTransient(err) || (attempt >= RELEASE_ATTEMPTS && !stillOurs)) throw err;
         if (status !== 429) unknownDelete = true;
         await sleep(backoff.next());
       }
@@ -163,6 +166,7 @@ export class Lock extends EventTarget {
   }
 
   private async runRefresh(): Promise<void> {
+    if (this.state !== 'held') return;
     const { refreshIntervalMs, ttlMs, maxRefreshFailures } = this.options;
     const sentAt = monotonicNow();
     const expiresAt = ((this.objects.clock.now() + ttlMs) / 1000).toFixed(3);

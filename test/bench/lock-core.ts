@@ -28,6 +28,7 @@ async function scenario(emulator: Emulator, impl: string, contenders: number) {
   const handovers: number[] = [];
   let lastRelease: number | null = null;
   let acquisitions = 0;
+  let errors = 0;
   const end = performance.now() + DURATION_MS;
   await Promise.all(
     Array.from({ length: contenders }, async () => {
@@ -38,7 +39,7 @@ async function scenario(emulator: Emulator, impl: string, contenders: number) {
         acquisitions++;
         await new Promise((r) => setTimeout(r, HOLD_MS));
         lastRelease = performance.now();
-        await lock.release();
+        await lock.release().catch(() => errors++);
       }
     }),
   );
@@ -55,6 +56,7 @@ async function scenario(emulator: Emulator, impl: string, contenders: number) {
     'requests/acq': round(entries.length / Math.max(1, acquisitions), 2),
     'writes/acq': round(writes / Math.max(1, acquisitions), 2),
     '429s': entries.filter((e) => e.status === 429).length,
+    'release errors': errors,
   };
 }
 

@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { acquireLock, forceReleaseLock, getLock, LockAbortError, LockTimeoutError, type LockInfo } from '@/lib/lock';
 import { startTestEmulator, type Target } from '../helpers/gcs';
+import { freezeHolder, lockOptions, thawHolder } from '../helpers/lock';
 import { delay, describeRequests, requestsFor } from '../helpers/requests';
 
 let t: Target;
@@ -12,15 +13,8 @@ afterEach(async () => {
   await t.close();
 });
 
-const opts = (name: string, extra: Record<string, unknown> = {}) => ({
-  storage: t.storage,
-  bucket: t.bucket,
-  name: `locks/${name}`,
-  ttlMs: 3000,
-  refreshIntervalMs: 1000,
-  audit: false as const,
-  ...extra,
-});
+const opts = (name: string, extra: Record<string, unknown> = {}) =>
+  lockOptions(t, { ttlMs: 3000, refreshIntervalMs: 1000 })(name, extra);
 
 describe('acquire and release', () => {
   it('acquires an uncontended lock with one request and releases it with one', async () => {
@@ -119,7 +113,7 @@ describe('acquire and release', () => {
   it('takes over a stale lock with a GET and one create conditioned on the stale generation', async () => {
     const crashed = await acquireLock(opts('stale', { identity: 'crashed', ttlMs: 1000, refreshIntervalMs: 300 }));
     // Simulate a crash: stop refreshing without releasing.
-    (crashed as unknown as { state: string }).state = 'lost';
+    freezeHolder(crashed);
     await delay(1300);
     t.emulator!.requests.clear();
     const next = await acquireLock(opts('stale', { identity: 'next' }));
@@ -137,10 +131,10 @@ describe('acquire and release', () => {
 describe('successor safety', () => {
   it('an old holder whose lock was taken over gets 412 on refresh and release, and deletes nothing', async () => {
     const old = await acquireLock(opts('succ', { identity: 'old', ttlMs: 1000, refreshIntervalMs: 300 }));
-    (old as unknown as { state: string }).state = 'lost-paused';
+    freezeHolder(old);
     await delay(1300);
     const successor = await acquireLock(opts('succ', { identity: 'new' }));
-    (old as unknown as { state: string }).state = 'held';
+    thawHolder(old);
     await expect(old.refresh()).rejects.toThrow(/lost \(taken\)/);
     expect(await old.release()).toEqual({ outcome: 'lost' });
     const now = await getLock({ storage: t.storage, bucket: t.bucket, name: 'locks/succ' });

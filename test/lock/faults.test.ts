@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { acquireLock, getLock, LockTimeoutError, withLock } from '@/lib/lock';
 import { startTestEmulator, type Target } from '../helpers/gcs';
+import { freezeHolder, lockOptions } from '../helpers/lock';
 import { delay, describeRequests, requestsFor } from '../helpers/requests';
 
 let t: Target;
@@ -9,15 +10,8 @@ afterEach(async () => {
   await t.close();
 });
 
-const opts = (name: string, extra: Record<string, unknown> = {}) => ({
-  storage: t.storage,
-  bucket: t.bucket,
-  name: `locks/${name}`,
-  ttlMs: 3000,
-  refreshIntervalMs: 500,
-  audit: false as const,
-  ...extra,
-});
+const opts = (name: string, extra: Record<string, unknown> = {}) =>
+  lockOptions(t, { ttlMs: 3000, refreshIntervalMs: 500 })(name, extra);
 
 describe('clock skew', () => {
   for (const offset of [150_000, -150_000]) {
@@ -28,7 +22,7 @@ describe('clock skew', () => {
       expect(err).toBeInstanceOf(LockTimeoutError);
       expect((err as LockTimeoutError).holder?.health).toBe('healthy');
       // crash the holder; the lock is taken over about TTL after its last refresh, on server time
-      (holder as unknown as { state: string }).state = 'lost';
+      freezeHolder(holder);
       const start = performance.now();
       const next = await acquireLock(opts('skew', { identity: 'next' }));
       const waited = performance.now() - start;
@@ -131,7 +125,7 @@ describe('audit events', () => {
     const crashed = await acquireLock(
       opts('audited', { identity: 'crashed', audit: {}, ttlMs: 1000, refreshIntervalMs: 300 }),
     );
-    (crashed as unknown as { state: string }).state = 'lost';
+    freezeHolder(crashed);
     await delay(1100);
     await expect(
       withLock(opts('audited', { identity: 'worker', audit: {} }), async () => {

@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { acquireLock, forceReleaseLock, LockLostError } from '@/lib/lock';
 import { startTestEmulator, type Target } from '../helpers/gcs';
+import { lockOptions } from '../helpers/lock';
 import { abortedWithin, delay } from '../helpers/requests';
 
 let t: Target;
@@ -12,15 +13,8 @@ afterEach(async () => {
   await t.close();
 });
 
-const opts = (name: string, extra: Record<string, unknown> = {}) => ({
-  storage: t.storage,
-  bucket: t.bucket,
-  name: `locks/${name}`,
-  ttlMs: 4000,
-  refreshIntervalMs: 500,
-  audit: false as const,
-  ...extra,
-});
+const opts = (name: string, extra: Record<string, unknown> = {}) =>
+  lockOptions(t, { ttlMs: 4000, refreshIntervalMs: 500 })(name, extra);
 
 describe('loss', () => {
   it('aborts the signal with released-by-operator within refresh interval + request timeout of a force-release', async () => {
