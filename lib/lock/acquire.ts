@@ -63,7 +63,7 @@ export async function acquireLock(options: AcquireOptions): Promise<Lock> {
         } catch (err) {
           // 412: someone holds it. A transient failure leaves the outcome unknown: read before creating again.
           if (statusOf(err) !== 412 && !isTransient(err)) throw err;
-          if (isTransient(err)) await wait(backoff.next(), err);
+          if (isTransient(err)) await wait(backoff.afterWriteFailure(statusOf(err)), err);
         }
       }
       tryCreate = false;
@@ -98,6 +98,7 @@ export async function acquireLock(options: AcquireOptions): Promise<Lock> {
           return done(adopted, sentAt, 'acquired');
         } catch (err) {
           if (statusOf(err) !== 412 && !isTransient(err)) throw err;
+          if (isTransient(err)) await wait(backoff.afterWriteFailure(statusOf(err)), err);
           continue;
         }
       }
@@ -108,6 +109,7 @@ export async function acquireLock(options: AcquireOptions): Promise<Lock> {
           return done(taken, sentAt, 'took-over', holder);
         } catch (err) {
           if (statusOf(err) !== 412 && !isTransient(err)) throw err;
+          if (isTransient(err)) await wait(backoff.afterWriteFailure(statusOf(err)), err);
           continue;
         }
       }

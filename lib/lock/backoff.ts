@@ -18,6 +18,15 @@ export class Backoff {
   reset(): void {
     this.attempt = 0;
   }
+
+  /**
+   * The wait after a failed write: GCS allows about one write per second per object name, so after a 429 the next
+   * write waits at least a second (plus jitter) instead of a short backoff that would meet another 429.
+   */
+  afterWriteFailure(status: number | undefined): number {
+    const next = this.next();
+    return status === 429 ? 1_000 + Math.round(this.random() * 500) : next;
+  }
 }
 
 /** Resolves after `ms`, or rejects with `signal.reason` as soon as the signal aborts. */

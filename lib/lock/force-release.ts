@@ -83,7 +83,7 @@ async function deleteOnce(
       }
       if (!isTransient(err) || attempt >= ATTEMPTS) throw err;
       if (status !== 429) unknown = true;
-      await sleep(backoff.next());
+      await sleep(backoff.afterWriteFailure(status));
     }
   }
 }

@@ -149,7 +149,7 @@ export class Lock extends EventTarget {
         const stillOurs = monotonicNow() - this.confirmedAt < this.lossAfterMs;
         if (!isTransient(err) || (attempt >= RELEASE_ATTEMPTS && !stillOurs)) throw err;
         if (status !== 429) unknownDelete = true;
-        await sleep(backoff.next());
+        await sleep(backoff.afterWriteFailure(status));
       }
     }
   }

@@ -102,3 +102,8 @@ export async function benchConsole() {
   writeJson('console', { listing: rows, pollers });
   return { rows, pollers };
 }
+
+if (process.argv[1]?.endsWith('console.ts')) {
+  await benchConsole();
+  process.exit(0);
+}

@@ -3,19 +3,31 @@
 // per acquisition, and 429s seen.
 import { Storage } from '@google-cloud/storage';
 import { startEmulator, type Emulator } from '@/lib/emulator';
-import { acquireLock } from '@/lib/lock';
+import { acquireLock, LockTimeoutError } from '@/lib/lock';
 import { exponentialAcquire, fixedSleepAcquire, type SimpleLock } from './baselines';
 import { printTable, quantile, round, writeJson } from './report';
 
 const DURATION_MS = Number(process.env.BENCH_LOCK_DURATION_MS ?? 10_000);
 const HOLD_MS = 50;
 
-type Acquire = (storage: Storage, bucket: string, name: string) => Promise<SimpleLock>;
+type Acquire = (storage: Storage, bucket: string, name: string, deadline: number) => Promise<SimpleLock | null>;
 
 const IMPLEMENTATIONS: Record<string, Acquire> = {
-  lockboard: async (storage, bucket, name) => {
-    const lock = await acquireLock({ storage, bucket, name, ttlMs: 30_000, audit: false });
-    return { release: async () => void (await lock.release()) };
+  lockboard: async (storage, bucket, name, deadline) => {
+    try {
+      const lock = await acquireLock({
+        storage,
+        bucket,
+        name,
+        ttlMs: 30_000,
+        audit: false,
+        timeoutMs: Math.max(1, deadline - performance.now()),
+      });
+      return { release: async () => void (await lock.release()) };
+    } catch (err) {
+      if (err instanceof LockTimeoutError) return null;
+      throw err;
+    }
   },
   'fixed 5 s sleep': fixedSleepAcquire,
   'uncapped exp. backoff': exponentialAcquire,
@@ -33,7 +45,8 @@ async function scenario(emulator: Emulator, impl: string, contenders: number) {
   await Promise.all(
     Array.from({ length: contenders }, async () => {
       while (performance.now() < end) {
-        const lock = await IMPLEMENTATIONS[impl]!(storage, 'bench', name);
+        const lock = await IMPLEMENTATIONS[impl]!(storage, 'bench', name, end);
+        if (!lock) break;
         const acquiredAt = performance.now();
         if (lastRelease !== null) handovers.push(acquiredAt - lastRelease);
         acquisitions++;
