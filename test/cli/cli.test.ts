@@ -75,8 +75,14 @@ describe('lockboard run', () => {
       identity: 'holder-x',
       audit: false,
     });
-    setTimeout(() => void holder.release(), 1200);
-    const r = await runCli(['run', 'wait', '--', 'true'], env);
+    const waiting = startCli(['run', 'wait', '--', 'true'], env);
+    // release only once the waiting line is out, however long the CLI took to start
+    await new Promise<void>((resolve) =>
+      waiting.child.stderr!.on('data', (d: Buffer) => d.toString().includes('Waiting for') && resolve()),
+    );
+    await delay(600);
+    await holder.release();
+    const r = await waiting.done;
     expect(r.code).toBe(0);
     expect(r.stderr.match(/Waiting for locks\/wait: held by holder-x/g)).toHaveLength(1);
   });

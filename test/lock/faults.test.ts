@@ -149,11 +149,16 @@ describe('audit events', () => {
 
   it('neither fails nor slows acquire and release when audit writes fail', async () => {
     t = await startTestEmulator({
-      faults: { rules: [{ path: '^/upload/', query: 'name=\\.lockboard', errorRate: 1, errorStatus: 503 }] },
+      // every audit write hangs 1.5 s and then fails: a lock operation that waited for one would show it
+      faults: {
+        rules: [
+          { path: '^/upload/', query: 'name=\\.lockboard', latencyMs: [1500, 1500], errorRate: 1, errorStatus: 503 },
+        ],
+      },
     });
     const start = performance.now();
     const lock = await acquireLock(opts('audit-fail', { audit: {} }));
-    expect(performance.now() - start).toBeLessThan(200);
+    expect(performance.now() - start).toBeLessThan(1000);
     const releaseStart = performance.now();
     expect(await lock.release()).toEqual({ outcome: 'released' });
     // release waits for its own audit events for at most 2 s
