@@ -13,3 +13,11 @@ export function formatTime(iso: string): string {
     .replace('T', ' ')
     .replace(/\.\d+Z$/, ' UTC');
 }
+
+const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** "500ms", "30s", "5m", "1h", "2d" in milliseconds; a bare number is seconds. Null when malformed. */
+export function parseDurationMs(raw: string): number | null {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(raw.trim());
+  return m ? Math.round(Number(m[1]) * UNITS[m[2] ?? 's']!) : null;
+}

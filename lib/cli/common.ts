@@ -1,6 +1,9 @@
 // Shared CLI plumbing: flags, durations, configuration from flags or environment, exit codes, errors.
 import { Storage } from '@google-cloud/storage';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parseDurationMs } from '../format';
+
+export { formatDuration } from '../format';
 
 export const EXIT = {
   ok: 0,
@@ -91,22 +94,12 @@ export function lockObjectName(prefix: string, lock: string | undefined): string
   return lock.startsWith(prefix) ? lock : prefix + lock;
 }
 
-const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-
-/** "500ms", "30s", "5m", "1h", "2d"; a bare number is seconds. */
+/** A duration flag ("500ms", "30s", "5m", "1h"; a bare number is seconds). */
 export function parseDuration(flag: string, raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(raw.trim());
-  if (!m) throw new UsageError(`--${flag} must be a duration like 30s, 5m or 1h, got ${JSON.stringify(raw)}.`);
-  return Math.round(Number(m[1]) * UNITS[m[2] ?? 's']!);
-}
-
-export function formatDuration(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
-  if (s < 86400) return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
-  return `${Math.floor(s / 86400)}d${Math.floor((s % 86400) / 3600)}h`;
+  const ms = parseDurationMs(raw);
+  if (ms === null) throw new UsageError(`--${flag} must be a duration like 30s, 5m or 1h, got ${JSON.stringify(raw)}.`);
+  return ms;
 }
 
 /** Maps storage failures to a message and exit code a user can act on. */

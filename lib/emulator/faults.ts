@@ -68,8 +68,8 @@ export class Faults {
     const decision: FaultDecision = { latencyMs: 0, drop: false, reset: false };
     for (const rule of this.rules) {
       if (rule.method && rule.method.toUpperCase() !== method) continue;
-      if (rule.path && !new RegExp(rule.path).test(path)) continue;
-      if (rule.query && !new RegExp(rule.query).test(query)) continue;
+      if (rule.path && !pattern(rule.path).test(path)) continue;
+      if (rule.query && !pattern(rule.query).test(query)) continue;
       if (rule.latencyMs) {
         const [min, max] = rule.latencyMs;
         decision.latencyMs += min + this.random() * (max - min);
@@ -80,6 +80,18 @@ export class Faults {
     }
     return decision;
   }
+}
+
+const compiled = new Map<string, RegExp>();
+/** Rules are matched on every request: compile each pattern once. */
+function pattern(source: string): RegExp {
+  let re = compiled.get(source);
+  if (!re) {
+    re = new RegExp(source);
+    if (compiled.size > 1_000) compiled.clear();
+    compiled.set(source, re);
+  }
+  return re;
 }
 
 function validateConfig(config: FaultConfig): void {

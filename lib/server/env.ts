@@ -1,6 +1,7 @@
 // Console configuration from the environment: one zod schema, parsed once, a clear message naming the bad variable.
 import 'server-only';
 import { z } from 'zod';
+import { parseDurationMs } from '@/lib/format';
 
 const list = (raw: string | undefined) =>
   (raw ?? '')
@@ -10,11 +11,8 @@ const list = (raw: string | undefined) =>
 
 const durationMs = z
   .string()
-  .regex(/^\d+(ms|s|m|h|d)$/, 'must be a duration like 30m, 2h or 1d')
-  .transform((raw) => {
-    const m = /^(\d+)(ms|s|m|h|d)$/.exec(raw)!;
-    return Number(m[1]) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as 'ms']!;
-  });
+  .refine((raw) => parseDurationMs(raw) !== null, 'must be a duration like 30m, 2h or 1d')
+  .transform((raw) => parseDurationMs(raw)!);
 
 const schema = z
   .object({

@@ -235,6 +235,27 @@ describe('console in Chromium', () => {
     await page.close();
   });
 
+  it('opens the detail page of a lock whose name needs URL encoding', async () => {
+    const lock = await acquireLock({
+      storage: t.storage,
+      bucket: t.bucket,
+      name: 'locks/dbt run %2F nightly',
+      identity: 'dbt-1',
+      ttlMs: 6000,
+      audit: false,
+    });
+    held.push(lock);
+    const page = await signIn('viewer@demo.lockboard', 'viewer');
+    await page.click('a:has-text("locks/dbt run %2F nightly")');
+    await page.waitForSelector('[data-testid="detail-metageneration"]');
+    expect(await page.textContent('h1')).toBe('locks/dbt run %2F nightly');
+    expect(await page.textContent('main')).toMatch(/dbt-1/);
+    // the client's polling of /api/locks/<encoded name> must find the same lock (not "free")
+    await page.waitForTimeout(2_500);
+    expect(await page.locator('[data-testid="detail-metageneration"]').count()).toBe(1);
+    await page.close();
+  });
+
   it('shows the holder timeline of a lock with a known history', async () => {
     const page = await signIn('viewer@demo.lockboard', 'viewer');
     await page.goto(`${app.url}/locks/locks/history`);
