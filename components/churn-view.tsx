@@ -142,28 +142,26 @@ function CustomRange({
         onApply({ from: new Date(`${from}Z`).toISOString(), to: new Date(`${to}Z`).toISOString() });
       }}
     >
-      <label>
-        From (UTC)
-        <input
-          type="datetime-local"
-          value={from}
-          onChange={(e) => setFrom(e.target.value)}
-          className="ml-1 rounded border border-zinc-300 bg-transparent px-1 dark:border-zinc-600"
-        />
-      </label>
-      <label>
-        To (UTC)
-        <input
-          type="datetime-local"
-          value={to}
-          onChange={(e) => setTo(e.target.value)}
-          className="ml-1 rounded border border-zinc-300 bg-transparent px-1 dark:border-zinc-600"
-        />
-      </label>
+      <TimeInput label="From (UTC)" value={from} onChange={setFrom} />
+      <TimeInput label="To (UTC)" value={to} onChange={setTo} />
       <button type="submit" className="rounded-md px-3 py-1 ring-1 ring-inset ring-zinc-300 dark:ring-zinc-700">
         Apply
       </button>
     </form>
+  );
+}
+
+function TimeInput({ label, value, onChange }: { label: string; value: string; onChange: (v: string) => void }) {
+  return (
+    <label>
+      {label}
+      <input
+        type="datetime-local"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        className="ml-1 rounded border border-zinc-300 bg-transparent px-1 dark:border-zinc-600"
+      />
+    </label>
   );
 }
 

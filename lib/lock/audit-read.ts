@@ -1,25 +1,16 @@
 // listAuditEvents: audit objects of a time window, read from their metadata. Object names sort by time, so the
 // window is one listing with startOffset/endOffset: one objects.list call per 1 000 events, no per-object GET.
 import type { Storage } from '@google-cloud/storage';
-import { auditObjectName, type AuditEventKind } from './audit';
+import { auditObjectName, type AuditEvent, type AuditEventKind } from './audit';
 import { BucketObjects } from './gcs';
 import type { GcsObjectResource } from './types';
 
-export interface AuditRecord {
+/** An audit event as read back: its object name, its time, and the numeric fields as numbers. */
+export interface AuditRecord extends Omit<AuditEvent, 'held_ms' | 'stale_ms'> {
   id: string;
   at: string;
-  event: AuditEventKind;
-  lock: string;
-  identity?: string;
-  generation?: string;
-  previous_identity?: string;
-  previous_generation?: string;
-  stale_ms?: number;
   held_ms?: number;
-  outcome?: string;
-  error?: string;
-  operator?: string;
-  reason?: string;
+  stale_ms?: number;
 }
 
 export interface ListAuditOptions {

@@ -20,6 +20,15 @@ afterAll(async () => {
   await t.close();
 });
 
+/** Polls until the lock exists (the CLI process took it). */
+async function waitForLock(name: string) {
+  for (;;) {
+    const info = await getLock({ storage: t.storage, bucket: t.bucket, name });
+    if (info) return info;
+    await delay(50);
+  }
+}
+
 /** A child that appends "token start end" to `file` around a 400 ms critical section. */
 const criticalSection = (file: string) => [
   process.execPath,
@@ -129,11 +138,7 @@ describe('lockboard run', () => {
       ],
       env,
     );
-    let info = null;
-    while (!info) {
-      info = await getLock({ storage: t.storage, bucket: t.bucket, name: 'locks/forced' });
-      await delay(50);
-    }
+    await waitForLock('locks/forced');
     const status = await runCli(['status', 'forced', '--json'], env);
     expect(status.code).toBe(0);
     const seen = JSON.parse(status.stdout) as { generation: string };
@@ -165,11 +170,7 @@ describe('lockboard run', () => {
       ],
       env,
     );
-    let info = null;
-    while (!info) {
-      info = await getLock({ storage: t.storage, bucket: t.bucket, name: 'locks/forced2' });
-      await delay(50);
-    }
+    const info = await waitForLock('locks/forced2');
     await forceReleaseLock({
       storage: t.storage,
       bucket: t.bucket,
