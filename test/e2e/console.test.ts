@@ -271,3 +271,36 @@ describe('console in Chromium', () => {
     await page.close();
   });
 });
+
+describe('console start-up and headers', () => {
+  it('refuses to start without NEXTAUTH_SECRET, naming the variable', async () => {
+    const err = await startConsole(await freePort(), {
+      LOCKBOARD_BUCKET: t.bucket,
+      LOCKBOARD_GCS_ENDPOINT: t.emulator!.url,
+      NEXTAUTH_SECRET: '',
+    }).catch((e: unknown) => e);
+    expect((err as Error).message).toMatch(/exited during start-up/);
+    expect((err as Error).message).toMatch(/NEXTAUTH_SECRET must be set to a random string/);
+  });
+
+  it('refuses demo sign-in accounts outside demo mode', async () => {
+    const err = await startConsole(await freePort(), {
+      LOCKBOARD_BUCKET: t.bucket,
+      NEXTAUTH_SECRET: 'e2e-secret-0123456789abcdef',
+      LOCKBOARD_DEMO: '0',
+      LOCKBOARD_DEMO_ACCOUNTS: '1',
+    }).catch((e: unknown) => e);
+    expect((err as Error).message).toMatch(
+      /LOCKBOARD_DEMO_ACCOUNTS demo sign-in accounts can only be enabled with LOCKBOARD_DEMO=1/,
+    );
+  });
+
+  it('sends CSP with frame-ancestors none, and no-store on API responses', async () => {
+    const page = await fetch(`${app.url}/login`);
+    expect(page.headers.get('content-security-policy')).toMatch(/frame-ancestors 'none'/);
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    const api = await fetch(`${app.url}/api/locks`);
+    expect(api.status).toBe(401);
+    expect(api.headers.get('cache-control')).toMatch(/no-store/);
+  });
+});
