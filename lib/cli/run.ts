@@ -130,10 +130,19 @@ async function holdWhileRunning(lock: Lock, command: string[], killAfterMs: numb
   for (const [s, fn] of forwarders) process.off(s, fn);
   const code = exit.error ? 127 : (exit.code ?? 128 + (constants.signals[exit.signal!] ?? 0));
   if (exit.error) console.error(`lockboard: cannot run "${command[0]}": ${exit.error.message}`);
-  const result = await lock.releaseWith(
-    code === 0 ? { outcome: 'ok' } : { outcome: 'error', error: `exit code ${code}` },
-  );
-  if (lost || result.outcome === 'lost') return EXIT.lost;
+  let outcome: string;
+  try {
+    ({ outcome } = await lock.releaseWith(
+      code === 0 ? { outcome: 'ok' } : { outcome: 'error', error: `exit code ${code}` },
+    ));
+  } catch (err) {
+    // The command's result matters more than the release: the lock becomes stale by itself after its TTL.
+    console.error(
+      `lockboard: could not release ${lock.name} (${(err as Error).message}); it becomes stale after its TTL`,
+    );
+    outcome = 'unreleased';
+  }
+  if (lost || outcome === 'lost') return EXIT.lost;
   return code;
 }
 
