@@ -59,6 +59,20 @@ describe('lockboard run', () => {
     expect(r.code).toBe(7);
   });
 
+  it('keeps the command’s exit code when the release cannot reach storage', async () => {
+    t.emulator!.faults.set({ rules: [{ method: 'DELETE', errorRate: 1, errorStatus: 500 }] });
+    try {
+      const r = await runCli(
+        ['run', 'undeletable', '--ttl', '3s', '--', process.execPath, '-e', 'process.exit(3)'],
+        env,
+      );
+      expect(r.code).toBe(3);
+      expect(r.stderr).toMatch(/could not release locks\/undeletable .*becomes stale after its TTL/);
+    } finally {
+      t.emulator!.faults.clear();
+    }
+  });
+
   it('fails fast with --no-wait, naming the holder, with exit code 75', async () => {
     const holder = await acquireLock({
       storage: t.storage,
