@@ -1,10 +1,10 @@
 // npm test: builds the console when its sources changed, then runs every suite (unit, integration against the
 // emulator, CLI processes, fault checker, browser end-to-end) in one vitest run that ends with "N passed, N failed".
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { needsBuild } from '../lib/demo/console';
 
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
-if (existsSync('app') && process.env.LOCKBOARD_SKIP_BUILD !== '1') {
+if (needsBuild()) {
   console.log('Building the console (next build) for the browser tests...');
   const build = spawnSync('npx', ['next', 'build'], { stdio: 'inherit', env });
   if (build.status !== 0) {

@@ -1,6 +1,7 @@
 // Test targets: the emulator through the official client (default), or a real bucket when LOCKBOARD_TEST_BUCKET is set.
 import { randomBytes } from 'node:crypto';
 import { Storage } from '@google-cloud/storage';
+import { afterEach, beforeEach } from 'vitest';
 import { startEmulator, type Emulator, type EmulatorOptions } from '@/lib/emulator';
 
 export interface Target {
@@ -46,4 +47,16 @@ export async function expectGcsError(promise: Promise<unknown>, code: number): P
     );
   }
   throw new Error(`expected GCS error ${code}, but the call succeeded`);
+}
+
+/** A fresh emulator for every test of the file; `set` receives it (assign it to the file's `t`). */
+export function startEmulatorPerTest(set: (target: Target) => void, options: EmulatorOptions = {}): void {
+  let current: Target | undefined;
+  beforeEach(async () => {
+    current = await startTestEmulator(options);
+    set(current);
+  });
+  afterEach(async () => {
+    await current?.close();
+  });
 }

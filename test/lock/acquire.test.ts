@@ -1,17 +1,12 @@
 // Acquire, refresh and release against the emulator through the official client, counted in the request log.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { acquireLock, forceReleaseLock, getLock, LockAbortError, LockTimeoutError, type LockInfo } from '@/lib/lock';
-import { startTestEmulator, type Target } from '../helpers/gcs';
+import { startEmulatorPerTest, type Target } from '../helpers/gcs';
 import { freezeHolder, lockOptions, thawHolder } from '../helpers/lock';
 import { delay, describeRequests, requestsFor } from '../helpers/requests';
 
 let t: Target;
-beforeEach(async () => {
-  t = await startTestEmulator();
-});
-afterEach(async () => {
-  await t.close();
-});
+startEmulatorPerTest((target) => (t = target));
 
 const opts = (name: string, extra: Record<string, unknown> = {}) =>
   lockOptions(t, { ttlMs: 3000, refreshIntervalMs: 1000 })(name, extra);

@@ -1,17 +1,12 @@
 // Loss is pushed to the holder: force-release, hanging storage, a paused process.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { acquireLock, forceReleaseLock, LockLostError } from '@/lib/lock';
-import { startTestEmulator, type Target } from '../helpers/gcs';
+import { startEmulatorPerTest, type Target } from '../helpers/gcs';
 import { lockOptions } from '../helpers/lock';
 import { abortedWithin, delay } from '../helpers/requests';
 
 let t: Target;
-beforeEach(async () => {
-  t = await startTestEmulator();
-});
-afterEach(async () => {
-  await t.close();
-});
+startEmulatorPerTest((target) => (t = target));
 
 const opts = (name: string, extra: Record<string, unknown> = {}) =>
   lockOptions(t, { ttlMs: 4000, refreshIntervalMs: 500 })(name, extra);
