@@ -17,6 +17,8 @@ export interface FaultRule {
   dropResponseRate?: number;
   /** Fraction of matching requests whose connection is reset before anything is applied. */
   resetRate?: number;
+  /** Apply the rule to the next `times` matching requests only, then drop it (a deterministic fault). */
+  times?: number;
 }
 
 export interface FaultConfig {
@@ -25,6 +27,8 @@ export interface FaultConfig {
   clockOffsetMs?: number;
   /** Per-object write-rate limit like GCS (about one mutation per second per name). */
   rateLimit?: { enabled: boolean; perSecond?: number; burst?: number };
+  /** Seed for the random draws of rates and latencies, so a faulty run can be replayed. */
+  seed?: number;
 }
 
 export interface FaultDecision {
@@ -38,11 +42,10 @@ export class Faults {
   rules: FaultRule[] = [];
   clockOffsetMs = 0;
   rateLimit = { enabled: false, perSecond: 1, burst: 2 };
+  seed: number | undefined;
+  private random: () => number = Math.random;
 
-  constructor(
-    config: FaultConfig = {},
-    private readonly random: () => number = Math.random,
-  ) {
+  constructor(config: FaultConfig = {}) {
     this.set(config);
   }
 
@@ -52,16 +55,22 @@ export class Faults {
     if (config.rules !== undefined) this.rules = config.rules.map((r) => ({ ...r }));
     if (config.clockOffsetMs !== undefined) this.clockOffsetMs = config.clockOffsetMs;
     if (config.rateLimit !== undefined) this.rateLimit = { ...this.rateLimit, ...config.rateLimit };
+    if (config.seed !== undefined) {
+      this.seed = config.seed;
+      this.random = seededRandom(config.seed);
+    }
   }
 
   clear(): void {
     this.rules = [];
     this.clockOffsetMs = 0;
     this.rateLimit = { enabled: false, perSecond: 1, burst: 2 };
+    this.seed = undefined;
+    this.random = Math.random;
   }
 
-  toJSON(): Required<FaultConfig> {
-    return { rules: this.rules, clockOffsetMs: this.clockOffsetMs, rateLimit: this.rateLimit };
+  toJSON(): FaultConfig {
+    return { rules: this.rules, clockOffsetMs: this.clockOffsetMs, rateLimit: this.rateLimit, seed: this.seed };
   }
 
   decide(method: string, path: string, query = ''): FaultDecision {
@@ -70,6 +79,10 @@ export class Faults {
       if (rule.method && rule.method.toUpperCase() !== method) continue;
       if (rule.path && !pattern(rule.path).test(path)) continue;
       if (rule.query && !pattern(rule.query).test(query)) continue;
+      if (rule.times !== undefined) {
+        if (rule.times <= 0) continue;
+        rule.times -= 1;
+      }
       if (rule.latencyMs) {
         const [min, max] = rule.latencyMs;
         decision.latencyMs += min + this.random() * (max - min);
@@ -78,8 +91,21 @@ export class Faults {
       if (rule.errorRate && this.random() < rule.errorRate) decision.errorStatus ??= rule.errorStatus ?? 503;
       if (rule.dropResponseRate && this.random() < rule.dropResponseRate) decision.drop = true;
     }
+    if (this.rules.some((r) => r.times === 0)) this.rules = this.rules.filter((r) => r.times !== 0);
     return decision;
   }
+}
+
+/** mulberry32: a small, fast generator whose sequence is fixed by its 32-bit seed. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }
 
 const compiled = new Map<string, RegExp>();
@@ -105,6 +131,9 @@ function validateConfig(config: FaultConfig): void {
     rate(rule.errorRate, 'errorRate');
     rate(rule.dropResponseRate, 'dropResponseRate');
     rate(rule.resetRate, 'resetRate');
+    if (rule.times !== undefined && !(Number.isInteger(rule.times) && rule.times > 0)) {
+      throw invalid(`Fault field times must be a positive integer, got ${JSON.stringify(rule.times)}`);
+    }
     if (rule.errorStatus !== undefined && ![429, 500, 503].includes(rule.errorStatus)) {
       throw invalid(`Fault field errorStatus must be 429, 500 or 503, got ${JSON.stringify(rule.errorStatus)}`);
     }
@@ -124,6 +153,9 @@ function validateConfig(config: FaultConfig): void {
   }
   if (config.clockOffsetMs !== undefined && !Number.isFinite(config.clockOffsetMs)) {
     throw invalid('Fault field clockOffsetMs must be a finite number of milliseconds');
+  }
+  if (config.seed !== undefined && !Number.isInteger(config.seed)) {
+    throw invalid(`Fault field seed must be an integer, got ${JSON.stringify(config.seed)}`);
   }
 }
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Storage } from '@google-cloud/storage';
 import { afterEach, describe, expect, it } from 'vitest';
 import { crc32cBase64 } from '@/lib/emulator/crc32c';
+import { Faults } from '@/lib/emulator/faults';
 import { ObjectStore } from '@/lib/emulator/objects';
 import { expectGcsError, startTestEmulator, type Target } from '../helpers/gcs';
 
@@ -133,6 +134,35 @@ describe('fault injection', () => {
     await fetch(url, { method: 'DELETE' });
     const cleared = (await (await fetch(url)).json()) as { rules: unknown[]; clockOffsetMs: number };
     expect(cleared).toMatchObject({ rules: [], clockOffsetMs: 0 });
+  });
+
+  it('applies a rule with times to that many matching requests only, then drops it', async () => {
+    t = await startTestEmulator({ faults: { rules: [{ method: 'GET', errorRate: 1, errorStatus: 500, times: 2 }] } });
+    await saveNew(t, 'n');
+    const url = `${t.emulator!.url}/storage/v1/b/test-bucket/o/n`;
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await fetch(url)).status);
+    expect(statuses).toEqual([500, 500, 200]);
+    expect(t.emulator!.faults.rules).toEqual([]);
+    const bad = await fetch(`${t.emulator!.url}/_emulator/faults`, {
+      method: 'POST',
+      body: JSON.stringify({ rules: [{ errorRate: 1, times: 0 }] }),
+    });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(await bad.json())).toMatch(/times must be a positive integer/);
+  });
+
+  it('replays the same random faults for the same seed', async () => {
+    const run = () => {
+      const faults = new Faults({ seed: 42, rules: [{ errorRate: 0.5, latencyMs: [0, 100] }] });
+      return Array.from({ length: 50 }, () => faults.decide('GET', '/x'));
+    };
+    const first = run();
+    expect(run()).toEqual(first);
+    const errors = first.filter((d) => d.errorStatus === 503).length;
+    expect(errors).toBeGreaterThan(10);
+    expect(errors).toBeLessThan(40);
+    expect(() => new Faults({ seed: 1.5 })).toThrow(/seed must be an integer/);
   });
 
   it('offsets its clock: object times and the Date header move together', async () => {

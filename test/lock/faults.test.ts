@@ -1,5 +1,5 @@
 // Clock skew, 429 and 503 faults, dropped create responses, interop with Ruby and Terraform locks, audit events.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { acquireLock, getLock, LockTimeoutError, withLock } from '@/lib/lock';
 import { startTestEmulator, type Target } from '../helpers/gcs';
 import { freezeHolder, lockOptions } from '../helpers/lock';
@@ -44,15 +44,34 @@ describe('write-rate limit and server errors', () => {
     expect(await lock.release()).toEqual({ outcome: 'released' });
   });
 
-  it('survives 503 on a third of requests', async () => {
-    t = await startTestEmulator({ faults: { rules: [{ errorRate: 0.33, errorStatus: 503 }] } });
-    for (let i = 0; i < 5; i++) {
+  it('acquires, refreshes and releases through two 503s on each of them', async () => {
+    const twice = (method: string) => ({ method, errorRate: 1, errorStatus: 503 as const, times: 2 });
+    t = await startTestEmulator({ faults: { rules: [twice('POST'), twice('PATCH'), twice('DELETE')] } });
+    const lock = await acquireLock(opts('flaky', { ttlMs: 6000, refreshIntervalMs: 300 }));
+    const statuses = (method: string) =>
+      requestsFor(t.emulator!, 'locks/flaky')
+        .filter((e) => e.method === method)
+        .map((e) => e.status);
+    await vi.waitFor(() => expect(statuses('PATCH')).toContain(200), { timeout: 5000, interval: 50 });
+    expect(lock.isHealthy).toBe(true);
+    expect(await lock.release()).toEqual({ outcome: 'released' });
+    expect(statuses('POST')).toEqual([503, 503, 200]);
+    expect(statuses('PATCH').slice(0, 3)).toEqual([503, 503, 200]);
+    expect(statuses('DELETE')).toEqual([503, 503, 204]);
+    expect(await getLock({ storage: t.storage, bucket: t.bucket, name: 'locks/flaky' })).toBeNull();
+  });
+
+  it('survives 503 on a third of requests (seeded: the first two requests fail, and a failure replays)', async () => {
+    t = await startTestEmulator({ faults: { seed: 7, rules: [{ errorRate: 0.33, errorStatus: 503 }] } });
+    for (let i = 0; i < 3; i++) {
       const lock = await acquireLock(opts('flaky', { ttlMs: 6000, refreshIntervalMs: 300 }));
       await delay(350);
       expect(lock.isHealthy).toBe(true);
       expect(['released', 'gone']).toContain((await lock.release()).outcome);
     }
-    expect(t.emulator!.requests.count((e) => e.status === 503)).toBeGreaterThan(0);
+    const statuses = t.emulator!.requests.entries.map((e) => e.status);
+    expect(statuses.slice(0, 2)).toEqual([503, 503]);
+    expect(statuses.filter((s) => s === 503).length).toBeGreaterThanOrEqual(2);
   });
 
   it('adopts its own lock after a dropped create response in at most 3 requests', async () => {
