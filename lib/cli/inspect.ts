@@ -1,4 +1,5 @@
 // lockboard ls / status: the console's view of locks in a terminal.
+import { parseDurationMs } from '../format';
 import { getLock, listLocks, type LockInfo } from '../lock';
 import {
   COMMON_HELP,
@@ -7,29 +8,49 @@ import {
   EXIT_CODES_HELP,
   formatDuration,
   lockObjectName,
+  parseDuration,
   parseFlags,
   resolveConfig,
   UsageError,
 } from './common';
 
-export const LS_HELP = `Usage: lockboard ls [prefix] [--json]
+const INSPECT_OPTIONS = { ...COMMON_OPTIONS, 'long-held': { type: 'string' } } as const;
+
+const LONG_HELD_HELP = `  --long-held D     show live locks held longer than D (e.g. 2h) as long-held, like the console
+                    (or LOCKBOARD_LONG_HELD; default: off)`;
+
+/** The long-held threshold from the flag or the console's variable, so both judge a lock alike. */
+function longHeldMs(values: { 'long-held'?: string }): number | undefined {
+  if (values['long-held'] !== undefined) return parseDuration('long-held', values['long-held']);
+  const fromEnv = process.env.LOCKBOARD_LONG_HELD;
+  if (!fromEnv) return undefined;
+  const ms = parseDurationMs(fromEnv);
+  if (ms === null) {
+    throw new UsageError(`LOCKBOARD_LONG_HELD must be a duration like 30m or 2h, got ${JSON.stringify(fromEnv)}.`);
+  }
+  return ms;
+}
+
+export const LS_HELP = `Usage: lockboard ls [prefix] [--json] [--long-held D]
 
 Lists the locks under a prefix (default: --prefix / LOCKBOARD_PREFIX / "locks/") with owner, health, how long
 they have been held, when they expire (on the server's clock) and their generation.
 
 ${COMMON_HELP}
   --json            print { serverTime, prefix, locks: [...] }
+${LONG_HELD_HELP}
 
 Examples:
   lockboard ls --bucket my-locks
   lockboard ls ci/ --json | jq '.locks[] | select(.health == "expired") | .name'`;
 
-export const STATUS_HELP = `Usage: lockboard status <lock> [--json]
+export const STATUS_HELP = `Usage: lockboard status <lock> [--json] [--long-held D]
 
 Shows one lock in detail. Exit code 0 when the lock is held (not expired), 10 when it is free.
 
 ${COMMON_HELP}
   --json            print the lock as JSON (null when absent)
+${LONG_HELD_HELP}
 
 Examples:
   lockboard status deploy-prod --bucket my-locks
@@ -38,19 +59,26 @@ Examples:
 ${EXIT_CODES_HELP}`;
 
 export async function lsCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseFlags('ls', argv, COMMON_OPTIONS);
+  const { values, positionals } = parseFlags('ls', argv, INSPECT_OPTIONS);
   if (values.help) {
     console.log(LS_HELP);
     return EXIT.ok;
   }
   if (positionals.length > 1) throw new UsageError(`Expected at most one prefix, got ${positionals.length} arguments.`);
   const config = resolveConfig(values);
+  const longHeld = longHeldMs(values);
   const prefix = positionals[0] ?? config.prefix;
   const locks: LockInfo[] = [];
   let pageToken: string | undefined;
   let serverTime = '';
   do {
-    const page = await listLocks({ storage: config.storage, bucket: config.bucket, prefix, pageToken });
+    const page = await listLocks({
+      storage: config.storage,
+      bucket: config.bucket,
+      prefix,
+      pageToken,
+      longHeldMs: longHeld,
+    });
     locks.push(...page.locks);
     pageToken = page.nextPageToken;
     serverTime = page.serverTime;
@@ -77,14 +105,15 @@ export async function lsCommand(argv: string[]): Promise<number> {
 }
 
 export async function statusCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseFlags('status', argv, COMMON_OPTIONS);
+  const { values, positionals } = parseFlags('status', argv, INSPECT_OPTIONS);
   if (values.help) {
     console.log(STATUS_HELP);
     return EXIT.ok;
   }
   const config = resolveConfig(values);
+  const longHeld = longHeldMs(values);
   const name = lockObjectName(config.prefix, positionals[0]);
-  const lock = await getLock({ storage: config.storage, bucket: config.bucket, name });
+  const lock = await getLock({ storage: config.storage, bucket: config.bucket, name, longHeldMs: longHeld });
   const held = lock !== null && lock.health !== 'expired';
   if (values.json) {
     console.log(JSON.stringify(lock, null, 2));

@@ -220,6 +220,20 @@ describe('lockboard ls, status and release', () => {
     await lock.release();
   });
 
+  it('marks locks held longer than --long-held (or LOCKBOARD_LONG_HELD) as long-held, like the console', async () => {
+    const lock = await acquireLock({ storage: t.storage, bucket: t.bucket, name: 'locks/marathon', audit: false });
+    await delay(300);
+    expect((await runCli(['ls'], env)).stdout).toMatch(/locks\/marathon\s+healthy/);
+    expect((await runCli(['ls', '--long-held', '100ms'], env)).stdout).toMatch(/locks\/marathon\s+long-held/);
+    const status = await runCli(['status', 'marathon', '--json'], { ...env, LOCKBOARD_LONG_HELD: '100ms' });
+    expect(status.code).toBe(0);
+    expect((JSON.parse(status.stdout) as { health: string }).health).toBe('long-held');
+    const bad = await runCli(['ls'], { ...env, LOCKBOARD_LONG_HELD: 'forever' });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/LOCKBOARD_LONG_HELD must be a duration like 30m or 2h, got "forever"/);
+    await lock.release();
+  });
+
   it('says so when no locks exist under a prefix', async () => {
     const r = await runCli(['ls', 'nothing-here/'], env);
     expect(r.stdout).toMatch(/No locks under gs:\/\/test-bucket\/nothing-here\//);
