@@ -22,7 +22,14 @@ export function needsBuild(): boolean {
       const p = join(dir, d.name);
       return d.isDirectory() ? newer(p) : statSync(p).mtimeMs > built;
     });
-  const configs = ['next.config.mjs', 'postcss.config.mjs', 'tsconfig.json', 'package-lock.json', 'instrumentation.ts'];
+  const configs = [
+    'next.config.mjs',
+    'postcss.config.mjs',
+    'tsconfig.json',
+    'package-lock.json',
+    'instrumentation.ts',
+    'proxy.ts',
+  ];
   const configChanged = configs.some((f) => existsSync(join(ROOT, f)) && statSync(join(ROOT, f)).mtimeMs > built);
   return configChanged || ['app', 'components', 'lib'].some((d) => newer(join(ROOT, d)));
 }

@@ -79,8 +79,19 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function signIn(email: string, password: string): Promise<Page> {
+/** Content Security Policy violations reported by any page the tests open (checked by the last test). */
+const cspViolations: string[] = [];
+
+async function openPage(): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1500, height: 900 } });
+  page.on('console', (msg) => {
+    if (/Content Security Policy/i.test(msg.text())) cspViolations.push(`${page.url()}: ${msg.text()}`);
+  });
+  return page;
+}
+
+async function signIn(email: string, password: string): Promise<Page> {
+  const page = await openPage();
   await page.goto(`${app.url}/login`);
   await page.fill('input[name=email]', email);
   await page.fill('input[name=password]', password);
@@ -94,7 +105,7 @@ const row = (page: Page, name: string) => page.locator(`[data-lock="${name}"]`);
 
 describe('console in Chromium', () => {
   it('sends anonymous visitors to the sign-in page', async () => {
-    const page = await browser.newPage();
+    const page = await openPage();
     await page.goto(`${app.url}/locks`);
     await page.waitForURL('**/login');
     expect(await page.textContent('h1')).toMatch(/Sign in to Lockboard/);
@@ -295,12 +306,31 @@ describe('console start-up and headers', () => {
     );
   });
 
-  it('sends CSP with frame-ancestors none, and no-store on API responses', async () => {
-    const page = await fetch(`${app.url}/login`);
-    expect(page.headers.get('content-security-policy')).toMatch(/frame-ancestors 'none'/);
-    expect(page.headers.get('x-frame-options')).toBe('DENY');
+  it('sends a fresh nonce CSP per page, without unsafe-inline scripts, with the nonce on every script', async () => {
+    const nonceOf = (policy: string | null) => /script-src[^;]*'nonce-([A-Za-z0-9+/=]+)'/.exec(policy ?? '')?.[1];
+    const first = await fetch(`${app.url}/login`);
+    const policy = first.headers.get('content-security-policy') ?? '';
+    expect(policy).toMatch(/frame-ancestors 'none'/);
+    expect(policy).toMatch(/object-src 'none'/);
+    expect(/script-src[^;]*/.exec(policy)![0]).not.toMatch(/unsafe-inline|unsafe-eval/);
+    const nonce = nonceOf(policy);
+    expect(nonce).toBeDefined();
+    const scripts = (await first.text()).match(/<script\b[^>]*>/g) ?? [];
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+    const second = await fetch(`${app.url}/login`);
+    expect(nonceOf(second.headers.get('content-security-policy'))).not.toBe(nonce);
+    expect(first.headers.get('x-frame-options')).toBe('DENY');
+  });
+
+  it('sends no-store and a deny-all CSP on API responses', async () => {
     const api = await fetch(`${app.url}/api/locks`);
     expect(api.status).toBe(401);
     expect(api.headers.get('cache-control')).toMatch(/no-store/);
+    expect(api.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+  });
+
+  it('ran every page above without a Content Security Policy violation', () => {
+    expect(cspViolations).toEqual([]);
   });
 });
