@@ -6,7 +6,6 @@ export function proxy(request: NextRequest): NextResponse {
   const nonce = createNonce();
   const policy = contentSecurityPolicy(nonce, { development: process.env.NODE_ENV === 'development' });
   const headers = new Headers(request.headers);
-  headers.set('x-nonce', nonce);
   headers.set('Content-Security-Policy', policy);
   const response = NextResponse.next({ request: { headers } });
   response.headers.set('Content-Security-Policy', policy);
