@@ -116,7 +116,12 @@ describe('interop', () => {
     expect(Math.abs(serverNow - (Date.now() - 60_000))).toBeLessThan(5_000);
     await put('locks/ruby', { identity: 'ruby-worker', expires_at: String(serverNow / 1000 + 3) });
     const err = await acquireLock(opts('ruby', { timeoutMs: 0 })).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(LockTimeoutError);
+    const log = t
+      .emulator!.requests.entries.map((e) => `${e.method} ${e.path} ${JSON.stringify(e.query)} ${e.status}`)
+      .join('\n');
+    expect(err, `expected a timeout, got ${String(err)}; server ${serverNow}; requests:\n${log}`).toBeInstanceOf(
+      LockTimeoutError,
+    );
     expect((err as LockTimeoutError).holder).toMatchObject({ format: 'ruby', identity: 'ruby-worker' });
     const next = await acquireLock(opts('ruby', { timeoutMs: 8000 }));
     expect((await getLock({ storage: t.storage, bucket: t.bucket, name: 'locks/ruby' }))?.format).toBe('lockboard');
