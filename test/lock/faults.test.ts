@@ -76,8 +76,7 @@ describe('write-rate limit and server errors', () => {
 
   it('adopts its own lock after a dropped create response in at most 3 requests', async () => {
     t = await startTestEmulator();
-    t.emulator!.faults.set({ rules: [{ method: 'POST', dropResponseRate: 1 }] });
-    setTimeout(() => t.emulator!.faults.clear(), 100);
+    t.emulator!.faults.set({ rules: [{ method: 'POST', dropResponseRate: 1, times: 1 }] });
     const lock = await acquireLock(opts('adopt'));
     const reqs = describeRequests(requestsFor(t.emulator!, 'locks/adopt'));
     expect(reqs.slice(0, 3)).toEqual([
