@@ -106,12 +106,9 @@ describe('interop', () => {
   it('respects a Ruby-format lock and takes it over when expires_at passes on server time', async () => {
     t = await startTestEmulator({ faults: { clockOffsetMs: -60_000 } });
     // the server's time to the millisecond (a Date header is truncated to the second): a probe object's stamp
-    const [probe] = await t.storage
-      .bucket(t.bucket)
-      .file('probe')
-      .save('x', { resumable: false })
-      .then(() => t.storage.bucket(t.bucket).file('probe').getMetadata());
-    const serverNow = Date.parse(String(probe.updated));
+    const probe = t.storage.bucket(t.bucket).file('probe');
+    await probe.save('x', { resumable: false });
+    const serverNow = Date.parse(String(probe.metadata.updated));
     expect(Math.abs(serverNow - (Date.now() - 60_000))).toBeLessThan(5_000);
     await put('locks/ruby', { identity: 'ruby-worker', expires_at: String(serverNow / 1000 + 3) });
     const err = await acquireLock(opts('ruby', { timeoutMs: 0 })).catch((e: unknown) => e);
