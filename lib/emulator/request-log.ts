@@ -12,11 +12,24 @@ export interface RequestLogEntry {
 /** The emulator's request log, so tests can count the requests a component makes. Keeps the newest `limit`. */
 export class RequestLog {
   private list: RequestLogEntry[] = [];
+  private readonly pending = new Set<{ method: string; path: string }>();
 
   constructor(private readonly limit = 200_000) {}
 
   get entries(): readonly RequestLogEntry[] {
     return this.list;
+  }
+
+  /** Requests received but not yet answered (a test can time an action onto a request in flight). */
+  get inFlight(): readonly { method: string; path: string }[] {
+    return [...this.pending];
+  }
+
+  /** Marks a request as in flight until the returned function is called. */
+  begin(method: string, path: string): () => void {
+    const entry = { method, path };
+    this.pending.add(entry);
+    return () => this.pending.delete(entry);
   }
 
   add(entry: RequestLogEntry): void {

@@ -58,7 +58,23 @@ export function createEmulatorServer(parts: ServerParts): Server {
     const method = req.method ?? 'GET';
     const path = url.pathname.replace(/\/{2,}/g, '/');
     if (path.startsWith('/_emulator/')) return control(method, path, req, res);
+    const end = parts.requests.begin(method, path);
+    try {
+      await serve(req, res, url, method, path, started, startedAt);
+    } finally {
+      end();
+    }
+  }
 
+  async function serve(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    method: string,
+    path: string,
+    started: number,
+    startedAt: number,
+  ): Promise<void> {
     const log = (status: number, fault?: string): void =>
       parts.requests.add({
         method,

@@ -1,7 +1,7 @@
 // acquireLock: create with ifGenerationMatch=0; on 412 read the holder; adopt our own lock, take over exactly the
 // stale version, or wait with reads (never repeated creates) until it is absent or stale.
 import { AuditWriter } from './audit';
-import { Backoff, raceAbort, sleep } from './backoff';
+import { Backoff, raceAbort, sleep, waitBackoff } from './backoff';
 import { LockAbortError, LockOptionsError, LockTimeoutError } from './errors';
 import { hostname } from 'node:os';
 import { BucketObjects, GcsCallError, isTransient, statusOf, type Preconditions } from './gcs';
@@ -20,6 +20,7 @@ export async function acquireLock(options: AcquireOptions): Promise<Lock> {
   const started = monotonicNow();
   const stop = stopSignal(o, started);
   const backoff = new Backoff();
+  const poll = waitBackoff();
   let immediate = 0;
   let tryCreate = true;
   let holder: LockInfo | null = null;
@@ -78,7 +79,7 @@ export async function acquireLock(options: AcquireOptions): Promise<Lock> {
       }
       if (!current) {
         tryCreate = true;
-        if (++immediate > IMMEDIATE_RETRIES) await wait(backoff.next());
+        if (++immediate > IMMEDIATE_RETRIES) await wait(poll.next());
         continue;
       }
       const now = objects.clock.now();
@@ -115,7 +116,7 @@ export async function acquireLock(options: AcquireOptions): Promise<Lock> {
       }
       o.onWait?.(holder);
       const untilStale = holder.expiresAt ? Date.parse(holder.expiresAt) - now + 100 : Infinity;
-      await wait(Math.max(0, Math.min(backoff.next(), untilStale)));
+      await wait(Math.max(0, Math.min(poll.next(), untilStale)));
     }
   } catch (err) {
     stop.dispose();

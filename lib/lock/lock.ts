@@ -177,17 +177,25 @@ export class Lock extends EventTarget {
         { ifGenerationMatch: this.generation, ifMetagenerationMatch: this.metageneration },
         Math.min(10_000, refreshIntervalMs),
       );
-      if (this.state !== 'held') return;
+      // A release waiting for this refresh must delete the metageneration the refresh created, or its DELETE
+      // meets 412 and the lock's own release is reported as a loss.
+      if (this.state !== 'held' && !this.releasing()) return;
       this.metageneration = String(obj.metageneration);
       this.confirmedAt = sentAt;
       this.failures = 0;
       this.unknownRefresh = false;
-      this.armLossTimer();
       if (obj.metadata?.identity !== this.identity)
         return this.markLost('taken', 'the lock object names another holder');
+      if (this.releasing()) return;
+      this.armLossTimer();
     } catch (err) {
-      if (this.state !== 'held') return;
       const status = statusOf(err);
+      if (this.releasing()) {
+        // The PATCH may have been applied (lost response): the release reconciles a 412 with one GET.
+        if (status !== 404 && status !== 412 && status !== 429) this.unknownRefresh = true;
+        return;
+      }
+      if (this.state !== 'held') return;
       if (status === 404) return this.markLost('released-by-operator', 'the lock object was deleted');
       if (status === 412) {
         if (this.unknownRefresh && (await this.reconcile())) return this.scheduleRefresh(monotonicNow());
@@ -199,6 +207,11 @@ export class Lock extends EventTarget {
       }
     }
     if (this.state === 'held') this.scheduleRefresh(sentAt + refreshIntervalMs);
+  }
+
+  /** A method, not a comparison, so TypeScript does not carry a narrowing of `state` across an await. */
+  private releasing(): boolean {
+    return this.state === 'releasing';
   }
 
   /**

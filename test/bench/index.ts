@@ -1,13 +1,15 @@
 // npm run bench: every benchmark, each printing a table and writing bench-results/<name>.json.
-// Run one with: npm run bench -- emulator | lock-core | console | churn
+// Run one with: npm run bench -- emulator | lock-core | handover | console | churn
 import { benchChurn } from './churn';
 import { spawnSync } from 'node:child_process';
 import { benchEmulator } from './emulator';
+import { benchHandover } from './handover';
 import { benchLockCore } from './lock-core';
 
 const ALL: Record<string, () => Promise<unknown>> = {
   emulator: benchEmulator,
   'lock-core': benchLockCore,
+  handover: benchHandover,
   console: async () => {
     // The console's server modules import `server-only`, which resolves to an empty module under react-server.
     const r = spawnSync(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'test/bench/console.ts'], {

@@ -1,9 +1,9 @@
 // Loss is pushed to the holder: force-release, hanging storage, a paused process.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { acquireLock, forceReleaseLock, LockLostError } from '@/lib/lock';
 import { startEmulatorPerTest, type Target } from '../helpers/gcs';
 import { lockOptions } from '../helpers/lock';
-import { abortedWithin, delay } from '../helpers/requests';
+import { abortedWithin, delay, requestsFor } from '../helpers/requests';
 
 let t: Target;
 startEmulatorPerTest((target) => (t = target));
@@ -79,4 +79,31 @@ describe('loss', () => {
     expect(lock.isHealthy).toBe(true);
     expect(await lock.release()).toEqual({ outcome: 'released' });
   });
+
+  it('releases its own lock when the release lands on a slow refresh in flight', async () => {
+    const lock = await acquireLock(opts('slow-refresh', { ttlMs: 6000, refreshIntervalMs: 500 }));
+    t.emulator!.faults.set({ rules: [{ method: 'PATCH', latencyMs: [400, 400], times: 1 }] });
+    await vi.waitFor(() => expect(pendingPatches()).toBe(1), { timeout: 2000, interval: 5 });
+    expect(await lock.release()).toEqual({ outcome: 'released' });
+    expect(lock.signal.aborted).toBe(false);
+    const [exists] = await t.storage.bucket(t.bucket).file('locks/slow-refresh').exists();
+    expect(exists).toBe(false);
+    const deletes = requestsFor(t.emulator!, 'locks/slow-refresh').filter((e) => e.method === 'DELETE');
+    expect(deletes.map((e) => e.status)).toEqual([204]);
+  });
+
+  it('releases its own lock when the refresh in flight at release time lost its response', async () => {
+    const lock = await acquireLock(opts('dropped-at-release', { ttlMs: 6000, refreshIntervalMs: 500 }));
+    t.emulator!.faults.set({ rules: [{ method: 'PATCH', latencyMs: [300, 300], dropResponseRate: 1, times: 1 }] });
+    await vi.waitFor(() => expect(pendingPatches()).toBe(1), { timeout: 2000, interval: 5 });
+    expect(await lock.release()).toEqual({ outcome: 'released' });
+    expect(lock.signal.aborted).toBe(false);
+    const [exists] = await t.storage.bucket(t.bucket).file('locks/dropped-at-release').exists();
+    expect(exists).toBe(false);
+  });
 });
+
+/** PATCH requests the emulator has received but not yet answered. */
+function pendingPatches(): number {
+  return t.emulator!.requests.inFlight.filter((e) => e.method === 'PATCH').length;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Backoff } from '@/lib/lock/backoff';
+import { Backoff, waitBackoff } from '@/lib/lock/backoff';
 import { ServerClock } from '@/lib/lock/time';
 
 describe('server clock', () => {
@@ -35,6 +35,15 @@ describe('backoff', () => {
     const ceilings = Array.from({ length: 8 }, () => backoff.next());
     expect(ceilings).toEqual([250, 500, 1000, 2000, 4000, 5000, 5000, 5000]);
     expect(new Backoff(250, 5_000, () => 0).next()).toBe(0);
+  });
+
+  it('re-checks a held lock at least every second however long the waiter has waited', () => {
+    for (const r of [0, 0.5, 0.999_999]) {
+      const poll = waitBackoff(() => r);
+      const drawn = Array.from({ length: 200 }, () => poll.next());
+      expect(Math.max(...drawn)).toBeLessThanOrEqual(1_000);
+      expect(Math.min(...drawn.slice(2))).toBeGreaterThanOrEqual(850);
+    }
   });
 
   it('waits at least a second after a 429 before the next write', () => {
