@@ -7,6 +7,7 @@ const STYLE: Record<LockHealth, string> = {
   expired: 'bg-red-100 text-red-900 ring-red-600/30 dark:bg-red-900/40 dark:text-red-200',
   'long-held': 'bg-violet-100 text-violet-900 ring-violet-600/30 dark:bg-violet-900/40 dark:text-violet-200',
   unknown: 'bg-zinc-100 text-zinc-800 ring-zinc-500/30 dark:bg-zinc-800 dark:text-zinc-200',
+  free: 'bg-sky-50 text-sky-900 ring-sky-600/30 dark:bg-sky-900/40 dark:text-sky-200',
 };
 const DOT: Record<LockHealth, string> = {
   healthy: '●',
@@ -14,6 +15,7 @@ const DOT: Record<LockHealth, string> = {
   expired: '✕',
   'long-held': '◷',
   unknown: '?',
+  free: '○',
 };
 
 export function HealthBadge({ health }: { health: LockHealth }) {

@@ -64,7 +64,20 @@ function LockFields({ lock, serverNow }: { lock: LockInfo; serverNow: number }) 
     ['Identity', lock.identity ?? 'unknown'],
     ['Host / pid', lock.host ? `${lock.host} / ${lock.pid ?? '?'}` : '—'],
     ['Purpose', lock.purpose ?? '—'],
-    ['Format', lock.format],
+    ['Format', `${lock.formatLabel} (${lock.format})`],
+    ...lock.details.map(([label, value]): [string, React.ReactNode] => [label, value]),
+    ...(lock.format === 'terraform'
+      ? [
+          [
+            'Lock ID',
+            <span key="tf" className="font-mono">
+              {lock.generation} (terraform force-unlock {lock.generation})
+            </span>,
+          ] as [string, React.ReactNode],
+        ]
+      : []),
+    ...(lock.note ? [['Note', lock.note] as [string, React.ReactNode]] : []),
+    ['Releasing', lock.releaseNote],
     ['Held since', `${formatTime(lock.createdAt)} (${formatDuration(serverNow - Date.parse(lock.createdAt))})`],
     ['Last refresh', `${formatTime(lock.updatedAt)} (${formatDuration(serverNow - Date.parse(lock.updatedAt))} ago)`],
     ['Expires in', <Countdown key="c" expiresAt={lock.expiresAt} serverNow={serverNow} />],
@@ -98,7 +111,7 @@ function LockFields({ lock, serverNow }: { lock: LockInfo; serverNow: number }) 
       <div>
         <h2 className="mb-2 text-sm font-semibold">Raw metadata</h2>
         <pre className="overflow-auto rounded-md bg-zinc-100 p-3 text-xs dark:bg-zinc-900">
-          {JSON.stringify({ ...lock.metadata, ...(lock.terraform ? { terraform: lock.terraform } : {}) }, null, 2)}
+          {JSON.stringify(lock.metadata, null, 2)}
         </pre>
       </div>
     </div>
@@ -106,6 +119,7 @@ function LockFields({ lock, serverNow }: { lock: LockInfo; serverNow: number }) 
 }
 
 function healthChange(lock: LockInfo): string {
+  if (lock.health === 'free') return 'Nobody holds it; the next holder replaces this released marker.';
   if (lock.health === 'unknown')
     return 'Never by itself: a foreign lock stays until its owner or an operator removes it.';
   if (lock.health === 'expired') return 'It stays expired until an acquirer takes it over or an operator clears it.';

@@ -151,7 +151,7 @@ function chip(active: boolean): string {
 }
 
 function countByHealth(locks: LockInfo[]): Record<LockHealth, number> {
-  const counts = { healthy: 0, overdue: 0, expired: 0, 'long-held': 0, unknown: 0 };
+  const counts = Object.fromEntries(HEALTHS.map((h) => [h, 0])) as Record<LockHealth, number>;
   for (const l of locks) counts[l.health]++;
   return counts;
 }

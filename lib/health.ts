@@ -1,7 +1,8 @@
 // Client-safe words for lock health (computed on the server by inspectLock; this only explains it).
-import type { LockHealth } from '@/lib/lock/types';
+import { LOCK_HEALTHS, type LockHealth } from '@/lib/lock/types';
 
-export const HEALTHS: LockHealth[] = ['healthy', 'overdue', 'long-held', 'expired', 'unknown'];
+/** Most urgent first: the order of chips and of the health sort. */
+export const HEALTHS: readonly LockHealth[] = LOCK_HEALTHS;
 
 export const HEALTH_LABEL: Record<LockHealth, string> = {
   healthy: 'Healthy',
@@ -9,6 +10,7 @@ export const HEALTH_LABEL: Record<LockHealth, string> = {
   expired: 'Expired',
   'long-held': 'Long-held',
   unknown: 'Unknown',
+  free: 'Free',
 };
 
 export const HEALTH_MEANING: Record<LockHealth, string> = {
@@ -17,7 +19,8 @@ export const HEALTH_MEANING: Record<LockHealth, string> = {
   expired: 'Not refreshed within its TTL. Any acquirer may take it over; safe to clear.',
   'long-held': 'Alive, but held longer than the configured limit. Check the job is not stuck.',
   unknown:
-    'A foreign format without a TTL (Terraform, plain object). It never expires by itself; only an operator can clear it.',
+    'Liveness cannot be judged: a format without a TTL (Terraform, Pulumi, plain object) or an unreadable expiry. It never expires by itself; only an operator can clear it.',
+  free: 'A released marker: the library keeps the object after release. Nobody holds the lock.',
 };
 
 export const RELEASE_ADVICE: Record<LockHealth, string> = {
@@ -25,5 +28,6 @@ export const RELEASE_ADVICE: Record<LockHealth, string> = {
   overdue: 'Caution: the holder may still be alive and only slow. Clearing lets another job run concurrently with it.',
   'long-held': 'The holder is alive and refreshing. Clear only if you know its job is stuck; it will be aborted.',
   healthy: 'The holder is alive and refreshing. Clearing aborts its work at its next refresh.',
-  unknown: 'Foreign lock without TTL: check with its owner (Terraform: the user in "Who") before clearing.',
+  unknown: 'Its liveness cannot be judged: check with its owner (Terraform: the user in "Who") before clearing.',
+  free: 'Nobody holds it: this is a released marker. Deleting it is harmless but rarely needed.',
 };

@@ -79,6 +79,7 @@ export class ObjectStore {
     const b = this.bucket(bucket);
     const previous = b.live.get(name);
     checkPreconditions(previous, pre);
+    if (previous) refuseIfHeld(bucket, previous);
     const obj: StoredObject = {
       name,
       generation: this.nextGeneration(now),
@@ -127,6 +128,7 @@ export class ObjectStore {
     const b = this.bucket(bucket);
     const obj = this.find(b, name, generation);
     checkPreconditions(obj, pre);
+    refuseIfHeld(bucket, obj);
     if (b.live.get(name) === obj) {
       b.live.delete(name);
       if (generation === undefined) this.retire(b, obj, now);
@@ -210,8 +212,24 @@ export class ObjectStore {
   }
 }
 
+/** GCS refuses to delete or overwrite an object under a temporary or event-based hold, with 403. */
+function refuseIfHeld(bucket: string, obj: StoredObject): void {
+  const hold = obj.temporaryHold ? 'Temporary' : obj.eventBasedHold ? 'Event-Based' : null;
+  if (!hold) return;
+  throw new GcsError(
+    403,
+    'forbidden',
+    `Object '${bucket}/${obj.name}' is under active ${hold} hold and cannot be deleted, overwritten or archived until hold is removed.`,
+  );
+}
+
 function applyFields(obj: StoredObject, fields: ObjectFields, replace: boolean): void {
   if (fields.contentType !== undefined) obj.contentType = fields.contentType;
+  for (const key of ['temporaryHold', 'eventBasedHold'] as const) {
+    const value = fields[key];
+    if (value === true) obj[key] = true;
+    else if (value === false || value === null) obj[key] = false;
+  }
   for (const key of ['cacheControl', 'contentEncoding', 'contentDisposition', 'contentLanguage'] as const) {
     const value = fields[key];
     if (value === null || (replace && value === undefined)) delete obj[key];

@@ -28,6 +28,8 @@ export function objectResource(bucket: string, obj: StoredObject, baseUrl: strin
     if (obj[key] !== undefined) resource[key] = obj[key];
   }
   if (obj.metadata) resource.metadata = { ...obj.metadata };
+  if (obj.temporaryHold !== undefined) resource.temporaryHold = obj.temporaryHold;
+  if (obj.eventBasedHold !== undefined) resource.eventBasedHold = obj.eventBasedHold;
   if (obj.timeDeleted !== undefined) resource.timeDeleted = iso(obj.timeDeleted);
   return resource;
 }

@@ -171,6 +171,12 @@ function objectFields(body: Record<string, unknown>): ObjectFields {
   fields.contentEncoding = strOrNull('contentEncoding');
   fields.contentDisposition = strOrNull('contentDisposition');
   fields.contentLanguage = strOrNull('contentLanguage');
+  for (const key of ['temporaryHold', 'eventBasedHold'] as const) {
+    const v = body[key];
+    if (v !== undefined && v !== null && typeof v !== 'boolean')
+      throw invalid(`Invalid value for ${key}: expected a boolean`);
+    if (v !== undefined) fields[key] = v;
+  }
   const metadata = body.metadata;
   if (metadata !== undefined && metadata !== null && (typeof metadata !== 'object' || Array.isArray(metadata))) {
     throw invalid('Invalid value for metadata: expected an object of strings');

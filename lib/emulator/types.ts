@@ -12,6 +12,9 @@ export interface StoredObject {
   timeCreated: number;
   updated: number;
   timeDeleted?: number;
+  /** Object holds: while either is true the object cannot be deleted or overwritten (GCS answers 403). */
+  temporaryHold?: boolean;
+  eventBasedHold?: boolean;
   md5Hash: string;
   crc32c: string;
 }
@@ -39,6 +42,8 @@ export interface ObjectFields {
   contentDisposition?: string | null;
   contentLanguage?: string | null;
   metadata?: Record<string, string | null> | null;
+  temporaryHold?: boolean | null;
+  eventBasedHold?: boolean | null;
 }
 
 export interface ListOptions {

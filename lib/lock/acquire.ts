@@ -103,7 +103,7 @@ export async function acquireLock(options: AcquireOptions): Promise<Lock> {
           continue;
         }
       }
-      if (holder.health === 'expired') {
+      if (holder.health === 'expired' || holder.health === 'free') {
         const sentAt = monotonicNow();
         try {
           const taken = await raceAbort(createLockObject(o, objects, pre), stop.signal);

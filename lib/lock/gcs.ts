@@ -125,6 +125,20 @@ export class BucketObjects {
     return this.request(this.file(name), { method: 'PATCH', uri: '', qs, json: { metadata } }, timeoutMs);
   }
 
+  /** PATCH of object fields other than custom metadata (e.g. `temporaryHold`), with both preconditions. */
+  patchFields(
+    name: string,
+    fields: Record<string, unknown>,
+    pre: Required<Preconditions>,
+    timeoutMs = DEFAULT_REQUEST_TIMEOUT_MS,
+  ): Promise<GcsObjectResource> {
+    const qs = {
+      ifGenerationMatch: String(pre.ifGenerationMatch),
+      ifMetagenerationMatch: String(pre.ifMetagenerationMatch),
+    };
+    return this.request(this.file(name), { method: 'PATCH', uri: '', qs, json: fields }, timeoutMs);
+  }
+
   async delete(name: string, pre: Preconditions, timeoutMs = DEFAULT_REQUEST_TIMEOUT_MS): Promise<void> {
     const qs: Record<string, string> = { ifGenerationMatch: String(pre.ifGenerationMatch) };
     if (pre.ifMetagenerationMatch !== undefined) qs.ifMetagenerationMatch = String(pre.ifMetagenerationMatch);

@@ -1,94 +1,124 @@
-// inspectLock: the one place that reads a lock object's format and owner and computes its health on server time.
-import { isoTime } from './time';
-import type { GcsObjectResource, LockFormat, LockHealth, LockInfo } from './types';
+// inspectLock: the one place that turns an object into a LockInfo: its class and format (through the format
+// registry), its owner in the format's terms, and its health judged by that format's own rule on server time.
+import { classifyObject, type Classification } from './formats';
+import { isoTime, isValidTime } from './time';
+import type { GcsObjectResource, LockHealth, LockInfo } from './types';
 
-export const LOCKBOARD_FORMAT = 'lockboard/1';
+export { LOCKBOARD_FORMAT } from './formats';
 
 export interface InspectOptions {
   bucket?: string;
   /** Healthy or overdue locks held longer than this are `long-held`. */
   longHeldMs?: number;
-  /** Parsed JSON body of a Terraform `.tflock` object, when read. */
-  terraformBody?: Record<string, unknown>;
+  /** The object's body, for formats that need it (Terraform, Pulumi, Hudi, plain), when read. */
+  body?: Buffer;
 }
+
+const NOT_A_LOCK = 'Not a lock: Lockboard never deletes an object it does not recognise as a lock.';
 
 export function inspectLock(object: GcsObjectResource, serverNow: Date | number, opts: InspectOptions = {}): LockInfo {
   const now = typeof serverNow === 'number' ? serverNow : serverNow.getTime();
-  const metadata = stringMetadata(object.metadata);
-  const created = Date.parse(object.timeCreated);
-  const updated = Date.parse(object.updated);
-  const format = detectFormat(object.name, metadata);
-  const ttlMs = positiveInt(metadata.ttl_ms);
-  const refreshIntervalMs = positiveInt(metadata.refresh_ms);
-  const staleAt = staleMoment(format, updated, ttlMs, metadata.expires_at);
-
-  const info: LockInfo = {
+  const view = objectView(object, opts.body);
+  const classified = classifyObject(view);
+  const base = {
     bucket: opts.bucket ?? object.bucket ?? '',
     name: object.name,
-    format,
     generation: String(object.generation),
     metageneration: String(object.metageneration),
-    createdAt: isoTime(created),
-    updatedAt: isoTime(updated),
-    health: judgeHealth(now, created, updated, staleAt, refreshIntervalMs, opts.longHeldMs),
-    heldMs: Math.max(0, Math.round(now - created)),
-    metadata,
+    createdAt: safeIso(view.createdMs),
+    updatedAt: safeIso(view.updatedMs),
+    heldMs: isValidTime(view.createdMs) ? Math.max(0, Math.round(now - view.createdMs)) : 0,
+    metadata: view.metadata,
+    size: view.size,
+    ...(object.temporaryHold !== undefined ? { temporaryHold: object.temporaryHold } : {}),
   };
-  if (ttlMs !== undefined) info.ttlMs = ttlMs;
-  if (refreshIntervalMs !== undefined) info.refreshIntervalMs = refreshIntervalMs;
-  if (staleAt !== undefined) info.expiresAt = isoTime(staleAt);
-  for (const key of ['identity', 'host', 'pid', 'purpose'] as const) {
-    if (metadata[key]) info[key] = metadata[key];
+  if (classified.kind !== 'lock') {
+    return {
+      ...base,
+      format: classified.kind,
+      formatLabel: classified.kind === 'data' ? 'Data object' : 'Not a recognised lock',
+      details: [],
+      health: 'unknown',
+      releasable: false,
+      releaseRule: 'none',
+      releaseNote: NOT_A_LOCK,
+      note: `${classified.kind === 'data' ? 'Data object' : 'Not a lock'}: ${classified.reason}`,
+    };
   }
-  if (format === 'terraform' && opts.terraformBody) applyTerraform(info, opts.terraformBody);
+  return { ...base, ...readLock(classified, view, now, opts.longHeldMs) };
+}
+
+function readLock(
+  { format, reading }: Extract<Classification, { kind: 'lock' }>,
+  view: ReturnType<typeof objectView>,
+  now: number,
+  longHeldMs: number | undefined,
+): Omit<
+  LockInfo,
+  'bucket' | 'name' | 'generation' | 'metageneration' | 'createdAt' | 'updatedAt' | 'heldMs' | 'metadata' | 'size'
+> {
+  let note = reading.note;
+  let staleAt = reading.staleAt;
+  if (staleAt !== undefined && !isValidTime(staleAt)) {
+    note ??= 'its expiry is not a representable time';
+    staleAt = undefined;
+  }
+  const info: ReturnType<typeof readLock> = {
+    format: format.id as LockInfo['format'],
+    formatLabel: format.label,
+    details: reading.details ?? [],
+    health: judgeHealth(now, view, { ...reading, staleAt }, longHeldMs),
+    releasable: true,
+    releaseRule: format.release,
+    releaseNote: format.releaseNote,
+  };
+  if (note !== undefined) info.note = note;
+  if (reading.identity !== undefined) info.identity = reading.identity;
+  for (const key of ['host', 'pid', 'purpose'] as const) {
+    if (format.id === 'lockboard' && view.metadata[key]) info[key] = view.metadata[key];
+  }
+  if (reading.ttlMs !== undefined && isValidTime(reading.ttlMs)) info.ttlMs = Math.round(reading.ttlMs);
+  if (reading.refreshMs !== undefined && isValidTime(reading.refreshMs))
+    info.refreshIntervalMs = Math.round(reading.refreshMs);
+  const until = staleAt ?? (isValidTime(reading.freeAt) ? reading.freeAt : undefined);
+  if (until !== undefined) info.expiresAt = isoTime(until);
   return info;
 }
 
 function judgeHealth(
   now: number,
-  created: number,
-  updated: number,
-  staleAt: number | undefined,
-  refreshMs: number | undefined,
+  view: ReturnType<typeof objectView>,
+  reading: { released?: boolean; freeAt?: number; staleAt?: number; refreshMs?: number },
   longHeldMs: number | undefined,
 ): LockHealth {
+  if (reading.released) return 'free';
+  if (reading.freeAt !== undefined) {
+    if (!isValidTime(reading.freeAt)) return 'unknown';
+    return now > reading.freeAt ? 'free' : 'healthy';
+  }
+  const { staleAt, refreshMs } = reading;
   if (staleAt === undefined) return 'unknown';
   if (now >= staleAt) return 'expired';
-  if (longHeldMs !== undefined && now - created > longHeldMs) return 'long-held';
-  if (refreshMs !== undefined && now >= updated + 1.5 * refreshMs) return 'overdue';
+  if (longHeldMs !== undefined && now - view.createdMs > longHeldMs) return 'long-held';
+  if (refreshMs !== undefined && now >= view.updatedMs + 1.5 * refreshMs) return 'overdue';
   return 'healthy';
 }
 
-function staleMoment(
-  format: LockFormat,
-  updated: number,
-  ttlMs: number | undefined,
-  expiresAt?: string,
-): number | undefined {
-  if (format === 'terraform' || format === 'unknown') return undefined;
-  if (ttlMs !== undefined) return updated + ttlMs;
-  const seconds = expiresAt !== undefined ? Number(expiresAt) : NaN;
-  return Number.isFinite(seconds) ? seconds * 1000 : undefined;
-}
-
-function detectFormat(name: string, metadata: Record<string, string>): LockFormat {
-  if (metadata.format === LOCKBOARD_FORMAT || metadata.ttl_ms !== undefined) return 'lockboard';
-  if (name.endsWith('.tflock')) return 'terraform';
-  if (metadata.identity !== undefined || metadata.expires_at !== undefined) return 'ruby';
-  return 'unknown';
-}
-
-function applyTerraform(info: LockInfo, body: Record<string, unknown>): void {
-  const str = (key: string): string | undefined => (typeof body[key] === 'string' ? (body[key] as string) : undefined);
-  info.terraform = {
-    id: str('ID'),
-    operation: str('Operation'),
-    who: str('Who'),
-    created: str('Created'),
-    path: str('Path'),
+function objectView(object: GcsObjectResource, body: Buffer | undefined) {
+  const size = Number(object.size ?? body?.length ?? 0);
+  return {
+    name: object.name,
+    metadata: stringMetadata(object.metadata),
+    size: Number.isFinite(size) ? size : 0,
+    createdMs: Date.parse(object.timeCreated),
+    updatedMs: Date.parse(object.updated),
+    temporaryHold: object.temporaryHold === true,
+    ...(body ? { body } : {}),
   };
-  info.identity ??= info.terraform.who;
-  info.purpose ??= info.terraform.operation;
+}
+
+function safeIso(ms: number): string {
+  return isValidTime(ms) ? isoTime(ms) : '';
 }
 
 function stringMetadata(raw: GcsObjectResource['metadata']): Record<string, string> {
@@ -96,9 +126,4 @@ function stringMetadata(raw: GcsObjectResource['metadata']): Record<string, stri
   for (const [key, value] of Object.entries(raw ?? {}))
     if (value !== null && value !== undefined) out[key] = String(value);
   return out;
-}
-
-function positiveInt(value: string | undefined): number | undefined {
-  const n = value === undefined ? NaN : Number(value);
-  return Number.isFinite(n) && n > 0 ? Math.round(n) : undefined;
 }

@@ -1,13 +1,15 @@
-// listLocks / getLock: one objects.list call per 1 000 locks with a field projection; no per-object GET except one
-// cached GET per Terraform lock body (keyed by generation: bodies never change).
+// listLocks / getLock: one objects.list call per 1 000 objects with a field projection, classified by the format
+// registry. Bodies are read only where a format needs them (≤ 64 KiB), once per object generation (cached).
 import type { Storage } from '@google-cloud/storage';
+import { needsBody } from './formats';
 import { BucketObjects } from './gcs';
 import { inspectLock } from './inspect';
 import { validateLockName } from './options';
 import { isoTime } from './time';
 import type { GcsObjectResource, LockInfo } from './types';
 
-export const LIST_FIELDS = 'items(name,generation,metageneration,timeCreated,updated,metadata),nextPageToken';
+export const LIST_FIELDS =
+  'items(name,generation,metageneration,timeCreated,updated,size,temporaryHold,metadata),nextPageToken';
 
 export interface ListLocksOptions {
   storage: Storage;
@@ -18,15 +20,27 @@ export interface ListLocksOptions {
   longHeldMs?: number;
 }
 
+/** An object under a lock prefix that is not a lock (data or unrecognised), for a read-only view. */
+export interface SkippedObject {
+  name: string;
+  class: 'data' | 'other';
+  reason: string;
+  size: number;
+  updatedAt: string;
+  metadata: Record<string, string>;
+}
+
 export interface LockList {
   locks: LockInfo[];
+  /** Objects on this page that are not locks: never listed as locks, never releasable. */
+  skipped: SkippedObject[];
   nextPageToken?: string;
   /** Server time the health was judged at (ISO). */
   serverTime: string;
 }
 
-const terraformBodies = new Map<string, Record<string, unknown>>();
-const TERRAFORM_CACHE_LIMIT = 10_000;
+const bodies = new Map<string, Buffer | null>();
+const BODY_CACHE_LIMIT = 10_000;
 
 export async function listLocks(options: ListLocksOptions): Promise<LockList> {
   const objects = new BucketObjects(options.storage, options.bucket);
@@ -37,14 +51,24 @@ export async function listLocks(options: ListLocksOptions): Promise<LockList> {
     fields: LIST_FIELDS,
   });
   const items = page.items ?? [];
-  const bodies = await Promise.all(items.map((item) => terraformBody(objects, item)));
+  const read = await Promise.all(items.map((item) => bodyFor(objects, item)));
   const now = objects.clock.now();
-  const locks = items.map((item, i) =>
-    inspectLock(item, now, { bucket: options.bucket, longHeldMs: options.longHeldMs, terraformBody: bodies[i] }),
-  );
-  return { locks, ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}), serverTime: isoTime(now) };
+  const locks: LockInfo[] = [];
+  const skipped: SkippedObject[] = [];
+  items.forEach((item, i) => {
+    const info = inspectLock(item, now, { bucket: options.bucket, longHeldMs: options.longHeldMs, body: read[i] });
+    if (info.releasable) locks.push(info);
+    else skipped.push(skippedOf(info));
+  });
+  return {
+    locks,
+    skipped,
+    ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
+    serverTime: isoTime(now),
+  };
 }
 
+/** One object under its name, classified (data and other objects included, with `releasable: false`). */
 export async function getLock(options: {
   storage: Storage;
   bucket: string;
@@ -55,12 +79,8 @@ export async function getLock(options: {
   const objects = new BucketObjects(options.storage, options.bucket);
   const object = await objects.get(options.name);
   if (!object) return null;
-  const body = await terraformBody(objects, object);
-  return inspectLock(object, objects.clock.now(), {
-    bucket: options.bucket,
-    longHeldMs: options.longHeldMs,
-    terraformBody: body,
-  });
+  const body = await bodyFor(objects, object);
+  return inspectLock(object, objects.clock.now(), { bucket: options.bucket, longHeldMs: options.longHeldMs, body });
 }
 
 /** Server time as last seen by the lock core for this client (ISO). */
@@ -68,21 +88,37 @@ export function serverTimeOf(storage: Storage, bucket: string): string {
   return isoTime(new BucketObjects(storage, bucket).clock.now());
 }
 
-async function terraformBody(
-  objects: BucketObjects,
-  item: GcsObjectResource,
-): Promise<Record<string, unknown> | undefined> {
-  if (!item.name.endsWith('.tflock')) return undefined;
+/** Reads a body only when a format needs it; cached by bucket/name#generation (bodies never change). */
+export async function bodyFor(objects: BucketObjects, item: GcsObjectResource): Promise<Buffer | undefined> {
+  const view = {
+    name: item.name,
+    metadata: Object.fromEntries(Object.entries(item.metadata ?? {}).map(([k, v]) => [k, String(v)])),
+    size: Number(item.size ?? 0),
+    createdMs: 0,
+    updatedMs: 0,
+    temporaryHold: item.temporaryHold === true,
+  };
+  if (!needsBody(view)) return undefined;
   const key = `${objects.bucket}/${item.name}#${item.generation}`;
-  const cached = terraformBodies.get(key);
-  if (cached) return cached;
+  const cached = bodies.get(key);
+  if (cached !== undefined) return cached ?? undefined;
   try {
-    const parsed = JSON.parse((await objects.download(item.name, String(item.generation))).toString('utf8')) as unknown;
-    if (typeof parsed !== 'object' || parsed === null) return undefined;
-    if (terraformBodies.size >= TERRAFORM_CACHE_LIMIT) terraformBodies.clear();
-    terraformBodies.set(key, parsed as Record<string, unknown>);
-    return parsed as Record<string, unknown>;
+    const body = await objects.download(item.name, String(item.generation));
+    if (bodies.size >= BODY_CACHE_LIMIT) bodies.clear();
+    bodies.set(key, body);
+    return body;
   } catch {
-    return undefined; // unreadable or gone since listing: shown without Terraform details
+    return undefined; // gone since listing, or unreadable: classified without its body
   }
+}
+
+function skippedOf(info: LockInfo): SkippedObject {
+  return {
+    name: info.name,
+    class: info.format === 'data' ? 'data' : 'other',
+    reason: info.note ?? '',
+    size: info.size,
+    updatedAt: info.updatedAt,
+    metadata: info.metadata,
+  };
 }

@@ -50,3 +50,8 @@ export class ServerClock {
 export function isoTime(ms: number): string {
   return new Date(ms).toISOString();
 }
+
+/** Whether `ms` is a time a Date can represent (±8.64e15 ms); absurd stored values must never throw. */
+export function isValidTime(ms: number | undefined): ms is number {
+  return ms !== undefined && Number.isFinite(ms) && Math.abs(ms) <= 8.64e15;
+}

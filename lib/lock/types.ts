@@ -1,7 +1,24 @@
 import type { Storage } from '@google-cloud/storage';
 
-export type LockFormat = 'lockboard' | 'ruby' | 'terraform' | 'unknown';
-export type LockHealth = 'healthy' | 'overdue' | 'expired' | 'long-held' | 'unknown';
+/** A format id from lock-formats.md, or `data` / `other` for objects that are not locks (never releasable). */
+export type LockFormat =
+  | 'lockboard'
+  | 'terraform'
+  | 'pulumi'
+  | 'vault'
+  | 'ruby'
+  | 'gcslock'
+  | 'gmutex'
+  | 'go-gcslock'
+  | 'certmagic'
+  | 'hudi'
+  | 'restic'
+  | 'plain'
+  | 'data'
+  | 'other';
+/** Every health value, most urgent first. `free`: a released marker, an object a library keeps after release. */
+export const LOCK_HEALTHS = ['expired', 'overdue', 'long-held', 'unknown', 'healthy', 'free'] as const;
+export type LockHealth = (typeof LOCK_HEALTHS)[number];
 
 /** What operators and programs see of one lock object. JSON-serialisable; times are ISO strings on server time. */
 export interface LockInfo {
@@ -25,8 +42,20 @@ export interface LockInfo {
   heldMs: number;
   /** Custom metadata as stored. */
   metadata: Record<string, string>;
-  /** Terraform `.tflock` body fields, when read. */
-  terraform?: { id?: string; operation?: string; who?: string; created?: string; path?: string };
+  /** Human name of the format, e.g. "Terraform state lock". */
+  formatLabel: string;
+  /** Fields in the format's own terms (Terraform's Who, Operation, Path; Pulumi's stack, user, host...). */
+  details: [label: string, value: string][];
+  /** False for data and other objects: Lockboard never deletes what it does not recognise as a lock. */
+  releasable: boolean;
+  /** How a release is done: one conditional DELETE, or clear a temporary hold first (certmagic). */
+  releaseRule: 'delete' | 'clear-hold-then-delete' | 'none';
+  /** What releasing does, for operators, in the format's terms. */
+  releaseNote: string;
+  /** Why the health could not be judged, or why the object is not a lock. */
+  note?: string;
+  size: number;
+  temporaryHold?: boolean;
 }
 
 /** The fields of a GCS object resource the lock core reads. */
@@ -37,6 +66,8 @@ export interface GcsObjectResource {
   metageneration: string | number;
   timeCreated: string;
   updated: string;
+  size?: string | number;
+  temporaryHold?: boolean;
   metadata?: Record<string, string | number | boolean | null> | null;
 }
 

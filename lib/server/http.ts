@@ -3,7 +3,7 @@ import 'server-only';
 import { getToken } from 'next-auth/jwt';
 import type { NextRequest } from 'next/server';
 import type { z } from 'zod';
-import { GcsCallError } from '@/lib/lock';
+import { GcsCallError, LockOptionsError } from '@/lib/lock';
 import { resolveRole } from './auth';
 import { env } from './env';
 import { allows, type Role } from './roles';
@@ -15,6 +15,7 @@ const STATUS = {
   not_found: 404,
   conflict: 409,
   gone: 410,
+  not_a_lock: 422,
   payload_too_large: 413,
   unsupported_media_type: 415,
   internal: 500,
@@ -40,6 +41,10 @@ export function json(body: unknown, status = 200, headers: Record<string, string
 export function errorResponse(err: unknown): Response {
   if (err instanceof ApiError) {
     return json({ error: { code: err.code, message: err.message }, ...err.extra }, STATUS[err.code]);
+  }
+  // A client mistake the lock core or Cloud Storage rejected (a bad name, page token or generation): 400, not 5xx.
+  if (err instanceof LockOptionsError || (err instanceof GcsCallError && err.status === 400)) {
+    return json({ error: { code: 'bad_request', message: err.message } }, 400);
   }
   if (err instanceof GcsCallError) {
     const message = `Cloud Storage is unavailable (${err.status || 'no response'}): ${err.message}. Retry in a few seconds.`;

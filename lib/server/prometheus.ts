@@ -1,9 +1,8 @@
 // Prometheus text exposition of lock state (from the shared listing cache) and this replica's counters.
 import 'server-only';
-import type { LockInfo } from '@/lib/lock';
+import { LOCK_HEALTHS as HEALTHS, type LockInfo } from '@/lib/lock';
 import { counters } from './metrics';
 
-const HEALTHS = ['healthy', 'overdue', 'expired', 'long-held', 'unknown'] as const;
 const MAX_PER_LOCK_SERIES = 1_000;
 
 const label = (v: string) => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');

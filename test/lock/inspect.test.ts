@@ -40,25 +40,45 @@ describe('inspectLock', () => {
     expect(inspectLock(lockObject(ours), t0 + 80_000, { longHeldMs: 14_000 }).health).toBe('expired');
   });
 
-  it('reads a Ruby-format lock by expires_at', () => {
+  it('reads a Ruby-format lock by expires_at, inferring TTL = expires_at − updated and refresh = TTL/8', () => {
+    // updated at t0 + 10 s, expires at t0 + 30 s: TTL 20 s, refresh 2.5 s, overdue 3.75 s after the update
     const ruby = lockObject({ identity: 'ruby-host', expires_at: String((t0 + 30_000) / 1000) });
-    expect(inspectLock(ruby, t0 + 29_000)).toMatchObject({ format: 'ruby', health: 'healthy' });
+    expect(inspectLock(ruby, t0 + 13_000)).toMatchObject({ format: 'ruby', health: 'healthy', ttlMs: 20_000 });
+    expect(inspectLock(ruby, t0 + 14_000).health).toBe('overdue');
     expect(inspectLock(ruby, t0 + 30_000).health).toBe('expired');
   });
 
   it('never judges a Terraform or plain object stale, and reads Terraform owner fields', () => {
-    const tf = inspectLock(lockObject({}, 'state/prod.tflock'), t0 + 1e9, {
-      terraformBody: { ID: 'x', Operation: 'OperationTypeApply', Who: 'ann@laptop', Created: 'c', Path: 'p' },
-    });
-    expect(tf).toMatchObject({
-      format: 'terraform',
+    const body = Buffer.from(
+      JSON.stringify({ ID: 'x', Operation: 'OperationTypeApply', Who: 'ann@laptop', Created: 'c', Path: 'p' }),
+    );
+    const tf = inspectLock(lockObject({}, 'state/prod.tflock'), t0 + 1e9, { body });
+    expect(tf).toMatchObject({ format: 'terraform', health: 'unknown', identity: 'ann@laptop', releasable: true });
+    expect(tf.details).toContainEqual(['Operation', 'OperationTypeApply']);
+    const plain = { ...lockObject({}, 'locks/plain'), size: '5' };
+    expect(inspectLock(plain, t0 + 1e9, { body: Buffer.from('lock\n') })).toMatchObject({
+      format: 'plain',
       health: 'unknown',
-      identity: 'ann@laptop',
-      purpose: 'OperationTypeApply',
+      releasable: true,
     });
-    expect(inspectLock(lockObject({}, 'locks/plain'), t0 + 1e9)).toMatchObject({
-      format: 'unknown',
-      health: 'unknown',
+    expect(inspectLock(plain, t0 + 1e9, { body: Buffer.from('hello') })).toMatchObject({
+      format: 'other',
+      releasable: false,
     });
+  });
+
+  it('shows an object with an absurd TTL or expiry as unknown with a note instead of throwing', () => {
+    const absurd: Record<string, string>[] = [
+      { ...ours, ttl_ms: '1e300' },
+      { identity: 'x', expires_at: '1e300' },
+      { lock_owner: 'x', expires_sec: '99999999999999999999' },
+      { ...ours, ttl_ms: 'soon' },
+    ];
+    for (const metadata of absurd) {
+      const info = inspectLock(lockObject(metadata), t0);
+      expect(info.health).toBe('unknown');
+      expect(info.note).toBeTruthy();
+      expect(info.expiresAt).toBeUndefined();
+    }
   });
 });

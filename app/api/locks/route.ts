@@ -1,12 +1,13 @@
 // GET /api/locks – list locks under a configured prefix with owner, health, expiry, generation and metageneration
 import { z } from 'zod';
+import { LOCK_HEALTHS } from '@/lib/lock';
 import { json, parseWith, withRole } from '@/lib/server/http';
 import { listForConsole, resolvePrefix } from '@/lib/server/locks';
 
 const query = z.object({
   prefix: z.string().max(1024).optional(),
   pageToken: z.string().max(4096).optional(),
-  health: z.enum(['healthy', 'overdue', 'expired', 'long-held', 'unknown']).optional(),
+  health: z.enum(LOCK_HEALTHS).optional(),
   q: z.string().max(256).optional(),
 });
 

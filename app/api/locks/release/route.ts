@@ -23,6 +23,7 @@ const MESSAGES = {
   changed: 'The lock changed hands since you viewed it; nothing was deleted.',
   refreshed: 'The holder refreshed since you viewed it, so it is alive; nothing was deleted.',
   gone: 'The lock was already released.',
+  'not-a-lock': 'This object is not a lock Lockboard recognises (data or unknown format); nothing was deleted.',
 };
 
 export const POST = withRole('operator', async (req, { user }) => {
@@ -38,6 +39,6 @@ export const POST = withRole('operator', async (req, { user }) => {
   countForceRelease(result.outcome);
   invalidateListings();
   if (result.outcome === 'released') return json({ outcome: 'released' });
-  const code = result.outcome === 'gone' ? 'gone' : 'conflict';
+  const code = result.outcome === 'gone' ? 'gone' : result.outcome === 'not-a-lock' ? 'not_a_lock' : 'conflict';
   throw new ApiError(code, MESSAGES[result.outcome], { outcome: result.outcome, current: result.current });
 });

@@ -1,0 +1,31 @@
+// Terraform and OpenTofu GCS backend (hashicorp/terraform internal/backend/remote-state/gcs/client.go): a
+// `<state>.tflock` object created with DoesNotExist, body {ID, Operation, Info, Who, Version, Created, Path}. No TTL.
+// `terraform force-unlock` takes the object's generation as the lock ID.
+import { details, jsonBody, stringField, type LockFormatModule } from './types';
+
+export const terraform: LockFormatModule = {
+  id: 'terraform',
+  label: 'Terraform state lock',
+  needsBody: (view) => view.name.endsWith('.tflock'),
+  read(view) {
+    if (!view.name.endsWith('.tflock')) return null;
+    const body = jsonBody(view);
+    const who = stringField(body, 'Who');
+    return {
+      identity: who,
+      details: details([
+        ['Who', who],
+        ['Operation', stringField(body, 'Operation')],
+        ['Path', stringField(body, 'Path')],
+        ['Created', stringField(body, 'Created')],
+        ['Version', stringField(body, 'Version')],
+        ['Info', stringField(body, 'Info')],
+        ['Terraform lock info ID', stringField(body, 'ID')],
+      ]),
+    };
+  },
+  release: 'delete',
+  releaseNote:
+    'Deletes the .tflock object, like `terraform force-unlock <lock ID>` (the lock ID is the generation). ' +
+    'If the run that holds it is still applying, two applies can then write the state at once.',
+};

@@ -1,0 +1,80 @@
+// What a format module sees of an object, and what it says about it. Times are milliseconds on server time.
+
+/** One object as listed (and, where a format needs it, its body). */
+export interface ObjectView {
+  name: string;
+  /** Custom metadata, every value a string. */
+  metadata: Record<string, string>;
+  size: number;
+  createdMs: number;
+  updatedMs: number;
+  temporaryHold: boolean;
+  /** The body, when it was read (only for formats that need it and objects ≤ 64 KiB). */
+  body?: Buffer;
+}
+
+/** A format's reading of an object it recognised. */
+export interface FormatReading {
+  /** The owner as the format names it. */
+  identity?: string;
+  /** Fields in the format's own terms, in display order. */
+  details?: [label: string, value: string][];
+  /** A released marker (the library keeps the object after release): shown as `free`. */
+  released?: boolean;
+  /** Server time after which the object is a released marker (the library's own rule, e.g. go-gcslock's nbf). */
+  freeAt?: number;
+  /** Server time at which the lock becomes stale, when the format has a rule for it. */
+  staleAt?: number;
+  /** The holder's refresh interval (stored or inferred), so a late refresh shows as `overdue`. */
+  refreshMs?: number;
+  ttlMs?: number;
+  /** Why health could not be judged (an unreadable or implausible field). */
+  note?: string;
+}
+
+export type ReleaseRule = 'delete' | 'clear-hold-then-delete';
+
+export interface LockFormatModule {
+  id: string;
+  /** Human name, e.g. "Terraform state lock". */
+  label: string;
+  /** Whether recognising or describing this object needs its body (checked before the body is read). */
+  needsBody?(view: ObjectView): boolean;
+  /** The reading, or null when the object is not in this format. */
+  read(view: ObjectView): FormatReading | null;
+  release: ReleaseRule;
+  /** What releasing does, for operators. */
+  releaseNote: string;
+}
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/** A finite number from a metadata string, or undefined. */
+export function numberOf(value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const n = Number(value);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+/** The body parsed as a JSON object, or undefined. */
+export function jsonBody(view: ObjectView): Record<string, unknown> | undefined {
+  if (!view.body) return undefined;
+  try {
+    const parsed = JSON.parse(view.body.toString('utf8')) as unknown;
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function stringField(obj: Record<string, unknown> | undefined, key: string): string | undefined {
+  const v = obj?.[key];
+  return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined;
+}
+
+/** Details without the empty ones. */
+export function details(pairs: [string, string | undefined][]): [string, string][] {
+  return pairs.filter((p): p is [string, string] => p[1] !== undefined && p[1] !== '');
+}
