@@ -13,6 +13,7 @@ export const EXIT = {
   free: 10,
   refused: 11,
   gone: 12,
+  notALock: 13,
   timeout: 75,
   lost: 76,
 } as const;
@@ -25,6 +26,8 @@ export const EXIT_CODES_HELP = `Exit codes:
   10  status: the lock is free (absent or expired)
   11  release: refused, the lock changed hands or its holder refreshed since you looked
   12  release: the lock was already gone
+  13  release / status: the object is not a lock (a data object such as a .tfstate, or an unrecognised format);
+      nothing was deleted
   75  run: timed out waiting for the lock (or --no-wait and it is held)
   76  run: the lock was lost while the command ran (the command got SIGTERM)`;
 
@@ -47,7 +50,8 @@ export const COMMON_HELP = `Common options:
   --bucket NAME     bucket holding the locks (or LOCKBOARD_BUCKET)
   --endpoint URL    GCS JSON API endpoint, e.g. the emulator (or LOCKBOARD_GCS_ENDPOINT; unset = Google Cloud
                     Storage with Application Default Credentials)
-  --prefix P        prefix prepended to lock names (or LOCKBOARD_PREFIX; default "locks/"; "" for full names)
+  --prefix P        prefix prepended to lock names (or LOCKBOARD_PREFIX; default "locks/"; "" for full names);
+                    gs://BUCKET/PREFIX sets the bucket too
   -h, --help        show help`;
 
 export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(
@@ -74,7 +78,8 @@ export function resolveConfig(
   values: { bucket?: string; endpoint?: string; prefix?: string },
   env = process.env,
 ): Config {
-  const bucket = values.bucket ?? env.LOCKBOARD_BUCKET;
+  const source = parseGsUrl(values.prefix ?? env.LOCKBOARD_PREFIX);
+  const bucket = source?.bucket ?? values.bucket ?? env.LOCKBOARD_BUCKET;
   if (!bucket) throw new UsageError('No bucket given: pass --bucket NAME or set LOCKBOARD_BUCKET.');
   const endpoint = values.endpoint ?? env.LOCKBOARD_GCS_ENDPOINT;
   if (endpoint !== undefined && !/^https?:\/\/[^/]+/.test(endpoint)) {
@@ -85,7 +90,16 @@ export function resolveConfig(
   const storage = endpoint
     ? new Storage({ apiEndpoint: endpoint.replace(/\/+$/, ''), projectId: 'lockboard' })
     : new Storage();
-  return { storage, bucket, prefix: values.prefix ?? env.LOCKBOARD_PREFIX ?? 'locks/' };
+  return { storage, bucket, prefix: source?.prefix ?? values.prefix ?? env.LOCKBOARD_PREFIX ?? 'locks/' };
+}
+
+/** `gs://bucket/prefix` → { bucket, prefix }; anything else → null. A malformed gs:// URL is a usage error. */
+export function parseGsUrl(value: string | undefined): { bucket: string; prefix: string } | null {
+  if (value === undefined || !value.startsWith('gs://')) return null;
+  const match = /^gs:\/\/([a-z0-9][a-z0-9._-]{1,220}[a-z0-9])(?:\/(.*))?$/.exec(value);
+  if (!match)
+    throw new UsageError(`Expected gs://BUCKET/PREFIX with a valid bucket name, got ${JSON.stringify(value)}.`);
+  return { bucket: match[1]!, prefix: match[2] ?? '' };
 }
 
 /** The object name of a lock given on the command line: relative to the prefix unless it already starts with it. */

@@ -10,6 +10,7 @@ import {
   lockObjectName,
   parseDuration,
   parseFlags,
+  parseGsUrl,
   resolveConfig,
   UsageError,
 } from './common';
@@ -31,13 +32,13 @@ function longHeldMs(values: { 'long-held'?: string }): number | undefined {
   return ms;
 }
 
-export const LS_HELP = `Usage: lockboard ls [prefix] [--json] [--long-held D]
+export const LS_HELP = `Usage: lockboard ls [prefix | gs://bucket/prefix] [--json] [--long-held D]
 
 Lists the locks under a prefix (default: --prefix / LOCKBOARD_PREFIX / "locks/") with owner, health, how long
 they have been held, when they expire (on the server's clock) and their generation.
 
 ${COMMON_HELP}
-  --json            print { serverTime, prefix, locks: [...] }
+  --json            print { serverTime, bucket, prefix, locks: [...], skipped }
 ${LONG_HELD_HELP}
 
 Examples:
@@ -65,10 +66,12 @@ export async function lsCommand(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   if (positionals.length > 1) throw new UsageError(`Expected at most one prefix, got ${positionals.length} arguments.`);
-  const config = resolveConfig(values);
+  const source = parseGsUrl(positionals[0]);
+  const config = resolveConfig(source ? { ...values, bucket: source.bucket } : values);
   const longHeld = longHeldMs(values);
-  const prefix = positionals[0] ?? config.prefix;
+  const prefix = source?.prefix ?? positionals[0] ?? config.prefix;
   const locks: LockInfo[] = [];
+  let skipped = 0;
   let pageToken: string | undefined;
   let serverTime = '';
   do {
@@ -80,15 +83,17 @@ export async function lsCommand(argv: string[]): Promise<number> {
       longHeldMs: longHeld,
     });
     locks.push(...page.locks);
+    skipped += page.skipped.length;
     pageToken = page.nextPageToken;
     serverTime = page.serverTime;
   } while (pageToken);
   if (values.json) {
-    console.log(JSON.stringify({ serverTime, prefix, locks }, null, 2));
+    console.log(JSON.stringify({ serverTime, bucket: config.bucket, prefix, locks, skipped }, null, 2));
     return EXIT.ok;
   }
+  const skippedLine = `${skipped} other object${skipped === 1 ? '' : 's'} skipped (data or not a recognised lock).`;
   if (locks.length === 0) {
-    console.log(`No locks under gs://${config.bucket}/${prefix}`);
+    console.log(`No locks under gs://${config.bucket}/${prefix}${skipped ? `; ${skippedLine}` : ''}`);
     return EXIT.ok;
   }
   const now = Date.parse(serverTime);
@@ -99,8 +104,10 @@ export async function lsCommand(argv: string[]): Promise<number> {
     formatDuration(l.heldMs),
     l.expiresAt ? expiresIn(Date.parse(l.expiresAt) - now) : 'never',
     l.generation,
+    l.format,
   ]);
-  printTable(['NAME', 'HEALTH', 'OWNER', 'HELD FOR', 'EXPIRES IN', 'GENERATION'], rows);
+  printTable(['NAME', 'HEALTH', 'OWNER', 'HELD FOR', 'EXPIRES IN', 'GENERATION', 'FORMAT'], rows);
+  if (skipped) console.log(skippedLine);
   return EXIT.ok;
 }
 
@@ -114,10 +121,11 @@ export async function statusCommand(argv: string[]): Promise<number> {
   const longHeld = longHeldMs(values);
   const name = lockObjectName(config.prefix, positionals[0]);
   const lock = await getLock({ storage: config.storage, bucket: config.bucket, name, longHeldMs: longHeld });
-  const held = lock !== null && lock.health !== 'expired';
+  const held = lock !== null && lock.releasable && lock.health !== 'expired' && lock.health !== 'free';
+  const code = lock && !lock.releasable ? EXIT.notALock : held ? EXIT.ok : EXIT.free;
   if (values.json) {
     console.log(JSON.stringify(lock, null, 2));
-    return held ? EXIT.ok : EXIT.free;
+    return code;
   }
   if (!lock) {
     console.log(`${name}: free (no lock object in gs://${config.bucket})`);
@@ -125,11 +133,16 @@ export async function statusCommand(argv: string[]): Promise<number> {
   }
   const fields: [string, string | undefined][] = [
     ['lock', lock.name],
-    ['state', held ? `held (${lock.health})` : 'free (expired: the next acquirer takes it over)'],
+    ['state', stateOf(lock, held)],
     ['identity', lock.identity],
     ['host / pid', lock.host ? `${lock.host} / ${lock.pid ?? '?'}` : undefined],
     ['purpose', lock.purpose],
-    ['format', lock.format],
+    ['format', `${lock.formatLabel} (${lock.format})`],
+    ...lock.details.map(([k, v]): [string, string] => [k.toLowerCase(), v]),
+    ...(lock.format === 'terraform'
+      ? [['lock ID', `${lock.generation} (terraform force-unlock ${lock.generation})`] as [string, string]]
+      : []),
+    ['note', lock.note],
     ['held for', formatDuration(lock.heldMs)],
     ['last refresh', lock.updatedAt],
     ['expires at', lock.expiresAt ?? 'never (foreign format: only an operator can clear it)'],
@@ -139,9 +152,17 @@ export async function statusCommand(argv: string[]): Promise<number> {
     ],
     ['generation', `${lock.generation} (fencing token)`],
     ['metageneration', lock.metageneration],
+    ['releasing', lock.releaseNote],
   ];
-  for (const [k, v] of fields) if (v !== undefined) console.log(`${k.padEnd(15)} ${v}`);
-  return held ? EXIT.ok : EXIT.free;
+  const width = Math.max(...fields.map(([k]) => k.length)) + 1;
+  for (const [k, v] of fields) if (v !== undefined) console.log(`${k.padEnd(width)} ${v}`);
+  return code;
+}
+
+function stateOf(lock: LockInfo, held: boolean): string {
+  if (!lock.releasable) return 'not a lock (never released by Lockboard)';
+  if (lock.health === 'free') return 'free (a released marker kept by its library)';
+  return held ? `held (${lock.health})` : 'free (expired: the next acquirer takes it over)';
 }
 
 function expiresIn(ms: number): string {

@@ -25,7 +25,11 @@ Options:
 ${COMMON_HELP}
   --json              print { outcome, current }
 
-Outcomes: released (exit 0); changed: a new holder took it (11); refreshed: the holder is alive (11); gone (12).
+The object is re-read first: anything that is not a recognised lock (a Terraform .tfstate, any data object, an
+unknown format) is refused (13) and never deleted. Caddy certmagic locks have their temporary hold cleared first.
+
+Outcomes: released (exit 0); changed: a new holder took it (11); refreshed: the holder is alive (11); gone (12);
+not a lock (13).
 
 Example:
   lockboard release deploy-prod --generation 1714000000123456 --reason "runner died, job cancelled"
@@ -66,9 +70,11 @@ export async function releaseCommand(argv: string[]): Promise<number> {
   if (values.json) console.log(JSON.stringify(result, null, 2));
   else
     console.log(
-      describe(name, values.generation, result.outcome, result.current?.identity, result.current?.metageneration),
+      describe(name, values.generation, result.outcome, result.current?.identity, result.current?.metageneration) +
+        (result.outcome === 'not-a-lock' ? ` (${result.current?.note ?? 'unrecognised'})` : ''),
     );
   if (result.outcome === 'released') return EXIT.ok;
+  if (result.outcome === 'not-a-lock') return EXIT.notALock;
   return result.outcome === 'gone' ? EXIT.gone : EXIT.refused;
 }
 
@@ -80,6 +86,8 @@ function describe(name: string, generation: string, outcome: string, holder?: st
       return `Refused: ${name} changed hands since you looked; it is now held by ${holder ?? 'another holder'}. Nothing was deleted.`;
     case 'refreshed':
       return `Refused: the holder of ${name} refreshed since you looked (metageneration ${meta}), so it is alive. Re-run with --metageneration ${meta} to release anyway.`;
+    case 'not-a-lock':
+      return `Refused: ${name} is not a lock Lockboard recognises, so it is never deleted. Nothing was deleted`;
     default:
       return `${name} generation ${generation} was already gone.`;
   }

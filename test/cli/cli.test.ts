@@ -7,6 +7,7 @@ import { acquireLock, forceReleaseLock, getLock } from '@/lib/lock';
 import { runCli, startCli } from '../helpers/cli';
 import { startTestEmulator, type Target } from '../helpers/gcs';
 import { delay } from '../helpers/requests';
+import { writeTerraformLock, writeTerraformState } from '../helpers/writers';
 
 let t: Target;
 let env: Record<string, string>;
@@ -237,6 +238,30 @@ describe('lockboard ls, status and release', () => {
   it('says so when no locks exist under a prefix', async () => {
     const r = await runCli(['ls', 'nothing-here/'], env);
     expect(r.stdout).toMatch(/No locks under gs:\/\/test-bucket\/nothing-here\//);
+  });
+
+  it('reads a Terraform state bucket given as gs://bucket/prefix: the .tflock in its own terms, never the .tfstate', async () => {
+    const state = await writeTerraformState(t.storage, t.bucket, 'tf/prod/default.tfstate');
+    const tflock = await writeTerraformLock(t.storage, t.bucket, 'tf/prod/default.tfstate', 'ann@laptop');
+    const ls = await runCli(['ls', `gs://${t.bucket}/tf/`, '--json'], { ...env, LOCKBOARD_BUCKET: 'elsewhere' });
+    expect(ls.code).toBe(0);
+    const listed = JSON.parse(ls.stdout) as { bucket: string; locks: Record<string, string>[]; skipped: number };
+    expect(listed.bucket).toBe(t.bucket);
+    expect(listed.skipped).toBe(1);
+    expect(listed.locks.map((l) => [l.name, l.format, l.identity, l.health, l.generation])).toEqual([
+      ['tf/prod/default.tflock', 'terraform', 'ann@laptop', 'unknown', tflock.generation],
+    ]);
+    const status = await runCli(['status', 'default.tflock', '--prefix', 'tf/prod/'], env);
+    expect(status.stdout).toMatch(/who\s+ann@laptop/);
+    expect(status.stdout).toMatch(/operation\s+OperationTypeApply/);
+    expect(status.stdout).toContain(`terraform force-unlock ${tflock.generation}`);
+    const refused = await runCli(
+      ['release', 'default.tfstate', '--prefix', 'tf/prod/', '--generation', state.generation, '--reason', 'x'],
+      env,
+    );
+    expect(refused.code).toBe(13);
+    expect(refused.stdout).toMatch(/not a lock.*Nothing was deleted.*Terraform state/);
+    expect((await t.storage.bucket(t.bucket).file('tf/prod/default.tfstate').exists())[0]).toBe(true);
   });
 
   it('status exits 10 for a free lock', async () => {
