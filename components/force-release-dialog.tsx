@@ -16,7 +16,7 @@ interface Props {
 }
 
 interface Conflict {
-  outcome: 'changed' | 'refreshed' | 'gone';
+  outcome: 'changed' | 'refreshed' | 'gone' | 'not-a-lock';
   message: string;
   current?: LockInfo;
 }
@@ -29,27 +29,28 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
   const [reason, setReason] = useState('');
   const [typed, setTyped] = useState('');
   const [conflict, setConflict] = useState<Conflict | null>(null);
-  const needsTyping = target.health === 'healthy' || target.health === 'long-held';
+  // A live holder, or one whose liveness cannot be judged (Terraform, Pulumi, plain), needs the typed name.
+  const needsTyping = target.health === 'healthy' || target.health === 'long-held' || target.health === 'unknown';
 
   useEffect(() => {
     dialog.current?.showModal();
   }, []);
 
   const release = useMutation({
-    mutationFn: () =>
+    mutationFn: (seen: LockInfo) =>
       apiFetch<{ outcome: 'released' }>('/api/locks/release', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({
-          name: target.name,
-          generation: target.generation,
-          metageneration: target.metageneration,
+          name: seen.name,
+          generation: seen.generation,
+          metageneration: seen.metageneration,
           reason,
         }),
       }),
     onSuccess: () => onClose(true),
     onError: (err) => {
-      if (err instanceof ApiClientError && (err.status === 409 || err.status === 410)) {
+      if (err instanceof ApiClientError && (err.status === 409 || err.status === 410 || err.status === 422)) {
         const body = err.body as { outcome: Conflict['outcome']; current?: LockInfo };
         setConflict({ outcome: body.outcome, message: err.message, current: body.current });
       }
@@ -72,7 +73,7 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
         className="space-y-4 p-6"
         onSubmit={(e) => {
           e.preventDefault();
-          if (canSubmit) release.mutate();
+          if (canSubmit) release.mutate(target);
         }}
       >
         <h2 id="release-title" className="text-lg font-semibold">
@@ -85,6 +86,22 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
             <>
               <dt className="text-zinc-500">Purpose</dt>
               <dd>{target.purpose}</dd>
+            </>
+          )}
+          <dt className="text-zinc-500">Format</dt>
+          <dd data-testid="dialog-format">{target.formatLabel}</dd>
+          {target.details.map(([label, value]) => (
+            <div key={label} className="contents">
+              <dt className="text-zinc-500">{label}</dt>
+              <dd className="break-all">{value}</dd>
+            </div>
+          ))}
+          {target.format === 'terraform' && (
+            <>
+              <dt className="text-zinc-500">Lock ID</dt>
+              <dd className="font-mono text-xs" data-testid="dialog-lock-id">
+                {target.generation} (same as <code>terraform force-unlock {target.generation}</code>)
+              </dd>
             </>
           )}
           <dt className="text-zinc-500">Health</dt>
@@ -104,8 +121,11 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
           className={`rounded-md p-3 text-sm ${target.health === 'expired' ? 'bg-emerald-50 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-200' : 'bg-amber-50 text-amber-900 dark:bg-amber-950 dark:text-amber-200'}`}
         >
           <strong>Safe to clear? </strong>
-          {RELEASE_ADVICE[target.health]} Only this generation is deleted: if someone else takes the lock meanwhile,
-          nothing of theirs is touched.
+          {RELEASE_ADVICE[target.health].replace(/^Safe to clear: /, '')} Only this generation is deleted: if someone
+          else takes the lock meanwhile, nothing of theirs is touched.
+        </p>
+        <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="dialog-release-note">
+          {target.releaseNote}
         </p>
         {conflict ? (
           <ConflictNotice
@@ -113,7 +133,13 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
             onRetry={(current) => {
               setTarget(current);
               setConflict(null);
-              setTyped('');
+            }}
+            onReleaseAnyway={(current) => {
+              // Same generation only (a `refreshed` conflict): the reason and typed name still apply.
+              if (current.generation !== target.generation) return;
+              setTarget(current);
+              setConflict(null);
+              release.mutate(current);
             }}
           />
         ) : (
@@ -132,7 +158,10 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
             </label>
             {needsTyping && (
               <label className="block text-sm">
-                The holder is alive. Type the lock name to confirm: <span className="font-mono">{target.name}</span>
+                {target.health === 'unknown'
+                  ? 'Its liveness cannot be judged (no TTL in this format).'
+                  : 'The holder is alive.'}{' '}
+                Type the lock name to confirm: <span className="font-mono">{target.name}</span>
                 <input
                   value={typed}
                   onChange={(e) => setTyped(e.target.value)}
@@ -161,7 +190,15 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
   );
 }
 
-function ConflictNotice({ conflict, onRetry }: { conflict: Conflict; onRetry: (current: LockInfo) => void }) {
+function ConflictNotice({
+  conflict,
+  onRetry,
+  onReleaseAnyway,
+}: {
+  conflict: Conflict;
+  onRetry: (current: LockInfo) => void;
+  onReleaseAnyway: (current: LockInfo) => void;
+}) {
   const current = conflict.current;
   return (
     <div
@@ -182,9 +219,12 @@ function ConflictNotice({ conflict, onRetry }: { conflict: Conflict; onRetry: (c
             The holder refreshed: metageneration is now <span className="font-mono">{current.metageneration}</span>. It
             is alive.
           </p>
-          <Button variant="danger" onClick={() => onRetry(current)}>
-            Review again with metageneration {current.metageneration}
-          </Button>
+          <div className="flex flex-wrap gap-2">
+            <Button variant="danger" onClick={() => onReleaseAnyway(current)} data-testid="release-anyway">
+              Release this generation anyway
+            </Button>
+            <Button onClick={() => onRetry(current)}>Review again with metageneration {current.metageneration}</Button>
+          </div>
         </>
       )}
     </div>

@@ -111,10 +111,18 @@ export function LocksView({ prefixes, prefix, canRelease }: Props) {
         </p>
       )}
 
+      {query.data && query.data.skipped > 0 && (
+        <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="skipped-count">
+          {query.data.skipped} other object{query.data.skipped === 1 ? '' : 's'} under {prefix} skipped: data (such as
+          Terraform state) or not a recognised lock. Lockboard never offers to delete them.
+        </p>
+      )}
       {query.data && all.length === 0 ? (
         <div className="rounded-lg border border-dashed border-zinc-300 p-10 text-center text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-400">
           <p className="font-medium">No locks under {prefix} right now.</p>
-          <p>Locks appear here while a program, pipeline or `lockboard run` holds them.</p>
+          <p>
+            Locks appear here while a program, pipeline or <code>lockboard run</code> holds them.
+          </p>
         </div>
       ) : shown.length === 0 && query.data ? (
         <p className="p-6 text-center text-sm text-zinc-500">No lock matches this filter.</p>

@@ -7,6 +7,8 @@ export interface LocksData {
   serverTime: string;
   prefix: string;
   locks: LockInfo[];
+  /** Objects under the prefix that are not locks (data or unrecognised). */
+  skipped: number;
   nextPageToken?: string;
 }
 

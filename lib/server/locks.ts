@@ -12,6 +12,8 @@ export interface LocksResponse {
   serverTime: string;
   prefix: string;
   locks: LockInfo[];
+  /** Objects under the prefix that are not locks (data or unrecognised): never listed, never releasable. */
+  skipped: number;
   nextPageToken?: string;
 }
 
@@ -34,11 +36,13 @@ export async function listForConsole(
   filters: { pageToken?: string; health?: LockHealth; q?: string } = {},
 ): Promise<LocksResponse> {
   const locks: LockInfo[] = [];
+  let skipped = 0;
   let pageToken = filters.pageToken;
   let serverTime = '';
   do {
     const page = await cachedListLocks(prefix, pageToken);
     locks.push(...page.locks);
+    skipped += page.skipped.length;
     serverTime = page.serverTime;
     pageToken = page.nextPageToken;
   } while (pageToken && locks.length < MAX_LOCKS_PER_RESPONSE);
@@ -48,7 +52,7 @@ export async function listForConsole(
       (!filters.health || l.health === filters.health) &&
       (!q || [l.name, l.identity, l.purpose, l.host].some((v) => v?.toLowerCase().includes(q))),
   );
-  return { serverTime, prefix, locks: shown, ...(pageToken ? { nextPageToken: pageToken } : {}) };
+  return { serverTime, prefix, locks: shown, skipped, ...(pageToken ? { nextPageToken: pageToken } : {}) };
 }
 
 /** One lock with the server time it was judged at, for countdowns; null when free. */

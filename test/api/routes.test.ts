@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireLock, getLock, type Lock } from '@/lib/lock';
 import { startTestEmulator, type Target } from '../helpers/gcs';
 import { call, SECRET } from '../helpers/routes';
+import { writeTerraformLock, writeTerraformState } from '../helpers/writers';
 
 let t: Target;
 let routes: {
@@ -309,6 +310,33 @@ describe('force-release outcomes', () => {
     expect(r.json.outcome).toBe('refreshed');
     expect((r.json.current as { metageneration: string }).metageneration).toBe(lock.currentMetageneration);
     await lock.release();
+  });
+});
+
+describe('objects that are not locks', () => {
+  it('never lists a Terraform state file as a lock and refuses to release it (422), deleting nothing', async () => {
+    const state = await writeTerraformState(t.storage, t.bucket, 'ci/prod/default.tfstate');
+    const tflock = await writeTerraformLock(t.storage, t.bucket, 'ci/prod/default.tfstate', 'ann@laptop');
+    const list = await call(routes.locks.GET, '/api/locks?prefix=ci/', { as: VIEWER });
+    expect(list.status).toBe(200);
+    const locks = list.json.locks as { name: string; format: string; bucket: string; identity: string }[];
+    expect(locks.map((l) => [l.name, l.format, l.bucket, l.identity])).toEqual([
+      ['ci/prod/default.tflock', 'terraform', t.bucket, 'ann@laptop'],
+    ]);
+    expect(list.json.skipped).toBe(1);
+    const r = await call(routes.release.POST, '/api/locks/release', {
+      as: OPERATOR,
+      method: 'POST',
+      body: { name: 'ci/prod/default.tfstate', generation: state.generation, reason: 'cleanup' },
+    });
+    expect(r.status).toBe(422);
+    expect(r.json.outcome).toBe('not-a-lock');
+    expect((await t.storage.bucket(t.bucket).file('ci/prod/default.tfstate').exists())[0]).toBe(true);
+    await t.storage
+      .bucket(t.bucket)
+      .file('ci/prod/default.tflock')
+      .delete({ ifGenerationMatch: Number(tflock.generation) });
+    await t.storage.bucket(t.bucket).file('ci/prod/default.tfstate').delete();
   });
 });
 
