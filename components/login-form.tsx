@@ -7,9 +7,11 @@ import { Button } from './ui/button';
 interface Props {
   providers: { id: string; name: string }[];
   demoAccounts: { email: string; password: string; role: string }[];
+  /** A same-site path to return to (validated on the server). */
+  callbackUrl: string;
 }
 
-export function LoginForm({ providers, demoAccounts }: Props) {
+export function LoginForm({ providers, demoAccounts, callbackUrl }: Props) {
   const [email, setEmail] = useState(demoAccounts[0]?.email ?? '');
   const [password, setPassword] = useState('');
   const oauth = providers.filter((p) => p.id !== 'demo');
@@ -19,12 +21,7 @@ export function LoginForm({ providers, demoAccounts }: Props) {
   return (
     <div className="space-y-6">
       {oauth.map((p) => (
-        <Button
-          key={p.id}
-          variant="primary"
-          className="w-full"
-          onClick={() => void signIn(p.id, { callbackUrl: '/locks' })}
-        >
+        <Button key={p.id} variant="primary" className="w-full" onClick={() => void signIn(p.id, { callbackUrl })}>
           Sign in with {p.name}
         </Button>
       ))}
@@ -33,7 +30,7 @@ export function LoginForm({ providers, demoAccounts }: Props) {
           className="space-y-3 rounded-lg p-4 ring-1 ring-zinc-200 dark:ring-zinc-700"
           onSubmit={(e) => {
             e.preventDefault();
-            void signIn('demo', { email, password, callbackUrl: '/locks' });
+            void signIn('demo', { email, password, callbackUrl });
           }}
         >
           <h2 className="font-semibold">Demo accounts</h2>

@@ -160,9 +160,9 @@ export function toCsv(events: AuditRecord[]): string {
   ] as const;
   const cell = (v: unknown) => {
     const s = v === undefined ? '' : String(v);
-    // Spreadsheet formula injection: a leading = + - @ is neutralised with an apostrophe.
-    const safe = /^[=+\-@]/.test(s) ? `'${s}` : s;
-    return /[",\n\r']/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+    // Spreadsheet formula injection (OWASP): a leading = + - @ TAB or CR is neutralised with an apostrophe.
+    const safe = /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
+    return /[",\n\r\t']/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
   };
   return [columns.join(','), ...events.map((e) => columns.map((c) => cell(e[c])).join(','))].join('\n') + '\n';
 }

@@ -4,18 +4,26 @@ import { LoginForm } from '@/components/login-form';
 import { Logo } from '@/components/ui/logo';
 import { authOptions, DEMO_ACCOUNTS, enabledProviders } from '@/lib/server/auth';
 import { env } from '@/lib/server/env';
+import { safeReturnPath } from '@/lib/server/session';
 
 export const dynamic = 'force-dynamic';
 
 const ERRORS: Record<string, string> = {
-  AccessDenied: 'This account is not on the Lockboard viewer or operator list.',
+  AccessDenied:
+    'This account is not on the Lockboard viewer or operator list, or its provider did not confirm the e-mail address is verified.',
   CredentialsSignin: 'Wrong e-mail or password.',
 };
 
-export default async function LoginPage({ searchParams }: { searchParams: Promise<{ error?: string }> }) {
+export default async function LoginPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ error?: string | string[]; callbackUrl?: string | string[] }>;
+}) {
+  const params = await searchParams;
+  const callbackUrl = safeReturnPath(typeof params.callbackUrl === 'string' ? params.callbackUrl : undefined);
   const session = await getServerSession(authOptions());
-  if (session?.user?.email) redirect('/locks');
-  const { error } = await searchParams;
+  if (session?.user?.email) redirect(callbackUrl);
+  const error = typeof params.error === 'string' ? params.error : undefined;
   const demo = env().LOCKBOARD_DEMO
     ? DEMO_ACCOUNTS.map(({ email, password, role }) => ({ email, password, role }))
     : [];
@@ -29,7 +37,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
           {ERRORS[error] ?? 'Sign-in failed. Try again.'}
         </p>
       )}
-      <LoginForm providers={enabledProviders()} demoAccounts={demo} />
+      <LoginForm providers={enabledProviders()} demoAccounts={demo} callbackUrl={callbackUrl} />
     </main>
   );
 }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { listAuditEvents, type AuditRecord } from '@/lib/lock';
 import { EVENT_KINDS } from '@/lib/churn';
 import { env } from './env';
-import { ApiError, parseWith } from './http';
+import { ApiError, parseWith, prefixOf } from './http';
 import { countGcs } from './metrics';
 import { storage } from './storage';
 
@@ -39,24 +39,48 @@ export function parseWindow(params: URLSearchParams): AuditWindow {
   return { from, to, lock: raw.lock, event: raw.event };
 }
 
-export function readEvents(w: AuditWindow): Promise<AuditRecord[]> {
-  const key = `${w.from.toISOString()}|${w.to.toISOString()}|${w.lock ?? ''}`;
+const SLICE_MS = 86_400_000;
+/** A closed day changes only by late writes; the current day is re-read every few seconds. */
+const CLOSED_SLICE_CACHE_MS = 10 * 60_000;
+
+/**
+ * Events of the window, only for locks inside the configured prefixes. The window is read in whole-day (UTC) slices,
+ * each listed once and cached, then cut to the exact bounds in memory: shifting a window by a millisecond (or
+ * opening many overlapping windows) costs no new listing, so the cost per interval is bounded by the days shown
+ * (at most 32 slices; one list call per 1 000 events each).
+ */
+export async function readEvents(w: AuditWindow): Promise<AuditRecord[]> {
+  if (w.lock) prefixOf(w.lock);
+  const first = Math.floor(w.from.getTime() / SLICE_MS) * SLICE_MS;
+  const slices: Promise<AuditRecord[]>[] = [];
+  for (let d = first; d < w.to.getTime(); d += SLICE_MS) slices.push(readSlice(d, w.lock));
+  const from = w.from.toISOString();
+  const to = w.to.toISOString();
+  const prefixes = env().LOCKBOARD_PREFIXES;
+  return (await Promise.all(slices))
+    .flat()
+    .filter((e) => e.at >= from && e.at < to && prefixes.some((p) => e.lock.startsWith(p)));
+}
+
+function readSlice(startMs: number, lock: string | undefined): Promise<AuditRecord[]> {
+  const key = `${startMs}|${lock ?? ''}`;
   const now = performance.now();
+  const closed = startMs + SLICE_MS < Date.now() - 60_000;
   const hit = cache.get(key);
-  if (hit && now - hit.at < CACHE_MS) return hit.value;
+  if (hit && now - hit.at < (closed ? CLOSED_SLICE_CACHE_MS : CACHE_MS)) return hit.value;
   const value = listAuditEvents({
     storage: storage(),
     bucket: env().LOCKBOARD_BUCKET,
     auditPrefix: env().LOCKBOARD_AUDIT_PREFIX,
-    from: w.from,
-    to: w.to,
-    lock: w.lock,
+    from: new Date(startMs),
+    to: new Date(startMs + SLICE_MS),
+    lock,
   }).then(({ events, listCalls }) => {
     for (let i = 0; i < listCalls; i++) countGcs('objects.list');
     return events;
   });
   value.catch(() => cache.delete(key));
-  if (cache.size > 100) cache.clear();
+  if (cache.size > 2_000) cache.clear();
   cache.set(key, { at: now, value });
   return value;
 }

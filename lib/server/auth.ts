@@ -84,12 +84,33 @@ function buildAuthOptions(): NextAuthOptions {
     pages: { signIn: '/login', error: '/login' },
     providers,
     callbacks: {
-      // Fail closed: an identity that is on no allow-list cannot sign in at all.
-      signIn: ({ user }) => resolveRole(user.email) !== null || '/login?error=AccessDenied',
+      // Fail closed: an identity on no allow-list, or whose provider does not assert a verified address, cannot
+      // sign in at all (an unverified address would let anyone claim an allowed domain).
+      signIn: ({ user, account, profile }) =>
+        (resolveRole(user.email) !== null && (account?.provider === 'demo' || emailVerified(profile))) ||
+        '/login?error=AccessDenied',
+      // Only same-site destinations; a malformed callbackUrl goes to /locks instead of throwing.
+      redirect: ({ url, baseUrl }) => safeRedirect(url, baseUrl),
       jwt: ({ token }) => ({ ...token, role: resolveRole(token.email) }),
       session: ({ session, token }) => ({ ...session, role: resolveRole(token.email) }),
     },
   };
+}
+
+/** Google and OIDC providers assert verification with the `email_verified` claim (boolean, or "true"). */
+export function emailVerified(profile: unknown): boolean {
+  const claim = (profile as { email_verified?: unknown } | undefined)?.email_verified;
+  return claim === true || claim === 'true';
+}
+
+export function safeRedirect(url: string, baseUrl: string): string {
+  if (url.startsWith('/') && !url.startsWith('//') && !url.startsWith('/\\')) return `${baseUrl}${url}`;
+  try {
+    if (new URL(url).origin === new URL(baseUrl).origin) return url;
+  } catch {
+    // malformed: fall through
+  }
+  return `${baseUrl}/locks`;
 }
 
 let cached: NextAuthOptions | undefined;

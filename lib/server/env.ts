@@ -50,6 +50,7 @@ const schema = z
     OIDC_ISSUER: z.url({ error: 'must be the issuer URL of your OpenID Connect provider' }).optional(),
     OIDC_CLIENT_ID: z.string().optional(),
     OIDC_CLIENT_SECRET: z.string().optional(),
+    NEXTAUTH_URL: z.url({ protocol: /^https?$/, error: 'must be the public http(s) URL of the console' }).optional(),
   })
   .superRefine((env, ctx) => {
     if (env.LOCKBOARD_DEMO_ACCOUNTS && !env.LOCKBOARD_DEMO) {
@@ -57,6 +58,22 @@ const schema = z
         code: 'custom',
         path: ['LOCKBOARD_DEMO_ACCOUNTS'],
         message: 'demo sign-in accounts can only be enabled with LOCKBOARD_DEMO=1',
+      });
+    }
+    if (env.LOCKBOARD_DEMO && (env.GOOGLE_CLIENT_ID || env.OIDC_ISSUER)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['LOCKBOARD_DEMO'],
+        message:
+          'demo mode (with its shared demo passwords) cannot be combined with Google or OIDC sign-in; unset LOCKBOARD_DEMO in a real deployment',
+      });
+    }
+    if (env.LOCKBOARD_DEMO && !isLoopbackUrl(env.LOCKBOARD_GCS_ENDPOINT)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['LOCKBOARD_DEMO'],
+        message:
+          'demo mode only runs against a local emulator (LOCKBOARD_GCS_ENDPOINT on 127.0.0.1 or localhost), never real Cloud Storage',
       });
     }
     if (Boolean(env.GOOGLE_CLIENT_ID) !== Boolean(env.GOOGLE_CLIENT_SECRET)) {
@@ -76,6 +93,16 @@ const schema = z
   });
 
 export type ConsoleEnv = z.output<typeof schema>;
+
+function isLoopbackUrl(url: string | undefined): boolean {
+  if (!url) return false;
+  try {
+    const host = new URL(url).hostname;
+    return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+  } catch {
+    return false;
+  }
+}
 
 export class ConfigError extends Error {
   constructor(message: string) {

@@ -79,9 +79,13 @@ export function withRole<P = Record<string, never>>(needed: Role, handler: Handl
   };
 }
 
+/**
+ * Same-origin check for mutations. The expected origin is the configured public URL (NEXTAUTH_URL) when set, else
+ * the Host header; X-Forwarded-Host is never trusted (any client can send it).
+ */
 function assertSameOrigin(req: NextRequest): void {
   const origin = req.headers.get('origin');
-  const host = req.headers.get('x-forwarded-host') ?? req.headers.get('host');
+  const expected = expectedHost(req);
   if (origin) {
     let originHost: string;
     try {
@@ -89,12 +93,17 @@ function assertSameOrigin(req: NextRequest): void {
     } catch {
       throw new ApiError('forbidden', 'Cross-origin request refused: malformed Origin header.');
     }
-    if (originHost !== host) throw new ApiError('forbidden', 'Cross-origin request refused.');
+    if (originHost !== expected) throw new ApiError('forbidden', 'Cross-origin request refused.');
     return;
   }
   if (req.headers.get('sec-fetch-site') !== 'same-origin') {
     throw new ApiError('forbidden', 'Cross-origin request refused: send the request from the console (Origin header).');
   }
+}
+
+function expectedHost(req: NextRequest): string | null {
+  const configured = env().NEXTAUTH_URL;
+  return configured ? new URL(configured).host : req.headers.get('host');
 }
 
 const BODY_LIMIT = 16 * 1024;

@@ -1,18 +1,36 @@
-// Pages: require a session on the server (sign-in redirect) and derive the role from the allow-lists.
+// Pages decide access themselves, before reading any data: no session → sign-in with a return address; a role
+// that does not allow the page (including no role: an address on no list, or removed since sign-in) → 403.
 import 'server-only';
 import { getServerSession } from 'next-auth';
-import { redirect } from 'next/navigation';
+import { forbidden, redirect } from 'next/navigation';
 import { authOptions, resolveRole } from './auth';
-import type { Role } from './roles';
+import { allows, type Role } from './roles';
 
 export interface PageUser {
   email: string;
-  role: Role | null;
+  role: Role;
 }
 
-export async function requireUser(): Promise<PageUser> {
+/** The signed-in user with a role that allows `needed`; redirects to sign-in (returning to `returnTo`) or 403s. */
+export async function requireRole(needed: Role, returnTo: string): Promise<PageUser> {
   const session = await getServerSession(authOptions());
   const email = session?.user?.email;
-  if (!email) redirect('/login');
-  return { email, role: resolveRole(email) };
+  if (!email) redirect(`/login?callbackUrl=${encodeURIComponent(safeReturnPath(returnTo))}`);
+  const role = resolveRole(email);
+  if (!role || !allows(role, needed)) forbidden();
+  return { email, role };
+}
+
+/** The signed-in user for display (the layout's header); never an access decision. */
+export async function currentUser(): Promise<{ email: string; role: Role | null } | null> {
+  const session = await getServerSession(authOptions());
+  const email = session?.user?.email;
+  return email ? { email, role: resolveRole(email) } : null;
+}
+
+/** A same-site path to return to after sign-in; anything else (absolute URLs, `//host`, garbage) becomes /locks. */
+export function safeReturnPath(raw: string | undefined | null): string {
+  if (!raw || !raw.startsWith('/') || raw.startsWith('//') || raw.startsWith('/\\') || /[\r\n]/.test(raw))
+    return '/locks';
+  return raw.length > 2048 ? '/locks' : raw;
 }

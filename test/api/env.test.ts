@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { emailVerified, safeRedirect } from '@/lib/server/auth';
 import { parseEnv } from '@/lib/server/env';
 import { roleFor } from '@/lib/server/roles';
 
@@ -32,12 +33,48 @@ describe('console configuration', () => {
     ],
     ['half a Google client', { ...base, GOOGLE_CLIENT_ID: 'x' }, /set both GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET/],
     ['a bad long-held duration', { ...base, LOCKBOARD_LONG_HELD: 'forever' }, /LOCKBOARD_LONG_HELD must be a duration/],
+    [
+      'demo mode with Google sign-in',
+      {
+        ...base,
+        LOCKBOARD_DEMO: '1',
+        LOCKBOARD_GCS_ENDPOINT: 'http://127.0.0.1:4443',
+        GOOGLE_CLIENT_ID: 'i',
+        GOOGLE_CLIENT_SECRET: 's',
+      },
+      /LOCKBOARD_DEMO demo mode .* cannot be combined with Google or OIDC sign-in/,
+    ],
+    ['demo mode against real Cloud Storage', { ...base, LOCKBOARD_DEMO: '1' }, /only runs against a local emulator/],
+    [
+      'demo mode against a remote endpoint',
+      { ...base, LOCKBOARD_DEMO: '1', LOCKBOARD_GCS_ENDPOINT: 'http://10.0.0.5:4443' },
+      /only runs against a local emulator/,
+    ],
   ];
   for (const [what, source, message] of bad) {
     it(`stops on ${what} with a message naming the variable`, () => {
       expect(() => parseEnv(source)).toThrow(message);
     });
   }
+});
+
+describe('sign-in', () => {
+  it('accepts only addresses the provider asserts are verified', () => {
+    expect(emailVerified({ email: 'a@example.com', email_verified: true })).toBe(true);
+    expect(emailVerified({ email: 'a@example.com', email_verified: 'true' })).toBe(true);
+    for (const profile of [{ email_verified: false }, { email_verified: 'false' }, {}, undefined, null]) {
+      expect(emailVerified(profile)).toBe(false);
+    }
+  });
+
+  it('redirects only to same-site destinations, and never throws on a malformed callback URL', () => {
+    const base = 'https://locks.example.com';
+    expect(safeRedirect('/locks/locks/deploy', base)).toBe(`${base}/locks/locks/deploy`);
+    expect(safeRedirect(`${base}/churn`, base)).toBe(`${base}/churn`);
+    for (const bad of ['https://evil.example/x', '//evil.example', '/\\evil.example', 'garbage', 'http://[::1', '']) {
+      expect(safeRedirect(bad, base)).toBe(`${base}/locks`);
+    }
+  });
 });
 
 describe('roles', () => {

@@ -159,6 +159,16 @@ describe('authorisation matrix', () => {
     expect(r.status).toBe(410);
   });
 
+  it('does not trust X-Forwarded-Host for the same-origin check', async () => {
+    const forged = await call(routes.release.POST, '/api/locks/release', {
+      as: OPERATOR,
+      method: 'POST',
+      body: releaseBody(),
+      headers: { origin: 'https://evil.example', 'x-forwarded-host': 'evil.example' },
+    });
+    expect(forged.status).toBe(403);
+  });
+
   it('refuses cross-origin mutations, even from an operator', async () => {
     const cross = await call(routes.release.POST, '/api/locks/release', {
       as: OPERATOR,
@@ -392,6 +402,34 @@ describe('GET /api/audit and /api/audit/summary', () => {
       expect(r.status, path).toBe(400);
       expect((r.json.error as { message: string }).message).toMatch(message);
     }
+  });
+
+  it('returns only events of locks inside the configured prefixes, and refuses a lock outside them', async () => {
+    const outside = await acquireLock({
+      storage: t.storage,
+      bucket: t.bucket,
+      name: 'secret/x',
+      identity: 'hidden-holder',
+    });
+    await outside.release();
+    const list = await call(routes.audit.GET, '/api/audit', { as: VIEWER });
+    expect(list.status).toBe(200);
+    expect(JSON.stringify(list.json)).not.toContain('hidden-holder');
+    const summary = await call(routes.summary.GET, '/api/audit/summary', { as: VIEWER });
+    expect(JSON.stringify(summary.json)).not.toContain('secret/x');
+    const one = await call(routes.audit.GET, '/api/audit?lock=secret/x', { as: VIEWER });
+    expect(one.status).toBe(400);
+  });
+
+  it('costs no new listing when a window is shifted by a millisecond', async () => {
+    const to = Date.now();
+    const window = (shift: number) =>
+      `/api/audit?from=${new Date(to - 3_600_000 + shift).toISOString()}&to=${new Date(to + shift).toISOString()}`;
+    await call(routes.audit.GET, window(0), { as: VIEWER });
+    t.emulator!.requests.clear();
+    for (let shift = 1; shift <= 20; shift++)
+      expect((await call(routes.audit.GET, window(shift), { as: VIEWER })).status).toBe(200);
+    expect(t.emulator!.requests.count((e) => e.method === 'GET' && e.path.endsWith('/o'))).toBe(0);
   });
 
   it('returns the events of the window newest first, and the summary, and CSV', async () => {

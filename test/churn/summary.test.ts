@@ -66,4 +66,10 @@ describe('churn summary', () => {
     expect(row).toContain('"a,b"');
     expect(row).toContain(`"'=HYPERLINK(""x"")"`);
   });
+
+  it('neutralises cells that start with TAB or CR, which spreadsheets also evaluate', () => {
+    const csv = toCsv([ev({ event: 'released', lock: 'l', at: at(1), error: '\t=1+1', reason: '\r=2+2' })]);
+    expect(csv).toContain(`"'\t=1+1"`);
+    expect(csv).toContain(`"'\r=2+2"`);
+  });
 });

@@ -1,4 +1,5 @@
 // The console in real Chromium against a production build on the emulator.
+import { encode } from 'next-auth/jwt';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireLock, getLock, withLock, type Lock } from '@/lib/lock';
@@ -102,6 +103,8 @@ async function signIn(email: string, password: string): Promise<Page> {
 }
 
 const row = (page: Page, name: string) => page.locator(`[data-lock="${name}"]`);
+
+const SECRET_FOR_STARTUP = 'e2e-secret-0123456789abcdef';
 
 describe('console in Chromium', () => {
   it('sends anonymous visitors to the sign-in page', async () => {
@@ -283,7 +286,79 @@ describe('console in Chromium', () => {
   });
 });
 
+describe('access to pages (HTTP, as the browser would request them)', () => {
+  const SECRET = 'e2e-secret-0123456789abcdef';
+  const cookieFor = async (email: string) =>
+    `next-auth.session-token=${await encode({ token: { email, name: email, sub: email }, secret: SECRET })}`;
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    fetch(`${app.url}${path}`, { headers, redirect: 'manual' });
+  const PAGES = ['/locks', '/locks/locks/healthy', '/churn'];
+  const SECRET_DATA = 'web-1:100:aaaa0001';
+
+  it('sends anonymous visitors and garbage cookies to sign-in with the page as return address', async () => {
+    for (const path of PAGES) {
+      for (const headers of [{}, { cookie: 'next-auth.session-token=garbage' }] as Record<string, string>[]) {
+        const r = await get(path, headers);
+        expect(r.status, path).toBe(307);
+        expect(r.headers.get('location'), path).toBe(`/login?callbackUrl=${encodeURIComponent(path)}`);
+      }
+    }
+  });
+
+  it('answers 403 with no lock data to a signed-in user on no list, for pages and their RSC payloads', async () => {
+    const cookie = await cookieFor('mallory@elsewhere.example');
+    for (const path of PAGES) {
+      for (const extra of [{}, { rsc: '1' }] as Record<string, string>[]) {
+        const r = await get(path, { cookie, ...extra });
+        const body = await r.text();
+        expect(r.status, `${path} ${JSON.stringify(extra)}`).toBe(403);
+        expect(body).not.toContain(SECRET_DATA);
+        expect(body).not.toContain('serving');
+      }
+    }
+  });
+
+  it('serves pages to a viewer', async () => {
+    const cookie = await cookieFor('viewer@demo.lockboard');
+    for (const path of PAGES) expect((await get(path, { cookie })).status, path).toBe(200);
+    expect(await (await get('/locks/locks/healthy', { cookie })).text()).toContain(SECRET_DATA);
+  });
+
+  it('answers malformed escapes and callback URLs with a 4xx or a page, never a 5xx', async () => {
+    const cookie = await cookieFor('viewer@demo.lockboard');
+    for (const [path, headers] of [
+      ['/locks/locks/%E0%A4%A', { cookie }],
+      ['/api/locks/locks/%E0%A4%A', {}],
+      ['/api/locks/locks/%E0%A4%A', { cookie }],
+      ['/login?callbackUrl=%E0%A4%A', {}],
+      ['/login?callbackUrl=javascript:alert(1)', {}],
+      ['/api/auth/signin?callbackUrl=garbage%20%00', {}],
+      ['/api/auth/signin/demo?callbackUrl=http://[::1', {}],
+    ] as const) {
+      const r = await get(path, headers);
+      expect(r.status, path).toBeLessThan(500);
+    }
+  });
+});
+
 describe('console start-up and headers', () => {
+  it('refuses demo mode with Google sign-in or against real Cloud Storage', async () => {
+    const combinations: Record<string, string>[] = [
+      { LOCKBOARD_GCS_ENDPOINT: t.emulator!.url, GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 'secret' },
+      { LOCKBOARD_GCS_ENDPOINT: 'https://storage.googleapis.com' },
+      {},
+    ];
+    for (const extra of combinations) {
+      const err = await startConsole(await freePort(), {
+        LOCKBOARD_BUCKET: t.bucket,
+        NEXTAUTH_SECRET: SECRET_FOR_STARTUP,
+        LOCKBOARD_DEMO: '1',
+        ...extra,
+      }).catch((e: unknown) => e);
+      expect((err as Error).message).toMatch(/LOCKBOARD_DEMO demo mode/);
+    }
+  });
+
   it('refuses to start without NEXTAUTH_SECRET, naming the variable', async () => {
     const err = await startConsole(await freePort(), {
       LOCKBOARD_BUCKET: t.bucket,

@@ -4,13 +4,14 @@ import { getQueryClient } from '@/components/get-query-client';
 import { LocksView } from '@/components/locks-view';
 import { env } from '@/lib/server/env';
 import { listForConsole } from '@/lib/server/locks';
-import { requireUser } from '@/lib/server/session';
+import { requireRole } from '@/lib/server/session';
 import { locksQuery } from '@/lib/queries';
 
 export const dynamic = 'force-dynamic';
 
 export default async function LocksPage({ searchParams }: { searchParams: Promise<{ prefix?: string }> }) {
-  const user = await requireUser();
+  const requested = (await searchParams).prefix;
+  const user = await requireRole('viewer', `/locks${requested ? `?prefix=${encodeURIComponent(requested)}` : ''}`);
   const prefixes = env().LOCKBOARD_PREFIXES;
   if (prefixes.length === 0) {
     return (
@@ -19,7 +20,6 @@ export default async function LocksPage({ searchParams }: { searchParams: Promis
       </p>
     );
   }
-  const requested = (await searchParams).prefix;
   const prefix = requested && prefixes.includes(requested) ? requested : prefixes[0]!;
   const queryClient = getQueryClient();
   // The server calls the lib directly; the client polls the route. A storage failure leaves the client to retry.
