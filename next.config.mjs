@@ -9,7 +9,8 @@ const securityHeaders = [
 const nextConfig = {
   poweredByHeader: false,
   // forbidden() in pages: a signed-in user whose role does not allow a page gets a 403 before any data is read
-  experimental: { authInterrupts: true },
+  // proxyClientMaxBodySize: the proxy (pages only) buffers request bodies for itself; pages take no large bodies
+  experimental: { authInterrupts: true, proxyClientMaxBodySize: '64kb' },
   serverExternalPackages: ['@google-cloud/storage'],
   async headers() {
     return [

@@ -16,8 +16,13 @@ export function formatTime(iso: string): string {
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
-/** "500ms", "30s", "5m", "1h", "2d" in milliseconds; a bare number is seconds. Null when malformed. */
+/** Longer durations than a year are never meant (and lose precision past 2^53 ms). */
+export const MAX_DURATION_MS = 366 * 86_400_000;
+
+/** "500ms", "30s", "5m", "1h", "2d" in milliseconds; a bare number is seconds. Null when malformed or > 366 days. */
 export function parseDurationMs(raw: string): number | null {
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(raw.trim());
-  return m ? Math.round(Number(m[1]) * UNITS[m[2] ?? 's']!) : null;
+  const m = /^(\d{1,15}(?:\.\d{1,9})?)(ms|s|m|h|d)?$/.exec(raw.trim());
+  if (!m) return null;
+  const ms = Math.round(Number(m[1]) * UNITS[m[2] ?? 's']!);
+  return ms <= MAX_DURATION_MS ? ms : null;
 }

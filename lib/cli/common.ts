@@ -74,6 +74,12 @@ export interface Config {
   prefix: string;
 }
 
+let resolvedBucket: string | undefined;
+/** The bucket the running command resolved (for error messages about it). */
+export function configuredBucket(): string | undefined {
+  return resolvedBucket;
+}
+
 export function resolveConfig(
   values: { bucket?: string; endpoint?: string; prefix?: string },
   env = process.env,
@@ -81,6 +87,7 @@ export function resolveConfig(
   const source = parseGsUrl(values.prefix ?? env.LOCKBOARD_PREFIX);
   const bucket = source?.bucket ?? values.bucket ?? env.LOCKBOARD_BUCKET;
   if (!bucket) throw new UsageError('No bucket given: pass --bucket NAME or set LOCKBOARD_BUCKET.');
+  resolvedBucket = bucket;
   const endpoint = values.endpoint ?? env.LOCKBOARD_GCS_ENDPOINT;
   if (endpoint !== undefined && !/^https?:\/\/[^/]+/.test(endpoint)) {
     throw new UsageError(

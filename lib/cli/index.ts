@@ -1,7 +1,7 @@
 // The lockboard command: dispatch, top-level help, and one place that turns errors into messages and exit codes.
 import { EMULATOR_HELP, runEmulatorCommand } from '../emulator/command';
 import { LockOptionsError } from '../lock';
-import { EXIT, EXIT_CODES_HELP, storageFailure, UsageError } from './common';
+import { configuredBucket, EXIT, EXIT_CODES_HELP, storageFailure, UsageError } from './common';
 import { LS_HELP, lsCommand, STATUS_HELP, statusCommand } from './inspect';
 import { RELEASE_HELP, releaseCommand } from './release';
 import { RUN_HELP, runCommand } from './run';
@@ -50,7 +50,7 @@ export async function main(argv: string[]): Promise<number> {
       console.error(`lockboard ${name}: ${err.message}`);
       return EXIT.usage;
     }
-    const bucket = rest[rest.indexOf('--bucket') + 1] ?? process.env.LOCKBOARD_BUCKET ?? '';
+    const bucket = configuredBucket() ?? process.env.LOCKBOARD_BUCKET ?? '';
     const failure = storageFailure(err, bucket);
     if (failure) {
       console.error(`lockboard ${name}: ${failure.message}`);

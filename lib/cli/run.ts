@@ -86,6 +86,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       purpose: values.purpose,
       signal: waiting.signal,
       onWait: (holder) => progress.update(holder),
+      onStorageError: (error, retryInMs) => progress.storageError(error, retryInMs),
     });
   } catch (err) {
     progress.done();
@@ -173,6 +174,19 @@ class WaitProgress {
       process.stderr.write(`${line}\n`);
     }
     this.last = key;
+  }
+
+  /** A failed storage request that will be retried: said once per distinct error, never silently. */
+  storageError(error: Error, retryInMs: number): void {
+    const key = `error|${error.message}`;
+    if (key === this.last) return;
+    this.last = key;
+    if (this.tty && this.shown) process.stderr.write('\n');
+    this.shown = false;
+    process.stderr.write(
+      `Storage request failed for ${this.name}: ${error.message}. Retrying every few seconds ` +
+        `(next in ${formatDuration(retryInMs)}); pass --timeout to give up (exit 3), or Ctrl-C.\n`,
+    );
   }
 
   done(): void {

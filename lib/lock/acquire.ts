@@ -2,13 +2,13 @@
 // stale version, or wait with reads (never repeated creates) until it is absent or stale.
 import { AuditWriter } from './audit';
 import { Backoff, raceAbort, sleep, waitBackoff } from './backoff';
-import { LockAbortError, LockOptionsError, LockTimeoutError } from './errors';
+import { LockAbortError, LockTimeoutError } from './errors';
 import { hostname } from 'node:os';
 import { BucketObjects, GcsCallError, isTransient, statusOf, type Preconditions } from './gcs';
 import { inspectLock, LOCKBOARD_FORMAT } from './inspect';
 import { Lock } from './lock';
 import { resolveOptions, type ResolvedOptions } from './options';
-import { monotonicNow } from './time';
+import { monotonicNow, setLongTimeout } from './time';
 import type { AcquireOptions, GcsObjectResource, LockInfo } from './types';
 
 const IMMEDIATE_RETRIES = 3;
@@ -45,8 +45,13 @@ export async function acquireLock(options: AcquireOptions): Promise<Lock> {
     });
     return new Lock({ objects, options: o, audit, object, confirmedAt: sentAt });
   };
+  let lastStorageError: unknown;
   /** Sleeps before the next attempt; with `timeoutMs: 0` there is none: report the holder, or the storage error. */
   const wait = async (ms: number, cause?: unknown): Promise<void> => {
+    if (cause !== undefined) {
+      lastStorageError = cause;
+      o.onStorageError?.(cause as Error, ms);
+    } else lastStorageError = undefined;
     if (o.timeoutMs === 0) {
       if (cause !== undefined && holder === null) throw cause;
       throw new LockTimeoutError(o.name, holder, Math.round(monotonicNow() - started));
@@ -120,10 +125,12 @@ export async function acquireLock(options: AcquireOptions): Promise<Lock> {
     }
   } catch (err) {
     stop.dispose();
+    // Timed out while storage was failing (unreachable, 5xx): that is the cause, not contention.
+    if (err === stop.timeoutReason && lastStorageError !== undefined) throw lastStorageError;
     if (err === stop.timeoutReason) throw new LockTimeoutError(o.name, holder, Math.round(monotonicNow() - started));
     if (err === stop.abortReason) throw new LockAbortError(o.name, options.signal?.reason);
     if (err instanceof GcsCallError && err.status === 403) {
-      throw new LockOptionsError(`Permission denied on bucket "${o.bucket}": ${err.message}`);
+      throw new GcsCallError(403, `Permission denied on bucket "${o.bucket}": ${err.message}`);
     }
     throw err;
   }
@@ -134,9 +141,13 @@ function stopSignal(o: ResolvedOptions, started: number) {
   const controller = new AbortController();
   const timeoutReason = new Error('timeout');
   const abortReason = new Error('abort');
-  let timer: NodeJS.Timeout | undefined;
+  let cancelTimer = (): void => {};
   if (o.timeoutMs !== undefined && o.timeoutMs > 0) {
-    timer = setTimeout(() => controller.abort(timeoutReason), Math.max(0, started + o.timeoutMs - monotonicNow()));
+    // A wait of 30 days is legitimate; a plain setTimeout past 2^31 ms would fire at once.
+    cancelTimer = setLongTimeout(
+      () => controller.abort(timeoutReason),
+      Math.max(0, started + o.timeoutMs - monotonicNow()),
+    );
   }
   const onAbort = (): void => controller.abort(abortReason);
   if (o.signal?.aborted) controller.abort(abortReason);
@@ -146,7 +157,7 @@ function stopSignal(o: ResolvedOptions, started: number) {
     timeoutReason,
     abortReason,
     dispose(): void {
-      clearTimeout(timer);
+      cancelTimer();
       o.signal?.removeEventListener('abort', onAbort);
     },
   };

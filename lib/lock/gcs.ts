@@ -17,9 +17,24 @@ export class GcsCallError extends Error {
   }
 }
 
+/** The bucket itself does not exist (a configuration error): never mistaken for a missing lock object. */
+export class BucketNotFoundError extends GcsCallError {
+  constructor(
+    readonly bucket: string,
+    message: string,
+  ) {
+    super(404, `Bucket "${bucket}" does not exist: ${message}`);
+    this.name = 'BucketNotFoundError';
+  }
+}
+
 export const isTransient = (err: unknown): boolean =>
-  err instanceof GcsCallError && (err.status === 0 || err.status === 429 || err.status >= 500);
-export const statusOf = (err: unknown): number | undefined => (err instanceof GcsCallError ? err.status : undefined);
+  err instanceof GcsCallError &&
+  !(err instanceof BucketNotFoundError) &&
+  (err.status === 0 || err.status === 429 || err.status >= 500);
+/** The HTTP status of a failed object call; undefined for a missing bucket, so no caller reads it as "no object". */
+export const statusOf = (err: unknown): number | undefined =>
+  err instanceof GcsCallError && !(err instanceof BucketNotFoundError) ? err.status : undefined;
 
 interface Client {
   storage: Storage;
@@ -191,7 +206,9 @@ export class BucketObjects {
     const mapped = pending.catch((err: unknown) => {
       const code = (err as { code?: unknown }).code;
       const status = typeof code === 'number' && code >= 100 ? code : 0;
-      throw new GcsCallError(status, (err as Error).message ?? String(err));
+      const message = (err as Error).message ?? String(err);
+      if (status === 404 && /bucket does not exist/i.test(message)) throw new BucketNotFoundError(this.bucket, message);
+      throw new GcsCallError(status, message);
     });
     mapped.catch(() => {});
     return Promise.race([mapped, timeout]).finally(() => clearTimeout(timer));

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { LockOptionsError } from './errors';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from './gcs';
+import { MAX_TIMER_MS } from './time';
 import type { AcquireOptions } from './types';
 
 export const DEFAULT_TTL_MS = 300_000;
@@ -32,7 +33,7 @@ export function resolveOptions(options: AcquireOptions): ResolvedOptions {
     throw new LockOptionsError('Expected `bucket` to be a non-empty string');
   validateLockName(name);
   const ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
-  checkNumber('ttlMs', ttlMs, 1000);
+  checkNumber('ttlMs', ttlMs, 1000, MAX_TIMER_MS);
   const refreshIntervalMs = options.refreshIntervalMs ?? Math.floor(ttlMs / 8);
   checkNumber('refreshIntervalMs', refreshIntervalMs, 1);
   if (refreshIntervalMs > ttlMs / 3) {
@@ -42,9 +43,9 @@ export function resolveOptions(options: AcquireOptions): ResolvedOptions {
   }
   const maxRefreshFailures = options.maxRefreshFailures ?? 3;
   checkNumber('maxRefreshFailures', maxRefreshFailures, 1);
-  if (options.timeoutMs !== undefined) checkNumber('timeoutMs', options.timeoutMs, 0);
+  if (options.timeoutMs !== undefined) checkNumber('timeoutMs', options.timeoutMs, 0, Number.MAX_SAFE_INTEGER);
   const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-  checkNumber('requestTimeoutMs', requestTimeoutMs, 1);
+  checkNumber('requestTimeoutMs', requestTimeoutMs, 1, MAX_TIMER_MS);
   const identity = options.identity ?? defaultIdentity();
   if (typeof identity !== 'string' || identity === '' || identity.length > 512) {
     throw new LockOptionsError('Expected `identity` to be a string of 1 to 512 characters');
@@ -64,11 +65,16 @@ export function validateLockName(name: unknown): asserts name is string {
     throw new LockOptionsError('Expected `name` to be a non-empty object name');
   const bytes = Buffer.byteLength(name, 'utf8');
   if (bytes > 1024) throw new LockOptionsError(`Expected \`name\` to be at most 1024 bytes, got ${bytes}`);
-  if (/[\r\n]/.test(name)) throw new LockOptionsError('Expected `name` to contain no line breaks');
+  if (/[\r\n\0]/.test(name)) throw new LockOptionsError('Expected `name` to contain no line breaks or NUL characters');
+  if (!name.isWellFormed()) throw new LockOptionsError('Expected `name` to be valid Unicode (it has a lone surrogate)');
 }
 
-function checkNumber(option: string, value: unknown, min: number): void {
+function checkNumber(option: string, value: unknown, min: number, max = Number.MAX_SAFE_INTEGER): void {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < min) {
     throw new LockOptionsError(`Expected \`${option}\` to be a number of at least ${min}, got ${String(value)}`);
+  }
+  if (value > max) {
+    const hint = max === MAX_TIMER_MS ? ' (about 24.8 days: the longest delay a Node.js timer can hold)' : '';
+    throw new LockOptionsError(`Expected \`${option}\` to be at most ${max}${hint}, got ${String(value)}`);
   }
 }

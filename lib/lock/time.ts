@@ -55,3 +55,18 @@ export function isoTime(ms: number): string {
 export function isValidTime(ms: number | undefined): ms is number {
   return ms !== undefined && Number.isFinite(ms) && Math.abs(ms) <= 8.64e15;
 }
+
+/** Node timers overflow past 2^31 − 1 ms (about 24.8 days) and then fire at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** setTimeout for any delay: longer ones are chained below the overflow. Returns a cancel function. */
+export function setLongTimeout(fn: () => void, ms: number): () => void {
+  let timer: NodeJS.Timeout;
+  const deadline = monotonicNow() + ms;
+  const arm = (): void => {
+    const left = deadline - monotonicNow();
+    timer = left > MAX_TIMER_MS ? setTimeout(arm, MAX_TIMER_MS) : setTimeout(fn, Math.max(0, left));
+  };
+  arm();
+  return () => clearTimeout(timer);
+}

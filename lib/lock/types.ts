@@ -86,6 +86,8 @@ export interface LockOptions {
   audit?: { prefix?: string } | false;
   /** Called while waiting, each time the holder is read. */
   onWait?: (holder: LockInfo) => void;
+  /** Called when a storage request failed and will be retried after `retryInMs` (unreachable, 429, 5xx). */
+  onStorageError?: (error: Error, retryInMs: number) => void;
   /** Per-request timeout for acquire and release requests (default 10 s). */
   requestTimeoutMs?: number;
 }

@@ -108,17 +108,37 @@ function expectedHost(req: NextRequest): string | null {
 
 const BODY_LIMIT = 16 * 1024;
 
-/** A JSON body (content type checked, at most 16 KiB), validated with `schema`. */
+/**
+ * Reads a request body as text, streaming, and stops with 413 as soon as it passes `limit` bytes: a large or
+ * endless (chunked) body never sits in memory, whoever sends it.
+ */
+export async function readBodyCapped(req: Request, limit: number): Promise<string> {
+  const declared = Number(req.headers.get('content-length') ?? '0');
+  if (declared > limit) throw new ApiError('payload_too_large', `The request body exceeds ${limit} bytes.`);
+  if (!req.body) return '';
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw new ApiError('payload_too_large', `The request body exceeds ${limit} bytes.`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** A JSON body (content type checked, at most 16 KiB, read with a cap), validated with `schema`. */
 export async function readJson<S extends z.ZodType>(req: Request, schema: S): Promise<z.output<S>> {
   const type = req.headers.get('content-type') ?? '';
   if (!/^application\/json\b/i.test(type)) {
     throw new ApiError('unsupported_media_type', 'Send the request body as JSON (Content-Type: application/json).');
   }
-  const declared = Number(req.headers.get('content-length') ?? '0');
-  if (declared > BODY_LIMIT) throw new ApiError('payload_too_large', `The request body exceeds ${BODY_LIMIT} bytes.`);
-  const text = await req.text();
-  if (Buffer.byteLength(text) > BODY_LIMIT)
-    throw new ApiError('payload_too_large', `The request body exceeds ${BODY_LIMIT} bytes.`);
+  const text = await readBodyCapped(req, BODY_LIMIT);
   let raw: unknown;
   try {
     raw = JSON.parse(text);

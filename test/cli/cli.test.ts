@@ -303,6 +303,12 @@ describe('bad input', () => {
       /--generation is required and must be a decimal/,
     ],
     ['an unknown command', ['frob'], /unknown command "frob"/],
+    [
+      'a TTL past what a timer can hold',
+      ['run', 'x', '--ttl', '200d', '--', 'true'],
+      /ttlMs` to be at most 2147483647/,
+    ],
+    ['an absurd TTL', ['run', 'x', '--ttl', '99999999999999999999d', '--', 'true'], /--ttl must be a duration/],
   ];
   for (const [what, args, message] of cases) {
     it(`rejects ${what} with exit code 2 and a clear message`, async () => {
@@ -323,6 +329,40 @@ describe('bad input', () => {
     const r = await runCli(['ls'], { ...env, LOCKBOARD_GCS_ENDPOINT: 'http://127.0.0.1:9' });
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/Cannot reach the storage endpoint/);
+  });
+
+  it('names the missing bucket and exits 3, for every command, never "free" or "gone"', async () => {
+    const missing = { ...env, LOCKBOARD_BUCKET: 'no-such-bucket' };
+    for (const args of [
+      ['run', 'deploy', '--', 'true'],
+      ['ls', '--json'],
+      ['status', 'deploy'],
+      ['release', 'deploy', '--generation', '1', '--reason', 'x'],
+    ]) {
+      const r = await runCli(args, missing);
+      expect(r.code, args.join(' ')).toBe(3);
+      expect(r.stderr, args.join(' ')).toMatch(/Bucket "no-such-bucket" does not exist/);
+    }
+  });
+
+  it('says the endpoint cannot be reached while retrying, and exits 3 at --timeout', async () => {
+    const r = await runCli(['run', 'x', '--timeout', '2s', '--', 'true'], {
+      ...env,
+      LOCKBOARD_GCS_ENDPOINT: 'http://127.0.0.1:9',
+    });
+    expect(r.stderr).toMatch(/Storage request failed for locks\/x: .*Retrying/);
+    expect(r.stderr).toMatch(/Cannot reach the storage endpoint/);
+    expect(r.code).toBe(3);
+  });
+
+  it('waits out a --timeout longer than a Node.js timer can hold', async () => {
+    const holder = await acquireLock({ storage: t.storage, bucket: t.bucket, name: 'locks/month', audit: false });
+    const { child, done } = startCli(['run', 'month', '--timeout', '30d', '--', 'true'], env);
+    const early = await Promise.race([done, delay(1500).then(() => 'still waiting')]);
+    expect(early).toBe('still waiting');
+    child.kill('SIGINT');
+    expect((await done).code).toBe(130);
+    await holder.release();
   });
 
   it('prints help for every command', async () => {

@@ -1,4 +1,5 @@
 // The console in real Chromium against a production build on the emulator.
+import { readFileSync } from 'node:fs';
 import { encode } from 'next-auth/jwt';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -110,7 +111,7 @@ describe('console in Chromium', () => {
   it('sends anonymous visitors to the sign-in page', async () => {
     const page = await openPage();
     await page.goto(`${app.url}/locks`);
-    await page.waitForURL('**/login');
+    await page.waitForURL('**/login?callbackUrl=%2Flocks');
     expect(await page.textContent('h1')).toMatch(/Sign in to Lockboard/);
     expect(await page.textContent('body')).toMatch(/operator@demo\.lockboard/);
     await page.close();
@@ -309,9 +310,9 @@ describe('access to pages (HTTP, as the browser would request them)', () => {
     const cookie = await cookieFor('mallory@elsewhere.example');
     for (const path of PAGES) {
       for (const extra of [{}, { rsc: '1' }] as Record<string, string>[]) {
-        const r = await get(path, { cookie, ...extra });
+        const r = await get(extra.rsc ? `${path}?_rsc=fuzz` : path, { cookie, ...extra });
         const body = await r.text();
-        expect(r.status, `${path} ${JSON.stringify(extra)}`).toBe(403);
+        expect(r.status, `${path} ${JSON.stringify(extra)} → ${r.headers.get('location')}`).toBe(403);
         expect(body).not.toContain(SECRET_DATA);
         expect(body).not.toContain('serving');
       }
@@ -339,6 +340,117 @@ describe('access to pages (HTTP, as the browser would request them)', () => {
       expect(r.status, path).toBeLessThan(500);
     }
   });
+});
+
+describe('garbage in', () => {
+  const rssMb = () => {
+    const status = readFileSync(`/proc/${app.child.pid}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+  };
+
+  it('answers 1 200 malformed requests across the API with no 5xx', async () => {
+    const cookie = `next-auth.session-token=${await encode({
+      token: { email: 'operator@demo.lockboard', sub: 'x' },
+      secret: SECRET_FOR_STARTUP,
+    })}`;
+    const garbage = [
+      '%',
+      '%E0%A4%A',
+      '..%2F..%2F',
+      'a%0Ab',
+      '%00',
+      '\u{1F600}',
+      'x'.repeat(3000),
+      '%ud800',
+      '?',
+      '#',
+      '"',
+      "'",
+    ];
+    const paths = [
+      (g: string) => `/api/locks/locks/${g}`,
+      (g: string) => `/api/locks?prefix=${g}`,
+      (g: string) => `/api/locks?pageToken=${g}`,
+      (g: string) => `/api/locks?health=${g}`,
+      (g: string) => `/api/audit?from=${g}`,
+      (g: string) => `/api/audit?lock=${g}&to=${g}`,
+      (g: string) => `/api/audit/summary?from=2026-01-01T00:00:00Z&to=${g}`,
+      (g: string) => `/api/metrics?${g}`,
+      (g: string) => `/locks/${g}`,
+      (g: string) => `/login?callbackUrl=${g}`,
+    ];
+    const bodies = [
+      '',
+      'null',
+      '[]',
+      '{"name":"locks/a\\nb","generation":"1","reason":"x"}',
+      '{"name":"locks/a","generation":"99999999999999999999","reason":"x"}',
+      '{"name":"locks/\\ud800","generation":"1","reason":"x"}',
+      '{"name":"' + 'a'.repeat(2000) + '","generation":"1","reason":"x"}',
+      '{"name":1}',
+      '{',
+    ];
+    const statuses: number[] = [];
+    const fiveXx: string[] = [];
+    let n = 0;
+    for (const g of garbage) {
+      for (const p of paths) {
+        for (const auth of [{}, { cookie }, { cookie: 'next-auth.session-token=garbage' }] as Record<
+          string,
+          string
+        >[]) {
+          const r = await fetch(`${app.url}${p(g)}`, { headers: auth, redirect: 'manual' });
+          statuses.push(r.status);
+          if (r.status >= 500) fiveXx.push(`GET ${p(g).slice(0, 80)} → ${r.status}`);
+          await r.arrayBuffer();
+          n++;
+        }
+      }
+    }
+    for (const body of bodies) {
+      for (const target of ['/api/locks/release', '/api/auth/signout', '/api/auth/callback/demo']) {
+        for (const type of ['application/json', 'text/plain', 'application/x-www-form-urlencoded']) {
+          for (let i = 0; i < 3; i++) {
+            const r = await fetch(`${app.url}${target}`, {
+              method: 'POST',
+              headers: { cookie, origin: app.url, 'content-type': type },
+              body,
+              redirect: 'manual',
+            });
+            if (r.status >= 500) fiveXx.push(`POST ${target} ${type} ${body.slice(0, 40)} → ${r.status}`);
+            await r.arrayBuffer();
+            n++;
+          }
+        }
+      }
+    }
+    expect(n).toBeGreaterThanOrEqual(1_000);
+    expect(fiveXx).toEqual([]);
+    expect(rssMb()).toBeLessThan(300);
+  }, 180_000);
+
+  it('refuses a 300 MB chunked body, even anonymously, without holding it in memory', async () => {
+    for (const target of ['/api/auth/signout', '/api/locks/release']) {
+      let sent = 0;
+      const chunk = new Uint8Array(1024 * 1024).fill(120);
+      const stream = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (sent >= 300) return controller.close();
+          sent++;
+          controller.enqueue(chunk);
+        },
+      });
+      const r = await fetch(`${app.url}${target}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: app.url },
+        body: stream,
+        duplex: 'half',
+      } as RequestInit).catch((e: unknown) => e);
+      if (r instanceof Response) expect(r.status, target).toBeGreaterThanOrEqual(400);
+      if (r instanceof Response) expect(r.status, target).toBeLessThan(500);
+    }
+    expect(rssMb()).toBeLessThan(300);
+  }, 60_000);
 });
 
 describe('console start-up and headers', () => {

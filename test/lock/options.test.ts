@@ -19,6 +19,9 @@ describe('lock options', () => {
     ['a purpose over 256 characters', { purpose: 'p'.repeat(257) }, /`purpose` to be a string of at most 256/],
     ['no bucket', { bucket: '' }, /`bucket` to be a non-empty string/],
     ['no storage', { storage: undefined }, /`storage` to be a Storage instance/],
+    ['a TTL a Node.js timer cannot hold', { ttlMs: 2 ** 31 }, /`ttlMs` to be at most 2147483647 \(about 24.8 days/],
+    ['a name with a lone surrogate', { name: 'locks/\ud800' }, /`name` to be valid Unicode/],
+    ['a name with a line break', { name: 'locks/a\nb' }, /`name` to contain no line breaks/],
   ];
   for (const [what, patch, message] of cases) {
     it(`rejects ${what} with LockOptionsError naming the option`, async () => {
@@ -34,5 +37,25 @@ describe('lock options', () => {
     );
     expect(err).toBeInstanceOf(LockOptionsError);
     expect((err as Error).message).toMatch(/`generation` to be a decimal integer string/);
+  });
+
+  it('waits for a timeout longer than a Node.js timer can hold instead of giving up at once', async () => {
+    const { startTestEmulator } = await import('../helpers/gcs');
+    const t = await startTestEmulator();
+    try {
+      const opts = { storage: t.storage, bucket: t.bucket, name: 'locks/long', audit: false as const };
+      const holder = await acquireLock(opts);
+      const stop = new AbortController();
+      const waiting = acquireLock({ ...opts, timeoutMs: 30 * 86_400_000, signal: stop.signal }).catch(
+        (e: unknown) => e,
+      );
+      const early = await Promise.race([waiting, new Promise((r) => setTimeout(() => r('still waiting'), 600))]);
+      expect(early).toBe('still waiting');
+      stop.abort();
+      expect(((await waiting) as Error).name).toBe('AbortError');
+      await holder.release();
+    } finally {
+      await t.close();
+    }
   });
 });
