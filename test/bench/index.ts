@@ -1,8 +1,9 @@
 // npm run bench: every benchmark, each printing a table and writing bench-results/<name>.json.
-// Run one with: npm run bench -- emulator | lock-core | handover | console | churn
+// Run one with: npm run bench -- emulator | lock-core | handover | formats | console | churn
 import { benchChurn } from './churn';
 import { spawnSync } from 'node:child_process';
 import { benchEmulator } from './emulator';
+import { benchFormats } from './formats';
 import { benchHandover } from './handover';
 import { benchLockCore } from './lock-core';
 
@@ -10,6 +11,7 @@ const ALL: Record<string, () => Promise<unknown>> = {
   emulator: benchEmulator,
   'lock-core': benchLockCore,
   handover: benchHandover,
+  formats: benchFormats,
   console: async () => {
     // The console's server modules import `server-only`, which resolves to an empty module under react-server.
     const r = spawnSync(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'test/bench/console.ts'], {
