@@ -120,6 +120,8 @@ function pattern(source: string): RegExp {
   return re;
 }
 
+const MAX_PATTERN_LENGTH = 256;
+
 function validateConfig(config: FaultConfig): void {
   const rate = (value: unknown, field: string): void => {
     if (value !== undefined && (typeof value !== 'number' || value < 0 || value > 1)) {
@@ -127,7 +129,11 @@ function validateConfig(config: FaultConfig): void {
     }
   };
   if (config.rules !== undefined && !Array.isArray(config.rules)) throw invalid('Fault field rules must be an array');
+  if ((config.rules?.length ?? 0) > 100) throw invalid('Fault field rules must have at most 100 rules');
   for (const rule of config.rules ?? []) {
+    if (typeof rule !== 'object' || rule === null || Array.isArray(rule)) {
+      throw invalid(`Each fault rule must be an object, got ${JSON.stringify(rule)}`);
+    }
     rate(rule.errorRate, 'errorRate');
     rate(rule.dropResponseRate, 'dropResponseRate');
     rate(rule.resetRate, 'resetRate');
@@ -144,6 +150,9 @@ function validateConfig(config: FaultConfig): void {
     for (const field of ['path', 'query'] as const) {
       const pattern = rule[field];
       if (pattern === undefined) continue;
+      if (typeof pattern !== 'string' || pattern.length > MAX_PATTERN_LENGTH) {
+        throw invalid(`Fault field ${field} must be a regular expression of at most ${MAX_PATTERN_LENGTH} characters`);
+      }
       try {
         new RegExp(pattern);
       } catch {

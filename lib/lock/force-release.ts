@@ -85,12 +85,10 @@ async function releaseSeen(
     if ('outcome' in cleared) return cleared;
     pinned = String(cleared.metageneration);
   }
-  const deleted = await retrying(objects, name, generation, () =>
+  const refused = await retrying(objects, name, generation, () =>
     objects.delete(name, { ifGenerationMatch: generation, ifMetagenerationMatch: pinned }),
   );
-  return deleted !== undefined && typeof deleted === 'object' && 'outcome' in deleted
-    ? deleted
-    : { outcome: 'released' };
+  return refused ?? { outcome: 'released' };
 }
 
 /** Runs one conditional write with retries; a 404/412 becomes the outcome the operator is shown. */

@@ -127,20 +127,17 @@ export class BucketObjects {
     return buf;
   }
 
+  /** Custom-metadata PATCH (a refresh or an adoption), with both preconditions. */
   patchMetadata(
     name: string,
     metadata: Record<string, string | null>,
     pre: Required<Preconditions>,
     timeoutMs = DEFAULT_REQUEST_TIMEOUT_MS,
   ): Promise<GcsObjectResource> {
-    const qs = {
-      ifGenerationMatch: String(pre.ifGenerationMatch),
-      ifMetagenerationMatch: String(pre.ifMetagenerationMatch),
-    };
-    return this.request(this.file(name), { method: 'PATCH', uri: '', qs, json: { metadata } }, timeoutMs);
+    return this.patchFields(name, { metadata }, pre, timeoutMs);
   }
 
-  /** PATCH of object fields other than custom metadata (e.g. `temporaryHold`), with both preconditions. */
+  /** PATCH of object fields (custom metadata, `temporaryHold`, ...), with both preconditions. */
   patchFields(
     name: string,
     fields: Record<string, unknown>,

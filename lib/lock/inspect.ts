@@ -1,6 +1,6 @@
 // inspectLock: the one place that turns an object into a LockInfo: its class and format (through the format
 // registry), its owner in the format's terms, and its health judged by that format's own rule on server time.
-import { classifyObject, type Classification } from './formats';
+import { classifyObject, type Classification, type ObjectView } from './formats';
 import { isoTime, isValidTime } from './time';
 import type { GcsObjectResource, LockHealth, LockInfo } from './types';
 
@@ -18,7 +18,7 @@ const NOT_A_LOCK = 'Not a lock: Lockboard never deletes an object it does not re
 
 export function inspectLock(object: GcsObjectResource, serverNow: Date | number, opts: InspectOptions = {}): LockInfo {
   const now = typeof serverNow === 'number' ? serverNow : serverNow.getTime();
-  const view = objectView(object, opts.body);
+  const view = objectViewOf(object, opts.body);
   const classified = classifyObject(view);
   const base = {
     bucket: opts.bucket ?? object.bucket ?? '',
@@ -50,7 +50,7 @@ export function inspectLock(object: GcsObjectResource, serverNow: Date | number,
 
 function readLock(
   { format, reading }: Extract<Classification, { kind: 'lock' }>,
-  view: ReturnType<typeof objectView>,
+  view: ObjectView,
   now: number,
   longHeldMs: number | undefined,
 ): Omit<
@@ -74,8 +74,8 @@ function readLock(
   };
   if (note !== undefined) info.note = note;
   if (reading.identity !== undefined) info.identity = reading.identity;
-  for (const key of ['host', 'pid', 'purpose'] as const) {
-    if (format.id === 'lockboard' && view.metadata[key]) info[key] = view.metadata[key];
+  if (format.id === 'lockboard') {
+    for (const key of ['host', 'pid', 'purpose'] as const) if (view.metadata[key]) info[key] = view.metadata[key];
   }
   if (reading.ttlMs !== undefined && isValidTime(reading.ttlMs)) info.ttlMs = Math.round(reading.ttlMs);
   if (reading.refreshMs !== undefined && isValidTime(reading.refreshMs))
@@ -87,7 +87,7 @@ function readLock(
 
 function judgeHealth(
   now: number,
-  view: ReturnType<typeof objectView>,
+  view: ObjectView,
   reading: { released?: boolean; freeAt?: number; staleAt?: number; refreshMs?: number },
   longHeldMs: number | undefined,
 ): LockHealth {
@@ -104,7 +104,8 @@ function judgeHealth(
   return 'healthy';
 }
 
-function objectView(object: GcsObjectResource, body: Buffer | undefined) {
+/** What the format registry sees of an object: string metadata, numeric size and times, the hold, the body. */
+export function objectViewOf(object: GcsObjectResource, body?: Buffer): ObjectView {
   const size = Number(object.size ?? body?.length ?? 0);
   return {
     name: object.name,

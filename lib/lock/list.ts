@@ -3,7 +3,7 @@
 import type { Storage } from '@google-cloud/storage';
 import { needsBody } from './formats';
 import { BucketObjects } from './gcs';
-import { inspectLock } from './inspect';
+import { inspectLock, objectViewOf } from './inspect';
 import { validateLockName } from './options';
 import { isoTime } from './time';
 import type { GcsObjectResource, LockInfo } from './types';
@@ -39,7 +39,7 @@ export interface LockList {
   serverTime: string;
 }
 
-const bodies = new Map<string, Buffer | null>();
+const bodies = new Map<string, Buffer>();
 const BODY_CACHE_LIMIT = 10_000;
 
 export async function listLocks(options: ListLocksOptions): Promise<LockList> {
@@ -90,18 +90,10 @@ export function serverTimeOf(storage: Storage, bucket: string): string {
 
 /** Reads a body only when a format needs it; cached by bucket/name#generation (bodies never change). */
 export async function bodyFor(objects: BucketObjects, item: GcsObjectResource): Promise<Buffer | undefined> {
-  const view = {
-    name: item.name,
-    metadata: Object.fromEntries(Object.entries(item.metadata ?? {}).map(([k, v]) => [k, String(v)])),
-    size: Number(item.size ?? 0),
-    createdMs: 0,
-    updatedMs: 0,
-    temporaryHold: item.temporaryHold === true,
-  };
-  if (!needsBody(view)) return undefined;
+  if (!needsBody(objectViewOf(item))) return undefined;
   const key = `${objects.bucket}/${item.name}#${item.generation}`;
   const cached = bodies.get(key);
-  if (cached !== undefined) return cached ?? undefined;
+  if (cached) return cached;
   try {
     const body = await objects.download(item.name, String(item.generation));
     if (bodies.size >= BODY_CACHE_LIMIT) bodies.clear();

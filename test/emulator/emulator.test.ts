@@ -147,6 +147,15 @@ describe('fault injection', () => {
     });
     expect(bad.status).toBe(400);
     expect(JSON.stringify(await bad.json())).toMatch(/times must be a positive integer/);
+    for (const [rules, message] of [
+      [[null], /Each fault rule must be an object/],
+      [[{ path: 'a'.repeat(300) }], /at most 256 characters/],
+      [[{ query: 5 }], /must be a regular expression/],
+    ] as const) {
+      const r = await fetch(`${t.emulator!.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ rules }) });
+      expect(r.status).toBe(400);
+      expect(JSON.stringify(await r.json())).toMatch(message);
+    }
   });
 
   it('replays the same random faults for the same seed', async () => {
