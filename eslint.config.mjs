@@ -4,6 +4,16 @@ import nextTs from 'eslint-config-next/typescript';
 const config = [
   ...nextVitals,
   ...nextTs,
-  { ignores: ['.next/**', 'node_modules/**', '.data/**', 'test-results/**', 'bench-results/**', 'next-env.d.ts'] },
+  {
+    ignores: [
+      '.next/**',
+      'node_modules/**',
+      '.data/**',
+      'test-results/**',
+      'bench-results/**',
+      'next-env.d.ts',
+      'dist/**',
+    ],
+  },
 ];
 export default config;

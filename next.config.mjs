@@ -8,6 +8,8 @@ const securityHeaders = [
 
 const nextConfig = {
   poweredByHeader: false,
+  // One self-contained server (.next/standalone/server.js) for npm start, the demo, the tests and the container
+  output: 'standalone',
   // forbidden() in pages: a signed-in user whose role does not allow a page gets a 403 before any data is read
   // proxyClientMaxBodySize: the proxy (pages only) buffers request bodies for itself; pages take no large bodies
   experimental: { authInterrupts: true, proxyClientMaxBodySize: '64kb' },

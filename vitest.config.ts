@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-const HEAVY = ['test/e2e/**/*.test.ts', 'test/fault/**/*.test.ts'];
+const HEAVY = ['test/e2e/**/*.test.ts', 'test/fault/**/*.test.ts', 'test/package/**/*.test.ts'];
 
 export default defineConfig({
   resolve: {

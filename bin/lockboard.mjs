@@ -1,7 +1,14 @@
 #!/usr/bin/env node
-// The lockboard command. Runs the TypeScript sources through tsx, so `npx lockboard ...` works from a checkout.
-import { register } from 'tsx/esm/api';
+// The lockboard command: runs the compiled CLI in dist/ (built by `npm install` in a checkout, shipped in the package).
+import { existsSync } from 'node:fs';
 
-register();
-const { main } = await import('../lib/cli/index.ts');
+const entry = new URL('../dist/cli/index.js', import.meta.url);
+if (!existsSync(entry)) {
+  console.error(
+    'lockboard: the compiled CLI (dist/) is missing. In a checkout of the repository run "npm install" ' +
+      '(or "npm run build:package") first.',
+  );
+  process.exit(1);
+}
+const { main } = await import(entry.href);
 process.exitCode = await main(process.argv.slice(2));

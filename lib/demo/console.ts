@@ -11,11 +11,14 @@ export interface ConsoleProcess {
 }
 
 const ROOT = join(import.meta.dirname, '..', '..');
+/** The standalone server `next build` writes: the same file the container runs. */
+export const SERVER = join(ROOT, '.next', 'standalone', 'server.js');
 
 /** True when `.next` is missing or older than any source file of the console. */
 export function needsBuild(): boolean {
   const marker = join(ROOT, '.next', 'BUILD_ID');
-  if (!existsSync(marker)) return true;
+  if (!existsSync(marker) || !existsSync(SERVER) || !existsSync(join(ROOT, '.next', 'standalone', '.next', 'static')))
+    return true;
   const built = statSync(marker).mtimeMs;
   const newer = (dir: string): boolean =>
     readdirSync(dir, { withFileTypes: true }).some((d) => {
@@ -34,13 +37,14 @@ export function needsBuild(): boolean {
   return configChanged || ['app', 'components', 'lib'].some((d) => newer(join(ROOT, d)));
 }
 
+/** `npm run build`: next build (standalone output), then the static files copied next to the standalone server. */
 export function buildConsole(): void {
-  const result = spawnSync('npx', ['next', 'build'], {
+  const result = spawnSync('npm', ['run', 'build'], {
     cwd: ROOT,
     stdio: 'inherit',
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
   });
-  if (result.status !== 0) throw new Error('next build failed; see the output above');
+  if (result.status !== 0) throw new Error('the console build (npm run build) failed; see the output above');
 }
 
 export async function startConsole(
@@ -49,15 +53,18 @@ export async function startConsole(
   host = '127.0.0.1',
 ): Promise<ConsoleProcess> {
   const url = `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`;
-  const child = spawn(
-    process.execPath,
-    [join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next'), 'start', '-p', String(port), '-H', host],
-    {
-      cwd: ROOT,
-      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXTAUTH_URL: url, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const child = spawn(process.execPath, [SERVER], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NEXT_TELEMETRY_DISABLED: '1',
+      NEXTAUTH_URL: url,
+      PORT: String(port),
+      HOSTNAME: host,
+      ...env,
     },
-  );
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));

@@ -1,6 +1,7 @@
 // npm run bench: every benchmark, each printing a table and writing bench-results/<name>.json.
-// Run one with: npm run bench -- emulator | lock-core | handover | formats | console | churn
+// Run one with: npm run bench -- emulator | lock-core | handover | formats | console | churn | cli-startup
 import { benchChurn } from './churn';
+import { benchCliStartup } from './cli-startup';
 import { spawnSync } from 'node:child_process';
 import { benchEmulator } from './emulator';
 import { benchFormats } from './formats';
@@ -20,6 +21,7 @@ const ALL: Record<string, () => Promise<unknown>> = {
     if (r.status !== 0) throw new Error('the console benchmark failed');
   },
   churn: benchChurn,
+  'cli-startup': benchCliStartup,
 };
 const chosen = process.argv.slice(2).filter((a) => a !== '--');
 for (const name of chosen) {
