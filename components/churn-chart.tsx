@@ -27,7 +27,12 @@ export function ChurnChart({ perHour }: { perHour: HourBucket[] }) {
           <CartesianGrid strokeDasharray="3 3" opacity={0.3} />
           <XAxis dataKey="hour" fontSize={11} minTickGap={24} />
           <YAxis allowDecimals={false} fontSize={11} />
-          <Tooltip />
+          {/* Colours from the page's own palette, so the hour label is readable in dark mode too */}
+          <Tooltip
+            contentStyle={{ background: 'var(--background)', color: 'var(--foreground)', borderColor: '#a1a1aa' }}
+            labelStyle={{ color: 'var(--foreground)', fontWeight: 600 }}
+            cursor={{ fill: 'rgba(161,161,170,0.15)' }}
+          />
           <Legend />
           {EVENT_KINDS.map((kind) => (
             <Bar key={kind} dataKey={kind} stackId="events" fill={COLORS[kind]} isAnimationActive={false} />

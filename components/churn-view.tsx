@@ -5,19 +5,27 @@ import Link from 'next/link';
 import { useState } from 'react';
 import type { AuditRecord } from '@/lib/lock/audit-read';
 import { formatDuration, formatTime } from '@/lib/format';
-import { lockHref, RANGES, summaryQuery, windowFor, type RangeKey } from '@/lib/queries';
+import { lockHref, RANGES, summaryQuery, windowFor, type ChurnWindow, type RangeKey } from '@/lib/queries';
 import { ChurnChart } from './churn-chart';
 
-export function ChurnView({ initialWindow }: { initialWindow: { from: string; to: string } }) {
-  const [range, setRange] = useState<RangeKey | 'custom'>('24h');
-  const [window, setWindow] = useState(initialWindow);
-  const query = useQuery({ ...summaryQuery(window), placeholderData: keepPreviousData });
+const MAX_WINDOW_MS = 31 * 86_400_000;
+
+export function ChurnView() {
+  const [selected, setSelected] = useState<ChurnWindow>({ range: '24h' });
+  // Bumped by the range buttons so the From/To fields show the range just chosen
+  const [fieldsFor, setFieldsFor] = useState(0);
+  const range = selected.range;
+  const query = useQuery({ ...summaryQuery(selected), placeholderData: keepPreviousData });
   const s = query.data;
+  // The window shown is the one the numbers are for: the server echoes it, and it slides with each poll
+  const window = s ? { from: s.from, to: s.to } : null;
   const choose = (key: RangeKey) => {
-    setRange(key);
-    setWindow(windowFor(key));
+    setSelected({ range: key });
+    setFieldsFor((n) => n + 1);
   };
-  const csvHref = `/api/audit?format=csv&from=${encodeURIComponent(window.from)}&to=${encodeURIComponent(window.to)}`;
+  const csvHref = window
+    ? `/api/audit?format=csv&from=${encodeURIComponent(window.from)}&to=${encodeURIComponent(window.to)}`
+    : undefined;
 
   return (
     <section className="space-y-6">
@@ -36,18 +44,18 @@ export function ChurnView({ initialWindow }: { initialWindow: { from: string; to
           ))}
         </div>
         <CustomRange
-          window={window}
-          onApply={(w) => {
-            setRange('custom');
-            setWindow(w);
-          }}
+          key={fieldsFor}
+          initial={selected.range === 'custom' ? selected : windowFor(selected.range)}
+          onApply={(w) => setSelected({ range: 'custom', ...w })}
         />
-        <a href={csvHref} className="ml-auto text-sm text-blue-700 hover:underline dark:text-blue-300" download>
-          Export CSV
-        </a>
+        {csvHref && (
+          <a href={csvHref} className="ml-auto text-sm text-blue-700 hover:underline dark:text-blue-300" download>
+            Export CSV
+          </a>
+        )}
       </div>
-      <p className="text-xs text-zinc-500">
-        {formatTime(window.from)} → {formatTime(window.to)} {query.isFetching ? '· loading' : ''}
+      <p className="text-xs text-zinc-500" data-testid="window">
+        {window ? `${formatTime(window.from)} → ${formatTime(window.to)}` : ''} {query.isFetching ? '· loading' : ''}
       </p>
       {query.isError && (
         <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-900 dark:bg-red-950 dark:text-red-200">
@@ -125,39 +133,71 @@ export function ChurnView({ initialWindow }: { initialWindow: { from: string; to
   );
 }
 
+/** Why a custom range cannot be applied, or null. Values are datetime-local strings read as UTC. */
+export function rangeProblem(from: string, to: string): string | null {
+  if (!from || !to) return 'Enter both From and To (UTC), or choose Last 1h / 24h / 7d.';
+  const a = Date.parse(`${from}Z`);
+  const b = Date.parse(`${to}Z`);
+  if (Number.isNaN(a) || Number.isNaN(b)) return 'From and To must be dates and times.';
+  if (a >= b) return 'From must be before To.';
+  if (b - a > MAX_WINDOW_MS) return 'Choose at most 31 days.';
+  return null;
+}
+
 function CustomRange({
-  window,
+  initial,
   onApply,
 }: {
-  window: { from: string; to: string };
+  initial: { from: string; to: string };
   onApply: (w: { from: string; to: string }) => void;
 }) {
-  const [from, setFrom] = useState(window.from.slice(0, 16));
-  const [to, setTo] = useState(window.to.slice(0, 16));
+  const [from, setFrom] = useState(initial.from.slice(0, 16));
+  const [to, setTo] = useState(initial.to.slice(0, 16));
+  const [problem, setProblem] = useState<string | null>(null);
   return (
     <form
-      className="flex items-end gap-2 text-sm"
+      className="flex flex-wrap items-end gap-2 text-sm"
+      noValidate
       onSubmit={(e) => {
         e.preventDefault();
-        onApply({ from: new Date(`${from}Z`).toISOString(), to: new Date(`${to}Z`).toISOString() });
+        const why = rangeProblem(from, to);
+        setProblem(why);
+        if (!why) onApply({ from: new Date(`${from}Z`).toISOString(), to: new Date(`${to}Z`).toISOString() });
       }}
     >
-      <TimeInput label="From (UTC)" value={from} onChange={setFrom} />
-      <TimeInput label="To (UTC)" value={to} onChange={setTo} />
+      <TimeInput label="From (UTC)" value={from} onChange={setFrom} invalid={problem !== null} />
+      <TimeInput label="To (UTC)" value={to} onChange={setTo} invalid={problem !== null} />
       <button type="submit" className="rounded-md px-3 py-1 ring-1 ring-inset ring-zinc-300 dark:ring-zinc-700">
         Apply
       </button>
+      {problem && (
+        <p role="alert" id="range-problem" className="w-full text-red-700 dark:text-red-300">
+          {problem} The numbers below are still for the previous window.
+        </p>
+      )}
     </form>
   );
 }
 
-function TimeInput({ label, value, onChange }: { label: string; value: string; onChange: (v: string) => void }) {
+function TimeInput({
+  label,
+  value,
+  onChange,
+  invalid,
+}: {
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  invalid: boolean;
+}) {
   return (
     <label>
       {label}
       <input
         type="datetime-local"
         value={value}
+        aria-invalid={invalid}
+        aria-describedby={invalid ? 'range-problem' : undefined}
         onChange={(e) => onChange(e.target.value)}
         className="ml-1 rounded border border-zinc-300 bg-transparent px-1 dark:border-zinc-600"
       />

@@ -43,6 +43,7 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({
           name: seen.name,
+          bucket: seen.bucket,
           generation: seen.generation,
           metageneration: seen.metageneration,
           reason,

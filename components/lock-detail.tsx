@@ -14,8 +14,8 @@ import { LockTimeline } from './lock-timeline';
 import { Button } from './ui/button';
 import { useServerNow } from './use-server-now';
 
-export function LockDetail({ name, canRelease }: { name: string; canRelease: boolean }) {
-  const query = useQuery(lockQuery(name));
+export function LockDetail({ name, bucket, canRelease }: { name: string; bucket?: string; canRelease: boolean }) {
+  const query = useQuery(lockQuery(name, bucket));
   const lock = query.data;
   const [releasing, setReleasing] = useState(false);
   const serverNow = useServerNow(lock?.serverTime, query.dataUpdatedAt);
@@ -46,7 +46,7 @@ export function LockDetail({ name, canRelease }: { name: string; canRelease: boo
       {lock && releasing && (
         <ForceReleaseDialog lock={lock} serverNow={serverNow} onClose={() => setReleasing(false)} />
       )}
-      <LockTimeline name={name} />
+      <LockTimeline name={name} bucket={bucket} />
     </section>
   );
 }

@@ -81,14 +81,17 @@ export function LockTable({ locks, serverNow, sort, onSort, canRelease, onReleas
             return (
               <div
                 role="row"
-                key={lock.name}
+                key={`${lock.bucket}/${lock.name}`}
                 aria-rowindex={item.index + 2}
                 data-lock={lock.name}
                 className={`${GRID} absolute left-0 right-0 items-center border-b border-zinc-100 text-sm dark:border-zinc-800`}
                 style={{ top: item.start, height: ROW_HEIGHT }}
               >
                 <div role="cell" className="truncate font-mono">
-                  <Link href={lockHref(lock.name)} className="text-blue-700 hover:underline dark:text-blue-300">
+                  <Link
+                    href={lockHref(lock.name, lock.bucket)}
+                    className="text-blue-700 hover:underline dark:text-blue-300"
+                  >
                     {lock.name}
                   </Link>
                 </div>

@@ -1,10 +1,10 @@
 'use client';
 
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { timeline } from '@/lib/churn';
 import { formatDuration, formatTime } from '@/lib/format';
-import { lockEventsQuery, windowFor } from '@/lib/queries';
+import { HISTORY_PAGE, lockEventsQuery } from '@/lib/queries';
 
 const ENDED_STYLE: Record<string, string> = {
   held: 'text-emerald-700 dark:text-emerald-300',
@@ -16,10 +16,11 @@ const ENDED_STYLE: Record<string, string> = {
 };
 
 /** Who held this lock from when to when, and how each tenure ended (last 7 days of audit events). */
-export function LockTimeline({ name }: { name: string }) {
-  const [window] = useState(() => windowFor('7d'));
-  const query = useQuery(lockEventsQuery(name, window));
+export function LockTimeline({ name, bucket }: { name: string; bucket?: string }) {
+  const [limit, setLimit] = useState(HISTORY_PAGE);
+  const query = useQuery({ ...lockEventsQuery(name, bucket, limit), placeholderData: keepPreviousData });
   const tenures = query.data ? timeline(query.data.events) : [];
+  const more = query.data ? query.data.total - query.data.events.length : 0;
   return (
     <section aria-labelledby="timeline-title" className="space-y-2">
       <h2 id="timeline-title" className="text-lg font-semibold">
@@ -65,6 +66,22 @@ export function LockTimeline({ name }: { name: string }) {
             ))}
           </tbody>
         </table>
+      )}
+      {more > 0 && (
+        <p
+          className="flex flex-wrap items-center gap-3 text-sm text-zinc-600 dark:text-zinc-400"
+          data-testid="history-more"
+        >
+          Showing the newest {query.data!.events.length} of {query.data!.total} events of the last 7 days.
+          <button
+            type="button"
+            onClick={() => setLimit((l) => Math.min(l * 4, 5_000))}
+            disabled={limit >= 5_000 || query.isFetching}
+            className="rounded-md px-3 py-1 ring-1 ring-inset ring-zinc-300 disabled:opacity-50 dark:ring-zinc-700"
+          >
+            {limit >= 5_000 ? 'Export the rest from the churn page' : 'Show older holders'}
+          </button>
+        </p>
       )}
     </section>
   );

@@ -1,32 +1,88 @@
 'use client';
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useRouter, useSearchParams } from 'next/navigation';
-import { useMemo, useState } from 'react';
+import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { LockHealth, LockInfo } from '@/lib/lock/types';
 import { HEALTHS } from '@/lib/health';
-import { locksQuery } from '@/lib/queries';
+import { ALL_SOURCES, locksQuery, type SourceOption } from '@/lib/queries';
 import { ForceReleaseDialog } from './force-release-dialog';
 import { HealthBadge } from './health-badge';
 import { LockTable, type SortKey } from './lock-table';
 import { useLocalNow, useServerNow } from './use-server-now';
 
 interface Props {
-  prefixes: string[];
-  prefix: string;
+  sources: SourceOption[];
+  /** The source shown: a configured id or "all". */
+  source: string;
   canRelease: boolean;
+  /** A `source` (or `prefix`) in the address that is not configured: said above the list, which shows `source`. */
+  unknownSource?: string;
 }
 
-export function LocksView({ prefixes, prefix, canRelease }: Props) {
+const SORT_KEYS: SortKey[] = ['name', 'owner', 'health', 'held', 'refresh', 'expires', 'generation', 'format'];
+
+/** Source, health chip, filter text and sort live in the address: shareable, and the back button undoes them. */
+function useUrlState() {
   const router = useRouter();
+  const pathname = usePathname();
   const search = useSearchParams();
-  const query = useQuery({ ...locksQuery(prefix), placeholderData: keepPreviousData });
+  const healthParam = search.get('health');
+  const sortParam = search.get('sort') as SortKey | null;
+  const state = {
+    health: healthParam && (HEALTHS as readonly string[]).includes(healthParam) ? (healthParam as LockHealth) : null,
+    sort: {
+      key: sortParam && SORT_KEYS.includes(sortParam) ? sortParam : ('name' as SortKey),
+      dir: search.get('dir') === 'desc' ? ('desc' as const) : ('asc' as const),
+    },
+    q: search.get('q') ?? '',
+  };
+  const update = useCallback(
+    (changes: Record<string, string | null>, mode: 'push' | 'replace' = 'push') => {
+      const next = new URLSearchParams(search.toString());
+      for (const [k, v] of Object.entries(changes)) {
+        if (v === null || v === '') next.delete(k);
+        else next.set(k, v);
+      }
+      const qs = next.toString();
+      router[mode](`${pathname}${qs ? `?${qs}` : ''}`, { scroll: false });
+    },
+    [router, pathname, search],
+  );
+  return { ...state, update };
+}
+
+export function LocksView({ sources, source, canRelease, unknownSource }: Props) {
+  const router = useRouter();
+  const url = useUrlState();
+  const query = useQuery({ ...locksQuery(source), placeholderData: keepPreviousData });
   const serverNow = useServerNow(query.data?.serverTime, query.dataUpdatedAt);
   const localNow = useLocalNow();
-  const [text, setText] = useState('');
-  const [health, setHealth] = useState<LockHealth | null>((search.get('health') as LockHealth | null) ?? null);
-  const [sort, setSort] = useState<{ key: SortKey; dir: 'asc' | 'desc' }>({ key: 'name', dir: 'asc' });
+  // The filter box answers every keystroke; the address follows a moment later (replace: no history per key)
+  const [text, setText] = useState(url.q);
+  const { q: urlQ, update } = url;
+  const written = useRef(urlQ);
+  useEffect(() => {
+    // The address changed by itself (back button, a shared link): the box follows it
+    if (urlQ !== written.current) {
+      written.current = urlQ;
+      setText(urlQ);
+    }
+  }, [urlQ]);
+  useEffect(() => {
+    if (text === written.current) return;
+    const timer = setTimeout(() => {
+      written.current = text;
+      update({ q: text }, 'replace');
+    }, 300);
+    return () => clearTimeout(timer);
+  }, [text, update]);
+  const health = url.health;
+  const sort = url.sort;
   const [releasing, setReleasing] = useState<LockInfo | null>(null);
+  const current = sources.find((s) => s.id === source);
+  const where = current ? current.id : 'all sources';
+  const multiBucket = new Set(sources.map((s) => s.bucket)).size > 1;
   const [notice, setNotice] = useState<string | null>(null);
 
   const all = useMemo(() => query.data?.locks ?? [], [query.data]);
@@ -37,15 +93,16 @@ export function LocksView({ prefixes, prefix, canRelease }: Props) {
     <section className="space-y-4">
       <div className="flex flex-wrap items-end gap-4">
         <label className="text-sm">
-          Prefix
+          Source
           <select
-            value={prefix}
-            onChange={(e) => router.push(`/locks?prefix=${encodeURIComponent(e.target.value)}`)}
-            className="ml-2 rounded-md border border-zinc-300 bg-transparent px-2 py-1 font-mono dark:border-zinc-600"
+            value={source}
+            onChange={(e) => router.push(`/locks?source=${encodeURIComponent(e.target.value)}`)}
+            className="ml-2 max-w-[16rem] rounded-md border border-zinc-300 bg-transparent px-2 py-1 font-mono dark:border-zinc-600"
           >
-            {prefixes.map((p) => (
-              <option key={p} value={p}>
-                {p}
+            {sources.length > 1 && <option value={ALL_SOURCES}>All sources</option>}
+            {sources.map((s) => (
+              <option key={s.id} value={s.id}>
+                {multiBucket ? s.id : s.prefix || s.id}
               </option>
             ))}
           </select>
@@ -57,7 +114,7 @@ export function LocksView({ prefixes, prefix, canRelease }: Props) {
             value={text}
             onChange={(e) => setText(e.target.value)}
             placeholder="name, owner, purpose, host"
-            className="ml-2 w-64 rounded-md border border-zinc-300 bg-transparent px-2 py-1 dark:border-zinc-600"
+            className="ml-2 w-56 max-w-full rounded-md border border-zinc-300 bg-transparent px-2 py-1 dark:border-zinc-600"
           />
         </label>
         <p className="ml-auto text-xs text-zinc-500" aria-live="polite" data-testid="updated">
@@ -72,7 +129,7 @@ export function LocksView({ prefixes, prefix, canRelease }: Props) {
         <button
           type="button"
           aria-pressed={health === null}
-          onClick={() => setHealth(null)}
+          onClick={() => url.update({ health: null })}
           className={chip(health === null)}
         >
           All <span className="tabular">{all.length}</span>
@@ -82,7 +139,7 @@ export function LocksView({ prefixes, prefix, canRelease }: Props) {
             key={h}
             type="button"
             aria-pressed={health === h}
-            onClick={() => setHealth(health === h ? null : h)}
+            onClick={() => url.update({ health: health === h ? null : h })}
             className={chip(health === h)}
             data-testid={`count-${h}`}
           >
@@ -91,6 +148,15 @@ export function LocksView({ prefixes, prefix, canRelease }: Props) {
         ))}
       </div>
 
+      {unknownSource !== undefined && (
+        <div
+          role="alert"
+          className="rounded-md bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-200"
+        >
+          {JSON.stringify(unknownSource)} is not a configured source; showing {where}. Configured:{' '}
+          {sources.map((s) => s.id).join(', ')}.
+        </div>
+      )}
       {query.isError && (
         <div role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-900 dark:bg-red-950 dark:text-red-200">
           Could not refresh the lock list: {query.error.message}
@@ -107,19 +173,19 @@ export function LocksView({ prefixes, prefix, canRelease }: Props) {
       )}
       {query.data?.nextPageToken && (
         <p className="text-sm text-amber-700">
-          Showing the first {all.length} locks under this prefix; narrow the prefix to see the rest.
+          Showing the first {all.length} locks in {where}; choose a narrower source to see the rest.
         </p>
       )}
 
       {query.data && query.data.skipped > 0 && (
         <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="skipped-count">
-          {query.data.skipped} other object{query.data.skipped === 1 ? '' : 's'} under {prefix} skipped: data (such as
+          {query.data.skipped} other object{query.data.skipped === 1 ? '' : 's'} in {where} skipped: data (such as
           Terraform state) or not a recognised lock. Lockboard never offers to delete them.
         </p>
       )}
       {query.data && all.length === 0 ? (
         <div className="rounded-lg border border-dashed border-zinc-300 p-10 text-center text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-400">
-          <p className="font-medium">No locks under {prefix} right now.</p>
+          <p className="font-medium">No locks in {where} right now.</p>
           <p>
             Locks appear here while a program, pipeline or <code>lockboard run</code> holds them.
           </p>
@@ -131,7 +197,7 @@ export function LocksView({ prefixes, prefix, canRelease }: Props) {
           locks={shown}
           serverNow={serverNow}
           sort={sort}
-          onSort={(key) => setSort((s) => ({ key, dir: s.key === key && s.dir === 'asc' ? 'desc' : 'asc' }))}
+          onSort={(key) => url.update({ sort: key, dir: sort.key === key && sort.dir === 'asc' ? 'desc' : 'asc' })}
           canRelease={canRelease}
           onRelease={(lock) => {
             setNotice(null);

@@ -5,12 +5,24 @@ import type { LockInfo } from '@/lib/lock/types';
 
 export interface LocksData {
   serverTime: string;
-  prefix: string;
+  /** The source listed (`gs://bucket/prefix`) or "all". */
+  source: string;
+  bucket?: string;
+  prefix?: string;
   locks: LockInfo[];
-  /** Objects under the prefix that are not locks (data or unrecognised). */
+  /** Objects in the source(s) that are not locks (data, unrecognised, audit events). */
   skipped: number;
   nextPageToken?: string;
 }
+
+/** A configured source as the client sees it. */
+export interface SourceOption {
+  id: string;
+  bucket: string;
+  prefix: string;
+}
+
+export const ALL_SOURCES = 'all';
 
 export type LockDetailData = LockInfo & { serverTime: string };
 
@@ -37,18 +49,18 @@ export async function apiFetch<T>(url: string, init?: RequestInit): Promise<T> {
 
 export const POLL_INTERVAL_MS = 2_000;
 
-export const locksQuery = (prefix: string) => ({
-  queryKey: ['locks', prefix] as const,
-  queryFn: () => apiFetch<LocksData>(`/api/locks?prefix=${encodeURIComponent(prefix)}`),
+export const locksQuery = (source: string) => ({
+  queryKey: ['locks', source] as const,
+  queryFn: () => apiFetch<LocksData>(`/api/locks?source=${encodeURIComponent(source)}`),
   refetchInterval: POLL_INTERVAL_MS,
   refetchIntervalInBackground: false,
 });
 
-export const lockQuery = (name: string) => ({
-  queryKey: ['lock', name] as const,
+export const lockQuery = (name: string, bucket?: string) => ({
+  queryKey: ['lock', bucket ?? '', name] as const,
   queryFn: async (): Promise<LockDetailData | null> => {
     try {
-      return await apiFetch<LockDetailData>(`/api/locks/${name.split('/').map(encodeURIComponent).join('/')}`);
+      return await apiFetch<LockDetailData>(lockPath('/api/locks', name, bucket));
     } catch (err) {
       if (err instanceof ApiClientError && err.status === 404) return null;
       throw err;
@@ -58,8 +70,14 @@ export const lockQuery = (name: string) => ({
   refetchIntervalInBackground: false,
 });
 
-export function lockHref(name: string): string {
-  return `/locks/${name.split('/').map(encodeURIComponent).join('/')}`;
+function lockPath(base: string, name: string, bucket?: string): string {
+  const path = `${base}/${name.split('/').map(encodeURIComponent).join('/')}`;
+  return bucket ? `${path}?bucket=${encodeURIComponent(bucket)}` : path;
+}
+
+/** A lock's page; with its bucket, so the link stays right when several buckets are configured. */
+export function lockHref(name: string, bucket?: string): string {
+  return lockPath('/locks', name, bucket);
 }
 
 export const RANGES = { '1h': 3_600_000, '24h': 86_400_000, '7d': 7 * 86_400_000 } as const;
@@ -71,20 +89,35 @@ export function windowFor(range: RangeKey, now = Date.now()): { from: string; to
   return { from: new Date(to - RANGES[range]).toISOString(), to: new Date(to).toISOString() };
 }
 
-export const summaryQuery = (w: { from: string; to: string }) => ({
-  queryKey: ['audit-summary', w.from, w.to] as const,
-  queryFn: () =>
-    apiFetch<ChurnSummary>(`/api/audit/summary?from=${encodeURIComponent(w.from)}&to=${encodeURIComponent(w.to)}`),
+/** The churn view's window: a relative range that slides with time, or fixed bounds. */
+export type ChurnWindow = { range: RangeKey } | { range: 'custom'; from: string; to: string };
+
+function auditWindow(w: ChurnWindow): { from: string; to: string } {
+  // A relative range is computed when each poll runs, so "last 24h" keeps meaning the last 24 hours
+  return w.range === 'custom' ? { from: w.from, to: w.to } : windowFor(w.range);
+}
+
+export const summaryQuery = (w: ChurnWindow) => ({
+  queryKey: ['audit-summary', w] as const,
+  queryFn: () => {
+    const { from, to } = auditWindow(w);
+    return apiFetch<ChurnSummary>(`/api/audit/summary?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`);
+  },
   refetchInterval: 15_000,
   refetchIntervalInBackground: false,
 });
 
-export const lockEventsQuery = (lock: string, w: { from: string; to: string }) => ({
-  queryKey: ['audit-lock', lock, w.from, w.to] as const,
-  queryFn: () =>
-    apiFetch<{ events: AuditRecord[]; total: number }>(
-      `/api/audit?lock=${encodeURIComponent(lock)}&from=${encodeURIComponent(w.from)}&to=${encodeURIComponent(w.to)}`,
-    ),
+export const HISTORY_PAGE = 200;
+
+/** A lock's events of the last 7 days (sliding), newest first, `limit` of them. */
+export const lockEventsQuery = (lock: string, bucket: string | undefined, limit: number) => ({
+  queryKey: ['audit-lock', bucket ?? '', lock, limit] as const,
+  queryFn: () => {
+    const { from, to } = windowFor('7d');
+    const qs = new URLSearchParams({ lock, from, to, limit: String(limit) });
+    if (bucket) qs.set('bucket', bucket);
+    return apiFetch<{ events: AuditRecord[]; total: number; from: string; to: string }>(`/api/audit?${qs}`);
+  },
   refetchInterval: 10_000,
   refetchIntervalInBackground: false,
 });

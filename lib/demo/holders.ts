@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { Storage } from '@google-cloud/storage';
 import { acquireLock, withLock, type Lock } from '../lock';
+import { startPlatformHolders } from './platform';
 
 export interface Holders {
   stop(): Promise<void>;
@@ -105,6 +106,8 @@ export async function startHolders(
     );
     await sleep(5_000 / speed, stop.signal);
   });
+
+  loops.push(...(await startPlatformHolders(storage, stop.signal)));
 
   return {
     async stop() {

@@ -6,6 +6,7 @@ import { Storage } from '@google-cloud/storage';
 import { startEmulator } from '../emulator';
 import { buildConsole, needsBuild, startConsole } from './console';
 import { startHolders } from './holders';
+import { PLATFORM_BUCKET } from './platform';
 
 const HELP = `Usage: npm run demo -- [--port 3000] [--emulator-port 4443] [--data-dir .data/demo]
 
@@ -45,7 +46,7 @@ async function main(): Promise<number> {
   try {
     emulator = await startEmulator({
       port: emulatorPort,
-      buckets: [bucket],
+      buckets: [bucket, PLATFORM_BUCKET],
       dataDir: values['data-dir'],
       faults: { rateLimit: { enabled: true } },
     });
@@ -61,9 +62,8 @@ async function main(): Promise<number> {
   try {
     console_ = await startConsole(port, {
       LOCKBOARD_DEMO: '1',
-      LOCKBOARD_BUCKET: bucket,
+      LOCKBOARD_SOURCES: `gs://${bucket}/locks/,gs://${bucket}/ci/,gs://${PLATFORM_BUCKET}/`,
       LOCKBOARD_GCS_ENDPOINT: emulator.url,
-      LOCKBOARD_PREFIXES: 'locks/,ci/',
       LOCKBOARD_LONG_HELD: '10m',
       LOCKBOARD_METRICS_TOKEN: 'demo-metrics-token-0123456789',
       NEXTAUTH_SECRET: randomBytes(32).toString('base64'),
@@ -81,6 +81,7 @@ Lockboard demo is running.
              viewer@demo.lockboard / viewer       (read only)
   Emulator:  ${emulator.url} (data in ${values['data-dir']})
   CLI:       LOCKBOARD_BUCKET=${bucket} LOCKBOARD_GCS_ENDPOINT=${emulator.url} npx lockboard ls
+             LOCKBOARD_GCS_ENDPOINT=${emulator.url} npx lockboard ls gs://${PLATFORM_BUCKET}/   (Terraform, Vault, ...)
   Metrics:   curl -H 'Authorization: Bearer demo-metrics-token-0123456789' ${console_.url}/api/metrics
 Press Ctrl-C to stop.`);
   await new Promise<void>((resolve) => {

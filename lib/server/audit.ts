@@ -4,19 +4,21 @@ import { z } from 'zod';
 import { listAuditEvents, type AuditRecord } from '@/lib/lock';
 import { EVENT_KINDS } from '@/lib/churn';
 import { env } from './env';
-import { ApiError, parseWith, prefixOf } from './http';
+import { ApiError, parseWith } from './http';
 import { countGcs } from './metrics';
+import { sourceOfLock, sources } from './sources';
 import { storage } from './storage';
 
 const MAX_WINDOW_MS = 31 * 86_400_000;
 const CACHE_MS = 5_000;
-const cache = new Map<string, { at: number; value: Promise<AuditRecord[]> }>();
+const cache = new Map<string, { at: number; value: Promise<BucketAuditRecord[]> }>();
 
 const isoDate = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 time such as 2026-01-31T12:00:00Z' });
 export const windowSchema = z.object({
   from: isoDate.optional(),
   to: isoDate.optional(),
   lock: z.string().min(1).max(1024).optional(),
+  bucket: z.string().max(222).optional(),
   event: z.enum(EVENT_KINDS as [string, ...string[]]).optional(),
 });
 
@@ -24,6 +26,7 @@ export interface AuditWindow {
   from: Date;
   to: Date;
   lock?: string;
+  bucket?: string;
   event?: string;
 }
 
@@ -32,52 +35,66 @@ export function parseWindow(params: URLSearchParams): AuditWindow {
   const raw = parseWith(windowSchema, Object.fromEntries([...params].filter(([k]) => k in windowSchema.shape)));
   const to = raw.to ? new Date(raw.to) : new Date();
   const from = raw.from ? new Date(raw.from) : new Date(to.getTime() - 86_400_000);
-  if (from >= to) throw new ApiError('bad_request', '`from` must be before `to`.');
+  if (from >= to) throw new ApiError('bad_request', '"from" must be before "to".');
   if (to.getTime() - from.getTime() > MAX_WINDOW_MS) {
     throw new ApiError('bad_request', 'The window is longer than 31 days; ask for at most 31 days per request.');
   }
-  return { from, to, lock: raw.lock, event: raw.event };
+  return { from, to, lock: raw.lock, bucket: raw.bucket, event: raw.event };
 }
 
 const SLICE_MS = 86_400_000;
 /** A closed day changes only by late writes; the current day is re-read every few seconds. */
 const CLOSED_SLICE_CACHE_MS = 10 * 60_000;
 
+/** An audit event with the bucket it was read from (the lock's own bucket). */
+export type BucketAuditRecord = AuditRecord & { bucket: string };
+
 /**
- * Events of the window, only for locks inside the configured prefixes. The window is read in whole-day (UTC) slices,
+ * Events of the window, only for locks inside the configured sources, read from the audit prefix of every
+ * configured bucket (or of the one bucket holding `lock`). The window is read in whole-day (UTC) slices,
  * each listed once and cached, then cut to the exact bounds in memory: shifting a window by a millisecond (or
  * opening many overlapping windows) costs no new listing, so the cost per interval is bounded by the days shown
  * (at most 32 slices; one list call per 1 000 events each).
  */
-export async function readEvents(w: AuditWindow): Promise<AuditRecord[]> {
-  if (w.lock) prefixOf(w.lock);
+export async function readEvents(w: AuditWindow): Promise<BucketAuditRecord[]> {
+  const configured = sources();
+  const buckets = w.lock
+    ? [sourceOfLock(w.lock, w.bucket).bucket]
+    : [...new Set(configured.map((s) => s.bucket))].filter((b) => w.bucket === undefined || b === w.bucket);
+  if (w.bucket !== undefined && buckets.length === 0) {
+    throw new ApiError('bad_request', `Bucket "${w.bucket}" is not in a configured source.`);
+  }
   const first = Math.floor(w.from.getTime() / SLICE_MS) * SLICE_MS;
-  const slices: Promise<AuditRecord[]>[] = [];
-  for (let d = first; d < w.to.getTime(); d += SLICE_MS) slices.push(readSlice(d, w.lock));
+  const slices: Promise<BucketAuditRecord[]>[] = [];
+  for (const bucket of buckets) {
+    for (let d = first; d < w.to.getTime(); d += SLICE_MS) slices.push(readSlice(bucket, d, w.lock));
+  }
   const from = w.from.toISOString();
   const to = w.to.toISOString();
-  const prefixes = env().LOCKBOARD_PREFIXES;
+  const inside = (e: BucketAuditRecord) =>
+    configured.some((s) => s.bucket === e.bucket && e.lock.startsWith(s.prefix) && e.lock.length > s.prefix.length);
   return (await Promise.all(slices))
     .flat()
-    .filter((e) => e.at >= from && e.at < to && prefixes.some((p) => e.lock.startsWith(p)));
+    .filter((e) => e.at >= from && e.at < to && inside(e))
+    .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
 }
 
-function readSlice(startMs: number, lock: string | undefined): Promise<AuditRecord[]> {
-  const key = `${startMs}|${lock ?? ''}`;
+function readSlice(bucket: string, startMs: number, lock: string | undefined): Promise<BucketAuditRecord[]> {
+  const key = `${bucket}|${startMs}|${lock ?? ''}`;
   const now = performance.now();
   const closed = startMs + SLICE_MS < Date.now() - 60_000;
   const hit = cache.get(key);
   if (hit && now - hit.at < (closed ? CLOSED_SLICE_CACHE_MS : CACHE_MS)) return hit.value;
   const value = listAuditEvents({
     storage: storage(),
-    bucket: env().LOCKBOARD_BUCKET,
+    bucket,
     auditPrefix: env().LOCKBOARD_AUDIT_PREFIX,
     from: new Date(startMs),
     to: new Date(startMs + SLICE_MS),
     lock,
   }).then(({ events, listCalls }) => {
     for (let i = 0; i < listCalls; i++) countGcs('objects.list');
-    return events;
+    return events.map((e) => ({ ...e, bucket }));
   });
   value.catch(() => cache.delete(key));
   if (cache.size > 2_000) cache.clear();

@@ -14,15 +14,49 @@ const durationMs = z
   .refine((raw) => parseDurationMs(raw) !== null, 'must be a duration like 30m, 2h or 1d')
   .transform((raw) => parseDurationMs(raw)!);
 
+const BUCKET_NAME = /^[a-z0-9][a-z0-9._-]{1,61}[a-z0-9]$/;
+const SOURCE = /^gs:\/\/([^/]+)\/(.*)$/;
+
+/** Where locks are listed: one bucket and a prefix in it ("" = the whole bucket). */
+export interface Source {
+  /** `gs://bucket/prefix`, as configured and as shown in the source selector. */
+  id: string;
+  bucket: string;
+  prefix: string;
+}
+
+function parseSource(raw: string): Source | string {
+  const m = SOURCE.exec(raw);
+  if (!m) return `"${raw}" is not gs://BUCKET/PREFIX (e.g. gs://tf-state-prod/ or gs://ci-locks/locks/)`;
+  const [, bucket, prefix] = m as unknown as [string, string, string];
+  if (!BUCKET_NAME.test(bucket)) return `"${raw}": "${bucket}" is not a GCS bucket name`;
+  if (prefix && (!prefix.endsWith('/') || prefix.startsWith('/')))
+    return `"${raw}": the prefix must end with "/" (gs://${bucket}/${prefix}/)`;
+  return { id: `gs://${bucket}/${prefix}`, bucket, prefix };
+}
+
 const schema = z
   .object({
-    LOCKBOARD_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9._-]{1,61}[a-z0-9]$/, 'must be a GCS bucket name'),
+    LOCKBOARD_SOURCES: z
+      .string()
+      .optional()
+      .transform((raw, ctx) => {
+        if (raw === undefined) return undefined;
+        const parsed = list(raw).map(parseSource);
+        for (const p of parsed) if (typeof p === 'string') ctx.addIssue({ code: 'custom', message: p });
+        const sources = parsed.filter((p): p is Source => typeof p !== 'string');
+        if (parsed.length === 0) ctx.addIssue({ code: 'custom', message: 'is empty: list gs://BUCKET/PREFIX sources' });
+        const ids = sources.map((x) => x.id);
+        const dup = ids.find((id, i) => ids.indexOf(id) !== i);
+        if (dup) ctx.addIssue({ code: 'custom', message: `lists ${dup} twice` });
+        return sources;
+      }),
+    LOCKBOARD_BUCKET: z.string().regex(BUCKET_NAME, 'must be a GCS bucket name').optional(),
     LOCKBOARD_PREFIXES: z
       .string()
       .optional()
-      .transform((raw) => (raw === undefined ? ['locks/'] : list(raw)))
       .refine(
-        (p) => p.every((x) => x.endsWith('/') && !x.startsWith('/')),
+        (raw) => list(raw).every((x) => x.endsWith('/') && !x.startsWith('/')),
         'each prefix must end with "/" and not start with "/"',
       ),
     LOCKBOARD_AUDIT_PREFIX: z
@@ -53,6 +87,22 @@ const schema = z
     NEXTAUTH_URL: z.url({ protocol: /^https?$/, error: 'must be the public http(s) URL of the console' }).optional(),
   })
   .superRefine((env, ctx) => {
+    if (env.LOCKBOARD_SOURCES && (env.LOCKBOARD_BUCKET || env.LOCKBOARD_PREFIXES !== undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['LOCKBOARD_SOURCES'],
+        message:
+          'replaces LOCKBOARD_BUCKET and LOCKBOARD_PREFIXES: set either LOCKBOARD_SOURCES=gs://BUCKET/PREFIX,... or the two older variables, not both',
+      });
+    }
+    if (!env.LOCKBOARD_SOURCES && !env.LOCKBOARD_BUCKET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['LOCKBOARD_BUCKET'],
+        message:
+          'is required (or LOCKBOARD_SOURCES=gs://BUCKET/PREFIX,... for several buckets): say which bucket holds the locks',
+      });
+    }
     if (env.LOCKBOARD_DEMO_ACCOUNTS && !env.LOCKBOARD_DEMO) {
       ctx.addIssue({
         code: 'custom',
@@ -92,7 +142,23 @@ const schema = z
     }
   });
 
-export type ConsoleEnv = z.output<typeof schema>;
+type ParsedEnv = z.output<typeof schema>;
+export type ConsoleEnv = Omit<ParsedEnv, 'LOCKBOARD_SOURCES' | 'LOCKBOARD_PREFIXES' | 'LOCKBOARD_BUCKET'> & {
+  /** Every configured source, from LOCKBOARD_SOURCES or LOCKBOARD_BUCKET + LOCKBOARD_PREFIXES (default "locks/"). */
+  sources: Source[];
+};
+
+function withSources(parsed: ParsedEnv): ConsoleEnv {
+  const { LOCKBOARD_SOURCES, LOCKBOARD_BUCKET, LOCKBOARD_PREFIXES, ...rest } = parsed;
+  const sources =
+    LOCKBOARD_SOURCES ??
+    (LOCKBOARD_PREFIXES === undefined ? ['locks/'] : list(LOCKBOARD_PREFIXES)).map((prefix) => ({
+      id: `gs://${LOCKBOARD_BUCKET}/${prefix}`,
+      bucket: LOCKBOARD_BUCKET!,
+      prefix,
+    }));
+  return { ...rest, sources };
+}
 
 function isLoopbackUrl(url: string | undefined): boolean {
   if (!url) return false;
@@ -113,7 +179,7 @@ export class ConfigError extends Error {
 
 export function parseEnv(source: Record<string, string | undefined>): ConsoleEnv {
   const result = schema.safeParse(source);
-  if (result.success) return result.data;
+  if (result.success) return withSources(result.data);
   const lines = result.error.issues.map((i) => {
     const key = String(i.path[0] ?? 'environment');
     const message = i.code === 'invalid_type' && source[key] === undefined ? 'is required' : i.message;

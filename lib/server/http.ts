@@ -155,17 +155,3 @@ export function parseWith<S extends z.ZodType>(schema: S, raw: unknown): z.outpu
   const field = issue.path.length ? `${issue.path.join('.')}: ` : '';
   throw new ApiError('bad_request', `${field}${issue.message}`);
 }
-
-/** The configured prefix containing `name`, or a 400 naming the allowed prefixes. */
-export function prefixOf(name: string): string {
-  const prefix = env().LOCKBOARD_PREFIXES.find((p) => name.startsWith(p) && name.length > p.length);
-  if (!prefix) throw new ApiError('bad_request', `"${name}" is not inside a configured prefix (${allowedPrefixes()}).`);
-  return prefix;
-}
-
-export function allowedPrefixes(): string {
-  const prefixes = env().LOCKBOARD_PREFIXES;
-  return prefixes.length
-    ? prefixes.map((p) => JSON.stringify(p)).join(', ')
-    : 'none configured: set LOCKBOARD_PREFIXES';
-}

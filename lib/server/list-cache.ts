@@ -9,8 +9,8 @@ import { storage } from './storage';
 const TTL_MS = 1_000;
 const entries = new Map<string, { at: number; value: Promise<LockList> }>();
 
-export function cachedListLocks(prefix: string, pageToken?: string): Promise<LockList> {
-  const key = `${prefix}\u0000${pageToken ?? ''}`;
+export function cachedListLocks(bucket: string, prefix: string, pageToken?: string): Promise<LockList> {
+  const key = `${bucket}\u0000${prefix}\u0000${pageToken ?? ''}`;
   const now = performance.now();
   const hit = entries.get(key);
   if (hit && now - hit.at < TTL_MS) return hit.value;
@@ -18,7 +18,7 @@ export function cachedListLocks(prefix: string, pageToken?: string): Promise<Loc
   countGcs('objects.list');
   const value = listLocks({
     storage: storage(),
-    bucket: env().LOCKBOARD_BUCKET,
+    bucket,
     prefix,
     pageToken,
     longHeldMs: env().LOCKBOARD_LONG_HELD,

@@ -8,14 +8,25 @@ const base = { LOCKBOARD_BUCKET: 'locks-prod', NEXTAUTH_SECRET: 'a'.repeat(32) }
 describe('console configuration', () => {
   it('fills defaults', () => {
     const env = parseEnv(base);
-    expect(env.LOCKBOARD_PREFIXES).toEqual(['locks/']);
+    expect(env.sources).toEqual([{ id: 'gs://locks-prod/locks/', bucket: 'locks-prod', prefix: 'locks/' }]);
     expect(env.LOCKBOARD_AUDIT_PREFIX).toBe('.lockboard/audit/');
     expect(env.LOCKBOARD_DEMO).toBe(false);
   });
 
+  it('reads LOCKBOARD_SOURCES as bucket + prefix pairs (a whole bucket with "gs://b/")', () => {
+    const env = parseEnv({
+      NEXTAUTH_SECRET: 'a'.repeat(32),
+      LOCKBOARD_SOURCES: 'gs://tf-state-prod/, gs://ci-locks/locks/',
+    });
+    expect(env.sources).toEqual([
+      { id: 'gs://tf-state-prod/', bucket: 'tf-state-prod', prefix: '' },
+      { id: 'gs://ci-locks/locks/', bucket: 'ci-locks', prefix: 'locks/' },
+    ]);
+  });
+
   const bad: [string, Record<string, string>, RegExp][] = [
     ['a missing NEXTAUTH_SECRET', { LOCKBOARD_BUCKET: 'b-1' }, /NEXTAUTH_SECRET is required/],
-    ['a missing bucket', { NEXTAUTH_SECRET: 'a'.repeat(32) }, /LOCKBOARD_BUCKET is required/],
+    ['a missing bucket', { NEXTAUTH_SECRET: 'a'.repeat(32) }, /LOCKBOARD_BUCKET is required \(or LOCKBOARD_SOURCES/],
     [
       'demo accounts outside demo mode',
       { ...base, LOCKBOARD_DEMO_ACCOUNTS: '1' },
@@ -32,6 +43,26 @@ describe('console configuration', () => {
       /LOCKBOARD_GCS_ENDPOINT must be an http\(s\) URL/,
     ],
     ['half a Google client', { ...base, GOOGLE_CLIENT_ID: 'x' }, /set both GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET/],
+    [
+      'a source that is not gs://BUCKET/PREFIX',
+      { NEXTAUTH_SECRET: 'a'.repeat(32), LOCKBOARD_SOURCES: 'tf-state-prod/locks/' },
+      /LOCKBOARD_SOURCES "tf-state-prod\/locks\/" is not gs:\/\/BUCKET\/PREFIX/,
+    ],
+    [
+      'a source prefix without a trailing slash',
+      { NEXTAUTH_SECRET: 'a'.repeat(32), LOCKBOARD_SOURCES: 'gs://ci-locks/locks' },
+      /the prefix must end with "\/" \(gs:\/\/ci-locks\/locks\/\)/,
+    ],
+    [
+      'a source with a bad bucket name',
+      { NEXTAUTH_SECRET: 'a'.repeat(32), LOCKBOARD_SOURCES: 'gs://Bad_Bucket/' },
+      /"Bad_Bucket" is not a GCS bucket name/,
+    ],
+    [
+      'sources together with LOCKBOARD_BUCKET',
+      { ...base, LOCKBOARD_SOURCES: 'gs://ci-locks/locks/' },
+      /LOCKBOARD_SOURCES replaces LOCKBOARD_BUCKET and LOCKBOARD_PREFIXES/,
+    ],
     ['a bad long-held duration', { ...base, LOCKBOARD_LONG_HELD: 'forever' }, /LOCKBOARD_LONG_HELD must be a duration/],
     [
       'demo mode with Google sign-in',

@@ -84,7 +84,9 @@ describe('GET /api/locks', () => {
   it('refuses a prefix that is not configured, naming the allowed ones', async () => {
     const r = await call(routes.locks.GET, '/api/locks?prefix=secrets/', { as: VIEWER });
     expect(r.status).toBe(400);
-    expect((r.json.error as { message: string }).message).toMatch(/not configured; allowed: "locks\/", "ci\/"/);
+    expect((r.json.error as { message: string }).message).toMatch(
+      /not configured; configured: gs:\/\/test-bucket\/locks\/, gs:\/\/test-bucket\/ci\//,
+    );
   });
 
   it('refuses an unknown health value', async () => {
@@ -205,7 +207,7 @@ describe('POST /api/locks/release validation', () => {
       'a name outside the prefixes',
       { name: 'secrets/x', generation: '1', reason: 'r' },
       400,
-      /not inside a configured prefix/,
+      /not inside a configured source/,
     ],
     [
       'an over-long name',
@@ -379,9 +381,9 @@ describe('health and metrics', () => {
     );
     expect(ok.status).toBe(200);
     const text = await ok.text();
-    expect(text).toMatch(/lockboard_locks\{prefix="locks\/",health="healthy"\} [1-9]/);
+    expect(text).toMatch(/lockboard_locks\{bucket="test-bucket",prefix="locks\/",health="healthy"\} [1-9]/);
     expect(text).toMatch(
-      /lockboard_lock_seconds_since_refresh\{prefix="locks\/",lock="locks\/deploy",health="healthy"\} \d/,
+      /lockboard_lock_seconds_since_refresh\{bucket="test-bucket",prefix="locks\/",lock="locks\/deploy",format="lockboard",health="healthy"\} \d/,
     );
     expect(text).toMatch(/lockboard_force_releases_total\{outcome="released"\} [1-9]/);
     expect(text).toMatch(/lockboard_gcs_requests_total\{operation="objects.list"\} [1-9]/);
@@ -393,7 +395,7 @@ describe('GET /api/audit and /api/audit/summary', () => {
   it('refuses windows over 31 days, reversed windows and malformed times with 400', async () => {
     const cases: [string, RegExp][] = [
       ['/api/audit?from=2026-01-01T00:00:00Z&to=2026-02-05T00:00:00Z', /at most 31 days/],
-      ['/api/audit?from=2026-01-02T00:00:00Z&to=2026-01-01T00:00:00Z', /`from` must be before `to`/],
+      ['/api/audit?from=2026-01-02T00:00:00Z&to=2026-01-01T00:00:00Z', /"from" must be before "to"/],
       ['/api/audit?from=yesterday', /from: must be an ISO 8601 time/],
       ['/api/audit?event=exploded', /^event:/],
     ];

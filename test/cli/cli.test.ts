@@ -223,7 +223,8 @@ describe('lockboard ls, status and release', () => {
 
   it('marks locks held longer than --long-held (or LOCKBOARD_LONG_HELD) as long-held, like the console', async () => {
     const lock = await acquireLock({ storage: t.storage, bucket: t.bucket, name: 'locks/marathon', audit: false });
-    await delay(300);
+    // A fresh process knows server time only from Date headers (whole seconds, floored): wait past one second
+    await delay(1200);
     expect((await runCli(['ls'], env)).stdout).toMatch(/locks\/marathon\s+healthy/);
     expect((await runCli(['ls', '--long-held', '100ms'], env)).stdout).toMatch(/locks\/marathon\s+long-held/);
     const status = await runCli(['status', 'marathon', '--json'], { ...env, LOCKBOARD_LONG_HELD: '100ms' });

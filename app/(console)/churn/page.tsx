@@ -1,5 +1,4 @@
 import { ChurnView } from '@/components/churn-view';
-import { windowFor } from '@/lib/queries';
 import { requireRole } from '@/lib/server/session';
 
 export const dynamic = 'force-dynamic';
@@ -9,7 +8,7 @@ export default async function ChurnPage() {
   return (
     <>
       <h1 className="mb-4 text-xl font-semibold">Lock churn and audit trail</h1>
-      <ChurnView initialWindow={windowFor('24h')} />
+      <ChurnView />
     </>
   );
 }

@@ -2,33 +2,50 @@ import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import { Suspense } from 'react';
 import { getQueryClient } from '@/components/get-query-client';
 import { LocksView } from '@/components/locks-view';
-import { env } from '@/lib/server/env';
 import { listForConsole } from '@/lib/server/locks';
 import { requireRole } from '@/lib/server/session';
+import { matchSources, sources } from '@/lib/server/sources';
 import { locksQuery } from '@/lib/queries';
 
 export const dynamic = 'force-dynamic';
 
-export default async function LocksPage({ searchParams }: { searchParams: Promise<{ prefix?: string }> }) {
-  const requested = (await searchParams).prefix;
-  const user = await requireRole('viewer', `/locks${requested ? `?prefix=${encodeURIComponent(requested)}` : ''}`);
-  const prefixes = env().LOCKBOARD_PREFIXES;
-  if (prefixes.length === 0) {
+type Search = Record<string, string | string[] | undefined>;
+
+export default async function LocksPage({ searchParams }: { searchParams: Promise<Search> }) {
+  const params = await searchParams;
+  const qs = new URLSearchParams(
+    Object.entries(params).flatMap(([k, v]) => (typeof v === 'string' ? [[k, v]] : [])),
+  ).toString();
+  const user = await requireRole('viewer', `/locks${qs ? `?${qs}` : ''}`);
+  const configured = sources();
+  if (configured.length === 0) {
     return (
       <p className="p-6">
-        No prefixes are configured. Set LOCKBOARD_PREFIXES (for example &quot;locks/,ci/&quot;) and restart.
+        No sources are configured. Set LOCKBOARD_SOURCES (for example &quot;gs://my-locks/locks/&quot;) or
+        LOCKBOARD_BUCKET with LOCKBOARD_PREFIXES, and restart.
       </p>
     );
   }
-  const prefix = requested && prefixes.includes(requested) ? requested : prefixes[0]!;
+  const requested = typeof params.source === 'string' ? params.source : undefined;
+  const legacyPrefix = typeof params.prefix === 'string' ? params.prefix : undefined;
+  const match = matchSources(requested, legacyPrefix);
+  const selection = match ?? { id: configured[0]!.id, sources: [configured[0]!] };
+  const source = selection.id;
+  const unknown = match === undefined ? (requested ?? legacyPrefix) : undefined;
   const queryClient = getQueryClient();
   // The server calls the lib directly; the client polls the route. A storage failure leaves the client to retry.
-  await queryClient.prefetchQuery({ ...locksQuery(prefix), queryFn: () => listForConsole(prefix) });
+  await queryClient.prefetchQuery({ ...locksQuery(source), queryFn: () => listForConsole(selection) });
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
       <h1 className="mb-4 text-xl font-semibold">Locks</h1>
       <Suspense>
-        <LocksView key={prefix} prefixes={prefixes} prefix={prefix} canRelease={user.role === 'operator'} />
+        <LocksView
+          key={source}
+          sources={configured.map(({ id, bucket, prefix }) => ({ id, bucket, prefix }))}
+          source={source}
+          canRelease={user.role === 'operator'}
+          unknownSource={unknown}
+        />
       </Suspense>
     </HydrationBoundary>
   );

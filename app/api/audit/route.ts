@@ -1,9 +1,11 @@
-// GET /api/audit – audit events of a window (≤ 31 days), newest first, paginated by cursor; format=csv exports all
+// GET /api/audit – audit events of a window (≤ 31 days), newest first, `limit` (≤ 5 000, default 200) per page with
+// a cursor; format=csv exports all
 import { toCsv } from '@/lib/churn';
 import { parseWindow, readEvents } from '@/lib/server/audit';
 import { ApiError, json, withRole } from '@/lib/server/http';
 
 const PAGE = 200;
+const MAX_PAGE = 5_000;
 
 export const GET = withRole('viewer', async (req) => {
   const params = req.nextUrl.searchParams;
@@ -22,9 +24,13 @@ export const GET = withRole('viewer', async (req) => {
   const cursor = params.get('cursor');
   const offset = cursor === null ? 0 : Number(cursor);
   if (!Number.isInteger(offset) || offset < 0)
-    throw new ApiError('bad_request', '`cursor` must be a value returned as nextCursor.');
-  const events = newestFirst.slice(offset, offset + PAGE);
-  const nextCursor = offset + PAGE < newestFirst.length ? String(offset + PAGE) : undefined;
+    throw new ApiError('bad_request', '"cursor" must be a value returned as nextCursor.');
+  const limitParam = params.get('limit');
+  const limit = limitParam === null ? PAGE : Number(limitParam);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE)
+    throw new ApiError('bad_request', `"limit" must be an integer from 1 to ${MAX_PAGE}.`);
+  const events = newestFirst.slice(offset, offset + limit);
+  const nextCursor = offset + limit < newestFirst.length ? String(offset + limit) : undefined;
   return json({
     from: window.from.toISOString(),
     to: window.to.toISOString(),

@@ -1,10 +1,13 @@
-// GET /api/locks – list locks under a configured prefix with owner, health, expiry, generation and metageneration
+// GET /api/locks – list locks in a configured source (or all of them) with owner, health, expiry, generation and
+// metageneration
 import { z } from 'zod';
 import { LOCK_HEALTHS } from '@/lib/lock';
 import { json, parseWith, withRole } from '@/lib/server/http';
-import { listForConsole, resolvePrefix } from '@/lib/server/locks';
+import { listForConsole } from '@/lib/server/locks';
+import { resolveSources } from '@/lib/server/sources';
 
 const query = z.object({
+  source: z.string().max(1100).optional(),
   prefix: z.string().max(1024).optional(),
   pageToken: z.string().max(4096).optional(),
   health: z.enum(LOCK_HEALTHS).optional(),
@@ -13,6 +16,5 @@ const query = z.object({
 
 export const GET = withRole('viewer', async (req) => {
   const params = parseWith(query, Object.fromEntries(req.nextUrl.searchParams));
-  const prefix = resolvePrefix(params.prefix);
-  return json(await listForConsole(prefix, params));
+  return json(await listForConsole(resolveSources(params.source, params.prefix), params));
 });

@@ -3,7 +3,8 @@ import { timingSafeEqual } from 'node:crypto';
 import { env } from '@/lib/server/env';
 import { ApiError, errorResponse } from '@/lib/server/http';
 import { listForConsole } from '@/lib/server/locks';
-import { renderMetrics } from '@/lib/server/prometheus';
+import { renderMetrics, type SourceListing } from '@/lib/server/prometheus';
+import { sources } from '@/lib/server/sources';
 
 export const dynamic = 'force-dynamic';
 
@@ -17,15 +18,12 @@ export async function GET(req: Request): Promise<Response> {
     if (a.length !== b.length || !timingSafeEqual(a, b)) {
       throw new ApiError('unauthorized', 'Send Authorization: Bearer <LOCKBOARD_METRICS_TOKEN>.');
     }
-    const byPrefix = new Map<
-      string,
-      { locks: Awaited<ReturnType<typeof listForConsole>>['locks']; serverTime: string }
-    >();
-    for (const prefix of env().LOCKBOARD_PREFIXES) {
-      const { locks, serverTime } = await listForConsole(prefix);
-      byPrefix.set(prefix, { locks, serverTime });
+    const listings: SourceListing[] = [];
+    for (const source of sources()) {
+      const { locks, serverTime } = await listForConsole({ id: source.id, sources: [source] });
+      listings.push({ source, locks, serverTime });
     }
-    return new Response(renderMetrics(byPrefix), {
+    return new Response(renderMetrics(listings), {
       headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'cache-control': 'no-store' },
     });
   } catch (err) {

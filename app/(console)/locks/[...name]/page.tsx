@@ -1,31 +1,45 @@
 import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import { getQueryClient } from '@/components/get-query-client';
 import { LockDetail } from '@/components/lock-detail';
-import { env } from '@/lib/server/env';
+import { ApiError } from '@/lib/server/http';
 import { getForConsole } from '@/lib/server/locks';
 import { requireRole } from '@/lib/server/session';
+import { sourceOfLock, type Source } from '@/lib/server/sources';
 import { lockQuery } from '@/lib/queries';
 
 export const dynamic = 'force-dynamic';
 
-export default async function LockPage({ params }: { params: Promise<{ name: string[] }> }) {
+export default async function LockPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ name: string[] }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const segments = (await params).name;
-  const user = await requireRole('viewer', `/locks/${segments.join('/')}`);
+  const bucketParam = (await searchParams).bucket;
+  const bucket = typeof bucketParam === 'string' ? bucketParam : undefined;
+  const user = await requireRole(
+    'viewer',
+    `/locks/${segments.join('/')}${bucket ? `?bucket=${encodeURIComponent(bucket)}` : ''}`,
+  );
   const name = decodeName(segments);
   if (name === null) return <p role="alert">This lock name is not valid: it has a malformed %-escape.</p>;
-  const allowed = env().LOCKBOARD_PREFIXES.some((p) => name.startsWith(p));
-  if (!allowed) {
-    return (
-      <p role="alert">
-        &quot;{name}&quot; is not inside a configured prefix ({env().LOCKBOARD_PREFIXES.join(', ')}).
-      </p>
-    );
+  let source: Source;
+  try {
+    source = sourceOfLock(name, bucket);
+  } catch (err) {
+    if (err instanceof ApiError) return <p role="alert">{err.message}</p>;
+    throw err;
   }
   const queryClient = getQueryClient();
-  await queryClient.prefetchQuery({ ...lockQuery(name), queryFn: () => getForConsole(name) });
+  await queryClient.prefetchQuery({
+    ...lockQuery(name, bucket),
+    queryFn: () => getForConsole(source, name),
+  });
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
-      <LockDetail name={name} canRelease={user.role === 'operator'} />
+      <LockDetail name={name} bucket={bucket} canRelease={user.role === 'operator'} />
     </HydrationBoundary>
   );
 }

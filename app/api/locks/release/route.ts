@@ -2,14 +2,17 @@
 import { z } from 'zod';
 import { forceReleaseLock } from '@/lib/lock';
 import { env } from '@/lib/server/env';
-import { ApiError, json, prefixOf, readJson, withRole } from '@/lib/server/http';
+import { ApiError, json, readJson, withRole } from '@/lib/server/http';
 import { invalidateListings } from '@/lib/server/list-cache';
 import { countForceRelease, countGcs } from '@/lib/server/metrics';
+import { sourceOfLock } from '@/lib/server/sources';
 import { storage } from '@/lib/server/storage';
 
 const decimal = z.string().regex(/^\d{1,20}$/, 'must be a decimal integer string');
 const body = z.object({
   name: z.string().min(1, 'is required').max(1024, 'must be at most 1024 characters'),
+  /** Which bucket; optional when only one configured bucket has a source containing the name. */
+  bucket: z.string().max(222).optional(),
   generation: decimal,
   metageneration: decimal.optional(),
   reason: z
@@ -28,12 +31,13 @@ const MESSAGES = {
 
 export const POST = withRole('operator', async (req, { user }) => {
   const input = await readJson(req, body);
-  prefixOf(input.name);
+  const source = sourceOfLock(input.name, input.bucket);
   countGcs('objects.delete');
+  // The audit event goes to the lock's own bucket, beside the holders' events
   const result = await forceReleaseLock({
     storage: storage(),
-    bucket: env().LOCKBOARD_BUCKET,
     ...input,
+    bucket: source.bucket,
     audit: { prefix: env().LOCKBOARD_AUDIT_PREFIX, operator: user.email, reason: input.reason },
   });
   countForceRelease(result.outcome);

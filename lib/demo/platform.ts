@@ -1,0 +1,96 @@
+// The demo's second bucket, as a platform team's state bucket looks: Terraform state beside its .tflock, a Pulumi
+// backend, Vault's HA lock rewritten by a live leader, Python gcslock locks (one refreshed, one whose holder died),
+// and a Caddy certmagic lock under a temporary hold. Each is written the way its own implementation writes it.
+import type { Storage } from '@google-cloud/storage';
+import {
+  patchGcslockOwner,
+  writeCertmagicLock,
+  writeGcslockLock,
+  writePulumiLock,
+  writeTerraformLock,
+  writeTerraformState,
+  writeVaultLock,
+  type Written,
+} from './writers';
+
+export const PLATFORM_BUCKET = 'platform-state';
+
+/** Runs `write`, treating "already there" (412, from an earlier demo run with the same data directory) as done. */
+async function once(write: () => Promise<unknown>): Promise<void> {
+  try {
+    await write();
+  } catch (err) {
+    if ((err as { code?: number }).code !== 412) throw err;
+  }
+}
+
+export async function startPlatformHolders(storage: Storage, signal: AbortSignal): Promise<Promise<void>[]> {
+  const bucket = PLATFORM_BUCKET;
+  await once(() => writeTerraformState(storage, bucket, 'network/prod/default.tfstate'));
+  await once(() => writeTerraformLock(storage, bucket, 'network/prod/default.tfstate', 'ann@laptop-ann'));
+  await once(() => writeTerraformState(storage, bucket, 'network/staging/default.tfstate')); // unlocked: data only
+  const [existingPulumi] = await storage.bucket(bucket).getFiles({ prefix: 'pulumi/.pulumi/locks/', maxResults: 1 });
+  if (existingPulumi.length === 0) {
+    await storage
+      .bucket(bucket)
+      .file('pulumi/.pulumi/stacks/acme/web/prod.json')
+      .save(JSON.stringify({ version: 3, checkpoint: {} }), { resumable: false });
+    await writePulumiLock(storage, bucket, 'pulumi/', 'acme/web/prod', 'bob');
+  }
+  await once(() => writeCertmagicLock(storage, bucket, 'caddy/locks/example.com.lock'));
+  // A gcslock holder that died: its lock expires 90 s after the demo starts and stays until cleared
+  await once(() => writeGcslockLock(storage, bucket, 'jobs/dbt-weekly.lock', 'dbt-weekly@runner-3', 90));
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+    });
+  const loops: Promise<void>[] = [];
+
+  // Vault's active node rewrites its lock every 5 s (a new generation each time); standbys take over after 15 s
+  loops.push(
+    (async () => {
+      const name = 'vault/core/lock';
+      let seen: string | undefined;
+      try {
+        const [meta] = await storage.bucket(bucket).file(name).getMetadata();
+        seen = String(meta.generation);
+      } catch {
+        seen = undefined;
+      }
+      while (!signal.aborted) {
+        try {
+          seen = (await writeVaultLock(storage, bucket, name, 'vault-0.vault-internal:8201', seen)).generation;
+        } catch {
+          seen = undefined; // someone removed or replaced it: start over
+        }
+        await sleep(5_000);
+      }
+    })(),
+  );
+
+  // A live gcslock holder: metadata PATCHes keep its 60 s expiry moving
+  loops.push(
+    (async () => {
+      const name = 'jobs/dbt-nightly.lock';
+      let written: Written | undefined;
+      while (!signal.aborted) {
+        try {
+          written = written
+            ? await patchGcslockOwner(storage, bucket, name, 'dbt-nightly@runner-1', written)
+            : await writeGcslockLock(storage, bucket, name, 'dbt-nightly@runner-1', 60);
+        } catch {
+          written = undefined;
+          await storage
+            .bucket(bucket)
+            .file(name)
+            .delete({ ignoreNotFound: true })
+            .catch(() => {});
+        }
+        await sleep(15_000);
+      }
+    })(),
+  );
+  return loops;
+}

@@ -1,0 +1,89 @@
+// The configured sources (bucket + prefix) and the one place that decides which source a request or a lock is in.
+import 'server-only';
+import { env, type Source } from './env';
+import { ApiError } from './http';
+
+export type { Source } from './env';
+
+/** The source selector's value for every configured source at once. */
+export const ALL_SOURCES = 'all';
+
+export function sources(): Source[] {
+  return env().sources;
+}
+
+function describe(): string {
+  const list = sources();
+  return list.length
+    ? list.map((s) => s.id).join(', ')
+    : 'none configured: set LOCKBOARD_SOURCES or LOCKBOARD_PREFIXES';
+}
+
+/**
+ * The sources a listing covers: `source` is a configured `gs://bucket/prefix` or "all"; the older `prefix`
+ * parameter names a prefix of the first source's bucket. Nothing given: the first source.
+ */
+export function resolveSources(source?: string, prefix?: string): Selection {
+  const list = sources();
+  if (list.length === 0) throw new ApiError('bad_request', `No sources are configured (${describe()}).`);
+  const chosen = matchSources(source, prefix);
+  if (!chosen) {
+    const asked = source !== undefined ? `Source ${JSON.stringify(source)}` : `Prefix ${JSON.stringify(prefix)}`;
+    throw new ApiError('bad_request', `${asked} is not configured; configured: ${describe()} (or "all").`);
+  }
+  return chosen;
+}
+
+export interface Selection {
+  /** A configured source id, or "all". */
+  id: string;
+  sources: Source[];
+}
+
+/** Like resolveSources, but undefined for a source or prefix that is not configured (pages show a message). */
+export function matchSources(source?: string, prefix?: string): Selection | undefined {
+  const list = sources();
+  if (list.length === 0) return undefined;
+  if (source === ALL_SOURCES) return { id: ALL_SOURCES, sources: list };
+  const chosen =
+    source !== undefined
+      ? list.find((s) => s.id === source)
+      : prefix !== undefined
+        ? list.find((s) => s.bucket === list[0]!.bucket && s.prefix === prefix)
+        : list[0];
+  return chosen && { id: chosen.id, sources: [chosen] };
+}
+
+/**
+ * The configured source holding lock `name` in `bucket` (optional when exactly one configured bucket has a source
+ * containing the name). A name outside every source, or in several buckets' sources without `bucket`, is a 400.
+ */
+export function sourceOfLock(name: string, bucket?: string): Source {
+  if (isAuditObject(name)) {
+    throw new ApiError(
+      'bad_request',
+      `"${name}" is an audit event (under ${env().LOCKBOARD_AUDIT_PREFIX}), not a lock.`,
+    );
+  }
+  const inside = sources().filter(
+    (s) => name.startsWith(s.prefix) && name.length > s.prefix.length && (bucket === undefined || s.bucket === bucket),
+  );
+  if (inside.length === 0) {
+    const where = bucket === undefined ? '' : ` of bucket "${bucket}"`;
+    throw new ApiError('bad_request', `"${name}"${where} is not inside a configured source (${describe()}).`);
+  }
+  const buckets = new Set(inside.map((s) => s.bucket));
+  if (buckets.size > 1) {
+    throw new ApiError(
+      'bad_request',
+      `"${name}" is inside sources of several buckets (${[...buckets].join(', ')}): say which with "bucket".`,
+    );
+  }
+  // The longest matching prefix, so nested sources (gs://b/ and gs://b/ci/) resolve to the narrowest one
+  return inside.sort((a, b) => b.prefix.length - a.prefix.length)[0]!;
+}
+
+/** Whether `name` in `bucket` is an audit event object rather than a lock (a source may cover a whole bucket). */
+export function isAuditObject(name: string): boolean {
+  return name.startsWith(env().LOCKBOARD_AUDIT_PREFIX);
+}
