@@ -2,19 +2,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireLock, getLock, type Lock } from '@/lib/lock';
 import { startTestEmulator, type Target } from '../helpers/gcs';
-import { call, SECRET } from '../helpers/routes';
+import { call, importRoutes, SECRET, type Routes } from '../helpers/routes';
 import { writeTerraformLock, writeTerraformState } from '../helpers/writers';
 
 let t: Target;
-let routes: {
-  locks: typeof import('@/app/api/locks/route');
-  lock: typeof import('@/app/api/locks/[...name]/route');
-  release: typeof import('@/app/api/locks/release/route');
-  audit: typeof import('@/app/api/audit/route');
-  summary: typeof import('@/app/api/audit/summary/route');
-  metrics: typeof import('@/app/api/metrics/route');
-  health: typeof import('@/app/api/health/route');
-};
+let routes: Routes;
 let held: Lock;
 
 const OPERATOR = 'ops@example.com';
@@ -32,15 +24,7 @@ beforeAll(async () => {
     LOCKBOARD_METRICS_TOKEN: 'metrics-token-0123456789',
     NEXTAUTH_SECRET: SECRET,
   });
-  routes = {
-    locks: await import('@/app/api/locks/route'),
-    lock: await import('@/app/api/locks/[...name]/route'),
-    release: await import('@/app/api/locks/release/route'),
-    audit: await import('@/app/api/audit/route'),
-    summary: await import('@/app/api/audit/summary/route'),
-    metrics: await import('@/app/api/metrics/route'),
-    health: await import('@/app/api/health/route'),
-  };
+  routes = await importRoutes();
   held = await acquireLock({
     storage: t.storage,
     bucket: t.bucket,

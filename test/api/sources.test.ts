@@ -4,21 +4,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireLock, listAuditEvents, type Lock, type LockInfo } from '@/lib/lock';
 import { startTestEmulator, type Target } from '../helpers/gcs';
-import { call, SECRET } from '../helpers/routes';
+import { call, importRoutes, SECRET, type Routes } from '../helpers/routes';
 import { writeTerraformLock, writeTerraformState } from '../helpers/writers';
 
 const TF = 'tf-state-prod';
 const CI = 'ci-locks';
 const OPERATOR = 'ops@example.com';
 let t: Target;
-let routes: {
-  locks: typeof import('@/app/api/locks/route');
-  lock: typeof import('@/app/api/locks/[...name]/route');
-  release: typeof import('@/app/api/locks/release/route');
-  audit: typeof import('@/app/api/audit/route');
-  summary: typeof import('@/app/api/audit/summary/route');
-  metrics: typeof import('@/app/api/metrics/route');
-};
+let routes: Routes;
 const held: Lock[] = [];
 
 beforeAll(async () => {
@@ -32,14 +25,7 @@ beforeAll(async () => {
   });
   delete process.env.LOCKBOARD_BUCKET;
   delete process.env.LOCKBOARD_PREFIXES;
-  routes = {
-    locks: await import('@/app/api/locks/route'),
-    lock: await import('@/app/api/locks/[...name]/route'),
-    release: await import('@/app/api/locks/release/route'),
-    audit: await import('@/app/api/audit/route'),
-    summary: await import('@/app/api/audit/summary/route'),
-    metrics: await import('@/app/api/metrics/route'),
-  };
+  routes = await importRoutes();
   await writeTerraformState(t.storage, TF, 'prod/default.tfstate');
   await writeTerraformLock(t.storage, TF, 'prod/default.tfstate', 'ann@laptop');
   // The same lock name in both buckets: only the bucket tells them apart

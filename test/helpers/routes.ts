@@ -41,3 +41,17 @@ export async function call<P>(handler: Handler<P>, path: string, opts: CallOptio
   }
   return { status: res.status, json, text, headers: res.headers };
 }
+
+/** Every API route module, imported after the test has set the environment (configuration is read once). */
+export async function importRoutes() {
+  return {
+    locks: await import('@/app/api/locks/route'),
+    lock: await import('@/app/api/locks/[...name]/route'),
+    release: await import('@/app/api/locks/release/route'),
+    audit: await import('@/app/api/audit/route'),
+    summary: await import('@/app/api/audit/summary/route'),
+    metrics: await import('@/app/api/metrics/route'),
+    health: await import('@/app/api/health/route'),
+  };
+}
+export type Routes = Awaited<ReturnType<typeof importRoutes>>;
