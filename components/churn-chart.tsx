@@ -34,7 +34,8 @@ export function ChurnChart({ perHour }: { perHour: HourBucket[] }) {
             cursor={{ fill: 'rgba(161,161,170,0.15)' }}
           />
           <Legend />
-          {EVENT_KINDS.map((kind) => (
+          {/* a force-release's recorded attempt is not churn: its outcome (released or refused) is */}
+          {EVENT_KINDS.filter((kind) => kind !== 'force-release-requested').map((kind) => (
             <Bar key={kind} dataKey={kind} stackId="events" fill={COLORS[kind]} isAnimationActive={false} />
           ))}
         </BarChart>

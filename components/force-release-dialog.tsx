@@ -9,10 +9,31 @@ import { apiFetch, ApiClientError } from '@/lib/queries';
 import { HealthBadge } from './health-badge';
 import { Button } from './ui/button';
 
+/** What the release route answers on success. */
+export interface Released {
+  outcome: 'released';
+  confirmed: boolean;
+  message: string;
+  audit?: { attempt?: string; outcome?: string; outcomeError?: string };
+}
+
 interface Props {
   lock: LockInfo;
   serverNow: number;
-  onClose: (released: boolean) => void;
+  onClose: (released: Released | null) => void;
+}
+
+/** The confirmation shown after a release: what happened and what the audit trail holds. */
+export function releasedNotice(lock: LockInfo, r: Released): string {
+  const what = r.confirmed
+    ? `Released ${lock.name} (generation ${lock.generation}).`
+    : `${lock.name} (generation ${lock.generation}) is released. ${r.message.replace(/^The lock is released\. /, '')}`;
+  const audit = r.audit?.attempt
+    ? r.audit.outcome
+      ? ' Recorded in the audit trail (attempt and outcome).'
+      : ' The attempt is in the audit trail; recording the outcome failed.'
+    : '';
+  return what + audit;
 }
 
 interface Conflict {
@@ -35,10 +56,16 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
   useEffect(() => {
     dialog.current?.showModal();
   }, []);
+  // When a conflict replaces the form, focus moves to its next action (never lost to the page)
+  const closeButton = useRef<HTMLButtonElement>(null);
+  const reviewButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (conflict) (reviewButton.current ?? closeButton.current)?.focus();
+  }, [conflict]);
 
   const release = useMutation({
     mutationFn: (seen: LockInfo) =>
-      apiFetch<{ outcome: 'released' }>('/api/locks/release', {
+      apiFetch<Released>('/api/locks/release', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({
@@ -49,7 +76,7 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
           reason,
         }),
       }),
-    onSuccess: () => onClose(true),
+    onSuccess: (result) => onClose(result),
     onError: (err) => {
       if (err instanceof ApiClientError && (err.status === 409 || err.status === 410 || err.status === 422)) {
         const body = err.body as { outcome: Conflict['outcome']; current?: LockInfo };
@@ -65,7 +92,7 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
   return (
     <dialog
       ref={dialog}
-      onClose={() => onClose(false)}
+      onClose={() => onClose(null)}
       aria-labelledby="release-title"
       className="m-auto w-[min(36rem,95vw)] rounded-xl bg-white p-0 text-zinc-900 shadow-xl dark:bg-zinc-900 dark:text-zinc-100"
     >
@@ -131,6 +158,7 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
         {conflict ? (
           <ConflictNotice
             conflict={conflict}
+            reviewRef={reviewButton}
             onRetry={(current) => {
               setTarget(current);
               setConflict(null);
@@ -179,7 +207,9 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
           </p>
         )}
         <div className="flex justify-end gap-2">
-          <Button onClick={() => dialog.current?.close()}>{conflict ? 'Close' : 'Cancel'}</Button>
+          <Button ref={closeButton} onClick={() => dialog.current?.close()}>
+            {conflict ? 'Close' : 'Cancel'}
+          </Button>
           {!conflict && (
             <Button type="submit" variant="danger" disabled={!canSubmit}>
               {release.isPending ? 'Releasing…' : 'Force-release'}
@@ -193,10 +223,12 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
 
 function ConflictNotice({
   conflict,
+  reviewRef,
   onRetry,
   onReleaseAnyway,
 }: {
   conflict: Conflict;
+  reviewRef: React.Ref<HTMLButtonElement>;
   onRetry: (current: LockInfo) => void;
   onReleaseAnyway: (current: LockInfo) => void;
 }) {
@@ -224,7 +256,9 @@ function ConflictNotice({
             <Button variant="danger" onClick={() => onReleaseAnyway(current)} data-testid="release-anyway">
               Release this generation anyway
             </Button>
-            <Button onClick={() => onRetry(current)}>Review again with metageneration {current.metageneration}</Button>
+            <Button ref={reviewRef} onClick={() => onRetry(current)}>
+              Review again with metageneration {current.metageneration}
+            </Button>
           </div>
         </>
       )}

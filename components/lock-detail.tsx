@@ -2,22 +2,26 @@
 
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { formatDuration, formatTime } from '@/lib/format';
 import { HEALTH_MEANING } from '@/lib/health';
 import { lockQuery } from '@/lib/queries';
 import type { LockInfo } from '@/lib/lock/types';
 import { Countdown } from './countdown';
-import { ForceReleaseDialog } from './force-release-dialog';
+import { ForceReleaseDialog, releasedNotice } from './force-release-dialog';
 import { HealthBadge } from './health-badge';
 import { LockTimeline } from './lock-timeline';
 import { Button } from './ui/button';
+import { useReturnFocus } from './use-return-focus';
 import { useServerNow } from './use-server-now';
 
 export function LockDetail({ name, bucket, canRelease }: { name: string; bucket?: string; canRelease: boolean }) {
   const query = useQuery(lockQuery(name, bucket));
   const lock = query.data;
   const [releasing, setReleasing] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+  const focus = useReturnFocus();
+  const noticeRef = useRef<HTMLParagraphElement>(null);
   const serverNow = useServerNow(lock?.serverTime, query.dataUpdatedAt);
   return (
     <section className="space-y-6">
@@ -32,6 +36,16 @@ export function LockDetail({ name, bucket, canRelease }: { name: string; bucket?
           Could not refresh: {query.error.message}
         </p>
       )}
+      {notice && (
+        <p
+          role="status"
+          ref={noticeRef}
+          tabIndex={-1}
+          className="rounded-md bg-emerald-50 p-3 text-sm text-emerald-900 dark:bg-emerald-950 dark:text-emerald-200"
+        >
+          {notice}
+        </p>
+      )}
       {lock === null && (
         <p className="rounded-md p-4 ring-1 ring-zinc-200 dark:ring-zinc-700">
           This lock is free: no lock object exists right now.
@@ -39,12 +53,27 @@ export function LockDetail({ name, bucket, canRelease }: { name: string; bucket?
       )}
       {lock && <LockFields lock={lock} serverNow={serverNow} />}
       {lock && canRelease && (
-        <Button variant="danger" onClick={() => setReleasing(true)}>
+        <Button
+          variant="danger"
+          onClick={() => {
+            focus.remember();
+            setNotice(null);
+            setReleasing(true);
+          }}
+        >
           Force-release…
         </Button>
       )}
       {lock && releasing && (
-        <ForceReleaseDialog lock={lock} serverNow={serverNow} onClose={() => setReleasing(false)} />
+        <ForceReleaseDialog
+          lock={lock}
+          serverNow={serverNow}
+          onClose={(released) => {
+            setReleasing(false);
+            if (released) setNotice(releasedNotice(lock, released));
+            focus.restore(() => noticeRef.current);
+          }}
+        />
       )}
       <LockTimeline name={name} bucket={bucket} />
     </section>

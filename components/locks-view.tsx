@@ -6,9 +6,10 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { LockHealth, LockInfo } from '@/lib/lock/types';
 import { HEALTHS } from '@/lib/health';
 import { ALL_SOURCES, locksQuery, type SourceOption } from '@/lib/queries';
-import { ForceReleaseDialog } from './force-release-dialog';
+import { ForceReleaseDialog, releasedNotice } from './force-release-dialog';
 import { HealthBadge } from './health-badge';
 import { LockTable, type SortKey } from './lock-table';
+import { useReturnFocus } from './use-return-focus';
 import { useLocalNow, useServerNow } from './use-server-now';
 
 interface Props {
@@ -80,6 +81,8 @@ export function LocksView({ sources, source, canRelease, unknownSource }: Props)
   const health = url.health;
   const sort = url.sort;
   const [releasing, setReleasing] = useState<LockInfo | null>(null);
+  const focus = useReturnFocus();
+  const noticeRef = useRef<HTMLDivElement>(null);
   const current = sources.find((s) => s.id === source);
   const where = current ? current.id : 'all sources';
   const multiBucket = new Set(sources.map((s) => s.bucket)).size > 1;
@@ -166,6 +169,8 @@ export function LocksView({ sources, source, canRelease, unknownSource }: Props)
       {notice && (
         <div
           role="status"
+          ref={noticeRef}
+          tabIndex={-1}
           className="rounded-md bg-emerald-50 p-3 text-sm text-emerald-900 dark:bg-emerald-950 dark:text-emerald-200"
         >
           {notice}
@@ -200,6 +205,7 @@ export function LocksView({ sources, source, canRelease, unknownSource }: Props)
           onSort={(key) => url.update({ sort: key, dir: sort.key === key && sort.dir === 'asc' ? 'desc' : 'asc' })}
           canRelease={canRelease}
           onRelease={(lock) => {
+            focus.remember();
             setNotice(null);
             setReleasing(lock);
           }}
@@ -211,8 +217,9 @@ export function LocksView({ sources, source, canRelease, unknownSource }: Props)
           lock={releasing}
           serverNow={serverNow}
           onClose={(released) => {
-            if (released) setNotice(`Released ${releasing.name} (generation ${releasing.generation}).`);
+            if (released) setNotice(releasedNotice(releasing, released));
             setReleasing(null);
+            focus.restore(() => noticeRef.current);
           }}
         />
       )}

@@ -7,6 +7,7 @@ export const EVENT_KINDS: AuditEventKind[] = [
   'took-over',
   'released',
   'lost',
+  'force-release-requested',
   'force-released',
   'force-release-refused',
 ];
@@ -129,6 +130,9 @@ export function timeline(events: AuditRecord[]): Tenure[] {
     }
     const tenure = byGeneration.get(e.generation);
     if (!tenure) continue;
+    // An unconfirmed release (its DELETE response was lost) never overrides a confirmed one of the same generation
+    const releasedEvent = e.event === 'released' || e.event === 'force-released';
+    if (releasedEvent && e.delete_confirmed === 'false' && tenure.ended !== 'held' && tenure.ended !== 'lost') continue;
     if (e.event === 'released')
       Object.assign(tenure, {
         ended: e.outcome === 'error' ? 'failed' : 'released',
@@ -157,6 +161,7 @@ export function toCsv(events: AuditRecord[]): string {
     'error',
     'operator',
     'reason',
+    'delete_confirmed',
   ] as const;
   const cell = (v: unknown) => {
     const s = v === undefined ? '' : String(v);

@@ -1,4 +1,4 @@
-import type { ButtonHTMLAttributes } from 'react';
+import type { ComponentProps } from 'react';
 
 const VARIANTS = {
   primary: 'bg-blue-600 text-white hover:bg-blue-700 disabled:bg-blue-300',
@@ -10,7 +10,7 @@ export function Button({
   variant = 'ghost',
   className = '',
   ...props
-}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: keyof typeof VARIANTS }) {
+}: ComponentProps<'button'> & { variant?: keyof typeof VARIANTS }) {
   return (
     <button
       type="button"

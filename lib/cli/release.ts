@@ -1,6 +1,6 @@
 // lockboard release: the console's force-release from a terminal, with the same outcomes and an audit event.
 import { userInfo } from 'node:os';
-import { forceReleaseLock } from '../lock';
+import { AuditWriteError, forceReleaseLock } from '../lock';
 import {
   COMMON_HELP,
   COMMON_OPTIONS,
@@ -59,20 +59,39 @@ export async function releaseCommand(argv: string[]): Promise<number> {
   const config = resolveConfig(values);
   const name = lockObjectName(config.prefix, positionals[0]);
   const operator = values.operator ?? safeUser();
-  const result = await forceReleaseLock({
-    storage: config.storage,
-    bucket: config.bucket,
-    name,
-    generation: values.generation,
-    metageneration: values.metageneration,
-    audit: { operator, reason: values.reason.trim() },
-  });
+  let result;
+  try {
+    result = await forceReleaseLock({
+      storage: config.storage,
+      bucket: config.bucket,
+      name,
+      generation: values.generation,
+      metageneration: values.metageneration,
+      audit: { operator, reason: values.reason.trim() },
+    });
+  } catch (err) {
+    if (!(err instanceof AuditWriteError)) throw err;
+    console.error(`lockboard release: ${err.message}`);
+    return EXIT.storage;
+  }
   if (values.json) console.log(JSON.stringify(result, null, 2));
-  else
+  else {
     console.log(
       describe(name, values.generation, result.outcome, result.current?.identity, result.current?.metageneration) +
         (result.outcome === 'not-a-lock' ? ` (${result.current?.note ?? 'unrecognised'})` : ''),
     );
+    if (result.confirmed === false)
+      console.log(
+        'Note: the response to the DELETE was lost and its retry found the lock gone: it was removed by this command or, at the same moment, by its holder.',
+      );
+    if (result.audit?.attempt)
+      console.log(
+        `Audit: attempt recorded (${result.audit.attempt})` +
+          (result.audit.outcome
+            ? `, outcome recorded (${result.audit.outcome}).`
+            : `; the outcome could not be recorded: ${result.audit.outcomeError}.`),
+      );
+  }
   if (result.outcome === 'released') return EXIT.ok;
   if (result.outcome === 'not-a-lock') return EXIT.notALock;
   return result.outcome === 'gone' ? EXIT.gone : EXIT.refused;

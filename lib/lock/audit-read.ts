@@ -87,6 +87,7 @@ function toRecord(item: GcsObjectResource): AuditRecord | null {
     const v = str(key);
     if (v !== undefined) record[key] = v;
   }
+  if (str('delete_confirmed') === 'false') record.delete_confirmed = 'false';
   const held = num('held_ms');
   if (held !== undefined) record.held_ms = held;
   const stale = num('stale_ms');

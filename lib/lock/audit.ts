@@ -1,10 +1,17 @@
-// Audit events: one small object per event under the audit prefix, written in the background. Audit writes never
-// delay or fail a lock operation: queued, retried a few times, then dropped with a warning.
+// Audit events: one small object per event under the audit prefix. A holder's events are written in the background
+// and never delay or fail a lock operation (queued, retried a few times, then dropped with a warning); a
+// force-release records its attempt with `recordNow` before it deletes anything, and refuses when it cannot.
 import { randomBytes } from 'node:crypto';
 import { isTransient, statusOf, type BucketObjects } from './gcs';
 
 export type AuditEventKind =
-  'acquired' | 'took-over' | 'released' | 'lost' | 'force-released' | 'force-release-refused';
+  | 'acquired'
+  | 'took-over'
+  | 'released'
+  | 'lost'
+  | 'force-release-requested'
+  | 'force-released'
+  | 'force-release-refused';
 
 export interface AuditEvent {
   event: AuditEventKind;
@@ -20,6 +27,12 @@ export interface AuditEvent {
   error?: string;
   operator?: string;
   reason?: string;
+  /**
+   * "false" on a release whose DELETE response was lost and whose retry found the object gone: it was deleted, but
+   * by this request or by another party's (the holder's own release, an operator) cannot be known. Only a
+   * confirmed release (a 2xx DELETE) claims the generation, so the trail never shows two releases of one.
+   */
+  delete_confirmed?: 'false';
 }
 
 const ATTEMPTS = 3;
@@ -66,13 +79,14 @@ export class AuditWriter {
     clearTimeout(timer);
   }
 
-  private async write(event: AuditEvent): Promise<void> {
+  /** Writes one event now, with retries; resolves to its object name, rejects with the storage error. */
+  async recordNow(event: AuditEvent): Promise<string> {
     const metadata: Record<string, string> = {};
     for (const [key, value] of Object.entries(event)) if (value !== undefined) metadata[key] = String(value);
     if (metadata.error) metadata.error = truncateBytes(metadata.error, 1024);
     // One name for every attempt: a 412 on a retry means an earlier attempt's response was lost, not a failure.
     const name = auditObjectName(this.prefix, this.objects.clock.now());
-    for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    for (let attempt = 1; ; attempt++) {
       try {
         await this.objects.create(
           name,
@@ -81,16 +95,21 @@ export class AuditWriter {
           { ifGenerationMatch: 0 },
           REQUEST_TIMEOUT_MS,
         );
-        return;
+        return name;
       } catch (err) {
-        if (attempt > 1 && statusOf(err) === 412) return;
-        if (!isTransient(err) || attempt === ATTEMPTS) {
-          this.dropped++;
-          this.warn(`[lockboard] dropped audit event ${event.event} for ${event.lock}: ${(err as Error).message}`);
-          return;
-        }
+        if (attempt > 1 && statusOf(err) === 412) return name;
+        if (!isTransient(err) || attempt >= ATTEMPTS) throw err;
         await new Promise((r) => setTimeout(r, 100 * attempt));
       }
+    }
+  }
+
+  private async write(event: AuditEvent): Promise<void> {
+    try {
+      await this.recordNow(event);
+    } catch (err) {
+      this.dropped++;
+      this.warn(`[lockboard] dropped audit event ${event.event} for ${event.lock}: ${(err as Error).message}`);
     }
   }
 }

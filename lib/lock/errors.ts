@@ -34,6 +34,25 @@ export class LockLostError extends Error {
   }
 }
 
+/**
+ * A force-release was refused because its attempt could not be recorded in the audit trail first: nothing was
+ * deleted. `cause` is the storage error (e.g. 403 without create permission on the audit prefix, or 503s).
+ */
+export class AuditWriteError extends Error {
+  constructor(
+    readonly lockName: string,
+    readonly auditPrefix: string,
+    readonly cause: unknown,
+  ) {
+    super(
+      `The force-release of "${lockName}" was not attempted: it could not be recorded under the audit prefix ` +
+        `"${auditPrefix}" first (${(cause as Error)?.message ?? String(cause)}). Nothing was deleted. Retry, or ` +
+        'grant create permission on the audit prefix.',
+    );
+    this.name = 'AuditWriteError';
+  }
+}
+
 /** Waiting for a lock stopped because the caller's signal aborted. */
 export class LockAbortError extends Error {
   constructor(

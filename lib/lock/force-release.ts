@@ -1,10 +1,11 @@
-// forceReleaseLock: re-reads the object, refuses anything that is not a recognised lock, then deletes exactly the
-// generation (and metageneration) the operator saw. It can never delete a successor's lock (another generation)
-// nor a data object. certmagic locks have their temporary hold cleared first, by a PATCH with the same conditions.
+// forceReleaseLock: re-reads the object, refuses anything that is not a recognised lock, records the attempt in the
+// audit trail (refusing when it cannot: nothing unaudited is deleted), then deletes exactly the generation (and
+// metageneration) the operator saw. It can never delete a successor's lock (another generation) nor a data object.
+// certmagic locks have their temporary hold cleared first, by a PATCH with the same conditions.
 import type { Storage } from '@google-cloud/storage';
 import { AuditWriter } from './audit';
 import { Backoff, sleep } from './backoff';
-import { LockOptionsError } from './errors';
+import { AuditWriteError, LockOptionsError } from './errors';
 import { BucketObjects, isTransient, statusOf } from './gcs';
 import { inspectLock } from './inspect';
 import { bodyFor } from './list';
@@ -28,6 +29,13 @@ export interface ForceReleaseResult {
   outcome: ForceReleaseOutcome;
   /** The object as it is now, for `changed`, `refreshed` and `not-a-lock`. */
   current?: LockInfo;
+  /**
+   * `false` when the DELETE's response was lost and its retry found the object gone: the lock is released, but
+   * whether by this request or by someone else at the same moment (the holder's own release) cannot be known.
+   */
+  confirmed?: boolean;
+  /** What the audit trail holds: the attempt (written before any delete) and the outcome, by object name. */
+  audit?: { attempt?: string; outcome?: string; outcomeError?: string };
 }
 
 const DECIMAL = /^[0-9]{1,20}$/;
@@ -45,37 +53,62 @@ export async function forceReleaseLock(options: ForceReleaseOptions): Promise<Fo
     }
   }
   const objects = new BucketObjects(storage, bucket);
-  const result = await releaseSeen(objects, name, generation, metageneration);
-  if (options.audit !== false && options.audit) {
-    const writer = new AuditWriter(objects, options.audit.prefix ?? DEFAULT_AUDIT_PREFIX);
-    writer.record({
-      event: result.outcome === 'released' ? 'force-released' : 'force-release-refused',
-      lock: name,
-      identity: result.current?.identity,
-      generation,
-      outcome: result.outcome,
-      operator: options.audit.operator,
-      reason: options.audit.reason,
-    });
-    await writer.flush(2_000);
+  const audit = options.audit || undefined;
+  const prefix = audit?.prefix ?? DEFAULT_AUDIT_PREFIX;
+  const writer = audit ? new AuditWriter(objects, prefix) : undefined;
+  const who = audit && { operator: audit.operator, reason: audit.reason };
+  const trail: NonNullable<ForceReleaseResult['audit']> = {};
+
+  const result = await releaseSeen(objects, name, generation, metageneration, async (current) => {
+    if (!writer) return;
+    try {
+      trail.attempt = await writer.recordNow({
+        event: 'force-release-requested',
+        lock: name,
+        identity: current.identity,
+        generation,
+        ...who,
+      });
+    } catch (err) {
+      throw new AuditWriteError(name, `gs://${bucket}/${prefix}`, err);
+    }
+  });
+  if (writer) {
+    try {
+      trail.outcome = await writer.recordNow({
+        event: result.outcome === 'released' ? 'force-released' : 'force-release-refused',
+        lock: name,
+        identity: result.current?.identity,
+        generation,
+        outcome: result.outcome,
+        ...who,
+        ...(result.confirmed === false ? { delete_confirmed: 'false' as const } : {}),
+      });
+    } catch (err) {
+      // The attempt is on record; the outcome is in the response (and the lock's state) even if this write failed
+      trail.outcomeError = (err as Error).message;
+    }
   }
-  return result;
+  return writer ? { ...result, audit: trail } : result;
 }
 
+/** Re-read, judge, then (after `beforeWrite`, which may refuse by throwing) the conditional writes. */
 async function releaseSeen(
   objects: BucketObjects,
   name: string,
   generation: string,
   metageneration: string | undefined,
+  beforeWrite: (current: LockInfo) => Promise<void>,
 ): Promise<ForceReleaseResult> {
   const current = await readCurrent(objects, name);
   if (!current) return { outcome: 'gone' };
   if (!current.releasable) return { outcome: 'not-a-lock', current };
   const judged = compare(current, generation, metageneration);
   if (judged) return judged;
+  await beforeWrite(current);
   let pinned = metageneration ?? current.metageneration;
   if (current.releaseRule === 'clear-hold-then-delete' && current.temporaryHold) {
-    const cleared = await retrying(objects, name, generation, () =>
+    const cleared = await retrying(objects, name, generation, false, () =>
       objects.patchFields(
         name,
         { temporaryHold: false },
@@ -85,10 +118,10 @@ async function releaseSeen(
     if ('outcome' in cleared) return cleared;
     pinned = String(cleared.metageneration);
   }
-  const refused = await retrying(objects, name, generation, () =>
+  const refused = await retrying(objects, name, generation, true, () =>
     objects.delete(name, { ifGenerationMatch: generation, ifMetagenerationMatch: pinned }),
   );
-  return refused ?? { outcome: 'released' };
+  return refused ?? { outcome: 'released', confirmed: true };
 }
 
 /** Runs one conditional write with retries; a 404/412 becomes the outcome the operator is shown. */
@@ -96,6 +129,7 @@ async function retrying<T>(
   objects: BucketObjects,
   name: string,
   generation: string,
+  deletes: boolean,
   write: () => Promise<T>,
 ): Promise<T | ForceReleaseResult> {
   const backoff = new Backoff();
@@ -107,7 +141,10 @@ async function retrying<T>(
       const status = statusOf(err);
       if (status === 404 || status === 412) {
         const now = await readCurrent(objects, name);
-        if (!now) return { outcome: unknown && status === 404 ? 'released' : 'gone' };
+        // Gone after a DELETE whose response was lost: released, but perhaps by someone else at the same moment
+        if (!now) {
+          return deletes && unknown && status === 404 ? { outcome: 'released', confirmed: false } : { outcome: 'gone' };
+        }
         // Same generation after a 412: the holder refreshed since the operator looked, so it is alive.
         return { outcome: now.generation === generation ? 'refreshed' : 'changed', current: now };
       }

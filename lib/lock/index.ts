@@ -18,7 +18,14 @@ export {
   type ForceReleaseOutcome,
   type ForceReleaseResult,
 } from './force-release';
-export { LockAbortError, LockLostError, LockOptionsError, LockTimeoutError, type LockLostReason } from './errors';
+export {
+  AuditWriteError,
+  LockAbortError,
+  LockLostError,
+  LockOptionsError,
+  LockTimeoutError,
+  type LockLostReason,
+} from './errors';
 export { auditObjectName, type AuditEvent, type AuditEventKind } from './audit';
 export { DEFAULT_AUDIT_PREFIX, DEFAULT_TTL_MS, validateLockName } from './options';
 export { GcsCallError } from './gcs';

@@ -121,10 +121,13 @@ export class Lock extends EventTarget {
     const outcome = await this.deleteObject();
     this.state = outcome === 'lost' ? 'lost' : 'released';
     if (outcome === 'lost') this.markLost('taken', 'the lock object changed before release', true);
-    else this.record('released', details);
+    else this.record('released', details, this.deleteUnconfirmed);
     await this.audit?.flush(2_000);
     return { outcome };
   }
+
+  /** The release found the object gone (recorded as delete_confirmed=false: it claims no delete). */
+  private deleteUnconfirmed = false;
 
   private async deleteObject(): Promise<ReleaseOutcome> {
     const backoff = new Backoff();
@@ -139,7 +142,12 @@ export class Lock extends EventTarget {
         return 'released';
       } catch (err) {
         const status = statusOf(err);
-        if (status === 404) return unknownDelete ? 'released' : 'gone';
+        if (status === 404) {
+          // Someone else deleted it (gone), or a DELETE of ours whose response was lost did (ours, or an operator's
+          // force-release at the same moment, cannot be told apart): either way this release claims no delete
+          this.deleteUnconfirmed = true;
+          return unknownDelete ? 'released' : 'gone';
+        }
         if (status === 412) {
           if (this.unknownRefresh && (await this.reconcile())) continue;
           return 'lost';
@@ -259,7 +267,7 @@ export class Lock extends EventTarget {
     this.record('lost', {});
   }
 
-  private record(event: 'released' | 'lost', details: ReleaseDetails): void {
+  private record(event: 'released' | 'lost', details: ReleaseDetails, deleteUnconfirmed = false): void {
     this.audit?.record({
       event,
       lock: this.name,
@@ -268,6 +276,7 @@ export class Lock extends EventTarget {
       held_ms: String(Math.round(monotonicNow() - this.acquiredAt)),
       outcome: details.outcome,
       error: details.error,
+      ...(deleteUnconfirmed ? { delete_confirmed: 'false' as const } : {}),
     });
   }
 }

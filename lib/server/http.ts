@@ -3,7 +3,7 @@ import 'server-only';
 import { getToken } from 'next-auth/jwt';
 import type { NextRequest } from 'next/server';
 import type { z } from 'zod';
-import { GcsCallError, LockOptionsError } from '@/lib/lock';
+import { AuditWriteError, GcsCallError, LockOptionsError } from '@/lib/lock';
 import { resolveRole } from './auth';
 import { env } from './env';
 import { allows, type Role } from './roles';
@@ -20,6 +20,7 @@ const STATUS = {
   unsupported_media_type: 415,
   internal: 500,
   storage_unavailable: 503,
+  audit_unavailable: 503,
 } as const;
 export type ApiErrorCode = keyof typeof STATUS;
 
@@ -45,6 +46,11 @@ export function errorResponse(err: unknown): Response {
   // A client mistake the lock core or Cloud Storage rejected (a bad name, page token or generation): 400, not 5xx.
   if (err instanceof LockOptionsError || (err instanceof GcsCallError && err.status === 400)) {
     return json({ error: { code: 'bad_request', message: err.message } }, 400);
+  }
+  if (err instanceof AuditWriteError) {
+    return json({ error: { code: 'audit_unavailable', message: err.message }, deleted: false }, 503, {
+      'retry-after': '5',
+    });
   }
   if (err instanceof GcsCallError) {
     const message = `Cloud Storage is unavailable (${err.status || 'no response'}): ${err.message}. Retry in a few seconds.`;

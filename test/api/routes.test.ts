@@ -241,7 +241,9 @@ describe('force-release outcomes', () => {
       },
     });
     expect(r.status).toBe(200);
-    expect(r.json).toEqual({ outcome: 'released' });
+    expect(r.json).toMatchObject({ outcome: 'released', confirmed: true, message: 'Released.' });
+    const audit = r.json.audit as { attempt: string; outcome: string };
+    expect(audit.attempt < audit.outcome).toBe(true); // names sort by time: the attempt was written first
     expect(await getLock({ storage: t.storage, bucket: t.bucket, name: 'locks/stuck' })).toBeNull();
     const [files] = await t.storage.bucket(t.bucket).getFiles({ prefix: '.lockboard/audit/' });
     const events = files.map((f) => f.metadata.metadata as Record<string, string>);
@@ -337,6 +339,27 @@ describe('objects that are not locks', () => {
 });
 
 describe('storage failures', () => {
+  it('answers 503 audit_unavailable and deletes nothing when the attempt cannot be recorded', async () => {
+    const lock = await acquireLock({ storage: t.storage, bucket: t.bucket, name: 'locks/unaudited', audit: false });
+    t.emulator!.faults.set({ rules: [{ method: 'POST', errorRate: 1, errorStatus: 503 }] });
+    try {
+      const r = await call(routes.release.POST, '/api/locks/release', {
+        as: OPERATOR,
+        method: 'POST',
+        body: { name: 'locks/unaudited', generation: lock.generation, reason: 'runner died' },
+      });
+      expect(r.status).toBe(503);
+      expect(r.json).toMatchObject({ error: { code: 'audit_unavailable' }, deleted: false });
+      expect((r.json.error as { message: string }).message).toMatch(/Nothing was deleted/);
+    } finally {
+      t.emulator!.faults.clear();
+    }
+    expect((await getLock({ storage: t.storage, bucket: t.bucket, name: 'locks/unaudited' }))?.generation).toBe(
+      lock.generation,
+    );
+    await lock.release();
+  });
+
   it('answers 503 storage_unavailable with a retry hint when GCS fails', async () => {
     t.emulator!.faults.set({ rules: [{ method: 'GET', errorRate: 1, errorStatus: 503 }] });
     try {

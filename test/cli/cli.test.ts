@@ -163,10 +163,24 @@ describe('lockboard run', () => {
     );
     expect(rel.code).toBe(0);
     expect(rel.stdout).toMatch(/Released locks\/forced/);
+    expect(rel.stdout).toMatch(/Audit: attempt recorded \(\.lockboard\/audit\/.*\), outcome recorded/);
     const r = await running.done;
     expect(r.code).toBe(76);
     expect(readFileSync(marker, 'utf8')).toBe('SIGTERM');
     expect(r.stderr).toMatch(/released-by-operator/);
+  });
+
+  it('refuses a release it cannot record in the audit trail (exit 3), deleting nothing', async () => {
+    const lock = await acquireLock({ storage: t.storage, bucket: t.bucket, name: 'locks/unaudited', audit: false });
+    t.emulator!.faults.set({ rules: [{ method: 'POST', errorRate: 1, errorStatus: 503 }] });
+    try {
+      const rel = await runCli(['release', 'unaudited', '--generation', lock.generation, '--reason', 'x'], env);
+      expect(rel.code).toBe(3);
+      expect(rel.stderr).toMatch(/could not be recorded under the audit prefix .* Nothing was deleted/);
+    } finally {
+      t.emulator!.faults.clear();
+    }
+    expect(await lock.release()).toEqual({ outcome: 'released' });
   });
 
   it('stops the command when the lock is force-released through the lock core', async () => {

@@ -42,7 +42,22 @@ export const POST = withRole('operator', async (req, { user }) => {
   });
   countForceRelease(result.outcome);
   invalidateListings();
-  if (result.outcome === 'released') return json({ outcome: 'released' });
+  const recorded = { audit: result.audit };
+  if (result.outcome === 'released') {
+    return json({
+      outcome: 'released',
+      confirmed: result.confirmed !== false,
+      message:
+        result.confirmed === false
+          ? 'The lock is released. The response to our DELETE was lost and its retry found the lock already gone, so it was removed either by this request or, at the same moment, by its holder.'
+          : 'Released.',
+      ...recorded,
+    });
+  }
   const code = result.outcome === 'gone' ? 'gone' : result.outcome === 'not-a-lock' ? 'not_a_lock' : 'conflict';
-  throw new ApiError(code, MESSAGES[result.outcome], { outcome: result.outcome, current: result.current });
+  throw new ApiError(code, MESSAGES[result.outcome], {
+    outcome: result.outcome,
+    current: result.current,
+    ...recorded,
+  });
 });
