@@ -8,6 +8,7 @@ import { HEALTH_MEANING } from '@/lib/health';
 import { lockQuery } from '@/lib/queries';
 import type { LockInfo } from '@/lib/lock/types';
 import { Countdown } from './countdown';
+import { SuccessNotice } from './ui/notice';
 import { ForceReleaseDialog, releasedNotice } from './force-release-dialog';
 import { HealthBadge } from './health-badge';
 import { LockTimeline } from './lock-timeline';
@@ -21,7 +22,7 @@ export function LockDetail({ name, bucket, canRelease }: { name: string; bucket?
   const [releasing, setReleasing] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const focus = useReturnFocus();
-  const noticeRef = useRef<HTMLParagraphElement>(null);
+  const noticeRef = useRef<HTMLDivElement>(null);
   const serverNow = useServerNow(lock?.serverTime, query.dataUpdatedAt);
   return (
     <section className="space-y-6">
@@ -36,16 +37,7 @@ export function LockDetail({ name, bucket, canRelease }: { name: string; bucket?
           Could not refresh: {query.error.message}
         </p>
       )}
-      {notice && (
-        <p
-          role="status"
-          ref={noticeRef}
-          tabIndex={-1}
-          className="rounded-md bg-emerald-50 p-3 text-sm text-emerald-900 dark:bg-emerald-950 dark:text-emerald-200"
-        >
-          {notice}
-        </p>
-      )}
+      {notice && <SuccessNotice ref={noticeRef}>{notice}</SuccessNotice>}
       {lock === null && (
         <p className="rounded-md p-4 ring-1 ring-zinc-200 dark:ring-zinc-700">
           This lock is free: no lock object exists right now.

@@ -6,6 +6,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { LockHealth, LockInfo } from '@/lib/lock/types';
 import { HEALTHS } from '@/lib/health';
 import { ALL_SOURCES, locksQuery, type SourceOption } from '@/lib/queries';
+import { SuccessNotice } from './ui/notice';
 import { ForceReleaseDialog, releasedNotice } from './force-release-dialog';
 import { HealthBadge } from './health-badge';
 import { LockTable, type SortKey } from './lock-table';
@@ -166,16 +167,7 @@ export function LocksView({ sources, source, canRelease, unknownSource }: Props)
           {query.data ? ' Showing the last data received.' : ''} Retrying every few seconds.
         </div>
       )}
-      {notice && (
-        <div
-          role="status"
-          ref={noticeRef}
-          tabIndex={-1}
-          className="rounded-md bg-emerald-50 p-3 text-sm text-emerald-900 dark:bg-emerald-950 dark:text-emerald-200"
-        >
-          {notice}
-        </div>
-      )}
+      {notice && <SuccessNotice ref={noticeRef}>{notice}</SuccessNotice>}
       {query.data?.nextPageToken && (
         <p className="text-sm text-amber-700">
           Showing the first {all.length} locks in {where}; choose a narrower source to see the rest.
