@@ -230,6 +230,7 @@ function Ranking({ title, rows, plain = false }: { title: string; rows: [string,
                 <span>{k}</span>
               ) : (
                 <Link
+                  prefetch={false}
                   href={lockHref(k)}
                   className="truncate font-mono text-blue-700 hover:underline dark:text-blue-300"
                 >
@@ -281,6 +282,7 @@ function EventTable({
                   <td className="whitespace-nowrap py-1">{formatTime(e.at)}</td>
                   <td>
                     <Link
+                      prefetch={false}
                       href={lockHref(e.lock)}
                       className="font-mono text-blue-700 hover:underline dark:text-blue-300"
                     >

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRef, useState } from 'react';
 import { formatDuration, formatTime } from '@/lib/format';
-import { HEALTH_MEANING } from '@/lib/health';
+import { HEALTH_MEANING, liveHealth } from '@/lib/health';
 import { lockQuery } from '@/lib/queries';
 import type { LockInfo } from '@/lib/lock/types';
 import { Countdown } from './countdown';
@@ -18,12 +18,13 @@ import { useServerNow } from './use-server-now';
 
 export function LockDetail({ name, bucket, canRelease }: { name: string; bucket?: string; canRelease: boolean }) {
   const query = useQuery(lockQuery(name, bucket));
-  const lock = query.data;
+  const fetched = query.data;
   const [releasing, setReleasing] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const focus = useReturnFocus();
   const noticeRef = useRef<HTMLDivElement>(null);
-  const serverNow = useServerNow(lock?.serverTime, query.dataUpdatedAt);
+  const serverNow = useServerNow(fetched?.serverTime, query.dataUpdatedAt);
+  const lock = fetched && { ...fetched, health: liveHealth(fetched, serverNow) };
   return (
     <section className="space-y-6">
       <p className="text-sm">

@@ -2,7 +2,7 @@
 
 import { useVirtualizer } from '@tanstack/react-virtual';
 import Link from 'next/link';
-import { useRef } from 'react';
+import { useRef, useSyncExternalStore } from 'react';
 import type { LockInfo } from '@/lib/lock/types';
 import { formatDuration } from '@/lib/format';
 import { lockHref } from '@/lib/queries';
@@ -24,6 +24,24 @@ const COLUMNS: { key: SortKey; label: string }[] = [
 const GRID =
   'grid grid-cols-[minmax(12rem,2fr)_minmax(12rem,2fr)_7rem_6rem_7rem_9rem_minmax(10rem,1.2fr)_6rem_6rem] gap-2 px-3';
 const ROW_HEIGHT = 52;
+/** Below this width the rows become cards: name, health, owner, expiry and the action stay visible at 390 px. */
+const NARROW_QUERY = '(max-width: 767px)';
+const CARD_HEIGHT = 92;
+
+function subscribeNarrow(onChange: () => void): () => void {
+  const mq = window.matchMedia(NARROW_QUERY);
+  mq.addEventListener('change', onChange);
+  return () => mq.removeEventListener('change', onChange);
+}
+
+/** Whether the viewport is narrow; false on the server and during hydration, so the markup matches. */
+function useNarrow(): boolean {
+  return useSyncExternalStore(
+    subscribeNarrow,
+    () => window.matchMedia(NARROW_QUERY).matches,
+    () => false,
+  );
+}
 
 interface Props {
   locks: LockInfo[];
@@ -36,106 +54,184 @@ interface Props {
 
 export function LockTable({ locks, serverNow, sort, onSort, canRelease, onRelease }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
+  const narrow = useNarrow();
+  const rowHeight = narrow ? CARD_HEIGHT : ROW_HEIGHT;
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is used as documented
   const virtualizer = useVirtualizer({
     count: locks.length,
     getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_HEIGHT,
+    estimateSize: () => rowHeight,
     overscan: 12,
     initialRect: { width: 1200, height: 640 },
   });
+  const release = (lock: LockInfo) =>
+    canRelease && (
+      <button
+        type="button"
+        onClick={() => onRelease(lock)}
+        className="rounded px-2 py-1 text-xs font-medium text-red-700 ring-1 ring-inset ring-red-300 hover:bg-red-50 dark:text-red-300 dark:ring-red-700 dark:hover:bg-red-950"
+        aria-label={`Force-release ${lock.name}`}
+      >
+        Release…
+      </button>
+    );
+  const nameLink = (lock: LockInfo) => (
+    <Link
+      prefetch={false}
+      href={lockHref(lock.name, lock.bucket)}
+      className="text-blue-700 hover:underline dark:text-blue-300"
+    >
+      {lock.name}
+    </Link>
+  );
 
   return (
     <div
       role="table"
       aria-label="Locks"
       aria-rowcount={locks.length + 1}
-      className="rounded-lg ring-1 ring-zinc-200 dark:ring-zinc-700"
+      className="overflow-x-auto rounded-lg ring-1 ring-zinc-200 dark:ring-zinc-700"
     >
-      <div role="rowgroup">
-        <div
-          role="row"
-          className={`${GRID} border-b border-zinc-200 bg-zinc-50 py-2 text-left text-xs font-semibold uppercase tracking-wide text-zinc-600 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-300`}
-        >
-          {COLUMNS.map((c) => (
+      {/* Wide: header and rows scroll sideways together inside the table, never the page */}
+      <div className={narrow ? '' : 'min-w-[72rem]'}>
+        <div role="rowgroup">
+          {narrow ? (
             <div
-              role="columnheader"
-              key={c.key}
-              aria-sort={sort.key === c.key ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}
+              role="row"
+              className="flex items-center gap-2 border-b border-zinc-200 bg-zinc-50 px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
             >
-              <button type="button" onClick={() => onSort(c.key)} className="uppercase hover:underline">
-                {c.label}
-                {sort.key === c.key ? (sort.dir === 'asc' ? ' ▲' : ' ▼') : ''}
+              <label role="columnheader" className="flex items-center gap-2">
+                Sort by
+                <select
+                  value={sort.key}
+                  onChange={(e) => onSort(e.target.value as SortKey)}
+                  className="rounded-md border border-zinc-300 bg-transparent px-2 py-1 dark:border-zinc-600"
+                >
+                  {COLUMNS.map((c) => (
+                    <option key={c.key} value={c.key}>
+                      {c.label}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <button
+                type="button"
+                onClick={() => onSort(sort.key)}
+                className="rounded-md px-2 py-1 ring-1 ring-inset ring-zinc-300 dark:ring-zinc-700"
+                aria-label={`Sort ${sort.dir === 'asc' ? 'descending' : 'ascending'}`}
+              >
+                {sort.dir === 'asc' ? '▲' : '▼'}
               </button>
             </div>
-          ))}
-          <div role="columnheader">
-            <span className="sr-only">Actions</span>
-          </div>
-        </div>
-      </div>
-      <div ref={scroller} role="rowgroup" className="max-h-[65vh] overflow-auto" data-testid="lock-rows">
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {virtualizer.getVirtualItems().map((item) => {
-            const lock = locks[item.index]!;
-            return (
-              <div
-                role="row"
-                key={`${lock.bucket}/${lock.name}`}
-                aria-rowindex={item.index + 2}
-                data-lock={lock.name}
-                className={`${GRID} absolute left-0 right-0 items-center border-b border-zinc-100 text-sm dark:border-zinc-800`}
-                style={{ top: item.start, height: ROW_HEIGHT }}
-              >
-                <div role="cell" className="truncate font-mono">
-                  <Link
-                    href={lockHref(lock.name, lock.bucket)}
-                    className="text-blue-700 hover:underline dark:text-blue-300"
-                  >
-                    {lock.name}
-                  </Link>
+          ) : (
+            <div
+              role="row"
+              className={`${GRID} border-b border-zinc-200 bg-zinc-50 py-2 text-left text-xs font-semibold uppercase tracking-wide text-zinc-600 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-300`}
+            >
+              {COLUMNS.map((c) => (
+                <div
+                  role="columnheader"
+                  key={c.key}
+                  aria-sort={sort.key === c.key ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}
+                >
+                  <button type="button" onClick={() => onSort(c.key)} className="uppercase hover:underline">
+                    {c.label}
+                    {sort.key === c.key ? (sort.dir === 'asc' ? ' ▲' : ' ▼') : ''}
+                  </button>
                 </div>
-                <div role="cell" className="min-w-0">
-                  <div className="truncate" title={lock.identity}>
-                    {lock.identity ?? <span className="text-zinc-500">unknown</span>}
-                  </div>
-                  <div className="truncate text-xs text-zinc-500">
-                    {[lock.host, lock.purpose].filter(Boolean).join(' · ')}
-                  </div>
-                </div>
-                <div role="cell">
-                  <HealthBadge health={lock.health} />
-                </div>
-                <div role="cell" className="tabular">
-                  {formatDuration(serverNow - Date.parse(lock.createdAt))}
-                </div>
-                <div role="cell" className="tabular">
-                  {formatDuration(serverNow - Date.parse(lock.updatedAt))} ago
-                </div>
-                <div role="cell">
-                  <Countdown expiresAt={lock.expiresAt} serverNow={serverNow} />
-                </div>
-                <div role="cell" className="truncate font-mono text-xs" data-testid="generation">
-                  {lock.generation} / <span data-testid="metageneration">{lock.metageneration}</span>
-                </div>
-                <div role="cell" className="text-xs">
-                  {lock.format}
-                </div>
-                <div role="cell" className="text-right">
-                  {canRelease && (
-                    <button
-                      type="button"
-                      onClick={() => onRelease(lock)}
-                      className="rounded px-2 py-1 text-xs font-medium text-red-700 ring-1 ring-inset ring-red-300 hover:bg-red-50 dark:text-red-300 dark:ring-red-700 dark:hover:bg-red-950"
-                      aria-label={`Force-release ${lock.name}`}
-                    >
-                      Release…
-                    </button>
-                  )}
-                </div>
+              ))}
+              <div role="columnheader">
+                <span className="sr-only">Actions</span>
               </div>
-            );
-          })}
+            </div>
+          )}
+        </div>
+        <div
+          ref={scroller}
+          role="rowgroup"
+          className="max-h-[65vh] overflow-y-auto overflow-x-hidden"
+          data-testid="lock-rows"
+        >
+          <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+            {virtualizer.getVirtualItems().map((item) => {
+              const lock = locks[item.index]!;
+              if (narrow) {
+                return (
+                  <div
+                    role="row"
+                    key={`${lock.bucket}/${lock.name}`}
+                    aria-rowindex={item.index + 2}
+                    data-lock={lock.name}
+                    className="absolute left-0 right-0 grid grid-cols-[1fr_auto] content-center gap-x-2 gap-y-1 border-b border-zinc-100 px-3 text-sm dark:border-zinc-800"
+                    style={{ top: item.start, height: CARD_HEIGHT }}
+                  >
+                    <div role="cell" className="min-w-0 truncate font-mono">
+                      {nameLink(lock)}
+                    </div>
+                    <div role="cell" className="justify-self-end">
+                      <HealthBadge health={lock.health} />
+                    </div>
+                    <div role="cell" className="min-w-0 truncate" title={lock.identity}>
+                      {lock.identity ?? <span className="text-zinc-500">unknown</span>}
+                    </div>
+                    <div role="cell" className="justify-self-end text-xs">
+                      <Countdown expiresAt={lock.expiresAt} serverNow={serverNow} />
+                    </div>
+                    <div role="cell" className="min-w-0 truncate text-xs text-zinc-500">
+                      held {formatDuration(serverNow - Date.parse(lock.createdAt))} · gen{' '}
+                      <span data-testid="generation">{lock.generation}</span> / {lock.metageneration} · {lock.format}
+                    </div>
+                    <div role="cell" className="justify-self-end">
+                      {release(lock)}
+                    </div>
+                  </div>
+                );
+              }
+              return (
+                <div
+                  role="row"
+                  key={`${lock.bucket}/${lock.name}`}
+                  aria-rowindex={item.index + 2}
+                  data-lock={lock.name}
+                  className={`${GRID} absolute left-0 right-0 items-center border-b border-zinc-100 text-sm dark:border-zinc-800`}
+                  style={{ top: item.start, height: ROW_HEIGHT }}
+                >
+                  <div role="cell" className="truncate font-mono">
+                    {nameLink(lock)}
+                  </div>
+                  <div role="cell" className="min-w-0">
+                    <div className="truncate" title={lock.identity}>
+                      {lock.identity ?? <span className="text-zinc-500">unknown</span>}
+                    </div>
+                    <div className="truncate text-xs text-zinc-500">
+                      {[lock.host, lock.purpose].filter(Boolean).join(' · ')}
+                    </div>
+                  </div>
+                  <div role="cell">
+                    <HealthBadge health={lock.health} />
+                  </div>
+                  <div role="cell" className="tabular">
+                    {formatDuration(serverNow - Date.parse(lock.createdAt))}
+                  </div>
+                  <div role="cell" className="tabular">
+                    {formatDuration(serverNow - Date.parse(lock.updatedAt))} ago
+                  </div>
+                  <div role="cell">
+                    <Countdown expiresAt={lock.expiresAt} serverNow={serverNow} />
+                  </div>
+                  <div role="cell" className="truncate font-mono text-xs" data-testid="generation">
+                    {lock.generation} / <span data-testid="metageneration">{lock.metageneration}</span>
+                  </div>
+                  <div role="cell" className="text-xs">
+                    {lock.format}
+                  </div>
+                  <div role="cell" className="text-right">
+                    {release(lock)}
+                  </div>
+                </div>
+              );
+            })}
+          </div>
         </div>
       </div>
     </div>

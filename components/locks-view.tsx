@@ -4,9 +4,10 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { LockHealth, LockInfo } from '@/lib/lock/types';
-import { HEALTHS } from '@/lib/health';
+import { HEALTHS, withLiveHealth } from '@/lib/health';
 import { ALL_SOURCES, locksQuery, type SourceOption } from '@/lib/queries';
 import { SuccessNotice } from './ui/notice';
+import { BULK_LIMIT, BulkReleaseDialog } from './bulk-release-dialog';
 import { ForceReleaseDialog, releasedNotice } from './force-release-dialog';
 import { HealthBadge } from './health-badge';
 import { LockTable, type SortKey } from './lock-table';
@@ -59,7 +60,7 @@ export function LocksView({ sources, source, canRelease, unknownSource }: Props)
   const url = useUrlState();
   const query = useQuery({ ...locksQuery(source), placeholderData: keepPreviousData });
   const serverNow = useServerNow(query.data?.serverTime, query.dataUpdatedAt);
-  const localNow = useLocalNow();
+  const localNow = useLocalNow(query.dataUpdatedAt);
   // The filter box answers every keystroke; the address follows a moment later (replace: no history per key)
   const [text, setText] = useState(url.q);
   const { q: urlQ, update } = url;
@@ -82,6 +83,7 @@ export function LocksView({ sources, source, canRelease, unknownSource }: Props)
   const health = url.health;
   const sort = url.sort;
   const [releasing, setReleasing] = useState<LockInfo | null>(null);
+  const [bulk, setBulk] = useState<LockInfo[] | null>(null);
   const focus = useReturnFocus();
   const noticeRef = useRef<HTMLDivElement>(null);
   const current = sources.find((s) => s.id === source);
@@ -89,9 +91,11 @@ export function LocksView({ sources, source, canRelease, unknownSource }: Props)
   const multiBucket = new Set(sources.map((s) => s.bucket)).size > 1;
   const [notice, setNotice] = useState<string | null>(null);
 
-  const all = useMemo(() => query.data?.locks ?? [], [query.data]);
+  // One judgement of health per second for the badges, the counts, the filter and the sort (see liveHealth)
+  const all = useMemo(() => withLiveHealth(query.data?.locks ?? [], serverNow), [query.data, serverNow]);
   const counts = useMemo(() => countByHealth(all), [all]);
   const shown = useMemo(() => sortLocks(filterLocks(all, health, text), sort), [all, health, text, sort]);
+  const releasableShown = useMemo(() => shown.filter((l) => l.releasable), [shown]);
 
   return (
     <section className="space-y-4">
@@ -121,7 +125,22 @@ export function LocksView({ sources, source, canRelease, unknownSource }: Props)
             className="ml-2 w-56 max-w-full rounded-md border border-zinc-300 bg-transparent px-2 py-1 dark:border-zinc-600"
           />
         </label>
-        <p className="ml-auto text-xs text-zinc-500" aria-live="polite" data-testid="updated">
+        {canRelease && (
+          <button
+            type="button"
+            disabled={releasableShown.length === 0}
+            onClick={() => {
+              focus.remember();
+              setNotice(null);
+              setBulk(releasableShown);
+            }}
+            className="rounded-md px-3 py-1 text-sm font-medium text-red-700 ring-1 ring-inset ring-red-300 hover:bg-red-50 disabled:cursor-not-allowed disabled:opacity-50 dark:text-red-300 dark:ring-red-700 dark:hover:bg-red-950"
+            data-testid="bulk-release"
+          >
+            Release shown ({Math.min(releasableShown.length, BULK_LIMIT)})…
+          </button>
+        )}
+        <p className="ml-auto text-xs text-zinc-500" data-testid="updated">
           {query.dataUpdatedAt
             ? `updated ${Math.max(0, Math.round((localNow - query.dataUpdatedAt) / 1000))} s ago`
             : ''}
@@ -204,6 +223,16 @@ export function LocksView({ sources, source, canRelease, unknownSource }: Props)
         />
       )}
 
+      {bulk && (
+        <BulkReleaseDialog
+          locks={bulk}
+          onClose={(summary) => {
+            if (summary) setNotice(summary);
+            setBulk(null);
+            focus.restore(() => noticeRef.current);
+          }}
+        />
+      )}
       {releasing && (
         <ForceReleaseDialog
           lock={releasing}

@@ -1,5 +1,5 @@
 // Client-safe words for lock health (computed on the server by inspectLock; this only explains it).
-import { LOCK_HEALTHS, type LockHealth } from '@/lib/lock/types';
+import { LOCK_HEALTHS, type LockHealth, type LockInfo } from '@/lib/lock/types';
 
 /** Most urgent first: the order of chips and of the health sort. */
 export const HEALTHS: readonly LockHealth[] = LOCK_HEALTHS;
@@ -31,3 +31,24 @@ export const RELEASE_ADVICE: Record<LockHealth, string> = {
   unknown: 'Its liveness cannot be judged: check with its owner (Terraform: the user in "Who") before clearing.',
   free: 'Nobody holds it: this is a released marker. Deleting it is harmless but rarely needed.',
 };
+
+/**
+ * The health of `lock` at `serverNow`, moving on from the server's judgement between polls by the same rules
+ * (expired or free at `expiresAt`, overdue 1.5 refresh intervals after the last refresh), so the badge, the counts
+ * and the countdown never disagree. A refresh can only be seen by the next poll.
+ */
+export function liveHealth(lock: LockInfo, serverNow: number): LockHealth {
+  const h = lock.health;
+  if (h !== 'healthy' && h !== 'overdue' && h !== 'long-held') return h;
+  if (lock.expiresAt && lock.afterExpiry && serverNow >= Date.parse(lock.expiresAt)) return lock.afterExpiry;
+  if (h !== 'healthy' || !lock.refreshIntervalMs) return h;
+  return serverNow >= Date.parse(lock.updatedAt) + 1.5 * lock.refreshIntervalMs ? 'overdue' : h;
+}
+
+/** `locks` with their live health; the same objects where nothing changed. */
+export function withLiveHealth(locks: LockInfo[], serverNow: number): LockInfo[] {
+  return locks.map((l) => {
+    const health = liveHealth(l, serverNow);
+    return health === l.health ? l : { ...l, health };
+  });
+}

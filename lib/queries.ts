@@ -59,12 +59,8 @@ export const locksQuery = (source: string) => ({
 export const lockQuery = (name: string, bucket?: string) => ({
   queryKey: ['lock', bucket ?? '', name] as const,
   queryFn: async (): Promise<LockDetailData | null> => {
-    try {
-      return await apiFetch<LockDetailData>(lockPath('/api/locks', name, bucket));
-    } catch (err) {
-      if (err instanceof ApiClientError && err.status === 404) return null;
-      throw err;
-    }
+    const data = await apiFetch<LockDetailData | { absent: true }>(lockPath('/api/locks', name, bucket));
+    return 'absent' in data ? null : data;
   },
   refetchInterval: POLL_INTERVAL_MS,
   refetchIntervalInBackground: false,

@@ -81,7 +81,10 @@ function readLock(
   if (reading.refreshMs !== undefined && isValidTime(reading.refreshMs))
     info.refreshIntervalMs = Math.round(reading.refreshMs);
   const until = staleAt ?? (isValidTime(reading.freeAt) ? reading.freeAt : undefined);
-  if (until !== undefined) info.expiresAt = isoTime(until);
+  if (until !== undefined) {
+    info.expiresAt = isoTime(until);
+    info.afterExpiry = staleAt !== undefined ? 'expired' : 'free';
+  }
   return info;
 }
 

@@ -38,6 +38,9 @@ export interface LockInfo {
   refreshIntervalMs?: number;
   /** When the lock becomes stale (takeover allowed) unless refreshed; absent for foreign formats. */
   expiresAt?: string;
+  /** What the lock becomes at `expiresAt` without a refresh: stale (`expired`), or `free` for formats whose holder
+   * sets a free-at time (go-gcslock). Lets a client keep health current between reads. */
+  afterExpiry?: 'expired' | 'free';
   health: LockHealth;
   heldMs: number;
   /** Custom metadata as stored. */

@@ -81,12 +81,14 @@ describe('GET /api/locks', () => {
 });
 
 describe('GET /api/locks/<name>', () => {
-  it('returns one lock, 404 when free, 400 outside the prefixes', async () => {
+  it('returns one lock, an absent marker when free, 400 outside the prefixes', async () => {
     const ok = await call(routes.lock.GET, '/api/locks/locks/deploy', { as: VIEWER }, { name: ['locks', 'deploy'] });
     expect(ok.status).toBe(200);
     expect(ok.json).toMatchObject({ name: 'locks/deploy', identity: 'runner-1' });
     const free = await call(routes.lock.GET, '/api/locks/locks/free', { as: VIEWER }, { name: ['locks', 'free'] });
-    expect(free.status).toBe(404);
+    expect(free.status).toBe(200);
+    expect(free.json).toMatchObject({ name: 'locks/free', bucket: 'test-bucket', absent: true });
+    expect(Date.parse(free.json.serverTime as string)).toBeGreaterThan(0);
     const outside = await call(routes.lock.GET, '/api/locks/other/x', { as: VIEWER }, { name: ['other', 'x'] });
     expect(outside.status).toBe(400);
   });
@@ -308,6 +310,71 @@ describe('force-release outcomes', () => {
     expect(r.json.outcome).toBe('refreshed');
     expect((r.json.current as { metageneration: string }).metageneration).toBe(lock.currentMetageneration);
     await lock.release();
+  });
+});
+
+describe('POST /api/locks/release-batch', () => {
+  it('releases each lock at the generation seen; one that changed hands since the preview survives', async () => {
+    const opts = (name: string) => ({
+      storage: t.storage,
+      bucket: t.bucket,
+      name,
+      ttlMs: 60_000,
+      audit: false as const,
+    });
+    const a = await acquireLock(opts('locks/batch-a'));
+    const b = await acquireLock(opts('locks/batch-b'));
+    const seenB = { generation: b.generation, metageneration: b.currentMetageneration };
+    // between preview and confirm: b is released and taken by someone else
+    await b.release();
+    const successor = await acquireLock({ ...opts('locks/batch-b'), identity: 'successor' });
+    const r = await call(routes.batch.POST, '/api/locks/release-batch', {
+      as: OPERATOR,
+      method: 'POST',
+      body: {
+        reason: 'runner pool died',
+        locks: [
+          { name: 'locks/batch-a', generation: a.generation, metageneration: a.currentMetageneration },
+          { name: 'locks/batch-b', ...seenB },
+          { name: 'locks/batch-gone', generation: '1' },
+        ],
+      },
+    });
+    expect(r.status).toBe(200);
+    expect(r.json).toMatchObject({ released: 1, refused: 2 });
+    const results = r.json.results as { name: string; outcome: string; current?: { identity: string } }[];
+    expect(results.map((x) => [x.name, x.outcome])).toEqual([
+      ['locks/batch-a', 'released'],
+      ['locks/batch-b', 'changed'],
+      ['locks/batch-gone', 'gone'],
+    ]);
+    expect(results[1]!.current?.identity).toBe('successor');
+    expect((await getLock({ storage: t.storage, bucket: t.bucket, name: 'locks/batch-b' }))?.generation).toBe(
+      successor.generation,
+    );
+    await successor.release();
+    await a.release();
+  });
+
+  it('refuses viewers, empty or oversized batches, duplicates and a missing reason with a clear 4xx', async () => {
+    const lock = { name: 'locks/x', generation: '5' };
+    const cases: [string | undefined, unknown, number, RegExp][] = [
+      [VIEWER, { reason: 'r', locks: [lock] }, 403, /operator/i],
+      [OPERATOR, { reason: 'r', locks: [] }, 400, /at least one lock/],
+      [
+        OPERATOR,
+        { reason: 'r', locks: Array.from({ length: 101 }, (_, i) => ({ ...lock, name: `locks/x${i}` })) },
+        400,
+        /at most 100/,
+      ],
+      [OPERATOR, { reason: 'r', locks: [lock, lock] }, 400, /lists a lock twice/],
+      [OPERATOR, { locks: [lock] }, 400, /reason/],
+    ];
+    for (const [as, body, status, message] of cases) {
+      const r = await call(routes.batch.POST, '/api/locks/release-batch', { as, method: 'POST', body });
+      expect(r.status, JSON.stringify(body).slice(0, 80)).toBe(status);
+      expect((r.json.error as { message: string }).message).toMatch(message);
+    }
   });
 });
 

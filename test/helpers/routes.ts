@@ -48,6 +48,7 @@ export async function importRoutes() {
     locks: await import('@/app/api/locks/route'),
     lock: await import('@/app/api/locks/[...name]/route'),
     release: await import('@/app/api/locks/release/route'),
+    batch: await import('@/app/api/locks/release-batch/route'),
     audit: await import('@/app/api/audit/route'),
     summary: await import('@/app/api/audit/summary/route'),
     metrics: await import('@/app/api/metrics/route'),

@@ -1,0 +1,76 @@
+// POST /api/locks/release-batch – force-release up to 100 lock generations with one reason (operators). Each lock
+// is its own conditional DELETE of the generation and metageneration seen in the preview, audited before it runs;
+// a lock that changed since the preview is never deleted. Answers 200 with one result per lock, in request order.
+import { z } from 'zod';
+import { AuditWriteError, type ForceReleaseResult } from '@/lib/lock';
+import { ApiError, json, readJson, withRole } from '@/lib/server/http';
+import {
+  MAX_BATCH,
+  OUTCOME_MESSAGES,
+  reasonField,
+  releaseSeen,
+  seenLock,
+  UNCONFIRMED_MESSAGE,
+} from '@/lib/server/release';
+
+/** Locks released at once; each is three or four requests, so a batch of 100 takes a few seconds. */
+const CONCURRENCY = 4;
+
+const body = z.object({
+  reason: reasonField,
+  locks: z
+    .array(seenLock)
+    .min(1, 'list at least one lock')
+    .max(MAX_BATCH, `at most ${MAX_BATCH} locks per batch`)
+    .refine(
+      (locks) => new Set(locks.map((l) => `${l.bucket ?? ''}\u0000${l.name}`)).size === locks.length,
+      'lists a lock twice',
+    ),
+});
+
+type BatchResult = z.output<typeof seenLock> & {
+  outcome: ForceReleaseResult['outcome'] | 'not-attempted' | 'error';
+  message: string;
+  confirmed?: boolean;
+  current?: ForceReleaseResult['current'];
+  audit?: ForceReleaseResult['audit'];
+};
+
+export const POST = withRole('operator', async (req, { user }) => {
+  const input = await readJson(req, body);
+  const results: BatchResult[] = new Array(input.locks.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < input.locks.length) {
+      const i = next++;
+      const seen = input.locks[i]!;
+      try {
+        const r = await releaseSeen(seen, user.email, input.reason);
+        results[i] = {
+          ...seen,
+          outcome: r.outcome,
+          message: r.confirmed === false ? UNCONFIRMED_MESSAGE : OUTCOME_MESSAGES[r.outcome],
+          ...(r.confirmed !== undefined ? { confirmed: r.confirmed } : {}),
+          ...(r.current ? { current: r.current } : {}),
+          ...(r.audit ? { audit: r.audit } : {}),
+        };
+      } catch (err) {
+        const notAttempted = err instanceof AuditWriteError || err instanceof ApiError;
+        results[i] = {
+          ...seen,
+          outcome: notAttempted ? 'not-attempted' : 'error',
+          message: notAttempted
+            ? (err as Error).message
+            : `Cloud Storage failed: ${(err as Error).message}. The lock may be unchanged; review it again.`,
+        };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, input.locks.length) }, worker));
+  const count = (o: string) => results.filter((r) => r.outcome === o).length;
+  return json({
+    released: count('released'),
+    refused: results.length - count('released'),
+    results,
+  });
+});

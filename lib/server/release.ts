@@ -1,0 +1,63 @@
+// Force-release for the console's routes: one lock (POST /api/locks/release) or a batch (POST
+// /api/locks/release-batch), with the same validation, source check, audit and metrics.
+import 'server-only';
+import { z } from 'zod';
+import { forceReleaseLock, type ForceReleaseResult } from '@/lib/lock';
+import { env } from './env';
+import { invalidateListings } from './list-cache';
+import { countForceRelease, countGcs } from './metrics';
+import { sourceOfLock } from './sources';
+import { storage } from './storage';
+
+/** Locks per batch release (POST /api/locks/release-batch). */
+export const MAX_BATCH = 100;
+
+const decimal = z.string().regex(/^\d{1,20}$/, 'must be a decimal integer string');
+
+/** One lock generation as the operator saw it. */
+export const seenLock = z.object({
+  name: z.string().min(1, 'is required').max(1024, 'must be at most 1024 characters'),
+  /** Which bucket; optional when only one configured bucket has a source containing the name. */
+  bucket: z.string().max(222).optional(),
+  generation: decimal,
+  metageneration: decimal.optional(),
+});
+export type SeenLock = z.output<typeof seenLock>;
+
+export const reasonField = z
+  .string()
+  .trim()
+  .min(1, 'is required: say why you clear this lock')
+  .max(500, 'must be at most 500 characters');
+
+export const OUTCOME_MESSAGES = {
+  released: 'Released.',
+  changed: 'The lock changed hands since you viewed it; nothing was deleted.',
+  refreshed: 'The holder refreshed since you viewed it, so it is alive; nothing was deleted.',
+  gone: 'The lock was already released.',
+  'not-a-lock': 'This object is not a lock Lockboard recognises (data or unknown format); nothing was deleted.',
+};
+
+export const UNCONFIRMED_MESSAGE =
+  'The lock is released. The response to our DELETE was lost and its retry found the lock already gone, so it was removed either by this request or, at the same moment, by its holder.';
+
+/**
+ * Releases exactly the generation (and metageneration) seen, in the lock's own bucket, auditing the attempt before
+ * the DELETE. Throws ApiError for a name outside the sources and AuditWriteError when the attempt cannot be recorded.
+ */
+export async function releaseSeen(seen: SeenLock, operator: string, reason: string): Promise<ForceReleaseResult> {
+  const source = sourceOfLock(seen.name, seen.bucket);
+  countGcs('objects.delete');
+  const result = await forceReleaseLock({
+    storage: storage(),
+    name: seen.name,
+    generation: seen.generation,
+    metageneration: seen.metageneration,
+    bucket: source.bucket,
+    // The audit event goes to the lock's own bucket, beside the holders' events
+    audit: { prefix: env().LOCKBOARD_AUDIT_PREFIX, operator, reason },
+  });
+  countForceRelease(result.outcome);
+  invalidateListings();
+  return result;
+}
