@@ -6,6 +6,7 @@ import type { LockInfo } from '@/lib/lock/types';
 import { apiFetch } from '@/lib/queries';
 import { HealthBadge } from './health-badge';
 import { Button } from './ui/button';
+import { ModalForm, ReasonField } from './ui/modal-form';
 
 /** The batch route's limit (lib/server/release.ts MAX_BATCH). */
 export const BULK_LIMIT = 100;
@@ -81,140 +82,128 @@ export function BulkReleaseDialog({
     : null;
 
   return (
-    <dialog
-      ref={dialog}
+    <ModalForm
+      dialogRef={dialog}
+      labelledBy="bulk-title"
+      width="w-[min(56rem,95vw)]"
       onClose={() => onClose(summary)}
-      aria-labelledby="bulk-title"
-      className="m-auto w-[min(56rem,95vw)] rounded-xl bg-white p-0 text-zinc-900 shadow-xl dark:bg-zinc-900 dark:text-zinc-100"
+      onSubmit={() => {
+        if (canSubmit && !batch.isPending && !results) batch.mutate();
+      }}
     >
-      <form
-        method="dialog"
-        className="space-y-4 p-6"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (canSubmit && !batch.isPending && !results) batch.mutate();
-        }}
-      >
-        <h2 id="bulk-title" className="text-lg font-semibold">
-          Force-release {chosen.length} lock{chosen.length === 1 ? '' : 's'}
-        </h2>
-        {locks.length > BULK_LIMIT && (
-          <p className="text-sm text-amber-800 dark:text-amber-200">
-            Only the first {BULK_LIMIT} of the {locks.length} locks shown can be released at once.
-          </p>
-        )}
-        {results ? (
-          <div className="space-y-2">
-            <h3 ref={resultsHeading} tabIndex={-1} className="font-medium" data-testid="bulk-summary">
-              {results.released} released, {results.refused} not released
-            </h3>
-            <ul className="max-h-[50vh] space-y-1 overflow-auto text-sm" data-testid="bulk-results">
-              {results.results.map((r) => (
-                <li key={`${r.bucket ?? ''}/${r.name}`} data-lock={r.name} data-outcome={r.outcome}>
-                  <span className="font-mono">{r.name}</span>{' '}
-                  <strong className={r.outcome === 'released' ? 'text-emerald-700 dark:text-emerald-300' : ''}>
-                    {OUTCOME_LABEL[r.outcome]}
-                  </strong>
-                  {r.outcome !== 'released' || r.confirmed === false ? (
-                    <span className="text-zinc-600 dark:text-zinc-400">
-                      {' '}
-                      — {r.message}
-                      {r.current?.identity && r.outcome === 'changed' ? ` Now held by ${r.current.identity}.` : ''}
-                    </span>
-                  ) : null}
-                </li>
-              ))}
-            </ul>
-          </div>
-        ) : (
-          <>
-            <p className="text-sm text-zinc-600 dark:text-zinc-400">
-              Each lock is released only at the generation and metageneration below; one that changed hands or was
-              refreshed since is kept. Untick any you do not want to release.
-            </p>
-            <div className="max-h-[40vh] overflow-auto rounded-md ring-1 ring-zinc-200 dark:ring-zinc-700">
-              <table className="w-full text-left text-sm" data-testid="bulk-preview">
-                <thead className="sticky top-0 bg-zinc-50 text-xs uppercase text-zinc-500 dark:bg-zinc-800">
-                  <tr>
-                    <th className="p-2">
-                      <span className="sr-only">Release</span>
-                    </th>
-                    <th className="p-2">Lock</th>
-                    <th className="p-2">Holder</th>
-                    <th className="p-2">Health</th>
-                    <th className="p-2">Generation</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {snapshot.map((l) => (
-                    <tr key={key(l)} className="border-t border-zinc-100 dark:border-zinc-800">
-                      <td className="p-2">
-                        <input
-                          type="checkbox"
-                          checked={selected.has(key(l))}
-                          aria-label={`Release ${l.name}`}
-                          onChange={(e) =>
-                            setSelected((s) => {
-                              const next = new Set(s);
-                              if (e.target.checked) next.add(key(l));
-                              else next.delete(key(l));
-                              return next;
-                            })
-                          }
-                        />
-                      </td>
-                      <td className="max-w-[16rem] truncate p-2 font-mono">{l.name}</td>
-                      <td className="max-w-[12rem] truncate p-2">{l.identity ?? 'unknown'}</td>
-                      <td className="p-2">
-                        <HealthBadge health={l.health} />
-                      </td>
-                      <td className="p-2 font-mono text-xs">
-                        {l.generation} / {l.metageneration}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <label className="block text-sm">
-              Reason (recorded in the audit trail for each lock)
-              <textarea
-                required
-                value={reason}
-                onChange={(e) => setReason(e.target.value)}
-                maxLength={500}
-                rows={2}
-                className="mt-1 w-full rounded-md border border-zinc-300 bg-transparent p-2 dark:border-zinc-600"
-                placeholder="e.g. CI runners of pool B died"
-              />
-            </label>
-            <label className="block text-sm">
-              Type the number of locks to release ({chosen.length}) to confirm
-              <input
-                value={typed}
-                inputMode="numeric"
-                onChange={(e) => setTyped(e.target.value)}
-                className="mt-1 w-32 rounded-md border border-zinc-300 bg-transparent p-2 font-mono dark:border-zinc-600"
-                aria-label="Type the number of locks to confirm"
-              />
-            </label>
-          </>
-        )}
-        {batch.isError && (
-          <p role="alert" className="text-sm text-red-700 dark:text-red-300">
-            {batch.error.message}
-          </p>
-        )}
-        <div className="flex justify-end gap-2">
-          <Button onClick={() => dialog.current?.close()}>{results ? 'Close' : 'Cancel'}</Button>
-          {!results && (
-            <Button type="submit" variant="danger" disabled={!canSubmit || batch.isPending}>
-              {batch.isPending ? 'Releasing…' : `Force-release ${chosen.length}`}
-            </Button>
-          )}
+      <h2 id="bulk-title" className="text-lg font-semibold">
+        Force-release {chosen.length} lock{chosen.length === 1 ? '' : 's'}
+      </h2>
+      {locks.length > BULK_LIMIT && (
+        <p className="text-sm text-amber-800 dark:text-amber-200">
+          Only the first {BULK_LIMIT} of the {locks.length} locks shown can be released at once.
+        </p>
+      )}
+      {results ? (
+        <div className="space-y-2">
+          <h3 ref={resultsHeading} tabIndex={-1} className="font-medium" data-testid="bulk-summary">
+            {results.released} released, {results.refused} not released
+          </h3>
+          <ul className="max-h-[50vh] space-y-1 overflow-auto text-sm" data-testid="bulk-results">
+            {results.results.map((r) => (
+              <li key={`${r.bucket ?? ''}/${r.name}`} data-lock={r.name} data-outcome={r.outcome}>
+                <span className="font-mono">{r.name}</span>{' '}
+                <strong className={r.outcome === 'released' ? 'text-emerald-700 dark:text-emerald-300' : ''}>
+                  {OUTCOME_LABEL[r.outcome]}
+                </strong>
+                {r.outcome !== 'released' || r.confirmed === false ? (
+                  <span className="text-zinc-600 dark:text-zinc-400">
+                    {' '}
+                    — {r.message}
+                    {r.current?.identity && r.outcome === 'changed' ? ` Now held by ${r.current.identity}.` : ''}
+                  </span>
+                ) : null}
+              </li>
+            ))}
+          </ul>
         </div>
-      </form>
-    </dialog>
+      ) : (
+        <>
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">
+            Each lock is released only at the generation and metageneration below; one that changed hands or was
+            refreshed since is kept. Untick any you do not want to release.
+          </p>
+          <div className="max-h-[40vh] overflow-auto rounded-md ring-1 ring-zinc-200 dark:ring-zinc-700">
+            <table className="w-full text-left text-sm" data-testid="bulk-preview">
+              <thead className="sticky top-0 bg-zinc-50 text-xs uppercase text-zinc-500 dark:bg-zinc-800">
+                <tr>
+                  <th className="p-2">
+                    <span className="sr-only">Release</span>
+                  </th>
+                  <th className="p-2">Lock</th>
+                  <th className="p-2">Holder</th>
+                  <th className="p-2">Health</th>
+                  <th className="p-2">Generation</th>
+                </tr>
+              </thead>
+              <tbody>
+                {snapshot.map((l) => (
+                  <tr key={key(l)} className="border-t border-zinc-100 dark:border-zinc-800">
+                    <td className="p-2">
+                      <input
+                        type="checkbox"
+                        checked={selected.has(key(l))}
+                        aria-label={`Release ${l.name}`}
+                        onChange={(e) =>
+                          setSelected((s) => {
+                            const next = new Set(s);
+                            if (e.target.checked) next.add(key(l));
+                            else next.delete(key(l));
+                            return next;
+                          })
+                        }
+                      />
+                    </td>
+                    <td className="max-w-[16rem] truncate p-2 font-mono">{l.name}</td>
+                    <td className="max-w-[12rem] truncate p-2">{l.identity ?? 'unknown'}</td>
+                    <td className="p-2">
+                      <HealthBadge health={l.health} />
+                    </td>
+                    <td className="p-2 font-mono text-xs">
+                      {l.generation} / {l.metageneration}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <ReasonField
+            label="Reason (recorded in the audit trail for each lock)"
+            value={reason}
+            onChange={setReason}
+            placeholder="e.g. CI runners of pool B died"
+          />
+          <label className="block text-sm">
+            Type the number of locks to release ({chosen.length}) to confirm
+            <input
+              value={typed}
+              inputMode="numeric"
+              onChange={(e) => setTyped(e.target.value)}
+              className="mt-1 w-32 rounded-md border border-zinc-300 bg-transparent p-2 font-mono dark:border-zinc-600"
+              aria-label="Type the number of locks to confirm"
+            />
+          </label>
+        </>
+      )}
+      {batch.isError && (
+        <p role="alert" className="text-sm text-red-700 dark:text-red-300">
+          {batch.error.message}
+        </p>
+      )}
+      <div className="flex justify-end gap-2">
+        <Button onClick={() => dialog.current?.close()}>{results ? 'Close' : 'Cancel'}</Button>
+        {!results && (
+          <Button type="submit" variant="danger" disabled={!canSubmit || batch.isPending}>
+            {batch.isPending ? 'Releasing…' : `Force-release ${chosen.length}`}
+          </Button>
+        )}
+      </div>
+    </ModalForm>
   );
 }
 

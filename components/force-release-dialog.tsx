@@ -8,6 +8,7 @@ import { HEALTH_MEANING, RELEASE_ADVICE } from '@/lib/health';
 import { apiFetch, ApiClientError } from '@/lib/queries';
 import { HealthBadge } from './health-badge';
 import { Button } from './ui/button';
+import { ModalForm, ReasonField } from './ui/modal-form';
 
 /** What the release route answers on success. */
 export interface Released {
@@ -90,134 +91,122 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
     reason.trim().length > 0 && (!needsTyping || typed === target.name) && !release.isPending && !conflict;
 
   return (
-    <dialog
-      ref={dialog}
+    <ModalForm
+      dialogRef={dialog}
+      labelledBy="release-title"
+      width="w-[min(36rem,95vw)]"
       onClose={() => onClose(null)}
-      aria-labelledby="release-title"
-      className="m-auto w-[min(36rem,95vw)] rounded-xl bg-white p-0 text-zinc-900 shadow-xl dark:bg-zinc-900 dark:text-zinc-100"
+      onSubmit={() => {
+        if (canSubmit) release.mutate(target);
+      }}
     >
-      <form
-        method="dialog"
-        className="space-y-4 p-6"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (canSubmit) release.mutate(target);
-        }}
-      >
-        <h2 id="release-title" className="text-lg font-semibold">
-          Force-release <span className="font-mono">{target.name}</span>
-        </h2>
-        <dl className="grid grid-cols-[8rem_1fr] gap-x-3 gap-y-1 text-sm">
-          <dt className="text-zinc-500">Holder</dt>
-          <dd data-testid="dialog-holder">{target.identity ?? 'unknown'}</dd>
-          {target.purpose && (
-            <>
-              <dt className="text-zinc-500">Purpose</dt>
-              <dd>{target.purpose}</dd>
-            </>
-          )}
-          <dt className="text-zinc-500">Format</dt>
-          <dd data-testid="dialog-format">{target.formatLabel}</dd>
-          {target.details.map(([label, value]) => (
-            <div key={label} className="contents">
-              <dt className="text-zinc-500">{label}</dt>
-              <dd className="break-all">{value}</dd>
-            </div>
-          ))}
-          {target.format === 'terraform' && (
-            <>
-              <dt className="text-zinc-500">Lock ID</dt>
-              <dd className="font-mono text-xs" data-testid="dialog-lock-id">
-                {target.generation} (same as <code>terraform force-unlock {target.generation}</code>)
-              </dd>
-            </>
-          )}
-          <dt className="text-zinc-500">Health</dt>
-          <dd>
-            <HealthBadge health={target.health} />{' '}
-            <span className="text-xs text-zinc-500">{HEALTH_MEANING[target.health]}</span>
-          </dd>
-          <dt className="text-zinc-500">Held for</dt>
-          <dd className="tabular">{formatDuration(serverNow - Date.parse(target.createdAt))}</dd>
-          <dt className="text-zinc-500">Generation</dt>
-          <dd className="font-mono text-xs">
-            {target.generation} (metageneration {target.metageneration})
-          </dd>
-        </dl>
-        <p
-          role="note"
-          className={`rounded-md p-3 text-sm ${target.health === 'expired' ? 'bg-emerald-50 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-200' : 'bg-amber-50 text-amber-900 dark:bg-amber-950 dark:text-amber-200'}`}
-        >
-          <strong>Safe to clear? </strong>
-          {RELEASE_ADVICE[target.health].replace(/^Safe to clear: /, '')} Only this generation is deleted: if someone
-          else takes the lock meanwhile, nothing of theirs is touched.
-        </p>
-        <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="dialog-release-note">
-          {target.releaseNote}
-        </p>
-        {conflict ? (
-          <ConflictNotice
-            conflict={conflict}
-            reviewRef={reviewButton}
-            onRetry={(current) => {
-              setTarget(current);
-              setConflict(null);
-            }}
-            onReleaseAnyway={(current) => {
-              // Same generation only (a `refreshed` conflict): the reason and typed name still apply.
-              if (current.generation !== target.generation) return;
-              setTarget(current);
-              setConflict(null);
-              release.mutate(current);
-            }}
-          />
-        ) : (
+      <h2 id="release-title" className="text-lg font-semibold">
+        Force-release <span className="font-mono">{target.name}</span>
+      </h2>
+      <dl className="grid grid-cols-[8rem_1fr] gap-x-3 gap-y-1 text-sm">
+        <dt className="text-zinc-500">Holder</dt>
+        <dd data-testid="dialog-holder">{target.identity ?? 'unknown'}</dd>
+        {target.purpose && (
           <>
-            <label className="block text-sm">
-              Reason (recorded in the audit trail)
-              <textarea
-                required
-                value={reason}
-                onChange={(e) => setReason(e.target.value)}
-                maxLength={500}
-                rows={2}
-                className="mt-1 w-full rounded-md border border-zinc-300 bg-transparent p-2 dark:border-zinc-600"
-                placeholder="e.g. runner died, pipeline cancelled"
-              />
-            </label>
-            {needsTyping && (
-              <label className="block text-sm">
-                {target.health === 'unknown'
-                  ? 'Its liveness cannot be judged (no TTL in this format).'
-                  : 'The holder is alive.'}{' '}
-                Type the lock name to confirm: <span className="font-mono">{target.name}</span>
-                <input
-                  value={typed}
-                  onChange={(e) => setTyped(e.target.value)}
-                  className="mt-1 w-full rounded-md border border-zinc-300 bg-transparent p-2 font-mono dark:border-zinc-600"
-                  aria-label="Type the lock name to confirm"
-                />
-              </label>
-            )}
+            <dt className="text-zinc-500">Purpose</dt>
+            <dd>{target.purpose}</dd>
           </>
         )}
-        {release.isError && !conflict && (
-          <p role="alert" className="text-sm text-red-700 dark:text-red-300">
-            {release.error.message}
-          </p>
+        <dt className="text-zinc-500">Format</dt>
+        <dd data-testid="dialog-format">{target.formatLabel}</dd>
+        {target.details.map(([label, value]) => (
+          <div key={label} className="contents">
+            <dt className="text-zinc-500">{label}</dt>
+            <dd className="break-all">{value}</dd>
+          </div>
+        ))}
+        {target.format === 'terraform' && (
+          <>
+            <dt className="text-zinc-500">Lock ID</dt>
+            <dd className="font-mono text-xs" data-testid="dialog-lock-id">
+              {target.generation} (same as <code>terraform force-unlock {target.generation}</code>)
+            </dd>
+          </>
         )}
-        <div className="flex justify-end gap-2">
-          <Button ref={closeButton} onClick={() => dialog.current?.close()}>
-            {conflict ? 'Close' : 'Cancel'}
-          </Button>
-          {!conflict && (
-            <Button type="submit" variant="danger" disabled={!canSubmit}>
-              {release.isPending ? 'Releasing…' : 'Force-release'}
-            </Button>
+        <dt className="text-zinc-500">Health</dt>
+        <dd>
+          <HealthBadge health={target.health} />{' '}
+          <span className="text-xs text-zinc-500">{HEALTH_MEANING[target.health]}</span>
+        </dd>
+        <dt className="text-zinc-500">Held for</dt>
+        <dd className="tabular">{formatDuration(serverNow - Date.parse(target.createdAt))}</dd>
+        <dt className="text-zinc-500">Generation</dt>
+        <dd className="font-mono text-xs">
+          {target.generation} (metageneration {target.metageneration})
+        </dd>
+      </dl>
+      <p
+        role="note"
+        className={`rounded-md p-3 text-sm ${target.health === 'expired' ? 'bg-emerald-50 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-200' : 'bg-amber-50 text-amber-900 dark:bg-amber-950 dark:text-amber-200'}`}
+      >
+        <strong>Safe to clear? </strong>
+        {RELEASE_ADVICE[target.health].replace(/^Safe to clear: /, '')} Only this generation is deleted: if someone else
+        takes the lock meanwhile, nothing of theirs is touched.
+      </p>
+      <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="dialog-release-note">
+        {target.releaseNote}
+      </p>
+      {conflict ? (
+        <ConflictNotice
+          conflict={conflict}
+          reviewRef={reviewButton}
+          onRetry={(current) => {
+            setTarget(current);
+            setConflict(null);
+          }}
+          onReleaseAnyway={(current) => {
+            // Same generation only (a `refreshed` conflict): the reason and typed name still apply.
+            if (current.generation !== target.generation) return;
+            setTarget(current);
+            setConflict(null);
+            release.mutate(current);
+          }}
+        />
+      ) : (
+        <>
+          <ReasonField
+            label="Reason (recorded in the audit trail)"
+            value={reason}
+            onChange={setReason}
+            placeholder="e.g. runner died, pipeline cancelled"
+          />
+          {needsTyping && (
+            <label className="block text-sm">
+              {target.health === 'unknown'
+                ? 'Its liveness cannot be judged (no TTL in this format).'
+                : 'The holder is alive.'}{' '}
+              Type the lock name to confirm: <span className="font-mono">{target.name}</span>
+              <input
+                value={typed}
+                onChange={(e) => setTyped(e.target.value)}
+                className="mt-1 w-full rounded-md border border-zinc-300 bg-transparent p-2 font-mono dark:border-zinc-600"
+                aria-label="Type the lock name to confirm"
+              />
+            </label>
           )}
-        </div>
-      </form>
-    </dialog>
+        </>
+      )}
+      {release.isError && !conflict && (
+        <p role="alert" className="text-sm text-red-700 dark:text-red-300">
+          {release.error.message}
+        </p>
+      )}
+      <div className="flex justify-end gap-2">
+        <Button ref={closeButton} onClick={() => dialog.current?.close()}>
+          {conflict ? 'Close' : 'Cancel'}
+        </Button>
+        {!conflict && (
+          <Button type="submit" variant="danger" disabled={!canSubmit}>
+            {release.isPending ? 'Releasing…' : 'Force-release'}
+          </Button>
+        )}
+      </div>
+    </ModalForm>
   );
 }
 

@@ -155,15 +155,18 @@ export function LockTable({ locks, serverNow, sort, onSort, canRelease, onReleas
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
             {virtualizer.getVirtualItems().map((item) => {
               const lock = locks[item.index]!;
+              const row = {
+                role: 'row',
+                'aria-rowindex': item.index + 2,
+                'data-lock': lock.name,
+                style: { top: item.start, height: rowHeight },
+              };
               if (narrow) {
                 return (
                   <div
-                    role="row"
                     key={`${lock.bucket}/${lock.name}`}
-                    aria-rowindex={item.index + 2}
-                    data-lock={lock.name}
+                    {...row}
                     className="absolute left-0 right-0 grid grid-cols-[1fr_auto] content-center gap-x-2 gap-y-1 border-b border-zinc-100 px-3 text-sm dark:border-zinc-800"
-                    style={{ top: item.start, height: CARD_HEIGHT }}
                   >
                     <div role="cell" className="min-w-0 truncate font-mono">
                       {nameLink(lock)}
@@ -189,12 +192,9 @@ export function LockTable({ locks, serverNow, sort, onSort, canRelease, onReleas
               }
               return (
                 <div
-                  role="row"
                   key={`${lock.bucket}/${lock.name}`}
-                  aria-rowindex={item.index + 2}
-                  data-lock={lock.name}
+                  {...row}
                   className={`${GRID} absolute left-0 right-0 items-center border-b border-zinc-100 text-sm dark:border-zinc-800`}
-                  style={{ top: item.start, height: ROW_HEIGHT }}
                 >
                   <div role="cell" className="truncate font-mono">
                     {nameLink(lock)}

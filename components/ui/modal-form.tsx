@@ -1,0 +1,67 @@
+import type { ReactNode, Ref } from 'react';
+
+/** A modal <dialog> holding one form: the shell the release dialogs share (Esc and the Close button close it). */
+export function ModalForm({
+  dialogRef,
+  labelledBy,
+  width,
+  onClose,
+  onSubmit,
+  children,
+}: {
+  dialogRef: Ref<HTMLDialogElement>;
+  labelledBy: string;
+  /** A Tailwind width class, e.g. w-[min(36rem,95vw)]. */
+  width: string;
+  onClose: () => void;
+  onSubmit: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <dialog
+      ref={dialogRef}
+      onClose={onClose}
+      aria-labelledby={labelledBy}
+      className={`m-auto ${width} rounded-xl bg-white p-0 text-zinc-900 shadow-xl dark:bg-zinc-900 dark:text-zinc-100`}
+    >
+      <form
+        method="dialog"
+        className="space-y-4 p-6"
+        onSubmit={(e) => {
+          e.preventDefault();
+          onSubmit();
+        }}
+      >
+        {children}
+      </form>
+    </dialog>
+  );
+}
+
+/** The reason field of a release: required, up to 500 characters, recorded in the audit trail. */
+export function ReasonField({
+  label,
+  value,
+  onChange,
+  placeholder,
+}: {
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  placeholder: string;
+}) {
+  return (
+    <label className="block text-sm">
+      {label}
+      <textarea
+        required
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        maxLength={500}
+        rows={2}
+        className="mt-1 w-full rounded-md border border-zinc-300 bg-transparent p-2 dark:border-zinc-600"
+        placeholder={placeholder}
+      />
+    </label>
+  );
+}
