@@ -28,7 +28,7 @@ export function LockDetail({ name, bucket, canRelease }: { name: string; bucket?
   return (
     <section className="space-y-6">
       <p className="text-sm">
-        <Link href="/locks" className="text-blue-700 hover:underline dark:text-blue-300">
+        <Link prefetch={false} href="/locks" className="text-blue-700 hover:underline dark:text-blue-300">
           ← All locks
         </Link>
       </p>
@@ -64,7 +64,7 @@ export function LockDetail({ name, bucket, canRelease }: { name: string; bucket?
           onClose={(released) => {
             setReleasing(false);
             if (released) setNotice(releasedNotice(lock, released));
-            focus.restore(() => noticeRef.current);
+            focus.restore(released ? () => noticeRef.current : undefined);
           }}
         />
       )}

@@ -229,7 +229,7 @@ export function LocksView({ sources, source, canRelease, unknownSource }: Props)
           onClose={(summary) => {
             if (summary) setNotice(summary);
             setBulk(null);
-            focus.restore(() => noticeRef.current);
+            focus.restore(summary ? () => noticeRef.current : undefined);
           }}
         />
       )}
@@ -240,7 +240,7 @@ export function LocksView({ sources, source, canRelease, unknownSource }: Props)
           onClose={(released) => {
             if (released) setNotice(releasedNotice(releasing, released));
             setReleasing(null);
-            focus.restore(() => noticeRef.current);
+            focus.restore(released ? () => noticeRef.current : undefined);
           }}
         />
       )}

@@ -12,14 +12,14 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
   return (
     <div className="mx-auto max-w-[110rem] px-4 py-4">
       <header className="mb-6 flex flex-wrap items-center gap-6 border-b border-zinc-200 pb-3 dark:border-zinc-800">
-        <Link href="/locks" className="text-lg font-bold">
+        <Link prefetch={false} href="/locks" className="text-lg font-bold">
           <Logo /> Lockboard
         </Link>
         <nav aria-label="Main" className="flex gap-4 text-sm">
-          <Link href="/locks" className="hover:underline">
+          <Link prefetch={false} href="/locks" className="hover:underline">
             Locks
           </Link>
-          <Link href="/churn" className="hover:underline">
+          <Link prefetch={false} href="/churn" className="hover:underline">
             Churn &amp; audit
           </Link>
         </nav>

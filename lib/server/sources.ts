@@ -55,8 +55,8 @@ export function matchSources(source?: string, prefix?: string): Selection | unde
 }
 
 /**
- * The configured source holding lock `name` in `bucket` (optional when exactly one configured bucket has a source
- * containing the name). A name outside every source, or in several buckets' sources without `bucket`, is a 400.
+ * The configured source holding lock `name` in `bucket`. Without `bucket`, the most specific source containing the
+ * name. A name outside every source, or in equally specific sources of several buckets without `bucket`, is a 400.
  */
 export function sourceOfLock(name: string, bucket?: string): Source {
   if (isAuditObject(name)) {
@@ -72,15 +72,18 @@ export function sourceOfLock(name: string, bucket?: string): Source {
     const where = bucket === undefined ? '' : ` of bucket "${bucket}"`;
     throw new ApiError('bad_request', `"${name}"${where} is not inside a configured source (${describe()}).`);
   }
-  const buckets = new Set(inside.map((s) => s.bucket));
+  // The most specific source claims the name (gs://ci/locks/ over a whole-bucket gs://tf-state/); equally specific
+  // sources in different buckets are ambiguous: the caller must say which bucket
+  const longest = Math.max(...inside.map((s) => s.prefix.length));
+  const best = inside.filter((s) => s.prefix.length === longest);
+  const buckets = new Set(best.map((s) => s.bucket));
   if (buckets.size > 1) {
     throw new ApiError(
       'bad_request',
       `"${name}" is inside sources of several buckets (${[...buckets].join(', ')}): say which with "bucket".`,
     );
   }
-  // The longest matching prefix, so nested sources (gs://b/ and gs://b/ci/) resolve to the narrowest one
-  return inside.sort((a, b) => b.prefix.length - a.prefix.length)[0]!;
+  return best[0]!;
 }
 
 /** Whether `name` in `bucket` is an audit event object rather than a lock (a source may cover a whole bucket). */

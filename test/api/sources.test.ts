@@ -9,15 +9,16 @@ import { writeTerraformLock, writeTerraformState } from '../helpers/writers';
 
 const TF = 'tf-state-prod';
 const CI = 'ci-locks';
+const OTHER = 'other-ci';
 const OPERATOR = 'ops@example.com';
 let t: Target;
 let routes: Routes;
 const held: Lock[] = [];
 
 beforeAll(async () => {
-  t = await startTestEmulator({ buckets: [TF, CI] });
+  t = await startTestEmulator({ buckets: [TF, CI, OTHER] });
   Object.assign(process.env, {
-    LOCKBOARD_SOURCES: `gs://${TF}/,gs://${CI}/locks/`,
+    LOCKBOARD_SOURCES: `gs://${TF}/,gs://${CI}/locks/,gs://${OTHER}/locks/`,
     LOCKBOARD_GCS_ENDPOINT: t.emulator!.url,
     LOCKBOARD_OPERATORS: OPERATOR,
     LOCKBOARD_METRICS_TOKEN: 'metrics-token-0123456789',

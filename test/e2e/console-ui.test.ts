@@ -1,0 +1,356 @@
+// The console as an SRE uses it, in Chromium: a clean browser console on every page for each role, sources across
+// two buckets, state in the address, a phone-sized viewport, keyboard-only release, bulk release with a lock that
+// changes hands between preview and confirm, long histories, and churn date ranges.
+import { encode } from 'next-auth/jwt';
+import type { Browser, BrowserContext, Page, Request, Response } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { acquireLock, getLock, withLock, type Lock } from '@/lib/lock';
+import { buildConsole, needsBuild, startConsole, type ConsoleProcess } from '@/lib/demo/console';
+import { ARTIFACTS, freePort, launchBrowser } from '../helpers/browser';
+import { startTestEmulator, type Target } from '../helpers/gcs';
+import { freezeHolder } from '../helpers/lock';
+import { delay } from '../helpers/requests';
+import { writeTerraformLock, writeTerraformState } from '../helpers/writers';
+
+const SECRET = 'e2e-ui-secret-0123456789abcdef';
+const TF = 'tf-state';
+let t: Target;
+let app: ConsoleProcess;
+let browser: Browser;
+const held: Lock[] = [];
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  if (needsBuild()) buildConsole();
+  t = await startTestEmulator({ buckets: ['test-bucket', TF] });
+  const base = { storage: t.storage, bucket: t.bucket };
+  held.push(
+    await acquireLock({ ...base, name: 'locks/healthy', identity: 'web-1', ttlMs: 8000, refreshIntervalMs: 1000 }),
+    await acquireLock({ ...base, name: 'ci/build', identity: 'runner-7', ttlMs: 60_000 }),
+  );
+  await writeTerraformState(t.storage, TF, 'prod/default.tfstate');
+  await writeTerraformLock(t.storage, TF, 'prod/default.tfstate', 'ann@laptop');
+  // A lock with a long history: 110 holders, 220 events (more than one page of 200)
+  for (let i = 0; i < 110; i++)
+    await withLock({ ...base, name: 'locks/busy', identity: `worker-${i}` }, async () => {});
+  app = await startConsole(await freePort(), {
+    LOCKBOARD_DEMO: '1',
+    LOCKBOARD_SOURCES: `gs://${t.bucket}/locks/,gs://${t.bucket}/ci/,gs://${TF}/`,
+    LOCKBOARD_GCS_ENDPOINT: t.emulator!.url,
+    NEXTAUTH_SECRET: SECRET,
+  });
+}, 180_000);
+
+afterAll(async () => {
+  await Promise.allSettled(held.map((l) => l.release()));
+  await app?.stop();
+  await browser?.close();
+  await t?.close();
+});
+
+/**
+ * Everything the browser reports as wrong while a page is open: console errors and warnings, page errors, and (with
+ * `requests`) failed or 4xx/5xx requests. A navigation the test makes itself aborts the previous page's requests, so
+ * requests are watched while a page stays open, not across the test's own reloads.
+ */
+function watch(page: Page, requests = true): { problems: string[]; stop: () => void } {
+  const problems: string[] = [];
+  // Only requests the page starts while watched: one started before (and cancelled by the test's own navigation)
+  // may report its failure late
+  const started = new Set<Request>();
+  const onRequest = (r: Request) => started.add(r);
+  const onConsole = (m: { type(): string; text(): string }) => {
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
+  };
+  const onPageError = (e: Error) => problems.push(`page error: ${e.message}`);
+  const onFailed = (r: Request) => {
+    if (started.has(r)) problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`);
+  };
+  const onResponse = (r: Response) => {
+    if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`);
+  };
+  page.on('console', onConsole);
+  page.on('pageerror', onPageError);
+  if (requests) {
+    page.on('request', onRequest);
+    page.on('requestfailed', onFailed);
+    page.on('response', onResponse);
+  }
+  return {
+    problems,
+    stop: () => {
+      page.off('console', onConsole);
+      page.off('pageerror', onPageError);
+      page.off('request', onRequest);
+      page.off('requestfailed', onFailed);
+      page.off('response', onResponse);
+    },
+  };
+}
+
+async function contextAs(email: string, viewport = { width: 1400, height: 900 }): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport });
+  const token = await encode({ token: { email, name: email, sub: email }, secret: SECRET });
+  await context.addCookies([{ name: 'next-auth.session-token', value: token, url: app.url }]);
+  return context;
+}
+
+const row = (page: Page, name: string) => page.locator(`[data-lock="${name}"]`);
+
+describe('a clean, live console for every role', () => {
+  const PAGES = [
+    '/locks',
+    `/locks?source=all`,
+    `/locks?source=${encodeURIComponent(`gs://${TF}/`)}`,
+    '/locks/locks/healthy',
+    '/locks/locks/never-taken',
+    `/locks/prod/default.tflock?bucket=${TF}`,
+    '/churn',
+  ];
+
+  for (const email of ['operator@demo.lockboard', 'viewer@demo.lockboard']) {
+    it(`walks every page as ${email.split('@')[0]} with no console error or failed request, data staying live`, async () => {
+      const context = await contextAs(email);
+      const page = await context.newPage();
+      for (const path of PAGES) {
+        // A fresh load (server-rendered text must hydrate without a mismatch), then left open across polls
+        const loads = watch(page, false);
+        const response = await page.goto(`${app.url}${path}`, { waitUntil: 'networkidle' });
+        expect(response?.status(), path).toBe(200);
+        loads.stop();
+        const open = watch(page);
+        await delay(4_000);
+        if (path.startsWith('/locks?') || path === '/locks') {
+          // "updated N s ago" stays small: the list is still polling
+          expect(await page.getByTestId('updated').textContent(), path).toMatch(/updated [0-3] s ago/);
+        }
+        open.stop();
+        expect([...loads.problems, ...open.problems], path).toEqual([]);
+      }
+      await context.close();
+    }, 120_000);
+  }
+
+  it('shows a signed-in user on no list the forbidden page and no lock data, on every page', async () => {
+    const context = await contextAs('mallory@elsewhere.example');
+    const page = await context.newPage();
+    for (const path of PAGES) {
+      const response = await page.goto(`${app.url}${path}`);
+      expect(response?.status(), path).toBe(403);
+      const text = await page.textContent('body');
+      expect(text).toContain('not on the Lockboard viewer or operator list');
+      expect(text).not.toMatch(/web-1|runner-7|ann@laptop/);
+    }
+    await context.close();
+  });
+});
+
+describe('sources, and state in the address', () => {
+  it('lists every source with All sources, and a lock in another bucket opens with its bucket', async () => {
+    const context = await contextAs('operator@demo.lockboard');
+    const page = await context.newPage();
+    await page.goto(`${app.url}/locks`);
+    await page.getByLabel('Source').selectOption('all');
+    await page.waitForURL(/source=all/);
+    await row(page, 'prod/default.tflock').waitFor();
+    await row(page, 'ci/build').waitFor();
+    expect(await page.getByTestId('skipped-count').textContent()).toMatch(/skipped/); // the .tfstate
+    await row(page, 'prod/default.tflock').getByRole('link').click();
+    await page.waitForURL(new RegExp(`/locks/prod/default\\.tflock\\?bucket=${TF}`));
+    expect(await page.textContent('body')).toContain('ann@laptop');
+    await context.close();
+  });
+
+  it('keeps health filter, sort and text filter in the address; back undoes them; an unknown source is named', async () => {
+    const context = await contextAs('viewer@demo.lockboard');
+    const page = await context.newPage();
+    await page.goto(`${app.url}/locks?source=all`);
+    await page.getByTestId('count-healthy').click();
+    await page.waitForURL(/health=healthy/);
+    await page.getByRole('button', { name: /^Owner/ }).click();
+    await page.waitForURL(/sort=owner/);
+    await page.getByRole('searchbox').fill('runner');
+    await page.waitForURL(/q=runner/);
+    expect(await page.locator('[data-lock]').count()).toBe(1);
+    // a shared link opens the same view
+    const shared = await context.newPage();
+    await shared.goto(page.url());
+    await row(shared, 'ci/build').waitFor();
+    expect(await shared.locator('[data-lock]').count()).toBe(1);
+    expect(await shared.getByRole('searchbox').inputValue()).toBe('runner');
+    // back: the sort goes away, then the health filter (the text filter replaced its entry)
+    await page.goBack();
+    await page.waitForURL((u) => !u.search.includes('sort=owner'));
+    await page.goBack();
+    await page.waitForURL((u) => !u.search.includes('health='));
+    const unknown = await context.newPage();
+    await unknown.goto(`${app.url}/locks?prefix=nope/`);
+    expect(await unknown.getByRole('alert').first().textContent()).toMatch(/"nope\/" is not a configured source/);
+    await context.close();
+  });
+});
+
+describe('a phone and a keyboard', () => {
+  it('keeps owner, health, expiry and the release action visible at 390 px, without sideways scrolling', async () => {
+    const context = await contextAs('operator@demo.lockboard', { width: 390, height: 844 });
+    const page = await context.newPage();
+    for (const path of ['/locks', '/locks/locks/healthy', '/churn']) {
+      await page.goto(`${app.url}${path}`);
+      await page.waitForLoadState('networkidle');
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(width, path).toBeLessThanOrEqual(390);
+    }
+    await page.goto(`${app.url}/locks`, { waitUntil: 'networkidle' });
+    const r = row(page, 'locks/healthy');
+    for (const part of [
+      r.locator('[data-health]'),
+      r.getByRole('button', { name: /Force-release/ }),
+      r.getByText('web-1'),
+    ]) {
+      // the rows switch to cards after hydration (narrow viewport): measure once the card is in place
+      await part.waitFor();
+      let box = await part.boundingBox();
+      for (let i = 0; !box && i < 20; i++) box = await delay(100).then(() => part.boundingBox());
+      expect(box, String(part)).not.toBeNull();
+      expect(box!.x).toBeGreaterThanOrEqual(0);
+      expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+    }
+    await page.screenshot({ path: `${ARTIFACTS}/locks-390.png` });
+    await context.close();
+  });
+
+  it('force-releases with the keyboard only, and focus comes back to the confirmation', async () => {
+    const lock = await acquireLock({ storage: t.storage, bucket: t.bucket, name: 'locks/keyboard', ttlMs: 1000 });
+    freezeHolder(lock);
+    await delay(1200);
+    const context = await contextAs('operator@demo.lockboard');
+    const page = await context.newPage();
+    // networkidle: hydrated, so the keys reach React's handlers (the rows are server-rendered and visible earlier)
+    await page.goto(`${app.url}/locks?q=keyboard`, { waitUntil: 'networkidle' });
+    await row(page, 'locks/keyboard').locator('[data-health="expired"]').waitFor();
+    // Tab until the row's release button has focus
+    for (let i = 0; i < 40; i++) {
+      await page.keyboard.press('Tab');
+      const label = await page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
+      if (label === 'Force-release locks/keyboard') break;
+    }
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
+      'Force-release locks/keyboard',
+    );
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog').waitFor({ timeout: 5000 });
+    await page.keyboard.press('Escape');
+    // Esc closes; focus is back on the button that opened the dialog
+    await page.waitForFunction(
+      () => document.activeElement?.getAttribute('aria-label') === 'Force-release locks/keyboard',
+      undefined,
+      { timeout: 5000 },
+    );
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog').waitFor({ timeout: 5000 });
+    await page.keyboard.type('holder froze'); // the reason field has focus first
+    await page.keyboard.press('Enter'); // newline in the textarea…
+    await page.keyboard.press('Tab'); // …then to Cancel, then Force-release
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').filter({ hasText: 'Released locks/keyboard' }).waitFor({ timeout: 5000 });
+    await page.waitForFunction(() => document.activeElement?.getAttribute('role') === 'status', undefined, {
+      timeout: 5000,
+    });
+    expect(await getLock({ storage: t.storage, bucket: t.bucket, name: 'locks/keyboard' })).toBeNull();
+    await context.close();
+  });
+});
+
+describe('bulk release', () => {
+  it('releases the previewed locks; one that changed hands between preview and confirm survives', async () => {
+    const base = { storage: t.storage, bucket: t.bucket };
+    const stale: Lock[] = [];
+    for (const n of [1, 2, 3]) {
+      const l = await acquireLock({ ...base, name: `locks/stale-${n}`, identity: `dead-${n}`, ttlMs: 1000 });
+      freezeHolder(l);
+      stale.push(l);
+    }
+    await delay(1200);
+    const context = await contextAs('operator@demo.lockboard');
+    const page = await context.newPage();
+    await page.goto(`${app.url}/locks?health=expired&q=stale`, { waitUntil: 'networkidle' });
+    await page.locator('[data-lock^="locks/stale-"]').nth(2).waitFor();
+    await page.getByTestId('bulk-release').click();
+    const preview = page.getByTestId('bulk-preview');
+    await preview.waitFor();
+    expect(await preview.locator('tbody tr').count()).toBe(3);
+    // meanwhile stale-2 is taken over by a new holder
+    const successor = await acquireLock({ ...base, name: 'locks/stale-2', identity: 'new-holder', ttlMs: 60_000 });
+    held.push(successor);
+    await page.getByLabel(/^Reason/).fill('runner pool died');
+    const confirm = page.getByRole('button', { name: 'Force-release 3' });
+    expect(await confirm.isDisabled()).toBe(true);
+    await page.getByLabel('Type the number of locks to confirm').fill('3');
+    await confirm.click();
+    await page.getByTestId('bulk-summary').waitFor();
+    expect(await page.getByTestId('bulk-summary').textContent()).toBe('2 released, 1 not released');
+    expect(await page.locator('[data-outcome="changed"]').getAttribute('data-lock')).toBe('locks/stale-2');
+    expect(await page.locator('[data-outcome="changed"]').textContent()).toContain('new-holder');
+    await page.getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('status').filter({ hasText: '2 released, 1 not released' }).waitFor();
+    expect((await getLock({ ...base, name: 'locks/stale-2' }))?.generation).toBe(successor.generation);
+    expect(await getLock({ ...base, name: 'locks/stale-1' })).toBeNull();
+    expect(await getLock({ ...base, name: 'locks/stale-3' })).toBeNull();
+    await context.close();
+  });
+
+  it('offers no bulk release to a viewer', async () => {
+    const context = await contextAs('viewer@demo.lockboard');
+    const page = await context.newPage();
+    await page.goto(`${app.url}/locks`);
+    await row(page, 'locks/healthy').waitFor();
+    expect(await page.getByTestId('bulk-release').count()).toBe(0);
+    await context.close();
+  });
+});
+
+describe('history and churn', () => {
+  it('says when a lock’s history has more than one page, and shows older holders on request', async () => {
+    const context = await contextAs('viewer@demo.lockboard');
+    const page = await context.newPage();
+    await page.goto(`${app.url}/locks/locks/busy`);
+    const more = page.getByTestId('history-more');
+    await more.waitFor();
+    expect(await more.textContent()).toMatch(/Showing the newest 200 of 220 events/);
+    expect(await page.getByTestId('timeline').locator('tbody tr').count()).toBe(100);
+    await more.getByRole('button', { name: 'Show older holders' }).click();
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid="timeline"] tbody tr').length === 110,
+      undefined,
+      { timeout: 10_000 },
+    );
+    expect(await page.getByTestId('history-more').count()).toBe(0);
+    await context.close();
+  });
+
+  it('explains a bad custom range instead of failing, and the range buttons fill From and To', async () => {
+    const context = await contextAs('viewer@demo.lockboard');
+    const page = await context.newPage();
+    const w = watch(page);
+    await page.goto(`${app.url}/churn`);
+    await page.getByTestId('window').filter({ hasText: '→' }).waitFor();
+    const before = await page.getByTestId('window').textContent();
+    await page.getByLabel('From (UTC)').fill('');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    expect(await page.locator('#range-problem').textContent()).toMatch(/Enter both From and To/);
+    await page.getByLabel('From (UTC)').fill('2026-01-02T00:00');
+    await page.getByLabel('To (UTC)').fill('2026-01-01T00:00');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    expect(await page.locator('#range-problem').textContent()).toMatch(/^From must be before To\./);
+    expect(await page.textContent('body')).not.toContain('`');
+    expect(await page.getByTestId('window').textContent()).toBe(before); // the numbers are still the old window's
+    await page.getByRole('button', { name: 'Last 7d' }).click();
+    const from = await page.getByLabel('From (UTC)').inputValue();
+    const to = await page.getByLabel('To (UTC)').inputValue();
+    expect(Date.parse(`${to}Z`) - Date.parse(`${from}Z`)).toBe(7 * 86_400_000);
+    w.stop();
+    expect(w.problems).toEqual([]);
+    await context.close();
+  });
+});
