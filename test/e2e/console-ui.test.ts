@@ -354,3 +354,58 @@ describe('history and churn', () => {
     await context.close();
   });
 });
+
+describe('authorisation matrix over HTTP (the production server, every page and API route)', () => {
+  type Who = 'anonymous' | 'garbage cookie' | 'no list' | 'viewer' | 'operator' | 'operator, cross-origin';
+  const WHO: Who[] = ['anonymous', 'garbage cookie', 'no list', 'viewer', 'operator', 'operator, cross-origin'];
+  const EMAIL: Partial<Record<Who, string>> = {
+    'no list': 'mallory@elsewhere.example',
+    viewer: 'viewer@demo.lockboard',
+    operator: 'operator@demo.lockboard',
+    'operator, cross-origin': 'operator@demo.lockboard',
+  };
+  const releaseBody = JSON.stringify({ name: 'locks/nothing-here', generation: '1', reason: 'matrix' });
+  const batchBody = JSON.stringify({ reason: 'matrix', locks: [{ name: 'locks/nothing-here', generation: '1' }] });
+  // expected status per identity, in WHO order; pages send the signed-out to sign-in (307)
+  const ROUTES: [string, string, string | undefined, number[]][] = [
+    ['GET', '/locks', undefined, [307, 307, 403, 200, 200, 200]],
+    ['GET', '/locks/locks/healthy', undefined, [307, 307, 403, 200, 200, 200]],
+    ['GET', '/churn', undefined, [307, 307, 403, 200, 200, 200]],
+    ['GET', '/api/locks', undefined, [401, 401, 403, 200, 200, 200]],
+    ['GET', '/api/locks?source=all', undefined, [401, 401, 403, 200, 200, 200]],
+    ['GET', '/api/locks/locks/healthy', undefined, [401, 401, 403, 200, 200, 200]],
+    ['GET', '/api/audit', undefined, [401, 401, 403, 200, 200, 200]],
+    ['GET', '/api/audit/summary', undefined, [401, 401, 403, 200, 200, 200]],
+    ['POST', '/api/locks/release', releaseBody, [401, 401, 403, 403, 410, 403]],
+    ['POST', '/api/locks/release-batch', batchBody, [401, 401, 403, 403, 200, 403]],
+    ['GET', '/api/metrics', undefined, [404, 404, 404, 404, 404, 404]], // disabled: no LOCKBOARD_METRICS_TOKEN
+    ['GET', '/api/health', undefined, [200, 200, 200, 200, 200, 200]],
+  ];
+
+  it('answers every route as the matrix says, and no body of a refused request carries lock data', async () => {
+    const cookies: Partial<Record<Who, string>> = { 'garbage cookie': 'next-auth.session-token=garbage' };
+    for (const who of WHO) {
+      const email = EMAIL[who];
+      if (email) {
+        cookies[who] =
+          `next-auth.session-token=${await encode({ token: { email, name: email, sub: email }, secret: SECRET })}`;
+      }
+    }
+    const failures: string[] = [];
+    for (const [method, path, body, expected] of ROUTES) {
+      for (const [i, who] of WHO.entries()) {
+        const headers: Record<string, string> = {};
+        if (cookies[who]) headers.cookie = cookies[who]!;
+        if (body) headers['content-type'] = 'application/json';
+        if (method === 'POST') headers.origin = who === 'operator, cross-origin' ? 'https://evil.example' : app.url;
+        const res = await fetch(`${app.url}${path}`, { method, headers, body, redirect: 'manual' });
+        const text = await res.text();
+        if (res.status !== expected[i])
+          failures.push(`${method} ${path} as ${who}: ${res.status}, expected ${expected[i]}`);
+        if (res.status >= 300 && /web-1|runner-7|ann@laptop/.test(text))
+          failures.push(`${method} ${path} as ${who}: leaks lock data`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+});
