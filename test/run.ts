@@ -21,5 +21,9 @@ if (needsBuild()) {
     process.exit(1);
   }
 }
-const result = spawnSync('npx', ['vitest', 'run', ...process.argv.slice(2)], { stdio: 'inherit', env });
+// The interop project (real gcloud) runs with npm run test:interop only
+const projects = process.argv.slice(2).some((a) => a.startsWith('--project'))
+  ? []
+  : ['--project', 'core', '--project', 'heavy'];
+const result = spawnSync('npx', ['vitest', 'run', ...projects, ...process.argv.slice(2)], { stdio: 'inherit', env });
 process.exit(result.status ?? 1);

@@ -35,29 +35,34 @@ export interface MultipartPart {
 
 /** Parses a multipart/related body (metadata part, then media part) as sent by the JSON API clients. */
 export function parseMultipart(contentType: string | undefined, body: Buffer): MultipartPart[] {
-  const match = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(contentType ?? '');
-  const boundary = match?.[1] ?? match?.[2]?.trim();
+  // Quoted with " (RFC 2046) or with ' (Python's email package, as gcloud sends it; Google accepts both)
+  const match = /boundary=(?:"([^"]+)"|'([^']+)'|([^;]+))/i.exec(contentType ?? '');
+  const boundary = match?.[1] ?? match?.[2] ?? match?.[3]?.trim();
   if (!boundary) throw invalid('Multipart upload needs a Content-Type of multipart/related with a boundary');
   const delimiter = Buffer.from(`--${boundary}`);
   const parts: MultipartPart[] = [];
   let pos = body.indexOf(delimiter);
+  // Line breaks are CRLF (RFC 2046) or bare LF (Python's email generator, as gcloud sends): both are accepted
+  const lineBreakAt = (i: number) => (body[i] === 0x0d && body[i + 1] === 0x0a ? 2 : body[i] === 0x0a ? 1 : 0);
   while (pos >= 0) {
     let start = pos + delimiter.length;
     if (body.subarray(start, start + 2).toString() === '--') break;
-    if (body.subarray(start, start + 2).toString() === '\r\n') start += 2;
+    start += lineBreakAt(start);
     const next = body.indexOf(delimiter, start);
     if (next < 0) break;
     let end = next;
-    if (body.subarray(end - 2, end).toString() === '\r\n') end -= 2;
+    if (body[end - 1] === 0x0a) end -= body[end - 2] === 0x0d ? 2 : 1;
     const part = body.subarray(start, end);
-    const headerEnd = part.indexOf('\r\n\r\n');
+    const crlf = part.indexOf('\r\n\r\n');
+    const lf = part.indexOf('\n\n');
+    const [headerEnd, sepLength] = crlf >= 0 && (lf < 0 || crlf <= lf) ? [crlf, 4] : [lf, 2];
     const headers: Record<string, string> = {};
     const rawHeaders = headerEnd >= 0 ? part.subarray(0, headerEnd).toString('utf8') : '';
-    for (const line of rawHeaders.split('\r\n')) {
+    for (const line of rawHeaders.split(/\r?\n/)) {
       const colon = line.indexOf(':');
       if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
     }
-    parts.push({ headers, body: headerEnd >= 0 ? part.subarray(headerEnd + 4) : part });
+    parts.push({ headers, body: headerEnd >= 0 ? part.subarray(headerEnd + sepLength) : part });
     pos = next;
   }
   if (parts.length < 2) throw invalid('Multipart upload must have a metadata part and a media part');
@@ -84,7 +89,7 @@ export function parseFields(spec: string): FieldTree {
         i++;
       }
       for (let k = path.length - 1; k > 0; k--) sub = new Map([[path[k]!, sub]]);
-      tree.set(path[0]!, sub);
+      tree.set(path[0]!, mergeFields(tree.get(path[0]!), sub));
       if (spec[i] === ',') i++;
     }
     return tree;
@@ -92,6 +97,15 @@ export function parseFields(spec: string): FieldTree {
   const tree = parseList();
   if (i !== spec.length) throw invalid(`Invalid field selection: ${spec}`);
   return tree;
+}
+
+/** `items/name,items/size` selects both: selections of one key are merged, and a whole-field selection wins. */
+function mergeFields(a: FieldTree | true | undefined, b: FieldTree | true): FieldTree | true {
+  if (a === undefined) return b;
+  if (a === true || b === true) return true;
+  const merged: FieldTree = new Map(a);
+  for (const [k, v] of b) merged.set(k, mergeFields(merged.get(k), v));
+  return merged;
 }
 
 export function projectFields(value: unknown, tree: FieldTree | true): unknown {

@@ -44,14 +44,16 @@ interface PendingUpload {
   received: number;
 }
 
-const OBJECT = /^\/(?:storage|download)\/v1\/b\/([^/]+)\/o\/(.+)$/;
+const OBJECT = /^\/(?:download\/)?storage\/v1\/b\/([^/]+)\/o\/(.+)$/;
 
 export function route(method: string, path: string, ctx: RouteContext): Reply {
   let m: RegExpExecArray | null;
   if (path === '/storage/v1/b') return bucketsCollection(method, ctx);
   if ((m = /^\/storage\/v1\/b\/([^/]+)$/.exec(path))) return bucketItem(method, decode(m[1]!), ctx);
   if ((m = /^\/storage\/v1\/b\/([^/]+)\/o$/.exec(path)) && method === 'GET') return listObjects(decode(m[1]!), ctx);
-  if ((m = /^\/upload\/storage\/v1\/b\/([^/]+)\/o$/.exec(path))) return upload(method, decode(m[1]!), ctx);
+  // /resumable/upload/...: where gcloud (apitools) starts resumable uploads
+  if ((m = /^\/(?:resumable\/)?upload\/storage\/v1\/b\/([^/]+)\/o$/.exec(path)))
+    return upload(method, decode(m[1]!), ctx);
   if ((m = OBJECT.exec(path))) return objectItem(method, decode(m[1]!), decode(m[2]!), ctx);
   throw new GcsError(404, 'notFound', `Not Found: ${method} ${path} is not part of the emulated API`);
 }
