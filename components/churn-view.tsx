@@ -124,7 +124,16 @@ export function ChurnView() {
               ['Operator', (e) => e.operator ?? ''],
               ['Reason', (e) => e.reason ?? ''],
               ['Generation', (e) => e.generation ?? ''],
-              ['Outcome', (e) => e.outcome ?? e.event],
+              ['Outcome', (e) => (e.delete_confirmed === 'false' ? 'released (unconfirmed)' : (e.outcome ?? e.event))],
+            ]}
+          />
+          <EventTable
+            title="Deleted outside Lockboard (GCS notifications)"
+            testId="deleted-outside"
+            events={s.deletedOutside ?? []}
+            columns={[
+              ['Holder at the time', (e) => e.identity ?? 'unknown'],
+              ['Generation', (e) => e.generation ?? ''],
             ]}
           />
         </>

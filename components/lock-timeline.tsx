@@ -13,6 +13,7 @@ const ENDED_STYLE: Record<string, string> = {
   lost: 'text-red-700 dark:text-red-300',
   'taken over': 'text-amber-700 dark:text-amber-300',
   'force-released': 'text-violet-700 dark:text-violet-300',
+  'deleted outside': 'text-red-700 dark:text-red-300',
 };
 
 /** Who held this lock from when to when, and how each tenure ended (last 7 days of audit events). */

@@ -10,6 +10,9 @@ export const EVENT_KINDS: AuditEventKind[] = [
   'force-release-requested',
   'force-released',
   'force-release-refused',
+  'observed-created',
+  'observed-deleted',
+  'deleted-outside',
 ];
 
 export interface HourBucket {
@@ -29,6 +32,8 @@ export interface ChurnSummary {
   takeovers: AuditRecord[];
   failures: AuditRecord[];
   forceReleases: AuditRecord[];
+  /** Lockboard locks deleted with no Lockboard release (GCS notifications), newest first. */
+  deletedOutside: AuditRecord[];
 }
 
 const HOUR = 3_600_000;
@@ -51,7 +56,18 @@ export function percentile(sorted: number[], p: number): number | null {
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!;
 }
 
-export function summarise(events: AuditRecord[], from: Date, to: Date, top = 10): ChurnSummary {
+/**
+ * Observed create/delete events of Lockboard-format locks repeat what the holders recorded themselves: counting both
+ * would double the churn, so only foreign formats' observed events (and deleted-outside) are counted.
+ */
+export function withoutDuplicates(events: AuditRecord[]): AuditRecord[] {
+  return events.filter(
+    (e) => !((e.event === 'observed-created' || e.event === 'observed-deleted') && e.format === 'lockboard'),
+  );
+}
+
+export function summarise(all: AuditRecord[], from: Date, to: Date, top = 10): ChurnSummary {
+  const events = withoutDuplicates(all);
   const start = Math.floor(from.getTime() / HOUR) * HOUR;
   const hours = new Map<number, HourBucket>();
   for (let h = start; h < to.getTime(); h += HOUR)
@@ -62,11 +78,24 @@ export function summarise(events: AuditRecord[], from: Date, to: Date, top = 10)
   for (const e of events) {
     const bucket = hours.get(Math.floor(Date.parse(e.at) / HOUR) * HOUR);
     if (bucket) bucket.counts[e.event]++;
-    if (e.event === 'acquired' || e.event === 'took-over')
+    if (e.event === 'acquired' || e.event === 'took-over' || e.event === 'observed-created')
       acquisitions.set(e.lock, (acquisitions.get(e.lock) ?? 0) + 1);
     if ((e.event === 'released' || e.event === 'lost') && e.held_ms !== undefined) {
       holds.push(e.held_ms);
       held.set(e.lock, (held.get(e.lock) ?? 0) + e.held_ms);
+    }
+  }
+  // Foreign locks' hold times: created → deleted, as observed
+  const created = new Map<string, number>();
+  for (const e of events) {
+    if (e.event === 'observed-created' && e.generation) created.set(`${e.lock}#${e.generation}`, Date.parse(e.at));
+    if (e.event === 'observed-deleted' && e.generation) {
+      const start = created.get(`${e.lock}#${e.generation}`);
+      if (start !== undefined) {
+        const ms = Date.parse(e.at) - start;
+        holds.push(ms);
+        held.set(e.lock, (held.get(e.lock) ?? 0) + ms);
+      }
     }
   }
   holds.sort((a, b) => a - b);
@@ -101,6 +130,7 @@ export function summarise(events: AuditRecord[], from: Date, to: Date, top = 10)
     forceReleases: events
       .filter((e) => e.event === 'force-released' || e.event === 'force-release-refused')
       .sort(newestFirst),
+    deletedOutside: events.filter((e) => e.event === 'deleted-outside').sort(newestFirst),
   };
 }
 
@@ -109,7 +139,7 @@ export interface Tenure {
   identity?: string;
   from: string;
   to?: string;
-  ended: 'held' | 'released' | 'failed' | 'lost' | 'taken over' | 'force-released';
+  ended: 'held' | 'released' | 'failed' | 'lost' | 'taken over' | 'force-released' | 'deleted outside';
   heldMs?: number;
   error?: string;
 }
@@ -128,6 +158,12 @@ export function timeline(events: AuditRecord[]): Tenure[] {
       }
       continue;
     }
+    // A foreign lock's tenure starts at its observed creation (a Lockboard lock's own `acquired` came first)
+    if (e.event === 'observed-created') {
+      if (!byGeneration.has(e.generation))
+        byGeneration.set(e.generation, { generation: e.generation, identity: e.identity, from: e.at, ended: 'held' });
+      continue;
+    }
     const tenure = byGeneration.get(e.generation);
     if (!tenure) continue;
     // An unconfirmed release (its DELETE response was lost) never overrides a confirmed one of the same generation
@@ -143,6 +179,9 @@ export function timeline(events: AuditRecord[]): Tenure[] {
     else if (e.event === 'lost' && tenure.ended === 'held')
       Object.assign(tenure, { ended: 'lost', to: e.at, heldMs: e.held_ms });
     else if (e.event === 'force-released') Object.assign(tenure, { ended: 'force-released', to: e.at });
+    else if (e.event === 'deleted-outside') Object.assign(tenure, { ended: 'deleted outside', to: e.at });
+    else if (e.event === 'observed-deleted' && tenure.ended === 'held')
+      Object.assign(tenure, { ended: 'released', to: e.at });
   }
   return [...byGeneration.values()].reverse();
 }
@@ -162,6 +201,7 @@ export function toCsv(events: AuditRecord[]): string {
     'operator',
     'reason',
     'delete_confirmed',
+    'format',
   ] as const;
   const cell = (v: unknown) => {
     const s = v === undefined ? '' : String(v);

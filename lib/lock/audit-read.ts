@@ -83,6 +83,7 @@ function toRecord(item: GcsObjectResource): AuditRecord | null {
     'error',
     'operator',
     'reason',
+    'format',
   ] as const) {
     const v = str(key);
     if (v !== undefined) record[key] = v;

@@ -11,7 +11,10 @@ export type AuditEventKind =
   | 'lost'
   | 'force-release-requested'
   | 'force-released'
-  | 'force-release-refused';
+  | 'force-release-refused'
+  | 'observed-created'
+  | 'observed-deleted'
+  | 'deleted-outside';
 
 export interface AuditEvent {
   event: AuditEventKind;
@@ -33,6 +36,8 @@ export interface AuditEvent {
    * confirmed release (a 2xx DELETE) claims the generation, so the trail never shows two releases of one.
    */
   delete_confirmed?: 'false';
+  /** Observed events (GCS notifications): the lock's format id. */
+  format?: string;
 }
 
 const ATTEMPTS = 3;

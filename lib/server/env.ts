@@ -78,6 +78,13 @@ const schema = z
       .optional()
       .transform((v) => v === '1'),
     LOCKBOARD_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    /** POST /api/gcs-events: the push subscription's OIDC audience and service account (production)… */
+    LOCKBOARD_PUSH_AUDIENCE: z.string().min(1).optional(),
+    LOCKBOARD_PUSH_SERVICE_ACCOUNT: z
+      .email({ error: "must be the e-mail of the push subscription's service account" })
+      .optional(),
+    /** …or a shared token (the emulator's pushes and tests) */
+    LOCKBOARD_PUSH_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     LOCKBOARD_LONG_HELD: durationMs.optional(),
     GOOGLE_CLIENT_ID: z.string().optional(),
     GOOGLE_CLIENT_SECRET: z.string().optional(),
@@ -124,6 +131,13 @@ const schema = z
         path: ['LOCKBOARD_DEMO'],
         message:
           'demo mode only runs against a local emulator (LOCKBOARD_GCS_ENDPOINT on 127.0.0.1 or localhost), never real Cloud Storage',
+      });
+    }
+    if (Boolean(env.LOCKBOARD_PUSH_AUDIENCE) !== Boolean(env.LOCKBOARD_PUSH_SERVICE_ACCOUNT)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['LOCKBOARD_PUSH_AUDIENCE'],
+        message: 'set both LOCKBOARD_PUSH_AUDIENCE and LOCKBOARD_PUSH_SERVICE_ACCOUNT, or neither',
       });
     }
     if (Boolean(env.GOOGLE_CLIENT_ID) !== Boolean(env.GOOGLE_CLIENT_SECRET)) {

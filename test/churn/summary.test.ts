@@ -73,3 +73,44 @@ describe('churn summary', () => {
     expect(csv).toContain(`"'\r=2+2"`);
   });
 });
+
+describe('observed events (GCS notifications)', () => {
+  const t0 = '2026-01-01T10:00:00.000Z';
+  const t1 = '2026-01-01T10:05:00.000Z';
+  const events = [
+    // a Lockboard lock: its own events plus the observed ones (which must not count twice)
+    ev({ event: 'acquired', lock: 'locks/a', at: t0, generation: '1', identity: 'job' }),
+    ev({ event: 'observed-created', lock: 'locks/a', at: t0, generation: '1', format: 'lockboard' }),
+    ev({ event: 'observed-deleted', lock: 'locks/a', at: t1, generation: '1', format: 'lockboard' }),
+    ev({ event: 'deleted-outside', lock: 'locks/a', at: t1, generation: '1', format: 'lockboard', identity: 'job' }),
+    // a Terraform lock, seen only through notifications
+    ev({
+      event: 'observed-created',
+      lock: 'tf/x.tflock',
+      at: t0,
+      generation: '7',
+      format: 'terraform',
+      identity: 'ann',
+    }),
+    ev({ event: 'observed-deleted', lock: 'tf/x.tflock', at: t1, generation: '7', format: 'terraform' }),
+  ];
+  it('counts foreign churn, never a Lockboard lock twice, with foreign hold times and deletions outside Lockboard', () => {
+    const s = summarise(events, new Date('2026-01-01T10:00:00Z'), new Date('2026-01-01T11:00:00Z'));
+    expect(s.topByAcquisitions).toEqual([
+      { lock: 'locks/a', acquisitions: 1 },
+      { lock: 'tf/x.tflock', acquisitions: 1 },
+    ]);
+    expect(s.holdTime.count).toBe(1); // the Terraform lock: created → deleted
+    expect(s.holdTime.p50).toBe(300_000);
+    expect(s.deletedOutside.map((e) => e.lock)).toEqual(['locks/a']);
+    expect(s.total).toBe(4);
+  });
+  it('shows both in a lock’s history: a foreign tenure, and a Lockboard one that ended deleted outside', () => {
+    expect(timeline(events.filter((e) => e.lock === 'tf/x.tflock'))).toMatchObject([
+      { generation: '7', identity: 'ann', ended: 'released', to: t1 },
+    ]);
+    expect(timeline(events.filter((e) => e.lock === 'locks/a'))).toMatchObject([
+      { generation: '1', identity: 'job', ended: 'deleted outside', to: t1 },
+    ]);
+  });
+});
