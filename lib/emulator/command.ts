@@ -12,6 +12,9 @@ Options:
   --bucket NAME   create this bucket at start (repeatable; add ":versioned" to enable versioning)
   --data-dir DIR  keep state in DIR so it survives restarts (default: in memory)
   --rate-limit    enforce GCS's write-rate limit of about one write per second per object
+  --push-endpoint URL  deliver bucket notifications (bucket.createNotification) to URL as Pub/Sub pushes,
+                  e.g. http://127.0.0.1:3000/api/gcs-events
+  --push-token T  sent as ?token=T (the console's LOCKBOARD_PUSH_TOKEN)
   -h, --help      show this help
 
 Clients: new Storage({ apiEndpoint: 'http://127.0.0.1:4443', projectId: 'local' })
@@ -31,6 +34,8 @@ export async function runEmulatorCommand(argv: string[]): Promise<number> {
         bucket: { type: 'string', multiple: true, default: [] },
         'data-dir': { type: 'string' },
         'rate-limit': { type: 'boolean', default: false },
+        'push-endpoint': { type: 'string' },
+        'push-token': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }));
@@ -47,6 +52,11 @@ export async function runEmulatorCommand(argv: string[]): Promise<number> {
     console.error(`lockboard emulator: --port must be an integer from 0 to 65535, got ${JSON.stringify(values.port)}`);
     return 2;
   }
+  const pushEndpoint = values['push-endpoint'];
+  if (pushEndpoint !== undefined && !/^https?:\/\/\S+$/.test(pushEndpoint)) {
+    console.error(`lockboard emulator: --push-endpoint must be an http(s) URL, got ${JSON.stringify(pushEndpoint)}`);
+    return 2;
+  }
   const buckets = values.bucket.map((spec) => {
     const [name, flag] = spec.split(':');
     return { name: name!, versioning: flag === 'versioned' };
@@ -58,6 +68,7 @@ export async function runEmulatorCommand(argv: string[]): Promise<number> {
       buckets,
       dataDir: values['data-dir'],
       faults: { rateLimit: { enabled: values['rate-limit'] } },
+      ...(pushEndpoint ? { push: { endpoint: pushEndpoint, token: values['push-token'] } } : {}),
     });
     console.log(
       `GCS emulator listening on ${emulator.url}` +

@@ -1,6 +1,7 @@
 // startEmulator: a GCS JSON API server for tests, the demo and local development.
 import type { AddressInfo } from 'node:net';
 import { Faults, type FaultConfig } from './faults';
+import { Notifications, type PushOptions } from './notifications';
 import { ObjectStore } from './objects';
 import { Persistence } from './persist';
 import { RequestLog } from './request-log';
@@ -8,6 +9,7 @@ import { createEmulatorServer } from './server';
 
 export type { FaultConfig, FaultRule } from './faults';
 export type { RequestLogEntry } from './request-log';
+export type { PushOptions, NotificationConfig } from './notifications';
 export { Faults } from './faults';
 export { RequestLog } from './request-log';
 export { ObjectStore } from './objects';
@@ -22,6 +24,8 @@ export interface EmulatorOptions {
   /** Milliseconds since the epoch; defaults to Date.now. */
   clock?: () => number;
   faults?: FaultConfig;
+  /** Deliver bucket notifications (created with the JSON API / bucket.createNotification) to this push endpoint. */
+  push?: PushOptions;
 }
 
 export interface Emulator {
@@ -31,6 +35,7 @@ export interface Emulator {
   requests: RequestLog;
   /** The in-memory state, for seeding large benchmarks without going through HTTP. */
   store: ObjectStore;
+  notifications: Notifications;
   close(): Promise<void>;
 }
 
@@ -44,7 +49,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     const { name, versioning = false } = typeof spec === 'string' ? { name: spec } : spec;
     if (!store.listBuckets().some((b) => b.name === name)) store.createBucket(name, versioning, clock());
   }
-  const server = createEmulatorServer({ store, faults, requests, clock });
+  let baseUrl = '';
+  const notifications = new Notifications(store, options.push, () => baseUrl);
+  const server = createEmulatorServer({ store, faults, requests, clock, notifications });
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -54,14 +61,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     });
   });
   const port = (server.address() as AddressInfo).port;
+  baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    url: baseUrl,
     port,
     faults,
     requests,
     store,
+    notifications,
     close: () =>
       new Promise<void>((resolve) => {
+        void notifications.close();
         server.close(() => {
           persistence?.close();
           resolve();

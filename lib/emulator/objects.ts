@@ -19,6 +19,15 @@ export interface StoreListener {
 }
 
 /** The in-memory state of every bucket. Times are milliseconds on the emulator's (possibly offset) clock. */
+export interface ObjectEvent {
+  type: 'OBJECT_FINALIZE' | 'OBJECT_METADATA_UPDATE' | 'OBJECT_DELETE';
+  bucket: string;
+  object: StoredObject;
+  /** Server time of the change (ms). */
+  at: number;
+  attributes: Record<string, string>;
+}
+
 export class ObjectStore {
   private readonly buckets = new Map<string, BucketState>();
   private lastGeneration = 0;
@@ -68,6 +77,16 @@ export class ObjectStore {
     this.listener?.bucketChanged(null, name);
   }
 
+  /** Object changes as GCS notifications describe them (the emulator's notification delivery listens here). */
+  private readonly observers = new Set<(event: ObjectEvent) => void>();
+  onObjectEvent(fn: (event: ObjectEvent) => void): () => void {
+    this.observers.add(fn);
+    return () => this.observers.delete(fn);
+  }
+  private emit(event: ObjectEvent): void {
+    for (const fn of this.observers) fn(event);
+  }
+
   insertObject(
     bucket: string,
     name: string,
@@ -96,6 +115,22 @@ export class ObjectStore {
     b.live.set(name, obj);
     b.names.add(name);
     this.changed(b, name);
+    if (previous) {
+      this.emit({
+        type: 'OBJECT_DELETE',
+        bucket,
+        object: previous,
+        at: now,
+        attributes: { overwrittenByGeneration: String(obj.generation) },
+      });
+    }
+    this.emit({
+      type: 'OBJECT_FINALIZE',
+      bucket,
+      object: obj,
+      at: now,
+      attributes: previous ? { overwroteGeneration: String(previous.generation) } : {},
+    });
     return obj;
   }
 
@@ -121,6 +156,7 @@ export class ObjectStore {
     obj.metageneration += 1;
     obj.updated = now;
     this.changed(b, name);
+    this.emit({ type: 'OBJECT_METADATA_UPDATE', bucket, object: obj, at: now, attributes: {} });
     return obj;
   }
 
@@ -140,6 +176,7 @@ export class ObjectStore {
     }
     if (!b.live.has(name) && !b.noncurrent.has(name)) b.names.remove(name);
     this.changed(b, name);
+    this.emit({ type: 'OBJECT_DELETE', bucket, object: obj, at: now, attributes: {} });
   }
 
   listObjects(bucket: string, opts: ListOptions): ListPage {

@@ -13,6 +13,7 @@ import {
   validateObjectName,
 } from './http';
 import type { ObjectStore } from './objects';
+import type { Notifications } from './notifications';
 import { bucketResource, objectResource } from './resources';
 import type { ObjectFields, Preconditions } from './types';
 
@@ -33,6 +34,7 @@ export interface RouteContext {
   /** Throws 429 when the per-object write-rate limit is on and exceeded. */
   checkWriteRate(bucket: string, name: string): void;
   uploads: Map<string, PendingUpload>;
+  notifications: Notifications;
 }
 
 interface PendingUpload {
@@ -51,11 +53,34 @@ export function route(method: string, path: string, ctx: RouteContext): Reply {
   if (path === '/storage/v1/b') return bucketsCollection(method, ctx);
   if ((m = /^\/storage\/v1\/b\/([^/]+)$/.exec(path))) return bucketItem(method, decode(m[1]!), ctx);
   if ((m = /^\/storage\/v1\/b\/([^/]+)\/o$/.exec(path)) && method === 'GET') return listObjects(decode(m[1]!), ctx);
+  if ((m = /^\/storage\/v1\/b\/([^/]+)\/notificationConfigs(?:\/([^/]+))?$/.exec(path)))
+    return notificationConfigs(method, decode(m[1]!), m[2] === undefined ? undefined : decode(m[2]), ctx);
   // /resumable/upload/...: where gcloud (apitools) starts resumable uploads
   if ((m = /^\/(?:resumable\/)?upload\/storage\/v1\/b\/([^/]+)\/o$/.exec(path)))
     return upload(method, decode(m[1]!), ctx);
   if ((m = OBJECT.exec(path))) return objectItem(method, decode(m[1]!), decode(m[2]!), ctx);
   throw new GcsError(404, 'notFound', `Not Found: ${method} ${path} is not part of the emulated API`);
+}
+
+function notificationConfigs(method: string, bucket: string, id: string | undefined, ctx: RouteContext): Reply {
+  ctx.store.getBucket(bucket);
+  const n = ctx.notifications;
+  if (id === undefined && method === 'GET') {
+    const items = n.list(bucket).map((c) => n.resource(bucket, c));
+    return json({ kind: 'storage#notifications', ...(items.length ? { items } : {}) }, ctx);
+  }
+  if (id === undefined && method === 'POST') {
+    return json(
+      n.resource(bucket, n.create(bucket, parseJson(ctx.body, 'notification') as Record<string, unknown>)),
+      ctx,
+    );
+  }
+  if (id !== undefined && method === 'GET') return json(n.resource(bucket, n.get(bucket, id)), ctx);
+  if (id !== undefined && method === 'DELETE') {
+    n.delete(bucket, id);
+    return { status: 204 };
+  }
+  throw methodNotAllowed(method);
 }
 
 function decode(segment: string): string {

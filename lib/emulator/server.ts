@@ -4,6 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { GcsError, rateLimited } from './errors';
 import { Faults, WriteRateLimiter, type FaultConfig } from './faults';
 import { parseJson, readBody } from './http';
+import type { Notifications } from './notifications';
 import type { ObjectStore } from './objects';
 import { RequestLog } from './request-log';
 import { route, type Reply, type RouteContext } from './routes';
@@ -17,6 +18,7 @@ const FAULT_ERRORS: Record<number, [string, string]> = {
 
 export interface ServerParts {
   store: ObjectStore;
+  notifications: Notifications;
   faults: Faults;
   requests: RequestLog;
   clock: () => number;
@@ -111,6 +113,7 @@ export function createEmulatorServer(parts: ServerParts): Server {
         body,
         req,
         uploads,
+        notifications: parts.notifications,
         checkWriteRate(bucket, name) {
           const rl = parts.faults.rateLimit;
           if (rl.enabled && !limiter.take(`${bucket}/${name}`, parts.clock(), rl.perSecond, rl.burst)) {

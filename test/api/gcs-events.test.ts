@@ -1,5 +1,7 @@
 // POST /api/gcs-events: Pub/Sub push deliveries of Cloud Storage notifications become observed audit events, once,
 // whatever the redeliveries; unauthenticated pushes write nothing; malformed ones are 400.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireLock, type AuditRecord } from '@/lib/lock';
 import { startTestEmulator, type Target } from '../helpers/gcs';
@@ -12,8 +14,34 @@ let routes: Routes;
 let events: typeof import('@/app/api/gcs-events/route');
 const VIEWER = 'dev@viewers.example';
 
+/** Stands in for Pub/Sub's push to the console: refuses each message's first delivery (500), passes the rest on. */
+const seenMessages = new Set<string>();
+const forwarded: { status: number; body: Record<string, unknown> }[] = [];
+const receiver = createServer((req, res) => {
+  let raw = '';
+  req.on('data', (d: Buffer) => (raw += d.toString()));
+  req.on('end', () => {
+    const body = JSON.parse(raw) as { message: { messageId: string } };
+    if (!seenMessages.has(body.message.messageId)) {
+      seenMessages.add(body.message.messageId);
+      res.writeHead(500).end();
+      return;
+    }
+    void call(events.POST, req.url!, {
+      method: 'POST',
+      rawBody: raw,
+      headers: { 'content-type': 'application/json' },
+    }).then((r) => {
+      forwarded.push({ status: r.status, body: r.json });
+      res.writeHead(r.status).end();
+    });
+  });
+});
+
 beforeAll(async () => {
-  t = await startTestEmulator();
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const endpoint = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/api/gcs-events`;
+  t = await startTestEmulator({ push: { endpoint, token: TOKEN, duplicateRate: 0.5, delayMs: [0, 50], seed: 3 } });
   Object.assign(process.env, {
     LOCKBOARD_BUCKET: t.bucket,
     LOCKBOARD_GCS_ENDPOINT: t.emulator!.url,
@@ -27,6 +55,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.close();
+  receiver.close();
 });
 
 /** The Pub/Sub push body GCS sends for a change of `object` (payload JSON_API_V1). */
@@ -144,5 +173,48 @@ describe('POST /api/gcs-events', () => {
     expect(update.json.written).toEqual([]);
     const outside = await deliver(pushOf('OBJECT_FINALIZE', { ...object, name: 'other/x' }, { objectId: 'other/x' }));
     expect(outside.json).toMatchObject({ written: [], ignored: 'outside the configured sources' });
+  });
+});
+
+describe('the emulator delivers notifications', () => {
+  it('supports createNotification / getNotifications / delete through the official client', async () => {
+    const bucket = t.storage.bucket(t.bucket);
+    const [created] = await bucket.createNotification('projects/p/topics/locks', {
+      eventTypes: ['OBJECT_FINALIZE', 'OBJECT_DELETE'],
+      objectNamePrefix: 'tf/',
+      payloadFormat: 'JSON_API_V1',
+    });
+    const [all] = await bucket.getNotifications();
+    expect(all.map((n) => n.id)).toContain(created.id);
+    expect(all.find((n) => n.id === created.id)!.metadata).toMatchObject({
+      topic: '//pubsub.googleapis.com/projects/p/topics/locks',
+      event_types: ['OBJECT_FINALIZE', 'OBJECT_DELETE'],
+      object_name_prefix: 'tf/',
+      payload_format: 'JSON_API_V1',
+    });
+    await created.delete();
+    expect((await bucket.getNotifications())[0].map((n) => n.id)).not.toContain(created.id);
+  });
+
+  it('pushes each change at least once (retried after a 500, sometimes twice), and the console records it once', async () => {
+    const bucket = t.storage.bucket(t.bucket);
+    const [config] = await bucket.createNotification('projects/p/topics/locks', {
+      eventTypes: ['OBJECT_FINALIZE', 'OBJECT_DELETE'],
+      objectNamePrefix: 'tf/staging/',
+      payloadFormat: 'JSON_API_V1',
+    });
+    await writeTerraformLock(t.storage, t.bucket, 'tf/staging/default.tfstate', 'bob@laptop');
+    await bucket.file('tf/staging/default.tflock').delete();
+    // every delivery refused once, then forwarded (2 changes, some duplicated): wait until both kinds are recorded
+    for (let i = 0; i < 100; i++) {
+      const kinds = (await auditOf('tf/staging/default.tflock')).map((e) => e.event).sort();
+      if (kinds.length >= 2) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const seen = await auditOf('tf/staging/default.tflock');
+    expect(seen.map((e) => e.event).sort()).toEqual(['observed-created', 'observed-deleted']);
+    expect(t.emulator!.notifications.stats.retried).toBeGreaterThanOrEqual(2);
+    expect(forwarded.every((f) => f.status === 200)).toBe(true);
+    await config.delete();
   });
 });

@@ -1,0 +1,187 @@
+// Bucket notification configs (the JSON API's notificationConfigs) and their delivery as Pub/Sub push requests to
+// one push endpoint, in the push JSON format, at least once: non-2xx and network errors are retried with backoff.
+// Delivery faults (seeded): duplicate a delivery, or delay it (which reorders deliveries).
+import { randomBytes } from 'node:crypto';
+import { GcsError } from './errors';
+import type { ObjectEvent, ObjectStore } from './objects';
+import { objectResource } from './resources';
+
+export interface PushOptions {
+  /** Where to POST each notification (e.g. the console's /api/gcs-events). */
+  endpoint: string;
+  /** Appended as ?token= (the console's LOCKBOARD_PUSH_TOKEN). */
+  token?: string;
+  /** 0..1: deliver some notifications twice (Pub/Sub is at least once). */
+  duplicateRate?: number;
+  /** Delay each delivery by a random time in this range (ms): deliveries arrive out of order. */
+  delayMs?: [number, number];
+  /** Give up on a delivery after this many attempts (default 12, about a minute of backoff). */
+  maxAttempts?: number;
+  seed?: number;
+}
+
+export interface NotificationConfig {
+  id: string;
+  topic: string;
+  event_types?: string[];
+  object_name_prefix?: string;
+  payload_format: 'JSON_API_V1' | 'NONE';
+  custom_attributes?: Record<string, string>;
+}
+
+const EVENT_TYPES = ['OBJECT_FINALIZE', 'OBJECT_METADATA_UPDATE', 'OBJECT_DELETE', 'OBJECT_ARCHIVE'];
+
+export class Notifications {
+  private readonly configs = new Map<string, NotificationConfig[]>();
+  private nextId = 1;
+  private random: () => number;
+  private readonly pending = new Set<Promise<void>>();
+  private closed = false;
+  /** Deliveries acknowledged (2xx), retried and abandoned, for tests and benchmarks. */
+  readonly stats = { delivered: 0, retried: 0, abandoned: 0 };
+
+  constructor(
+    store: ObjectStore,
+    private readonly push: PushOptions | undefined,
+    private readonly baseUrl: () => string,
+  ) {
+    let seed = push?.seed ?? 1;
+    this.random = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    store.onObjectEvent((event) => this.publish(event));
+  }
+
+  list(bucket: string): NotificationConfig[] {
+    return this.configs.get(bucket) ?? [];
+  }
+
+  create(bucket: string, body: Record<string, unknown>): NotificationConfig {
+    const topic = body.topic;
+    if (typeof topic !== 'string' || !/^(\/\/pubsub\.googleapis\.com\/)?projects\/[^/]+\/topics\/[^/]+$/.test(topic)) {
+      throw new GcsError(400, 'invalid', `Invalid topic: ${JSON.stringify(topic)} (projects/P/topics/T expected)`);
+    }
+    const format = body.payload_format ?? 'JSON_API_V1';
+    if (format !== 'JSON_API_V1' && format !== 'NONE') {
+      throw new GcsError(400, 'invalid', `Invalid payload_format: ${JSON.stringify(format)}`);
+    }
+    const types = body.event_types;
+    if (types !== undefined && (!Array.isArray(types) || !types.every((t) => EVENT_TYPES.includes(String(t))))) {
+      throw new GcsError(400, 'invalid', `Invalid event_types: expected some of ${EVENT_TYPES.join(', ')}`);
+    }
+    const config: NotificationConfig = {
+      id: String(this.nextId++),
+      topic: topic.startsWith('//') ? topic : `//pubsub.googleapis.com/${topic}`,
+      payload_format: format,
+      ...(types ? { event_types: types.map(String) } : {}),
+      ...(typeof body.object_name_prefix === 'string' ? { object_name_prefix: body.object_name_prefix } : {}),
+      ...(body.custom_attributes && typeof body.custom_attributes === 'object'
+        ? { custom_attributes: body.custom_attributes as Record<string, string> }
+        : {}),
+    };
+    this.configs.set(bucket, [...this.list(bucket), config]);
+    return config;
+  }
+
+  get(bucket: string, id: string): NotificationConfig {
+    const config = this.list(bucket).find((c) => c.id === id);
+    if (!config) throw new GcsError(404, 'notFound', `No such notification config: ${id}`);
+    return config;
+  }
+
+  delete(bucket: string, id: string): void {
+    this.get(bucket, id);
+    this.configs.set(
+      bucket,
+      this.list(bucket).filter((c) => c.id !== id),
+    );
+  }
+
+  resource(bucket: string, c: NotificationConfig): Record<string, unknown> {
+    return {
+      kind: 'storage#notification',
+      selfLink: `${this.baseUrl()}/storage/v1/b/${encodeURIComponent(bucket)}/notificationConfigs/${c.id}`,
+      etag: c.id,
+      ...c,
+    };
+  }
+
+  /** Waits for deliveries in flight (tests), then stops retrying. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.allSettled([...this.pending]);
+  }
+
+  private publish(event: ObjectEvent): void {
+    if (!this.push || this.closed) return;
+    for (const config of this.list(event.bucket)) {
+      if (config.event_types && !config.event_types.includes(event.type)) continue;
+      if (config.object_name_prefix && !event.object.name.startsWith(config.object_name_prefix)) continue;
+      const message = {
+        message: {
+          attributes: {
+            notificationConfig: `projects/_/buckets/${event.bucket}/notificationConfigs/${config.id}`,
+            eventType: event.type,
+            payloadFormat: config.payload_format,
+            bucketId: event.bucket,
+            objectId: event.object.name,
+            objectGeneration: String(event.object.generation),
+            eventTime: new Date(event.at).toISOString(),
+            ...event.attributes,
+            ...config.custom_attributes,
+          },
+          ...(config.payload_format === 'JSON_API_V1'
+            ? {
+                data: Buffer.from(
+                  JSON.stringify({
+                    ...objectResource(event.bucket, event.object, this.baseUrl()),
+                    ...(event.type === 'OBJECT_DELETE' ? { timeDeleted: new Date(event.at).toISOString() } : {}),
+                  }),
+                ).toString('base64'),
+              }
+            : {}),
+          messageId: randomBytes(8).readBigUInt64BE().toString(),
+          publishTime: new Date(event.at).toISOString(),
+        },
+        subscription: `projects/emulator/subscriptions/${config.topic.split('/').pop()}-push`,
+      };
+      const copies = this.random() < (this.push.duplicateRate ?? 0) ? 2 : 1;
+      for (let i = 0; i < copies; i++) this.track(this.deliver(message));
+    }
+  }
+
+  private track(p: Promise<void>): void {
+    this.pending.add(p);
+    void p.finally(() => this.pending.delete(p));
+  }
+
+  private async deliver(message: unknown): Promise<void> {
+    const push = this.push!;
+    const [min, max] = push.delayMs ?? [0, 0];
+    if (max > 0) await sleep(min + this.random() * (max - min));
+    const url = new URL(push.endpoint);
+    if (push.token) url.searchParams.set('token', push.token);
+    const body = JSON.stringify(message);
+    let backoff = 100;
+    for (let attempt = 1; attempt <= (push.maxAttempts ?? 12); attempt++) {
+      if (this.closed && attempt > 1) return;
+      try {
+        const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+        await res.arrayBuffer().catch(() => undefined);
+        if (res.ok) {
+          this.stats.delivered++;
+          return;
+        }
+      } catch {
+        // endpoint down: retried like a non-2xx answer
+      }
+      this.stats.retried++;
+      await sleep(backoff * (0.5 + this.random()));
+      backoff = Math.min(backoff * 2, 10_000);
+    }
+    this.stats.abandoned++;
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
