@@ -5,21 +5,12 @@ import { join } from 'node:path';
 import type { Storage } from '@google-cloud/storage';
 import { acquireLock, withLock, type Lock } from '../lock';
 import { startPlatformHolders } from './platform';
+import { sleep } from './sleep';
 
 export interface Holders {
   stop(): Promise<void>;
 }
 
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 const between = (min: number, max: number) => min + Math.random() * (max - min);
 
 export async function startHolders(

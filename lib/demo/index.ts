@@ -8,6 +8,9 @@ import { buildConsole, needsBuild, startConsole } from './console';
 import { startHolders } from './holders';
 import { PLATFORM_BUCKET } from './platform';
 
+/** The demo emulator's pushes to the demo console (a shared token, as with any emulator). */
+const PUSH_TOKEN = randomBytes(16).toString('hex');
+
 const HELP = `Usage: npm run demo -- [--port 3000] [--emulator-port 4443] [--data-dir .data/demo]
 
 Starts the GCS emulator, simulated lock holders and the Lockboard console. Ctrl-C stops everything.`;
@@ -49,6 +52,8 @@ async function main(): Promise<number> {
       buckets: [bucket, PLATFORM_BUCKET],
       dataDir: values['data-dir'],
       faults: { rateLimit: { enabled: true } },
+      // GCS notifications to the console (retried until the console is up): churn of every format, hand deletions
+      push: { endpoint: `http://127.0.0.1:${port}/api/gcs-events`, token: PUSH_TOKEN },
     });
   } catch (err) {
     console.error(
@@ -57,6 +62,15 @@ async function main(): Promise<number> {
     return 1;
   }
   const storage = new Storage({ apiEndpoint: emulator.url, projectId: 'demo' });
+  for (const b of [bucket, PLATFORM_BUCKET]) {
+    const [existing] = await storage.bucket(b).getNotifications();
+    if (existing.length === 0) {
+      await storage.bucket(b).createNotification('projects/demo/topics/lockboard-gcs', {
+        eventTypes: ['OBJECT_FINALIZE', 'OBJECT_DELETE'],
+        payloadFormat: 'JSON_API_V1',
+      });
+    }
+  }
   const holders = await startHolders(storage, bucket);
   let console_;
   try {
@@ -66,6 +80,7 @@ async function main(): Promise<number> {
       LOCKBOARD_GCS_ENDPOINT: emulator.url,
       LOCKBOARD_LONG_HELD: '10m',
       LOCKBOARD_METRICS_TOKEN: 'demo-metrics-token-0123456789',
+      LOCKBOARD_PUSH_TOKEN: PUSH_TOKEN,
       NEXTAUTH_SECRET: randomBytes(32).toString('base64'),
     });
   } catch (err) {

@@ -2,6 +2,8 @@
 // backend, Vault's HA lock rewritten by a live leader, Python gcslock locks (one refreshed, one whose holder died),
 // and a Caddy certmagic lock under a temporary hold. Each is written the way its own implementation writes it.
 import type { Storage } from '@google-cloud/storage';
+import { acquireLock } from '../lock';
+import { sleep } from './sleep';
 import {
   patchGcslockOwner,
   writeCertmagicLock,
@@ -41,11 +43,6 @@ export async function startPlatformHolders(storage: Storage, signal: AbortSignal
   // A gcslock holder that died: its lock expires 90 s after the demo starts and stays until cleared
   await once(() => writeGcslockLock(storage, bucket, 'jobs/dbt-weekly.lock', 'dbt-weekly@runner-3', 90));
 
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-    });
   const loops: Promise<void>[] = [];
 
   // Vault's active node rewrites its lock every 5 s (a new generation each time); standbys take over after 15 s
@@ -65,7 +62,7 @@ export async function startPlatformHolders(storage: Storage, signal: AbortSignal
         } catch {
           seen = undefined; // someone removed or replaced it: start over
         }
-        await sleep(5_000);
+        await sleep(5_000, signal);
       }
     })(),
   );
@@ -88,7 +85,33 @@ export async function startPlatformHolders(storage: Storage, signal: AbortSignal
             .delete({ ignoreNotFound: true })
             .catch(() => {});
         }
-        await sleep(15_000);
+        await sleep(15_000, signal);
+      }
+    })(),
+  );
+  // An operator who clears a Lockboard lock by hand (gcloud storage rm, no generation): the console's GCS
+  // notifications record it as deleted outside Lockboard
+  loops.push(
+    (async () => {
+      while (!signal.aborted) {
+        await sleep(60_000, signal);
+        if (signal.aborted) return;
+        try {
+          const lock = await acquireLock({
+            storage,
+            bucket,
+            name: 'jobs/backfill',
+            identity: 'backfill-runner:7:0badc0de',
+            purpose: 'backfill (cleared by hand every minute)',
+            ttlMs: 60_000,
+            signal,
+          });
+          await sleep(10_000, signal);
+          await storage.bucket(bucket).file('jobs/backfill').delete();
+          await lock.release().catch(() => undefined);
+        } catch {
+          // stopping, or the emulator's write-rate limit: try again next minute
+        }
       }
     })(),
   );

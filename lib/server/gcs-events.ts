@@ -202,10 +202,12 @@ async function lockboardRelease(
     to: new Date(Math.max(at, Date.now()) + 60_000),
     lock,
   });
+  // A release that found the object already gone (delete_confirmed=false) did not delete it: someone else did
   return events.some(
     (e) =>
       e.generation === generation &&
-      (e.event === 'released' || e.event === 'force-released' || e.event === 'force-release-requested'),
+      (e.event === 'force-release-requested' ||
+        ((e.event === 'released' || e.event === 'force-released') && e.delete_confirmed !== 'false')),
   );
 }
 
