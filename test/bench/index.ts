@@ -1,5 +1,5 @@
 // npm run bench: every benchmark, each printing a table and writing bench-results/<name>.json.
-// Run one with: npm run bench -- emulator | lock-core | handover | formats | console | churn | cli-startup
+// Run one with: npm run bench -- emulator | lock-core | handover | formats | console | churn | cli-startup | events
 import { benchChurn } from './churn';
 import { benchCliStartup } from './cli-startup';
 import { spawnSync } from 'node:child_process';
@@ -21,6 +21,13 @@ const ALL: Record<string, () => Promise<unknown>> = {
     if (r.status !== 0) throw new Error('the console benchmark failed');
   },
   churn: benchChurn,
+  events: async () => {
+    // The route imports server modules (`server-only` resolves to an empty module under react-server)
+    const r = spawnSync(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'test/bench/events.ts'], {
+      stdio: 'inherit',
+    });
+    if (r.status !== 0) throw new Error('the events benchmark failed');
+  },
   'cli-startup': benchCliStartup,
 };
 const chosen = process.argv.slice(2).filter((a) => a !== '--');
