@@ -79,10 +79,10 @@ export async function benchEvents() {
       'GCS writes / delivery': round(writes / bodies.length, 2),
     });
   };
-  await run('first delivery (create + delete)', pushes);
-  await run('redelivery of the same', pushes);
+  await run('first delivery (create + delete)', collected);
+  await run('redelivery of the same', collected);
   printTable(
-    `POST /api/gcs-events: ${LOCKS} Terraform locks created and deleted (${pushes.length} notifications)`,
+    `POST /api/gcs-events: ${LOCKS} Terraform locks created and deleted (${collected.length} notifications)`,
     rows,
   );
   writeJson('events', rows);
