@@ -1,6 +1,6 @@
 // Bucket notification configs (the JSON API's notificationConfigs) and their delivery as Pub/Sub push requests to
 // one push endpoint, in the push JSON format, at least once: non-2xx and network errors are retried with backoff.
-// Delivery faults (seeded): duplicate a delivery, or delay it (which reorders deliveries).
+// Delivery faults (seeded): drop an attempt (retried), duplicate a delivery, or delay it (which reorders deliveries).
 import { randomBytes } from 'node:crypto';
 import { GcsError } from './errors';
 import type { ObjectEvent, ObjectStore } from './objects';
@@ -13,6 +13,8 @@ export interface PushOptions {
   token?: string;
   /** 0..1: deliver some notifications twice (Pub/Sub is at least once). */
   duplicateRate?: number;
+  /** 0..1: lose some delivery attempts before they reach the endpoint (they are retried, like a timeout). */
+  dropRate?: number;
   /** Delay each delivery by a random time in this range (ms): deliveries arrive out of order. */
   delayMs?: [number, number];
   /** Give up on a delivery after this many attempts (default 12, about a minute of backoff). */
@@ -167,6 +169,7 @@ export class Notifications {
     for (let attempt = 1; attempt <= (push.maxAttempts ?? 12); attempt++) {
       if (this.closed && attempt > 1) return;
       try {
+        if (this.random() < (push.dropRate ?? 0)) throw new Error('dropped (injected fault)');
         const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
         await res.arrayBuffer().catch(() => undefined);
         if (res.ok) {

@@ -41,7 +41,9 @@ const receiver = createServer((req, res) => {
 beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const endpoint = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/api/gcs-events`;
-  t = await startTestEmulator({ push: { endpoint, token: TOKEN, duplicateRate: 0.5, delayMs: [0, 50], seed: 3 } });
+  t = await startTestEmulator({
+    push: { endpoint, token: TOKEN, duplicateRate: 0.5, dropRate: 0.3, delayMs: [0, 50], seed: 3 },
+  });
   Object.assign(process.env, {
     LOCKBOARD_BUCKET: t.bucket,
     LOCKBOARD_GCS_ENDPOINT: t.emulator!.url,

@@ -1,6 +1,7 @@
 // The console as an SRE uses it, in Chromium: a clean browser console on every page for each role, sources across
 // two buckets, state in the address, a phone-sized viewport, keyboard-only release, bulk release with a lock that
 // changes hands between preview and confirm, long histories, and churn date ranges.
+import { readFileSync } from 'node:fs';
 import { encode } from 'next-auth/jwt';
 import type { Browser, BrowserContext, Page, Request, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +10,7 @@ import { buildConsole, needsBuild, startConsole, type ConsoleProcess } from '@/l
 import { ARTIFACTS, freePort, launchBrowser } from '../helpers/browser';
 import { startTestEmulator, type Target } from '../helpers/gcs';
 import { freezeHolder } from '../helpers/lock';
+import { fuzzPosts } from '../helpers/fuzz';
 import { delay } from '../helpers/requests';
 import { writeTerraformLock, writeTerraformState } from '../helpers/writers';
 
@@ -408,4 +410,80 @@ describe('authorisation matrix over HTTP (the production server, every page and 
     }
     expect(failures).toEqual([]);
   });
+});
+
+describe('garbage on the new routes, with the memory the server keeps', () => {
+  it('answers 1 000+ malformed requests (sources, buckets, batches, pushes) with no 5xx, and RSS stays under 300 MB', async () => {
+    const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${app.child.pid}/status`, 'utf8'))![1]) / 1024;
+    const email = 'operator@demo.lockboard';
+    const cookie = `next-auth.session-token=${await encode({ token: { email, name: email, sub: email }, secret: SECRET })}`;
+    const garbage = [
+      '%',
+      '%E0%A4%A',
+      'a%0Ab',
+      '%00',
+      'x'.repeat(3000),
+      '%ud800',
+      'gs://',
+      'gs://x/',
+      '-1',
+      '99999999999999999999',
+      '<script>',
+      '%FF',
+    ];
+    const paths = [
+      (g: string) => `/api/locks?source=${g}`,
+      (g: string) => `/api/locks?source=all&pageToken=${g}`,
+      (g: string) => `/api/locks/locks/healthy?bucket=${g}`,
+      (g: string) => `/api/locks/${g}?bucket=${TF}`,
+      (g: string) => `/api/audit?bucket=${g}`,
+      (g: string) => `/api/audit?lock=locks/busy&limit=${g}`,
+      (g: string) => `/api/audit?cursor=${g}`,
+      (g: string) => `/locks?source=${g}&sort=${g}&health=${g}`,
+      (g: string) => `/locks/${g}?bucket=${g}`,
+      (g: string) => `/api/gcs-events?token=${g}`,
+    ];
+    const fiveXx: string[] = [];
+    let n = 0;
+    for (const g of garbage) {
+      for (const p of paths) {
+        for (const auth of [
+          {},
+          { cookie },
+          { cookie: 'next-auth.session-token=garbage' },
+          { cookie: cookie.slice(0, -3) },
+        ]) {
+          const r = await fetch(`${app.url}${p(g)}`, { headers: auth as Record<string, string>, redirect: 'manual' });
+          if (r.status >= 500) fiveXx.push(`GET ${p(g).slice(0, 80)} → ${r.status}`);
+          await r.arrayBuffer();
+          n++;
+        }
+      }
+    }
+    const bodies = [
+      '',
+      'null',
+      '{',
+      '{"reason":"x","locks":[{"name":"locks/a\\nb","generation":"1"}]}',
+      '{"reason":"x","locks":[{"name":"locks/a","bucket":"Bad_Bucket","generation":"1"}]}',
+      '{"reason":"x","locks":"all"}',
+      '{"message":{"attributes":{"eventType":"OBJECT_DELETE","bucketId":"x","objectId":"a","objectGeneration":"1"},"data":"e30="}}',
+      '{"message":{"attributes":null}}',
+      '{"name":"locks/a","bucket":"' + 'b'.repeat(300) + '","generation":"1","reason":"x"}',
+    ];
+    const posted = await fuzzPosts(
+      app.url,
+      ['/api/locks/release', '/api/locks/release-batch', '/api/gcs-events', '/api/gcs-events?token=x'],
+      bodies,
+      { cookie, origin: app.url },
+      5,
+    );
+    n += posted.sent;
+    fiveXx.push(...posted.fiveXx);
+    expect(n).toBeGreaterThanOrEqual(1_000);
+    expect(fiveXx).toEqual([]);
+    const rss = rssMb();
+    console.log(`console RSS after ${n} malformed requests: ${rss.toFixed(0)} MB`);
+    expect(rss).toBeLessThan(300);
+  }, 180_000);
 });

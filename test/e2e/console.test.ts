@@ -8,6 +8,7 @@ import { buildConsole, needsBuild, startConsole, type ConsoleProcess } from '@/l
 import { ARTIFACTS, freePort, launchBrowser } from '../helpers/browser';
 import { crashedHolder } from '../helpers/crash';
 import { startTestEmulator, type Target } from '../helpers/gcs';
+import { fuzzPosts } from '../helpers/fuzz';
 import { delay } from '../helpers/requests';
 
 let t: Target;
@@ -428,23 +429,15 @@ describe('garbage in', () => {
         }
       }
     }
-    for (const body of bodies) {
-      for (const target of ['/api/locks/release', '/api/auth/signout', '/api/auth/callback/demo']) {
-        for (const type of ['application/json', 'text/plain', 'application/x-www-form-urlencoded']) {
-          for (let i = 0; i < 3; i++) {
-            const r = await fetch(`${app.url}${target}`, {
-              method: 'POST',
-              headers: { cookie, origin: app.url, 'content-type': type },
-              body,
-              redirect: 'manual',
-            });
-            if (r.status >= 500) fiveXx.push(`POST ${target} ${type} ${body.slice(0, 40)} → ${r.status}`);
-            await r.arrayBuffer();
-            n++;
-          }
-        }
-      }
-    }
+    const posted = await fuzzPosts(
+      app.url,
+      ['/api/locks/release', '/api/auth/signout', '/api/auth/callback/demo'],
+      bodies,
+      { cookie, origin: app.url },
+      3,
+    );
+    n += posted.sent;
+    fiveXx.push(...posted.fiveXx);
     expect(n).toBeGreaterThanOrEqual(1_000);
     expect(fiveXx).toEqual([]);
     // The console under test also holds a 10 000-lock listing; what matters is that garbage adds nothing lasting.
