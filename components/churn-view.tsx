@@ -130,7 +130,7 @@ export function ChurnView() {
           <EventTable
             title="Deleted outside Lockboard (GCS notifications)"
             testId="deleted-outside"
-            events={s.deletedOutside ?? []}
+            events={s.deletedOutside}
             columns={[
               ['Holder at the time', (e) => e.identity ?? 'unknown'],
               ['Generation', (e) => e.generation ?? ''],

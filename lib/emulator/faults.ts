@@ -97,7 +97,8 @@ export class Faults {
 }
 
 /** mulberry32: a small, fast generator whose sequence is fixed by its 32-bit seed. */
-function seededRandom(seed: number): () => number {
+/** A small seeded PRNG (mulberry32): the same seed replays the same draws. */
+export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

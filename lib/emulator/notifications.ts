@@ -3,6 +3,7 @@
 // Delivery faults (seeded): drop an attempt (retried), duplicate a delivery, or delay it (which reorders deliveries).
 import { randomBytes } from 'node:crypto';
 import { GcsError } from './errors';
+import { seededRandom } from './faults';
 import type { ObjectEvent, ObjectStore } from './objects';
 import { objectResource } from './resources';
 
@@ -36,7 +37,7 @@ const EVENT_TYPES = ['OBJECT_FINALIZE', 'OBJECT_METADATA_UPDATE', 'OBJECT_DELETE
 export class Notifications {
   private readonly configs = new Map<string, NotificationConfig[]>();
   private nextId = 1;
-  private random: () => number;
+  private readonly random: () => number;
   private readonly pending = new Set<Promise<void>>();
   private closed = false;
   /** Deliveries acknowledged (2xx), retried and abandoned, for tests and benchmarks. */
@@ -47,11 +48,7 @@ export class Notifications {
     private readonly push: PushOptions | undefined,
     private readonly baseUrl: () => string,
   ) {
-    let seed = push?.seed ?? 1;
-    this.random = () => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return seed / 2 ** 31;
-    };
+    this.random = seededRandom(push?.seed ?? 1);
     store.onObjectEvent((event) => this.publish(event));
   }
 

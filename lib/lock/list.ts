@@ -88,12 +88,19 @@ export function serverTimeOf(storage: Storage, bucket: string): string {
   return isoTime(new BucketObjects(storage, bucket).clock.now());
 }
 
-/** Reads a body only when a format needs it; cached by bucket/name#generation (bodies never change). */
-export async function bodyFor(objects: BucketObjects, item: GcsObjectResource): Promise<Buffer | undefined> {
+/**
+ * Reads a body only when a format needs it; cached by bucket/name#generation (bodies never change). `cachedOnly`:
+ * never download (the object is known to be deleted).
+ */
+export async function bodyFor(
+  objects: BucketObjects,
+  item: GcsObjectResource,
+  opts: { cachedOnly?: boolean } = {},
+): Promise<Buffer | undefined> {
   if (!needsBody(objectViewOf(item))) return undefined;
   const key = `${objects.bucket}/${item.name}#${item.generation}`;
   const cached = bodies.get(key);
-  if (cached) return cached;
+  if (cached || opts.cachedOnly) return cached;
   try {
     const body = await objects.download(item.name, String(item.generation));
     if (bodies.size >= BODY_CACHE_LIMIT) bodies.clear();

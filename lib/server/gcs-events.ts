@@ -10,13 +10,13 @@ import 'server-only';
 import { createHash } from 'node:crypto';
 import { OAuth2Client } from 'google-auth-library';
 import { z } from 'zod';
-import { classifyObject, listAuditEvents } from '@/lib/lock';
+import { auditObjectName, classifyObject, listAuditEvents } from '@/lib/lock';
 import { BucketObjects, statusOf } from '@/lib/lock/gcs';
 import { objectViewOf } from '@/lib/lock/inspect';
 import { bodyFor } from '@/lib/lock/list';
 import type { GcsObjectResource } from '@/lib/lock/types';
 import { env } from './env';
-import { ApiError } from './http';
+import { ApiError, tokenMatches } from './http';
 import { isAuditObject, sources } from './sources';
 import { storage } from './storage';
 
@@ -61,7 +61,7 @@ export async function authenticatePush(req: Request): Promise<void> {
   const shared = config.LOCKBOARD_PUSH_TOKEN;
   if (shared) {
     const given = new URL(req.url).searchParams.get('token') ?? bearer ?? '';
-    if (given.length === shared.length && timingSafe(given, shared)) return;
+    if (tokenMatches(given, shared)) return;
   }
   const audience = config.LOCKBOARD_PUSH_AUDIENCE;
   const account = config.LOCKBOARD_PUSH_SERVICE_ACCOUNT;
@@ -87,12 +87,6 @@ export async function authenticatePush(req: Request): Promise<void> {
     );
   }
   throw new ApiError('unauthorized', 'The push is not authenticated for this console.');
-}
-
-function timingSafe(a: string, b: string): boolean {
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
 }
 
 export interface Observation {
@@ -150,8 +144,8 @@ export async function observe(n: ReturnType<typeof parsePush>): Promise<Observat
   if (!object) throw new ApiError('bad_request', 'message.data is missing: use payload format JSON_API_V1.');
   const objects = new BucketObjects(storage(), a.bucketId);
   const resource = { ...object, name: a.objectId, generation: a.objectGeneration } as GcsObjectResource;
-  // After a delete the body is gone, unless this replica read it before (cached per generation)
-  const body = await bodyFor(objects, resource);
+  // After a delete the body is gone: only a copy this replica read before (cached per generation) can help
+  const body = await bodyFor(objects, resource, { cachedOnly: a.eventType === 'OBJECT_DELETE' });
   const kind = classifyObject(objectViewOf(resource, body));
   if (kind.kind !== 'lock') return { written: [], ignored: kind.kind === 'data' ? 'a data object' : kind.reason };
   const identity = kind.reading.identity;
@@ -223,7 +217,7 @@ async function writeOnce(
     .update([objects.bucket, fields.lock, fields.generation, metageneration, event].join('\u0000'))
     .digest('hex')
     .slice(0, 16);
-  const name = auditName(env().LOCKBOARD_AUDIT_PREFIX, at, key);
+  const name = auditObjectName(env().LOCKBOARD_AUDIT_PREFIX, at, key);
   const metadata = { event, ...fields };
   try {
     await objects.create(name, JSON.stringify(metadata), metadata, { ifGenerationMatch: 0 });
@@ -231,12 +225,4 @@ async function writeOnce(
     if (statusOf(err) !== 412) throw err; // 412: a redelivery, or another replica, wrote it already
   }
   return name;
-}
-
-function auditName(prefix: string, ms: number, key: string): string {
-  const d = new Date(ms);
-  const p = (n: number, w = 2) => String(n).padStart(w, '0');
-  const [y, mo, da, h] = [d.getUTCFullYear(), p(d.getUTCMonth() + 1), p(d.getUTCDate()), p(d.getUTCHours())];
-  const stamp = `${y}${mo}${da}T${h}${p(d.getUTCMinutes())}${p(d.getUTCSeconds())}.${p(d.getUTCMilliseconds() * 1000, 6)}Z`;
-  return `${prefix}${y}/${mo}/${da}/${h}/${stamp}-${key}.json`;
 }

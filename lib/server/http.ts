@@ -1,5 +1,6 @@
 // One error type for the API, one map from code to status, and the route wrapper: session, role, origin, errors.
 import 'server-only';
+import { timingSafeEqual } from 'node:crypto';
 import { getToken } from 'next-auth/jwt';
 import type { NextRequest } from 'next/server';
 import type { z } from 'zod';
@@ -160,4 +161,11 @@ export function parseWith<S extends z.ZodType>(schema: S, raw: unknown): z.outpu
   const issue = result.error.issues[0]!;
   const field = issue.path.length ? `${issue.path.join('.')}: ` : '';
   throw new ApiError('bad_request', `${field}${issue.message}`);
+}
+
+/** Constant-time comparison of a presented secret (bearer or push token) with the configured one. */
+export function tokenMatches(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
 }

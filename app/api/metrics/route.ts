@@ -1,7 +1,6 @@
 // GET /api/metrics – Prometheus metrics, bearer token LOCKBOARD_METRICS_TOKEN; no session
-import { timingSafeEqual } from 'node:crypto';
 import { env } from '@/lib/server/env';
-import { ApiError, errorResponse } from '@/lib/server/http';
+import { ApiError, errorResponse, tokenMatches } from '@/lib/server/http';
 import { listForConsole } from '@/lib/server/locks';
 import { renderMetrics, type SourceListing } from '@/lib/server/prometheus';
 import { sources } from '@/lib/server/sources';
@@ -13,9 +12,7 @@ export async function GET(req: Request): Promise<Response> {
     const expected = env().LOCKBOARD_METRICS_TOKEN;
     if (!expected) throw new ApiError('not_found', 'Metrics are disabled: set LOCKBOARD_METRICS_TOKEN to enable them.');
     const given = /^Bearer (.+)$/.exec(req.headers.get('authorization') ?? '')?.[1] ?? '';
-    const a = Buffer.from(given);
-    const b = Buffer.from(expected);
-    if (a.length !== b.length || !timingSafeEqual(a, b)) {
+    if (!tokenMatches(given, expected)) {
       throw new ApiError('unauthorized', 'Send Authorization: Bearer <LOCKBOARD_METRICS_TOKEN>.');
     }
     const listings: SourceListing[] = [];
