@@ -232,7 +232,7 @@ function Ranking({ title, rows, plain = false }: { title: string; rows: [string,
       {rows.length === 0 ? (
         <p className="text-sm text-zinc-500">None in this window.</p>
       ) : (
-        <ol className="space-y-1 text-sm">
+        <ol className="space-y-1 text-sm" data-testid="churn-list" data-list={title}>
           {rows.map(([k, v]) => (
             <li key={k} className="flex justify-between gap-2">
               {plain ? (
@@ -274,7 +274,7 @@ function EventTable({
       {events.length === 0 ? (
         <p className="text-sm text-zinc-500">None in this window.</p>
       ) : (
-        <div className="max-h-80 overflow-auto">
+        <div className="max-h-80 overflow-auto" data-testid="churn-list" data-list={testId}>
           <table className="w-full text-left text-sm" data-testid={testId}>
             <thead className="text-xs uppercase text-zinc-500">
               <tr>

@@ -2,7 +2,7 @@
 
 import { useVirtualizer } from '@tanstack/react-virtual';
 import Link from 'next/link';
-import { useRef, useSyncExternalStore } from 'react';
+import { useLayoutEffect, useRef, useSyncExternalStore } from 'react';
 import type { LockInfo } from '@/lib/lock/types';
 import { formatDuration } from '@/lib/format';
 import { lockHref } from '@/lib/queries';
@@ -23,10 +23,11 @@ const COLUMNS: { key: SortKey; label: string }[] = [
 ];
 const GRID =
   'grid grid-cols-[minmax(12rem,2fr)_minmax(12rem,2fr)_7rem_6rem_7rem_9rem_minmax(10rem,1.2fr)_6rem_6rem] gap-2 px-3';
+/** First guesses only: every rendered row is measured (a card's height depends on its width and wrapping). */
 const ROW_HEIGHT = 52;
 /** Below this width the rows become cards: name, health, owner, expiry and the action stay visible at 390 px. */
 const NARROW_QUERY = '(max-width: 767px)';
-const CARD_HEIGHT = 92;
+const CARD_HEIGHT = 96;
 
 function subscribeNarrow(onChange: () => void): () => void {
   const mq = window.matchMedia(NARROW_QUERY);
@@ -64,6 +65,9 @@ export function LockTable({ locks, serverNow, sort, onSort, canRelease, onReleas
     overscan: 12,
     initialRect: { width: 1200, height: 640 },
   });
+  // Rows and cards differ in height: when the layout switches (after hydration on a phone, or as the window is
+  // resized), drop every size measured in the other layout; the rendered rows are measured again at once.
+  useLayoutEffect(() => virtualizer.measure(), [narrow, virtualizer]);
   const release = (lock: LockInfo) =>
     canRelease && (
       <button
@@ -159,28 +163,30 @@ export function LockTable({ locks, serverNow, sort, onSort, canRelease, onReleas
                 role: 'row',
                 'aria-rowindex': item.index + 2,
                 'data-lock': lock.name,
-                style: { top: item.start, height: rowHeight },
+                'data-index': item.index,
+                ref: virtualizer.measureElement,
+                style: { transform: `translateY(${item.start}px)`, minHeight: ROW_HEIGHT },
               };
               if (narrow) {
                 return (
                   <div
                     key={`${lock.bucket}/${lock.name}`}
                     {...row}
-                    className="absolute left-0 right-0 grid grid-cols-[1fr_auto] content-center gap-x-2 gap-y-1 border-b border-zinc-100 px-3 text-sm dark:border-zinc-800"
+                    className="absolute left-0 right-0 top-0 grid grid-cols-[1fr_auto] content-center gap-x-2 gap-y-1 border-b border-zinc-100 px-3 py-2 text-sm dark:border-zinc-800"
                   >
-                    <div role="cell" className="min-w-0 truncate font-mono">
+                    <div role="cell" className="min-w-0 break-all font-mono">
                       {nameLink(lock)}
                     </div>
                     <div role="cell" className="justify-self-end">
                       <HealthBadge health={lock.health} />
                     </div>
-                    <div role="cell" className="min-w-0 truncate" title={lock.identity}>
+                    <div role="cell" className="min-w-0 break-words" title={lock.identity}>
                       {lock.identity ?? <span className="text-zinc-500">unknown</span>}
                     </div>
                     <div role="cell" className="justify-self-end text-xs">
                       <Countdown expiresAt={lock.expiresAt} serverNow={serverNow} />
                     </div>
-                    <div role="cell" className="min-w-0 truncate text-xs text-zinc-500">
+                    <div role="cell" className="min-w-0 text-xs text-zinc-500">
                       held {formatDuration(serverNow - Date.parse(lock.createdAt))} · gen{' '}
                       <span data-testid="generation">{lock.generation}</span> / {lock.metageneration} · {lock.format}
                     </div>
@@ -194,7 +200,7 @@ export function LockTable({ locks, serverNow, sort, onSort, canRelease, onReleas
                 <div
                   key={`${lock.bucket}/${lock.name}`}
                   {...row}
-                  className={`${GRID} absolute left-0 right-0 items-center border-b border-zinc-100 text-sm dark:border-zinc-800`}
+                  className={`${GRID} absolute left-0 right-0 top-0 items-center border-b border-zinc-100 text-sm dark:border-zinc-800`}
                 >
                   <div role="cell" className="truncate font-mono">
                     {nameLink(lock)}

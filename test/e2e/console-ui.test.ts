@@ -3,11 +3,12 @@
 // changes hands between preview and confirm, long histories, and churn date ranges.
 import { readFileSync } from 'node:fs';
 import { encode } from 'next-auth/jwt';
-import type { Browser, BrowserContext, Page, Request, Response } from 'playwright-core';
+import type { BrowserContext, Page, Request, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireLock, getLock, withLock, type Lock } from '@/lib/lock';
-import { buildConsole, needsBuild, startConsole, type ConsoleProcess } from '@/lib/demo/console';
-import { ARTIFACTS, freePort, launchBrowser } from '../helpers/browser';
+import type { ConsoleProcess } from '@/lib/demo/console';
+import { ARTIFACTS } from '../helpers/browser';
+import { startBrowserConsole, type BrowserConsole } from '../helpers/console-browser';
 import { startTestEmulator, type Target } from '../helpers/gcs';
 import { freezeHolder } from '../helpers/lock';
 import { fuzzPosts } from '../helpers/fuzz';
@@ -17,13 +18,11 @@ import { writeTerraformLock, writeTerraformState } from '../helpers/writers';
 const SECRET = 'e2e-ui-secret-0123456789abcdef';
 const TF = 'tf-state';
 let t: Target;
+let c: BrowserConsole;
 let app: ConsoleProcess;
-let browser: Browser;
 const held: Lock[] = [];
 
 beforeAll(async () => {
-  browser = await launchBrowser();
-  if (needsBuild()) buildConsole();
   t = await startTestEmulator({ buckets: ['test-bucket', TF] });
   const base = { storage: t.storage, bucket: t.bucket };
   held.push(
@@ -35,18 +34,17 @@ beforeAll(async () => {
   // A lock with a long history: 110 holders, 220 events (more than one page of 200)
   for (let i = 0; i < 110; i++)
     await withLock({ ...base, name: 'locks/busy', identity: `worker-${i}` }, async () => {});
-  app = await startConsole(await freePort(), {
-    LOCKBOARD_DEMO: '1',
+  c = await startBrowserConsole({
     LOCKBOARD_SOURCES: `gs://${t.bucket}/locks/,gs://${t.bucket}/ci/,gs://${TF}/`,
     LOCKBOARD_GCS_ENDPOINT: t.emulator!.url,
     NEXTAUTH_SECRET: SECRET,
   });
+  app = c.app;
 }, 180_000);
 
 afterAll(async () => {
   await Promise.allSettled(held.map((l) => l.release()));
-  await app?.stop();
-  await browser?.close();
+  await c?.close();
   await t?.close();
 });
 
@@ -90,12 +88,8 @@ function watch(page: Page, requests = true): { problems: string[]; stop: () => v
   };
 }
 
-async function contextAs(email: string, viewport = { width: 1400, height: 900 }): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport });
-  const token = await encode({ token: { email, name: email, sub: email }, secret: SECRET });
-  await context.addCookies([{ name: 'next-auth.session-token', value: token, url: app.url }]);
-  return context;
-}
+const contextAs = (email: string, viewport?: { width: number; height: number }): Promise<BrowserContext> =>
+  c.contextAs(email, viewport);
 
 const row = (page: Page, name: string) => page.locator(`[data-lock="${name}"]`);
 
