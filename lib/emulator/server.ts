@@ -8,6 +8,7 @@ import type { Notifications } from './notifications';
 import type { ObjectStore } from './objects';
 import { RequestLog } from './request-log';
 import { route, type Reply, type RouteContext } from './routes';
+import { xmlError, xmlRead, xmlTarget } from './xml-reads';
 
 const UPLOAD_LIMIT = 64 * 1024 * 1024;
 const FAULT_ERRORS: Record<number, [string, string]> = {
@@ -88,6 +89,7 @@ export function createEmulatorServer(parts: ServerParts): Server {
         durationMs: performance.now() - started,
       });
 
+    const xml = xmlTarget(method, path, req.headers.host);
     const decision = parts.faults.decide(method, path, url.search.slice(1));
     if (decision.latencyMs > 0) await sleepUnlessClosed(decision.latencyMs, res);
     if (res.destroyed) return log(0, 'closed');
@@ -97,7 +99,8 @@ export function createEmulatorServer(parts: ServerParts): Server {
     }
     if (decision.errorStatus) {
       const [reason, message] = FAULT_ERRORS[decision.errorStatus]!;
-      send(res, errorReply(new GcsError(decision.errorStatus, reason, message)), now());
+      const err = new GcsError(decision.errorStatus, reason, message);
+      send(res, xml ? xmlError(err) : errorReply(err), now());
       return log(decision.errorStatus, 'error');
     }
 
@@ -122,7 +125,7 @@ export function createEmulatorServer(parts: ServerParts): Server {
           }
         },
       };
-      reply = route(method, path, ctx);
+      reply = xml ? xmlRead(xml, req, url.searchParams, parts.store) : route(method, path, ctx);
     } catch (err) {
       if (!(err instanceof GcsError)) throw err;
       reply = errorReply(err);

@@ -1,7 +1,9 @@
 // Cloud Storage notifications (Pub/Sub push, payload JSON_API_V1) turned into observed audit events, for locks of
-// every format and for deletions made outside Lockboard. Pub/Sub delivers at least once, out of order, to any
-// replica: every event has a deterministic name (bucket, object, generation, metageneration, kind) and is created
-// with ifGenerationMatch=0, so a redelivery or a second replica writes nothing new.
+// every format and for deletions made outside Lockboard. GCS publishes each change at least once (a second
+// publication is a new message with its own messageId and publishTime) and Pub/Sub delivers each message at least
+// once, out of order, to any replica: an event's name comes from the change alone (bucket, object, generation,
+// metageneration, kind, and the change's own time) and is created with ifGenerationMatch=0, so a redelivery, a
+// second publication or a second replica writes nothing new.
 //
 // Metadata updates (OBJECT_METADATA_UPDATE: every refresh of every lock) are not stored: one write per refresh would
 // cost more than the locks themselves, and the live state is read from the bucket anyway. Creates and deletes are
@@ -150,12 +152,7 @@ export async function observe(n: ReturnType<typeof parsePush>): Promise<Observat
   if (kind.kind !== 'lock') return { written: [], ignored: kind.kind === 'data' ? 'a data object' : kind.reason };
   const identity = kind.reading.identity;
   const format = kind.format.id;
-  const at = Date.parse(
-    (a.eventType === 'OBJECT_DELETE' ? (object as { timeDeleted?: string }).timeDeleted : object.timeCreated) ??
-      n.publishTime ??
-      new Date().toISOString(),
-  );
-  const when = Number.isFinite(at) ? at : Date.now();
+  const when = await changeTime(objects, a, object, n.publishTime);
   const base = { lock: a.objectId, generation: a.objectGeneration, format, ...(identity ? { identity } : {}) };
   const written: string[] = [];
   if (a.eventType === 'OBJECT_FINALIZE') {
@@ -180,6 +177,44 @@ export async function observe(n: ReturnType<typeof parsePush>): Promise<Observat
   }
   return { written };
 }
+
+/**
+ * When the change happened, the same for every publication of it: the payload's own timeCreated (a create) or
+ * timeDeleted (a delete). A payload without it (GCS omits timeDeleted on some deletes) gets the time of the first
+ * delivery that reached any replica, fixed in a marker object named by the change alone.
+ */
+async function changeTime(
+  objects: BucketObjects,
+  a: z.output<typeof attributesSchema>,
+  object: GcsObjectResource,
+  publishTime: string | undefined,
+): Promise<number> {
+  const own = a.eventType === 'OBJECT_DELETE' ? (object as { timeDeleted?: string }).timeDeleted : object.timeCreated;
+  const stable = Date.parse(own ?? '');
+  if (Number.isFinite(stable)) return stable;
+  const published = Date.parse(publishTime ?? '');
+  const first = Number.isFinite(published) ? published : Date.now();
+  const change = eventKey([
+    objects.bucket,
+    a.objectId,
+    a.objectGeneration,
+    String(object.metageneration ?? 1),
+    a.eventType,
+  ]);
+  const marker = `${env().LOCKBOARD_AUDIT_PREFIX}observed/${change}.json`;
+  try {
+    await objects.create(marker, '', { at: String(first) }, { ifGenerationMatch: 0 });
+    return first;
+  } catch (err) {
+    if (statusOf(err) !== 412) throw err; // 412: an earlier publication fixed the time
+  }
+  const recorded = Number((await objects.get(marker))?.metadata?.at);
+  if (!Number.isFinite(recorded)) throw new ApiError('storage_unavailable', `Unreadable change marker ${marker}`);
+  return recorded;
+}
+
+const eventKey = (parts: string[]): string =>
+  createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 16);
 
 /** Whether Lockboard recorded a release (the holder's, or a force-release attempt) of this generation. */
 async function lockboardRelease(
@@ -213,10 +248,7 @@ async function writeOnce(
   metageneration: string,
   fields: Record<string, string>,
 ): Promise<string> {
-  const key = createHash('sha256')
-    .update([objects.bucket, fields.lock, fields.generation, metageneration, event].join('\u0000'))
-    .digest('hex')
-    .slice(0, 16);
+  const key = eventKey([objects.bucket, fields.lock!, fields.generation!, metageneration, event]);
   const name = auditObjectName(env().LOCKBOARD_AUDIT_PREFIX, at, key);
   const metadata = { event, ...fields };
   try {

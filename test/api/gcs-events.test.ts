@@ -61,7 +61,12 @@ afterAll(async () => {
 });
 
 /** The Pub/Sub push body GCS sends for a change of `object` (payload JSON_API_V1). */
-function pushOf(eventType: string, object: Record<string, unknown>, extra: Record<string, string> = {}) {
+function pushOf(
+  eventType: string,
+  object: Record<string, unknown>,
+  extra: Record<string, string> = {},
+  publishTime = new Date(),
+) {
   return {
     message: {
       attributes: {
@@ -75,7 +80,7 @@ function pushOf(eventType: string, object: Record<string, unknown>, extra: Recor
       },
       data: Buffer.from(JSON.stringify(object)).toString('base64'),
       messageId: String(Math.random()).slice(2),
-      publishTime: new Date().toISOString(),
+      publishTime: publishTime.toISOString(),
     },
     subscription: 'projects/p/subscriptions/lockboard',
   };
@@ -106,6 +111,36 @@ describe('POST /api/gcs-events', () => {
     const seen = await auditOf('tf/prod/default.tflock');
     expect(seen.map((e) => e.event).sort()).toEqual(['observed-created', 'observed-deleted']);
     expect(seen.every((e) => e.format === 'terraform' && e.identity === 'ann@laptop')).toBe(true);
+  });
+
+  it('records each change once when GCS publishes it twice (a new messageId and publishTime), with or without timeDeleted', async () => {
+    const file = (name: string) => t.storage.bucket(t.bucket).file(name);
+    await writeTerraformLock(t.storage, t.bucket, 'tf/twice/default.tfstate', 'bo@laptop');
+    const [tf] = await file('tf/twice/default.tflock').getMetadata();
+    const held = await acquireLock({ storage: t.storage, bucket: t.bucket, name: 'locks/twice', identity: 'job-2' });
+    const [lb] = await file('locks/twice').getMetadata();
+    await file('tf/twice/default.tflock').delete();
+    await file('locks/twice').delete(); // by hand: a deleted-outside
+    expect(await held.release()).toEqual({ outcome: 'gone' });
+    // Real delete payloads may lack timeDeleted; the two publications are 90 minutes apart (another audit hour)
+    const [early, late] = [new Date(Date.now() - 100 * 60_000), new Date(Date.now() - 10 * 60_000)];
+    for (const publishTime of [early, late, early]) {
+      for (const push of [
+        pushOf('OBJECT_FINALIZE', tf, {}, publishTime),
+        pushOf('OBJECT_DELETE', tf, {}, publishTime),
+        pushOf('OBJECT_FINALIZE', lb, {}, publishTime),
+        pushOf('OBJECT_DELETE', lb, {}, publishTime),
+      ])
+        expect((await deliver(push)).status).toBe(200);
+    }
+    const count = (events: AuditRecord[]) =>
+      events.reduce<Record<string, number>>((c, e) => ({ ...c, [e.event]: (c[e.event] ?? 0) + 1 }), {});
+    expect(count(await auditOf('tf/twice/default.tflock'))).toEqual({ 'observed-created': 1, 'observed-deleted': 1 });
+    const lockboard = await auditOf('locks/twice');
+    expect(count(lockboard)).toMatchObject({ 'observed-created': 1, 'observed-deleted': 1, 'deleted-outside': 1 });
+    // the delete is dated by the first publication that arrived, whichever replica gets the later ones
+    const deleted = lockboard.find((e) => e.event === 'observed-deleted')!;
+    expect(Math.abs(Date.parse(deleted.at) - early.getTime())).toBeLessThan(1000);
   });
 
   it('records one deleted-outside for a hand-deleted Lockboard lock, however often and to whichever replica it is delivered', async () => {
