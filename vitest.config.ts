@@ -1,7 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { hasTool, TOOL_SUITES } from './test/helpers/tools';
 
 const HEAVY = ['test/e2e/**/*.test.ts', 'test/fault/**/*.test.ts', 'test/package/**/*.test.ts'];
+// Suites that drive tools npm does not install (gcloud, Google's Pub/Sub emulator, Terraform): run where found;
+// the summary line names the others (test/helpers/tools.ts)
+const INTEROP = TOOL_SUITES.filter((s) => hasTool(s.tool)).map((s) => s.file);
 
 export default defineConfig({
   resolve: {
@@ -26,7 +30,7 @@ export default defineConfig({
         test: {
           name: 'core',
           include: ['test/**/*.test.ts'],
-          exclude: [...HEAVY, 'node_modules/**'],
+          exclude: [...HEAVY, 'test/interop/**', 'node_modules/**'],
           sequence: { groupOrder: 0 },
         },
       },
@@ -34,6 +38,20 @@ export default defineConfig({
         extends: true,
         test: { name: 'heavy', include: HEAVY, fileParallelism: false, sequence: { groupOrder: 1 } },
       },
+      ...(INTEROP.length
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: 'interop',
+                include: INTEROP,
+                fileParallelism: false,
+                testTimeout: 180_000,
+                sequence: { groupOrder: 2 },
+              },
+            },
+          ]
+        : []),
     ],
   },
 });

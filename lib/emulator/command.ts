@@ -4,7 +4,8 @@ import { startEmulator } from './index';
 
 export const EMULATOR_HELP = `Usage: lockboard emulator [--port 4443] [--host 127.0.0.1] [--bucket NAME]... [--data-dir DIR] [--rate-limit]
 
-Runs a Google Cloud Storage JSON API emulator (the subset Lockboard uses).
+Runs a Google Cloud Storage emulator: the JSON API subset Lockboard uses, and the XML API reads of
+Google's Go client (Terraform, Vault).
 
 Options:
   --port N        port to listen on (default 4443; 0 picks a free port)
@@ -16,6 +17,11 @@ Options:
                   e.g. http://127.0.0.1:3000/api/gcs-events
   --push-token T  sent as ?token=T (the console's LOCKBOARD_PUSH_TOKEN)
   -h, --help      show this help
+
+Environment:
+  PUBSUB_EMULATOR_HOST  host:port of Google's Pub/Sub emulator (gcloud beta emulators pubsub start): every
+                  notification is also published to the topic its config names, as GCS publishes it; a push
+                  subscription on that topic then delivers it (to the console's /api/gcs-events, say)
 
 Clients: new Storage({ apiEndpoint: 'http://127.0.0.1:4443', projectId: 'local' })
 Control: GET/POST/DELETE /_emulator/faults, GET/DELETE /_emulator/requests
@@ -57,6 +63,11 @@ export async function runEmulatorCommand(argv: string[]): Promise<number> {
     console.error(`lockboard emulator: --push-endpoint must be an http(s) URL, got ${JSON.stringify(pushEndpoint)}`);
     return 2;
   }
+  const pubsub = process.env.PUBSUB_EMULATOR_HOST || undefined;
+  if (pubsub !== undefined && !/^[\w.-]+:\d{1,5}$|^\[[\da-f:]+\]:\d{1,5}$/i.test(pubsub)) {
+    console.error(`lockboard emulator: PUBSUB_EMULATOR_HOST must be host:port, got ${JSON.stringify(pubsub)}`);
+    return 2;
+  }
   const buckets = values.bucket.map((spec) => {
     const [name, flag] = spec.split(':');
     return { name: name!, versioning: flag === 'versioned' };
@@ -68,11 +79,14 @@ export async function runEmulatorCommand(argv: string[]): Promise<number> {
       buckets,
       dataDir: values['data-dir'],
       faults: { rateLimit: { enabled: values['rate-limit'] } },
-      ...(pushEndpoint ? { push: { endpoint: pushEndpoint, token: values['push-token'] } } : {}),
+      ...(pushEndpoint || pubsub
+        ? { push: { endpoint: pushEndpoint, token: values['push-token'], pubsubEmulatorHost: pubsub } }
+        : {}),
     });
     console.log(
       `GCS emulator listening on ${emulator.url}` +
-        (values['data-dir'] ? ` (data in ${values['data-dir']})` : ' (in memory)'),
+        (values['data-dir'] ? ` (data in ${values['data-dir']})` : ' (in memory)') +
+        (pubsub ? `; notifications published to the Pub/Sub emulator at ${pubsub}` : ''),
     );
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);

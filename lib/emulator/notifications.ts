@@ -1,6 +1,8 @@
-// Bucket notification configs (the JSON API's notificationConfigs) and their delivery as Pub/Sub push requests to
-// one push endpoint, in the push JSON format, at least once: non-2xx and network errors are retried with backoff.
-// Delivery faults (seeded): drop an attempt (retried), duplicate a delivery, or delay it (which reorders deliveries).
+// Bucket notification configs (the JSON API's notificationConfigs) and their delivery, at least once (non-2xx and
+// network errors are retried with backoff): published to the config's topic on a Pub/Sub emulator (as GCS
+// publishes: the attributes and the JSON_API_V1 payload), and/or pushed straight to one endpoint in the envelope a
+// Pub/Sub push subscription sends, for machines without a Pub/Sub emulator.
+// Delivery faults (seeded): drop an attempt (retried), publish a change twice, or delay it (which reorders).
 import { randomBytes } from 'node:crypto';
 import { GcsError } from './errors';
 import { seededRandom } from './faults';
@@ -8,11 +10,13 @@ import type { ObjectEvent, ObjectStore } from './objects';
 import { objectResource } from './resources';
 
 export interface PushOptions {
-  /** Where to POST each notification (e.g. the console's /api/gcs-events). */
-  endpoint: string;
+  /** Where to POST each notification (e.g. the console's /api/gcs-events); absent: Pub/Sub only. */
+  endpoint?: string;
+  /** host:port of a Pub/Sub emulator (PUBSUB_EMULATOR_HOST): each change is published to its config's topic. */
+  pubsubEmulatorHost?: string;
   /** Appended as ?token= (the console's LOCKBOARD_PUSH_TOKEN). */
   token?: string;
-  /** 0..1: deliver some notifications twice (Pub/Sub is at least once). */
+  /** 0..1: publish some changes twice, as separate messages (GCS publishes at least once). */
   duplicateRate?: number;
   /** 0..1: lose some delivery attempts before they reach the endpoint (they are retried, like a timeout). */
   dropRate?: number;
@@ -113,41 +117,53 @@ export class Notifications {
   }
 
   private publish(event: ObjectEvent): void {
-    if (!this.push || this.closed) return;
+    const push = this.push;
+    if (!push || this.closed) return;
     for (const config of this.list(event.bucket)) {
       if (config.event_types && !config.event_types.includes(event.type)) continue;
       if (config.object_name_prefix && !event.object.name.startsWith(config.object_name_prefix)) continue;
-      const message = {
-        message: {
-          attributes: {
-            notificationConfig: `projects/_/buckets/${event.bucket}/notificationConfigs/${config.id}`,
-            eventType: event.type,
-            payloadFormat: config.payload_format,
-            bucketId: event.bucket,
-            objectId: event.object.name,
-            objectGeneration: String(event.object.generation),
-            eventTime: new Date(event.at).toISOString(),
-            ...event.attributes,
-            ...config.custom_attributes,
-          },
-          ...(config.payload_format === 'JSON_API_V1'
-            ? {
-                data: Buffer.from(
-                  JSON.stringify({
-                    ...objectResource(event.bucket, event.object, this.baseUrl()),
-                    ...(event.type === 'OBJECT_DELETE' ? { timeDeleted: new Date(event.at).toISOString() } : {}),
-                  }),
-                ).toString('base64'),
-              }
-            : {}),
-          messageId: randomBytes(8).readBigUInt64BE().toString(),
-          publishTime: new Date(event.at).toISOString(),
-        },
-        subscription: `projects/emulator/subscriptions/${config.topic.split('/').pop()}-push`,
-      };
-      const copies = this.random() < (this.push.duplicateRate ?? 0) ? 2 : 1;
-      for (let i = 0; i < copies; i++) this.track(this.deliver(message));
+      const copies = this.random() < (push.duplicateRate ?? 0) ? 2 : 1;
+      for (let i = 0; i < copies; i++) {
+        // Every publication is a new message: its own messageId and publishTime
+        const message = this.messageOf(event, config);
+        const topic = config.topic.replace(/^\/\/pubsub\.googleapis\.com\//, '');
+        if (push.pubsubEmulatorHost) {
+          const url = new URL(`http://${push.pubsubEmulatorHost}/v1/${topic}:publish`);
+          this.track(this.deliver(url, { messages: [{ data: message.data, attributes: message.attributes }] }));
+        }
+        if (push.endpoint) {
+          const url = new URL(push.endpoint);
+          if (push.token) url.searchParams.set('token', push.token);
+          const subscription = `projects/emulator/subscriptions/${topic.split('/').pop()}-push`;
+          this.track(this.deliver(url, { message, subscription }));
+        }
+      }
     }
+  }
+
+  private messageOf(event: ObjectEvent, config: NotificationConfig) {
+    const attributes: Record<string, string> = {
+      notificationConfig: `projects/_/buckets/${event.bucket}/notificationConfigs/${config.id}`,
+      eventType: event.type,
+      payloadFormat: config.payload_format,
+      bucketId: event.bucket,
+      objectId: event.object.name,
+      objectGeneration: String(event.object.generation),
+      eventTime: new Date(event.at).toISOString(),
+      ...event.attributes,
+      ...config.custom_attributes,
+    };
+    const payload = {
+      ...objectResource(event.bucket, event.object, this.baseUrl()),
+      ...(event.type === 'OBJECT_DELETE' ? { timeDeleted: new Date(event.at).toISOString() } : {}),
+    };
+    return {
+      attributes,
+      data:
+        config.payload_format === 'JSON_API_V1' ? Buffer.from(JSON.stringify(payload)).toString('base64') : undefined,
+      messageId: randomBytes(8).readBigUInt64BE().toString(),
+      publishTime: new Date().toISOString(),
+    };
   }
 
   private track(p: Promise<void>): void {
@@ -155,12 +171,10 @@ export class Notifications {
     void p.finally(() => this.pending.delete(p));
   }
 
-  private async deliver(message: unknown): Promise<void> {
+  private async deliver(url: URL, message: unknown): Promise<void> {
     const push = this.push!;
     const [min, max] = push.delayMs ?? [0, 0];
     if (max > 0) await sleep(min + this.random() * (max - min));
-    const url = new URL(push.endpoint);
-    if (push.token) url.searchParams.set('token', push.token);
     const body = JSON.stringify(message);
     let backoff = 100;
     for (let attempt = 1; attempt <= (push.maxAttempts ?? 12); attempt++) {
