@@ -87,6 +87,39 @@ export function parseGsUrl(value: string | undefined): { bucket: string; prefix:
   return { bucket: match[1]!, prefix: match[2] ?? '' };
 }
 
+/**
+ * The lock a command names, in any of its forms: `NAME` (under --prefix / LOCKBOARD_PREFIX, in --bucket),
+ * `gs://BUCKET/OBJECT` (the whole object URL, as gcloud and Terraform print it), or `gs://BUCKET/PREFIX NAME`.
+ */
+export function resolveLock(
+  values: { bucket?: string; endpoint?: string; prefix?: string },
+  positionals: string[],
+  env = process.env,
+): Config & { name: string } {
+  const [first, second] = positionals;
+  const url = parseGsUrl(first);
+  if (!url) {
+    const config = resolveConfig(values, env);
+    return { ...config, name: lockObjectName(config.prefix, first) };
+  }
+  if (values.bucket !== undefined && values.bucket !== url.bucket) {
+    throw new UsageError(`--bucket ${values.bucket} contradicts ${first}: give the bucket once.`);
+  }
+  if (second === undefined && !url.prefix) {
+    throw new UsageError(
+      `${first} names a bucket, not a lock: use gs://${url.bucket}/OBJECT (e.g. prod/default.tflock).`,
+    );
+  }
+  const config = resolveConfig(
+    { ...values, bucket: url.bucket, prefix: second === undefined ? '' : url.prefix },
+    {
+      ...env,
+      LOCKBOARD_PREFIX: undefined,
+    },
+  );
+  return { ...config, name: second === undefined ? url.prefix : lockObjectName(url.prefix, second) };
+}
+
 /** The object name of a lock given on the command line: relative to the prefix unless it already starts with it. */
 export function lockObjectName(prefix: string, lock: string | undefined): string {
   if (!lock) throw new UsageError('Missing the lock name, e.g. "deploy-prod".');

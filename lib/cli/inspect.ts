@@ -7,11 +7,11 @@ import {
   EXIT,
   EXIT_CODES_HELP,
   formatDuration,
-  lockObjectName,
   parseDuration,
   parseFlags,
   parseGsUrl,
   resolveConfig,
+  resolveLock,
   UsageError,
 } from './common';
 
@@ -45,7 +45,7 @@ Examples:
   lockboard ls --bucket my-locks
   lockboard ls ci/ --json | jq '.locks[] | select(.health == "expired") | .name'`;
 
-export const STATUS_HELP = `Usage: lockboard status <lock> [--json] [--long-held D]
+export const STATUS_HELP = `Usage: lockboard status <lock | gs://bucket/object | gs://bucket/prefix lock> [--json] [--long-held D]
 
 Shows one lock in detail. Exit code 0 when the lock is held (not expired), 10 when it is free.
 
@@ -55,6 +55,7 @@ ${LONG_HELD_HELP}
 
 Examples:
   lockboard status deploy-prod --bucket my-locks
+  lockboard status gs://tf-state/prod/default.tflock
   if lockboard status deploy-prod >/dev/null; then echo busy; fi
 
 ${EXIT_CODES_HELP}`;
@@ -117,9 +118,9 @@ export async function statusCommand(argv: string[]): Promise<number> {
     console.log(STATUS_HELP);
     return EXIT.ok;
   }
-  const config = resolveConfig(values);
+  if (positionals.length > 2) throw new UsageError(`Expected a lock, got ${positionals.length} arguments.`);
+  const { name, ...config } = resolveLock(values, positionals);
   const longHeld = longHeldMs(values);
-  const name = lockObjectName(config.prefix, positionals[0]);
   const lock = await getLock({ storage: config.storage, bucket: config.bucket, name, longHeldMs: longHeld });
   const held = lock !== null && lock.releasable && lock.health !== 'expired' && lock.health !== 'free';
   const code = lock && !lock.releasable ? EXIT.notALock : held ? EXIT.ok : EXIT.free;

@@ -1,18 +1,9 @@
 // lockboard release: the console's force-release from a terminal, with the same outcomes and an audit event.
 import { userInfo } from 'node:os';
 import { AuditWriteError, forceReleaseLock } from '../lock';
-import {
-  COMMON_HELP,
-  COMMON_OPTIONS,
-  EXIT,
-  EXIT_CODES_HELP,
-  lockObjectName,
-  parseFlags,
-  resolveConfig,
-  UsageError,
-} from './common';
+import { COMMON_HELP, COMMON_OPTIONS, EXIT, EXIT_CODES_HELP, parseFlags, resolveLock, UsageError } from './common';
 
-export const RELEASE_HELP = `Usage: lockboard release <lock> --generation G [--metageneration M] --reason TEXT [--operator NAME]
+export const RELEASE_HELP = `Usage: lockboard release <lock | gs://bucket/object> --generation G [--metageneration M] --reason TEXT [--operator NAME]
 
 Force-releases one lock generation (read it with "lockboard status"). One DELETE conditioned on that generation
 (and metageneration, when given): it can never delete a successor's lock. Writes a force-release audit event.
@@ -33,6 +24,7 @@ not a lock (13).
 
 Example:
   lockboard release deploy-prod --generation 1714000000123456 --reason "runner died, job cancelled"
+  lockboard release gs://tf-state/prod/default.tflock --generation 1714000000123456 --reason "apply killed"
 
 ${EXIT_CODES_HELP}`;
 
@@ -56,8 +48,8 @@ export async function releaseCommand(argv: string[]): Promise<number> {
   }
   if (!values.reason?.trim())
     throw new UsageError('--reason is required: say why you clear this lock (it is audited).');
-  const config = resolveConfig(values);
-  const name = lockObjectName(config.prefix, positionals[0]);
+  if (positionals.length > 2) throw new UsageError(`Expected a lock, got ${positionals.length} arguments.`);
+  const { name, ...config } = resolveLock(values, positionals);
   const operator = values.operator ?? safeUser();
   let result;
   try {

@@ -7,10 +7,9 @@ import {
   COMMON_OPTIONS,
   EXIT,
   EXIT_CODES_HELP,
-  lockObjectName,
   parseDuration,
   parseFlags,
-  resolveConfig,
+  resolveLock,
   formatDuration,
   UsageError,
 } from './common';
@@ -66,8 +65,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   if (ttlMs < 3000) throw new UsageError(`--ttl must be at least 3s, got ${values.ttl}.`);
   const timeoutMs = values['no-wait'] ? 0 : parseDuration('timeout', values.timeout);
   const killAfterMs = parseDuration('kill-after', values['kill-after']) ?? 10_000;
-  const config = resolveConfig(values);
-  const name = lockObjectName(config.prefix, positionals[0]);
+  const { name, ...config } = resolveLock(values, positionals.slice(0, 1));
 
   const waiting = new AbortController();
   const stopWaiting = (): void => waiting.abort();

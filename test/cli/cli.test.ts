@@ -279,6 +279,27 @@ describe('lockboard ls, status and release', () => {
     expect((await t.storage.bucket(t.bucket).file('tf/prod/default.tfstate').exists())[0]).toBe(true);
   });
 
+  it('takes whole object URLs: status and release gs://bucket/object, and gs://bucket/prefix NAME', async () => {
+    const tflock = await writeTerraformLock(t.storage, t.bucket, 'url/prod/default.tfstate', 'bo@laptop');
+    const url = `gs://${t.bucket}/url/prod/default.tflock`;
+    // no bucket or prefix configured at all: the URL says everything
+    const bare = { LOCKBOARD_GCS_ENDPOINT: t.emulator!.url };
+    const status = await runCli(['status', url, '--json'], bare);
+    expect(status.code, status.stderr).toBe(0);
+    expect(JSON.parse(status.stdout)).toMatchObject({ name: 'url/prod/default.tflock', identity: 'bo@laptop' });
+    const pair = await runCli(['status', `gs://${t.bucket}/url/prod/`, 'default.tflock', '--json'], bare);
+    expect(JSON.parse(pair.stdout)).toMatchObject({ generation: tflock.generation });
+    const clash = await runCli(['status', url, '--bucket', 'other-bucket'], bare);
+    expect(clash.code).toBe(2);
+    expect(clash.stderr).toMatch(/--bucket other-bucket contradicts gs:\/\//);
+    const bucketOnly = await runCli(['status', `gs://${t.bucket}/`], bare);
+    expect(bucketOnly.code).toBe(2);
+    expect(bucketOnly.stderr).toMatch(/names a bucket, not a lock/);
+    const release = await runCli(['release', url, '--generation', tflock.generation, '--reason', 'apply killed'], bare);
+    expect(release.code, release.stdout + release.stderr).toBe(0);
+    expect((await t.storage.bucket(t.bucket).file('url/prod/default.tflock').exists())[0]).toBe(false);
+  });
+
   it('status exits 10 for a free lock', async () => {
     const r = await runCli(['status', 'never-taken'], env);
     expect(r.code).toBe(10);
