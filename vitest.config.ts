@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-import { hasTool, TOOL_SUITES } from './test/helpers/tools';
+import { hasTool, TOOL_SUITES } from './test/helpers/tools.ts';
 
 const HEAVY = ['test/e2e/**/*.test.ts', 'test/fault/**/*.test.ts', 'test/package/**/*.test.ts'];
 // Suites that drive tools npm does not install (gcloud, Google's Pub/Sub emulator, Terraform): run where found;

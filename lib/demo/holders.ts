@@ -6,6 +6,7 @@ import type { Storage } from '@google-cloud/storage';
 import { acquireLock, withLock, type Lock } from '../lock';
 import { startPlatformHolders } from './platform';
 import { sleep } from './sleep';
+import { Stopper } from './stopper';
 
 export interface Holders {
   stop(): Promise<void>;
@@ -19,16 +20,17 @@ export async function startHolders(
   options: { speed?: number } = {},
 ): Promise<Holders> {
   const speed = options.speed ?? 1;
-  const stop = new AbortController();
+  const stop = new Stopper();
   const held: Lock[] = [];
   const base = { storage, bucket };
   const loops: Promise<void>[] = [];
-  const loop = (fn: () => Promise<void>) =>
+  const loop = (fn: (signal: AbortSignal) => Promise<void>) =>
     loops.push(
       (async () => {
-        while (!stop.signal.aborted) {
+        const signal = stop.signal();
+        while (!signal.aborted) {
           try {
-            await fn();
+            await fn(signal);
           } catch {
             // failures are part of the show: withLock records them in the audit trail
           }
@@ -52,19 +54,16 @@ export async function startHolders(
     ['locks/publish-npm', 0.1],
     ['ci/build-cache', 0.3],
   ] as const) {
-    loop(async () => {
-      await withLock(
-        { ...base, name, ttlMs: 20_000, purpose: 'short critical section', signal: stop.signal },
-        async () => {
-          await sleep(between(800, 3500) / speed, stop.signal);
-          if (Math.random() < fail) throw new Error(`simulated failure in ${name.split('/')[1]}: exit code 1`);
-        },
-      );
-      await sleep(between(1000, 3000) / speed, stop.signal);
+    loop(async (signal) => {
+      await withLock({ ...base, name, ttlMs: 20_000, purpose: 'short critical section', signal }, async () => {
+        await sleep(between(800, 3500) / speed, signal);
+        if (Math.random() < fail) throw new Error(`simulated failure in ${name.split('/')[1]}: exit code 1`);
+      });
+      await sleep(between(1000, 3000) / speed, signal);
     });
   }
   for (let i = 0; i < 4; i++) {
-    loop(async () => {
+    loop(async (signal) => {
       await withLock(
         {
           ...base,
@@ -72,18 +71,18 @@ export async function startHolders(
           identity: `migrator-${i}:${1000 + i}:${String(i).repeat(8)}`,
           ttlMs: 15_000,
           purpose: 'schema migration',
-          signal: stop.signal,
+          signal,
         },
-        () => sleep(between(1000, 2500) / speed, stop.signal),
+        () => sleep(between(1000, 2500) / speed, signal),
       );
     });
   }
-  loop(async () => {
+  loop(async (signal) => {
     // A holder process that crashes (SIGKILL) while holding the lock: it turns overdue, then expired, then a retry
     // job takes it over (a took-over event naming the crashed holder) and releases it.
-    await crashHolder(storage, bucket, 'locks/nightly-report', 30_000 / speed, stop.signal);
-    await sleep(45_000 / speed, stop.signal);
-    if (stop.signal.aborted) return;
+    await crashHolder(storage, bucket, 'locks/nightly-report', 30_000 / speed, signal);
+    await sleep(45_000 / speed, signal);
+    if (signal.aborted) return;
     await withLock(
       {
         ...base,
@@ -91,18 +90,18 @@ export async function startHolders(
         identity: 'report-retry:4343:feedf00d',
         ttlMs: 30_000,
         purpose: 'nightly report (retry)',
-        signal: stop.signal,
+        signal,
       },
-      () => sleep(3_000 / speed, stop.signal),
+      () => sleep(3_000 / speed, signal),
     );
-    await sleep(5_000 / speed, stop.signal);
+    await sleep(5_000 / speed, signal);
   });
 
-  loops.push(...(await startPlatformHolders(storage, stop.signal)));
+  loops.push(...(await startPlatformHolders(storage, stop)));
 
   return {
     async stop() {
-      stop.abort();
+      stop.stop();
       await Promise.allSettled(loops);
       await Promise.allSettled(held.map((l) => l.release()));
     },

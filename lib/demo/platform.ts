@@ -4,6 +4,7 @@
 import type { Storage } from '@google-cloud/storage';
 import { acquireLock } from '../lock';
 import { sleep } from './sleep';
+import type { Stopper } from './stopper';
 import {
   patchGcslockOwner,
   writeCertmagicLock,
@@ -26,7 +27,7 @@ async function once(write: () => Promise<unknown>): Promise<void> {
   }
 }
 
-export async function startPlatformHolders(storage: Storage, signal: AbortSignal): Promise<Promise<void>[]> {
+export async function startPlatformHolders(storage: Storage, stop: Stopper): Promise<Promise<void>[]> {
   const bucket = PLATFORM_BUCKET;
   await once(() => writeTerraformState(storage, bucket, 'network/prod/default.tfstate'));
   await once(() => writeTerraformLock(storage, bucket, 'network/prod/default.tfstate', 'ann@laptop-ann'));
@@ -47,7 +48,7 @@ export async function startPlatformHolders(storage: Storage, signal: AbortSignal
 
   // Vault's active node rewrites its lock every 5 s (a new generation each time); standbys take over after 15 s
   loops.push(
-    (async () => {
+    (async (signal = stop.signal()) => {
       const name = 'vault/core/lock';
       let seen: string | undefined;
       try {
@@ -69,7 +70,7 @@ export async function startPlatformHolders(storage: Storage, signal: AbortSignal
 
   // A live gcslock holder: metadata PATCHes keep its 60 s expiry moving
   loops.push(
-    (async () => {
+    (async (signal = stop.signal()) => {
       const name = 'jobs/dbt-nightly.lock';
       let written: Written | undefined;
       while (!signal.aborted) {
@@ -92,7 +93,7 @@ export async function startPlatformHolders(storage: Storage, signal: AbortSignal
   // An operator who clears a Lockboard lock by hand (gcloud storage rm, no generation): the console's GCS
   // notifications record it as deleted outside Lockboard
   loops.push(
-    (async () => {
+    (async (signal = stop.signal()) => {
       while (!signal.aborted) {
         await sleep(60_000, signal);
         if (signal.aborted) return;
