@@ -12,7 +12,7 @@ export interface FaultRule {
   latencyMs?: [number, number];
   /** Fraction of matching requests answered with `errorStatus` before anything is applied. */
   errorRate?: number;
-  errorStatus?: 429 | 500 | 503;
+  errorStatus?: 409 | 429 | 500 | 503;
   /** Fraction of matching requests whose change is applied but whose response is never sent. */
   dropResponseRate?: number;
   /** Fraction of matching requests whose connection is reset before anything is applied. */
@@ -141,8 +141,8 @@ function validateConfig(config: FaultConfig): void {
     if (rule.times !== undefined && !(Number.isInteger(rule.times) && rule.times > 0)) {
       throw invalid(`Fault field times must be a positive integer, got ${JSON.stringify(rule.times)}`);
     }
-    if (rule.errorStatus !== undefined && ![429, 500, 503].includes(rule.errorStatus)) {
-      throw invalid(`Fault field errorStatus must be 429, 500 or 503, got ${JSON.stringify(rule.errorStatus)}`);
+    if (rule.errorStatus !== undefined && ![409, 429, 500, 503].includes(rule.errorStatus)) {
+      throw invalid(`Fault field errorStatus must be 409, 429, 500 or 503, got ${JSON.stringify(rule.errorStatus)}`);
     }
     const lat = rule.latencyMs;
     if (lat !== undefined && (!Array.isArray(lat) || lat.length !== 2 || !(lat[0] >= 0 && lat[1] >= lat[0]))) {

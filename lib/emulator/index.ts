@@ -1,4 +1,5 @@
 // startEmulator: a GCS JSON API server for tests, the demo and local development.
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Faults, type FaultConfig } from './faults';
 import { Notifications, type PushOptions } from './notifications';
@@ -6,6 +7,9 @@ import { ObjectStore } from './objects';
 import { Persistence } from './persist';
 import { RequestLog } from './request-log';
 import { createEmulatorServer } from './server';
+import { persistS3 } from './s3/persist';
+import { createS3Server } from './s3/server';
+import { S3ObjectStore } from './s3/store';
 
 export type { FaultConfig, FaultRule } from './faults';
 export type { RequestLogEntry } from './request-log';
@@ -13,6 +17,7 @@ export type { PushOptions, NotificationConfig } from './notifications';
 export { Faults } from './faults';
 export { RequestLog } from './request-log';
 export { ObjectStore } from './objects';
+export { S3ObjectStore } from './s3/store';
 
 export interface EmulatorOptions {
   port?: number;
@@ -26,6 +31,17 @@ export interface EmulatorOptions {
   faults?: FaultConfig;
   /** Deliver bucket notifications (created with the JSON API / bucket.createNotification) to this push endpoint. */
   push?: PushOptions;
+  /** Also serve S3 (path style) on a second port: `port` 0 or absent picks a free one. */
+  s3?: { port?: number; buckets?: string[] };
+}
+
+export interface S3Emulator {
+  /** Endpoint for the AWS SDK: `new S3Client({ endpoint: url, forcePathStyle: true, region, credentials })`. */
+  url: string;
+  port: number;
+  store: S3ObjectStore;
+  faults: Faults;
+  requests: RequestLog;
 }
 
 export interface Emulator {
@@ -36,6 +52,8 @@ export interface Emulator {
   /** The in-memory state, for seeding large benchmarks without going through HTTP. */
   store: ObjectStore;
   notifications: Notifications;
+  /** The S3 side, when `s3` was given. */
+  s3?: S3Emulator;
   close(): Promise<void>;
 }
 
@@ -61,7 +79,22 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     });
   });
   const port = (server.address() as AddressInfo).port;
-  baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const urlOf = (p: number) => `http://${host.includes(':') ? `[${host}]` : host}:${p}`;
+  baseUrl = urlOf(port);
+  let s3: (S3Emulator & { server: Server }) | undefined;
+  if (options.s3) {
+    const s3Store = new S3ObjectStore();
+    if (options.dataDir) persistS3(options.dataDir, s3Store);
+    for (const b of options.s3.buckets ?? []) s3Store.createBucket(b, clock());
+    const s3Faults = new Faults();
+    const s3Requests = new RequestLog();
+    const s3Server = createS3Server({ store: s3Store, faults: s3Faults, requests: s3Requests, clock });
+    const s3Port = await listen(s3Server, options.s3.port ?? 0, host).catch(async (err: unknown) => {
+      await new Promise((r) => server.close(r));
+      throw err;
+    });
+    s3 = { url: urlOf(s3Port), port: s3Port, store: s3Store, faults: s3Faults, requests: s3Requests, server: s3Server };
+  }
   return {
     url: baseUrl,
     port,
@@ -69,9 +102,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     requests,
     store,
     notifications,
+    ...(s3 ? { s3: { url: s3.url, port: s3.port, store: s3.store, faults: s3.faults, requests: s3.requests } } : {}),
     close: () =>
       new Promise<void>((resolve) => {
         void notifications.close();
+        s3?.server.close();
+        s3?.server.closeAllConnections();
         server.close(() => {
           persistence?.close();
           resolve();
@@ -79,4 +115,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         server.closeAllConnections();
       }),
   };
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
 }

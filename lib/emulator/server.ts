@@ -12,6 +12,7 @@ import { xmlError, xmlRead, xmlTarget } from './xml-reads';
 
 const UPLOAD_LIMIT = 64 * 1024 * 1024;
 const FAULT_ERRORS: Record<number, [string, string]> = {
+  409: ['conflict', 'A concurrent request changed the object (injected fault)'],
   429: ['rateLimitExceeded', 'The rate of requests is too high (injected fault)'],
   500: ['internalError', 'Internal Error (injected fault)'],
   503: ['backendError', 'Service Unavailable (injected fault)'],

@@ -21,6 +21,8 @@ export const lockboard: LockFormatModule = {
       refreshMs,
       ttlMs,
     };
+    // Lockboard's S3 lock keeps a released marker (its fencing counter lives in it) instead of deleting the object
+    if (metadata.released === 'true') return { ...reading, identity: undefined, released: true };
     if (ttlMs === undefined) return { ...reading, note: `ttl_ms ${JSON.stringify(metadata.ttl_ms)} is not a duration` };
     return { ...reading, staleAt: updatedMs + ttlMs };
   },

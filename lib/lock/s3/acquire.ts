@@ -1,0 +1,136 @@
+// acquireS3Lock / withS3Lock: the protocol's acquire on S3. Absent → one PutObject If-None-Match: *. A released
+// marker or a stale lock (LastModified + ttl passed on S3's clock) → one PutObject If-Match on the ETag read, with the
+// fencing token one above the one it replaces. Held → wait with backoff (reads only), until timeoutMs.
+import { randomBytes } from 'node:crypto';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { LockAbortError, LockOptionsError, LockTimeoutError } from '../errors';
+import { sleep, waitBackoff } from '../backoff';
+import { defaultIdentity, validateLockName } from '../options';
+import { MAX_TIMER_MS, monotonicNow } from '../time';
+import type { LockView } from '../store';
+import { s3Status, S3Objects } from './objects';
+import { heldBody, S3Lock, type S3LockSettings } from './lock';
+import { lockboardFields, S3LockStore } from './store';
+
+export interface S3AcquireOptions {
+  client: S3Client;
+  bucket: string;
+  /** The object key, e.g. `locks/deploy-prod`. */
+  name: string;
+  identity?: string;
+  purpose?: string;
+  ttlMs?: number;
+  refreshIntervalMs?: number;
+  /** undefined = wait without limit; 0 = try once. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  onWait?: (holder: LockView) => void;
+  /** Audit events (acquired, took-over, released) under this prefix of the bucket, or false for none. */
+  audit?: { prefix?: string } | false;
+}
+
+/** S3's LastModified and Date have whole seconds: a lock is stale only a second after its TTL, never early. */
+const CLOCK_GRAIN_MS = 1_000;
+
+export async function acquireS3Lock(o: S3AcquireOptions): Promise<S3Lock> {
+  const settings = settingsOf(o);
+  const objects = new S3Objects(o.client, o.bucket);
+  const store = new S3LockStore({ client: o.client, bucket: o.bucket, auditPrefix: auditPrefixOf(o) });
+  const started = monotonicNow();
+  const backoff = waitBackoff();
+  for (;;) {
+    if (o.signal?.aborted) throw new LockAbortError(o.name, o.signal.reason);
+    const current = await objects.get(o.name);
+    const fields = current ? lockboardFields(current.body) : undefined;
+    const previous = fields?.token !== undefined && /^\d+$/.test(fields.token) ? BigInt(fields.token) : 0n;
+    // A floor from S3's clock keeps tokens growing even after someone deleted the object (and its counter) by hand
+    const floor = BigInt(Math.floor(objects.now())) * 1000n;
+    const token = previous + 1n > floor ? previous + 1n : floor;
+    const stale =
+      fields !== undefined &&
+      (fields.released === 'true' || current!.lastModifiedMs + Number(fields.ttl_ms) + CLOCK_GRAIN_MS <= objects.now());
+    if (!current || stale) {
+      const acquiredMs = objects.now();
+      const body = heldBody(settings, token, 1, acquiredMs, randomBytes(8).toString('hex'));
+      try {
+        const etag = await objects.put(o.name, body, current ? { ifMatch: current.etag } : { ifNoneMatch: '*' });
+        const lock = new S3Lock(objects, settings, { token, etag, seq: 1, acquiredMs });
+        if (o.audit !== false) {
+          const event = current && fields?.released !== 'true' ? 'took-over' : 'acquired';
+          void store
+            .record({ event, lock: o.name, identity: settings.identity, generation: String(token) })
+            .catch(() => undefined);
+        }
+        return lock;
+      } catch (err) {
+        const status = s3Status(err);
+        if (status !== 412 && status !== 409 && status !== 404) throw err; // someone else won: read again
+      }
+    } else if (o.onWait) {
+      const holder = await store.inspect(o.name).catch(() => null);
+      if (holder) o.onWait(holder);
+    }
+    const waited = monotonicNow() - started;
+    if (o.timeoutMs !== undefined && waited >= o.timeoutMs) {
+      const holder = await store.inspect(o.name).catch(() => null);
+      throw new LockTimeoutError(o.name, holder, Math.round(waited));
+    }
+    const pause = Math.min(backoff.next(), o.timeoutMs === undefined ? Infinity : o.timeoutMs - waited);
+    await sleep(Math.max(0, pause), o.signal).catch(() => {
+      throw new LockAbortError(o.name, o.signal?.reason);
+    });
+  }
+}
+
+/** Runs `fn` while holding the lock and releases it after, whatever `fn` does. */
+export async function withS3Lock<T>(o: S3AcquireOptions, fn: (lock: S3Lock) => Promise<T>): Promise<T> {
+  const lock = await acquireS3Lock(o);
+  let failure: unknown;
+  try {
+    return await fn(lock);
+  } catch (err) {
+    failure = err;
+    throw err;
+  } finally {
+    const outcome = await lock.release().catch((err: unknown) => {
+      if (failure === undefined) throw err;
+      return 'already-lost' as const;
+    });
+    if (o.audit !== false) {
+      const store = new S3LockStore({ client: o.client, bucket: o.bucket, auditPrefix: auditPrefixOf(o) });
+      await store
+        .record({
+          event: 'released',
+          lock: o.name,
+          generation: lock.fencingToken,
+          outcome: failure === undefined ? 'ok' : 'error',
+          ...(failure !== undefined ? { error: String((failure as Error)?.message ?? failure) } : {}),
+          ...(outcome === 'already-lost' ? { delete_confirmed: 'false' } : {}),
+        })
+        .catch(() => undefined);
+    }
+  }
+}
+
+function settingsOf(o: S3AcquireOptions): S3LockSettings {
+  if (!o || typeof o !== 'object') throw new LockOptionsError('Expected an options object');
+  if (!o.client || typeof (o.client as { send?: unknown }).send !== 'function')
+    throw new LockOptionsError('Expected `client` to be an S3Client from @aws-sdk/client-s3');
+  if (typeof o.bucket !== 'string' || o.bucket === '')
+    throw new LockOptionsError('Expected `bucket` to be a non-empty string');
+  validateLockName(o.name);
+  const ttlMs = o.ttlMs ?? 60_000;
+  if (!Number.isInteger(ttlMs) || ttlMs < 5_000 || ttlMs > MAX_TIMER_MS)
+    throw new LockOptionsError(`Expected \`ttlMs\` to be an integer from 5000 to ${MAX_TIMER_MS}, got ${ttlMs}`);
+  const refreshIntervalMs = o.refreshIntervalMs ?? Math.floor(ttlMs / 6);
+  if (!Number.isInteger(refreshIntervalMs) || refreshIntervalMs < 1 || refreshIntervalMs > ttlMs / 3)
+    throw new LockOptionsError(
+      `Expected \`refreshIntervalMs\` to be an integer from 1 to ttlMs / 3 (${Math.floor(ttlMs / 3)}), got ${refreshIntervalMs}`,
+    );
+  if (o.timeoutMs !== undefined && (!Number.isFinite(o.timeoutMs) || o.timeoutMs < 0))
+    throw new LockOptionsError(`Expected \`timeoutMs\` to be at least 0, got ${o.timeoutMs}`);
+  const identity = o.identity ?? defaultIdentity();
+  return { name: o.name, identity, purpose: o.purpose, ttlMs, refreshIntervalMs };
+}
+
+const auditPrefixOf = (o: S3AcquireOptions): string | undefined => (o.audit ? o.audit.prefix : undefined);

@@ -1,0 +1,69 @@
+// What every store (GCS, S3, Redis, PostgreSQL) answers, in one shape (stores.md): a LockView is a LockInfo with the
+// store, the source it was found under, and an opaque `version` naming exactly the state the operator saw, which a
+// force-release is conditioned on.
+import type { LockInfo } from './types';
+
+export type StoreKind = 'gcs' | 's3' | 'redis' | 'postgres';
+
+export interface LockView extends LockInfo {
+  store: StoreKind;
+  /** The source as shown (never with credentials), e.g. `s3://tf-state/envs/`. */
+  source: string;
+  /** Opaque: what a force-release must match (GCS `generation.metageneration`, S3 the ETag). */
+  version: string;
+  /** The version for people, e.g. `gen 1714… / 3` or `ETag 9b2cf535`. */
+  versionLabel: string;
+}
+
+export type StoreReleaseOutcome = 'released' | 'changed' | 'refreshed' | 'gone' | 'not-a-lock';
+
+export interface StoreReleaseResult {
+  outcome: StoreReleaseOutcome;
+  /** The lock as it is now, when it still exists. */
+  current: LockView | null;
+  /** Audit object names written (attempt, outcome). */
+  audit: string[];
+}
+
+export interface StoreList {
+  locks: LockView[];
+  /** How many objects or keys under the source were not locks. */
+  skipped: number;
+  serverTime: string;
+}
+
+/** The parts of a source URL: `gs://bucket/prefix`, `s3://bucket/prefix`. */
+export interface ParsedSource {
+  store: StoreKind;
+  bucket: string;
+  prefix: string;
+  /** As shown: no credentials. */
+  display: string;
+}
+
+const BUCKET = /^[a-z0-9][a-z0-9._-]{1,220}[a-z0-9]$/;
+
+/** Parses an object-store source URL; throws a message that names the problem and the fix. */
+export function parseObjectSource(url: string): ParsedSource {
+  const m = /^(gs|s3):\/\/([^/]*)(?:\/(.*))?$/.exec(url);
+  if (!m) throw new Error(`Expected gs://BUCKET/PREFIX or s3://BUCKET/PREFIX, got ${JSON.stringify(url)}.`);
+  const [, scheme, bucket, prefix = ''] = m;
+  if (!BUCKET.test(bucket!)) throw new Error(`${JSON.stringify(bucket)} in ${url} is not a valid bucket name.`);
+  return {
+    store: scheme === 'gs' ? 'gcs' : 's3',
+    bucket: bucket!,
+    prefix,
+    display: `${scheme}://${bucket}/${prefix}`,
+  };
+}
+
+/** The GCS view of a LockInfo: version = generation.metageneration. */
+export function gcsView(lock: LockInfo, source: string): LockView {
+  return {
+    ...lock,
+    store: 'gcs',
+    source,
+    version: `${lock.generation}.${lock.metageneration}`,
+    versionLabel: `gen ${lock.generation} / ${lock.metageneration}`,
+  };
+}
