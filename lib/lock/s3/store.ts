@@ -4,7 +4,7 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import { auditObjectName } from '../audit';
 import { AuditWriteError } from '../errors';
-import { needsBody } from '../formats';
+import { dataReason, needsBody } from '../formats';
 import { inspectLock, objectViewOf } from '../inspect';
 import { DEFAULT_AUDIT_PREFIX } from '../options';
 import type { LockView, StoreList, StoreReleaseResult } from '../store';
@@ -22,6 +22,8 @@ export interface S3StoreOptions {
 
 /** Lock bodies are tiny: only objects up to this size are read to classify them. */
 const READ_LIMIT = 64 * 1024;
+/** Lockboard's S3 lock bodies are under 1 KiB: objects this small are read to find them. */
+const LOCKBOARD_BODY_LIMIT = 4096;
 /** Parallel GETs while listing. */
 const CONCURRENCY = 16;
 
@@ -64,7 +66,10 @@ export class S3LockStore {
   private async viewOf(item: S3Listed): Promise<LockView> {
     let body = this.bodies.get(item.etag);
     const probe = objectViewOf(resourceOf(item, undefined));
-    if (!body && item.size <= READ_LIMIT && needsBody({ ...probe, metadata: {} })) {
+    // Lockboard's S3 lock keeps its fields in a small JSON body; other formats say what they need
+    const wanted =
+      item.size <= LOCKBOARD_BODY_LIMIT ? dataReason(probe) === null && !item.key.endsWith('/') : needsBody(probe);
+    if (!body && item.size <= READ_LIMIT && wanted) {
       body = (await this.objects.get(item.key)) ?? undefined;
       if (body) this.bodies.set(body.etag, body);
     }
@@ -163,7 +168,7 @@ function resourceOf(item: S3Listed, body: S3Body | undefined): GcsObjectResource
 
 /** The string fields of a Lockboard S3 lock body (`format: lockboard/1`), or undefined for any other body. */
 export function lockboardFields(body: Buffer): Record<string, string> | undefined {
-  if (body.length > 4096 || body[0] !== 0x7b) return undefined;
+  if (body.length > LOCKBOARD_BODY_LIMIT || body[0] !== 0x7b) return undefined;
   try {
     const parsed = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
     if (parsed.format !== 'lockboard/1') return undefined;
