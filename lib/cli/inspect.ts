@@ -1,6 +1,7 @@
 // lockboard ls / status: the console's view of locks in a terminal.
 import { parseDurationMs } from '../format';
 import { getLock, listLocks, type LockInfo } from '../lock';
+import { gcsView } from '../lock/store';
 import {
   COMMON_HELP,
   COMMON_OPTIONS,
@@ -32,7 +33,7 @@ function longHeldMs(values: { 'long-held'?: string }): number | undefined {
   return ms;
 }
 
-export const LS_HELP = `Usage: lockboard ls [prefix | gs://bucket/prefix] [--json] [--long-held D]
+export const LS_HELP = `Usage: lockboard ls [prefix | gs://bucket/prefix | s3://bucket/prefix] [--json] [--long-held D]
 
 Lists the locks under a prefix (default: --prefix / LOCKBOARD_PREFIX / "locks/") with owner, health, how long
 they have been held, when they expire (on the server's clock) and their generation.
@@ -43,6 +44,7 @@ ${LONG_HELD_HELP}
 
 Examples:
   lockboard ls --bucket my-locks
+  lockboard ls s3://tf-state/envs/ --json       # Terraform's S3 lockfiles and Lockboard's S3 locks
   lockboard ls ci/ --json | jq '.locks[] | select(.health == "expired") | .name'`;
 
 export const STATUS_HELP = `Usage: lockboard status <lock | gs://bucket/object | gs://bucket/prefix lock> [--json] [--long-held D]
@@ -56,6 +58,7 @@ ${LONG_HELD_HELP}
 Examples:
   lockboard status deploy-prod --bucket my-locks
   lockboard status gs://tf-state/prod/default.tflock
+  lockboard status s3://tf-state/envs/prod/terraform.tfstate.tflock
   if lockboard status deploy-prod >/dev/null; then echo busy; fi
 
 ${EXIT_CODES_HELP}`;
@@ -67,6 +70,10 @@ export async function lsCommand(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   if (positionals.length > 1) throw new UsageError(`Expected at most one prefix, got ${positionals.length} arguments.`);
+  if (positionals[0]?.startsWith('s3://')) {
+    const { s3Ls } = await import('./s3');
+    return s3Ls(positionals[0], values.json, longHeldMs(values));
+  }
   const source = parseGsUrl(positionals[0]);
   const config = resolveConfig(source ? { ...values, bucket: source.bucket } : values);
   const longHeld = longHeldMs(values);
@@ -89,7 +96,11 @@ export async function lsCommand(argv: string[]): Promise<number> {
     serverTime = page.serverTime;
   } while (pageToken);
   if (values.json) {
-    console.log(JSON.stringify({ serverTime, bucket: config.bucket, prefix, locks, skipped }, null, 2));
+    const id = `gs://${config.bucket}/${prefix}`;
+    const views = locks.map((l) => gcsView(l, id));
+    console.log(
+      JSON.stringify({ serverTime, source: id, bucket: config.bucket, prefix, locks: views, skipped }, null, 2),
+    );
     return EXIT.ok;
   }
   const skippedLine = `${skipped} other object${skipped === 1 ? '' : 's'} skipped (data or not a recognised lock).`;
@@ -119,13 +130,17 @@ export async function statusCommand(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   if (positionals.length > 2) throw new UsageError(`Expected a lock, got ${positionals.length} arguments.`);
+  if (positionals[0]?.startsWith('s3://')) {
+    const { s3StatusCommand } = await import('./s3');
+    return s3StatusCommand(positionals[0], positionals[1], values.json);
+  }
   const { name, ...config } = resolveLock(values, positionals);
   const longHeld = longHeldMs(values);
   const lock = await getLock({ storage: config.storage, bucket: config.bucket, name, longHeldMs: longHeld });
   const held = lock !== null && lock.releasable && lock.health !== 'expired' && lock.health !== 'free';
   const code = lock && !lock.releasable ? EXIT.notALock : held ? EXIT.ok : EXIT.free;
   if (values.json) {
-    console.log(JSON.stringify(lock, null, 2));
+    console.log(JSON.stringify(lock && gcsView(lock, `gs://${config.bucket}/${config.prefix}`), null, 2));
     return code;
   }
   if (!lock) {

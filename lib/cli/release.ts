@@ -3,7 +3,7 @@ import { userInfo } from 'node:os';
 import { AuditWriteError, forceReleaseLock } from '../lock';
 import { COMMON_HELP, COMMON_OPTIONS, EXIT, EXIT_CODES_HELP, parseFlags, resolveLock, UsageError } from './common';
 
-export const RELEASE_HELP = `Usage: lockboard release <lock | gs://bucket/object> --generation G [--metageneration M] --reason TEXT [--operator NAME]
+export const RELEASE_HELP = `Usage: lockboard release <lock | gs://bucket/object | s3://bucket/key> (--generation G [--metageneration M] | --version V) --reason TEXT [--operator NAME]
 
 Force-releases one lock generation (read it with "lockboard status"). One DELETE conditioned on that generation
 (and metageneration, when given): it can never delete a successor's lock. Writes a force-release audit event.
@@ -11,6 +11,8 @@ Force-releases one lock generation (read it with "lockboard status"). One DELETE
 Options:
   --generation G      the generation you saw (required)
   --metageneration M  the metageneration you saw; refuses if the holder refreshed since
+  --version V         the version "lockboard ls --json" / "status" shows: GENERATION.METAGENERATION on GCS,
+                      ETAG.MILLIS on S3 (S3: one DeleteObject with If-Match on that ETag)
   --reason TEXT       why (required; recorded in the audit trail)
   --operator NAME     who (default: the OS user)
 ${COMMON_HELP}
@@ -25,6 +27,7 @@ not a lock (13).
 Example:
   lockboard release deploy-prod --generation 1714000000123456 --reason "runner died, job cancelled"
   lockboard release gs://tf-state/prod/default.tflock --generation 1714000000123456 --reason "apply killed"
+  lockboard release s3://tf-state/envs/prod/terraform.tfstate.tflock --version 9b2c…e1.1763900000000 --reason "apply killed"
 
 ${EXIT_CODES_HELP}`;
 
@@ -33,6 +36,7 @@ export async function releaseCommand(argv: string[]): Promise<number> {
     ...COMMON_OPTIONS,
     generation: { type: 'string' },
     metageneration: { type: 'string' },
+    version: { type: 'string' },
     reason: { type: 'string' },
     operator: { type: 'string' },
   });
@@ -40,15 +44,31 @@ export async function releaseCommand(argv: string[]): Promise<number> {
     console.log(RELEASE_HELP);
     return EXIT.ok;
   }
+  if (!values.reason?.trim())
+    throw new UsageError('--reason is required: say why you clear this lock (it is audited).');
+  if (positionals.length > 2) throw new UsageError(`Expected a lock, got ${positionals.length} arguments.`);
+  if (positionals[0]?.startsWith('s3://')) {
+    const { s3ReleaseCommand } = await import('./s3');
+    return s3ReleaseCommand(positionals[0], positionals[1], {
+      version: values.version,
+      reason: values.reason.trim(),
+      operator: values.operator ?? safeUser(),
+      json: values.json,
+    });
+  }
+  // --version GENERATION.METAGENERATION (what `ls --json` prints as version) or --generation [--metageneration]
+  const version = values.version !== undefined ? /^(\d{1,20})\.(\d{1,20})$/.exec(values.version) : undefined;
+  if (version === null)
+    throw new UsageError(
+      `--version must be GENERATION.METAGENERATION for gs:// locks, got ${JSON.stringify(values.version)}.`,
+    );
+  if (version) [values.generation, values.metageneration] = [version[1], version[2]];
   if (!values.generation || !/^\d+$/.test(values.generation)) {
     throw new UsageError('--generation is required and must be a decimal number (see "lockboard status <lock>").');
   }
   if (values.metageneration !== undefined && !/^\d+$/.test(values.metageneration)) {
     throw new UsageError(`--metageneration must be a decimal number, got ${JSON.stringify(values.metageneration)}.`);
   }
-  if (!values.reason?.trim())
-    throw new UsageError('--reason is required: say why you clear this lock (it is audited).');
-  if (positionals.length > 2) throw new UsageError(`Expected a lock, got ${positionals.length} arguments.`);
   const { name, ...config } = resolveLock(values, positionals);
   const operator = values.operator ?? safeUser();
   let result;

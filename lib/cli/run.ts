@@ -1,7 +1,8 @@
 // lockboard run: run a command only while holding the lock, like flock(1) across machines.
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
-import { acquireLock, LockAbortError, LockTimeoutError, type Lock, type LockInfo } from '../lock';
+import { acquireLock, LockAbortError, LockTimeoutError, type LockInfo } from '../lock';
+import type { HeldLock } from './s3';
 import {
   COMMON_HELP,
   COMMON_OPTIONS,
@@ -14,7 +15,8 @@ import {
   UsageError,
 } from './common';
 
-export const RUN_HELP = `Usage: lockboard run <lock> [options] -- <command> [args...]
+export const RUN_HELP = `Usage: lockboard run <lock | gs://bucket/object | s3://bucket/key> [options] -- <command> [args...]
+       lockboard run --source <gs://bucket/prefix | s3://bucket/prefix> <lock> [options] -- <command> [args...]
 
 Acquires the lock, runs the command with its stdin/stdout/stderr, refreshes the lock while it runs, releases it
 when the command ends, and exits with the command's exit code. The command gets LOCKBOARD_FENCING_TOKEN (the lock
@@ -28,6 +30,8 @@ Options:
   --identity ID      holder identity (default host:pid:random); a stable one lets a restart adopt its own lock
   --kill-after D     if the lock is lost, SIGKILL the command D after SIGTERM (default 10s)
   --quiet            no progress output while waiting
+  --source URL       where the lock lives: gs://BUCKET/PREFIX (GCS) or s3://BUCKET/PREFIX (S3: AWS SDK
+                     credentials and region; AWS_ENDPOINT_URL_S3 for an emulator)
 ${COMMON_HELP}
 
 Durations: 500ms, 30s, 5m, 1h (a bare number is seconds).
@@ -36,6 +40,7 @@ Examples:
   lockboard run deploy-prod --bucket my-locks -- ./deploy.sh
   lockboard run dbt-nightly --timeout 10m --purpose "dbt run" -- dbt run
   LOCKBOARD_BUCKET=my-locks lockboard run publish --no-wait -- npm publish
+  lockboard run --source s3://ci-locks/locks/ deploy-prod -- ./deploy.sh
 
 ${EXIT_CODES_HELP}`;
 
@@ -52,6 +57,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     identity: { type: 'string' },
     'kill-after': { type: 'string' },
     quiet: { type: 'boolean', default: false },
+    source: { type: 'string' },
   });
   if (values.help) {
     console.log(RUN_HELP);
@@ -65,27 +71,37 @@ export async function runCommand(argv: string[]): Promise<number> {
   if (ttlMs < 3000) throw new UsageError(`--ttl must be at least 3s, got ${values.ttl}.`);
   const timeoutMs = values['no-wait'] ? 0 : parseDuration('timeout', values.timeout);
   const killAfterMs = parseDuration('kill-after', values['kill-after']) ?? 10_000;
-  const { name, ...config } = resolveLock(values, positionals.slice(0, 1));
+  const source = values.source;
+  if (source !== undefined && !/^(gs|s3):\/\//.test(source))
+    throw new UsageError(`--source must be gs://BUCKET/PREFIX or s3://BUCKET/PREFIX, got ${JSON.stringify(source)}.`);
+  const target = source !== undefined ? [source, ...positionals.slice(0, 1)] : positionals.slice(0, 1);
+  const s3 = target[0]?.startsWith('s3://') === true;
+  const { name, ...config } = s3
+    ? { name: target.join(' '), storage: undefined, bucket: '', prefix: '' }
+    : resolveLock(values, target);
 
   const waiting = new AbortController();
   const stopWaiting = (): void => waiting.abort();
   process.once('SIGINT', stopWaiting);
   process.once('SIGTERM', stopWaiting);
   const progress = new WaitProgress(name, values.quiet);
-  let lock: Lock;
+  let lock: HeldLock;
   try {
-    lock = await acquireLock({
-      storage: config.storage,
-      bucket: config.bucket,
-      name,
-      ttlMs,
-      timeoutMs,
-      identity: values.identity,
-      purpose: values.purpose,
-      signal: waiting.signal,
-      onWait: (holder) => progress.update(holder),
-      onStorageError: (error, retryInMs) => progress.storageError(error, retryInMs),
-    });
+    const common = { ttlMs, timeoutMs, identity: values.identity, purpose: values.purpose, signal: waiting.signal };
+    if (s3) {
+      const { acquireS3ForRun } = await import('./s3');
+      lock = await acquireS3ForRun(target[0]!, target[1], { ...common, onWait: (holder) => progress.update(holder) });
+    } else {
+      const gcs = await acquireLock({
+        ...common,
+        storage: config.storage!,
+        bucket: config.bucket,
+        name,
+        onWait: (holder) => progress.update(holder),
+        onStorageError: (error, retryInMs) => progress.storageError(error, retryInMs),
+      });
+      lock = { name: gcs.name, token: gcs.generation, signal: gcs.signal, releaseWith: (d) => gcs.releaseWith(d) };
+    }
   } catch (err) {
     progress.done();
     if (err instanceof LockTimeoutError) {
@@ -105,10 +121,10 @@ export async function runCommand(argv: string[]): Promise<number> {
   return holdWhileRunning(lock, command, killAfterMs);
 }
 
-async function holdWhileRunning(lock: Lock, command: string[], killAfterMs: number): Promise<number> {
+async function holdWhileRunning(lock: HeldLock, command: string[], killAfterMs: number): Promise<number> {
   const child = spawn(command[0]!, command.slice(1), {
     stdio: 'inherit',
-    env: { ...process.env, LOCKBOARD_FENCING_TOKEN: lock.generation, LOCKBOARD_LOCK: lock.name },
+    env: { ...process.env, LOCKBOARD_FENCING_TOKEN: lock.token, LOCKBOARD_LOCK: lock.name },
   });
   const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
   const forwarders = (['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((s) => [s, forward(s)] as const);

@@ -13,6 +13,8 @@ Options:
   --bucket NAME   create this bucket at start (repeatable; add ":versioned" to enable versioning)
   --data-dir DIR  keep state in DIR so it survives restarts (default: in memory)
   --rate-limit    enforce GCS's write-rate limit of about one write per second per object
+  --s3-port N     also serve S3 (path style, any SigV4 credentials) on this port (0 picks a free one)
+  --s3-bucket NAME  create this S3 bucket at start (repeatable; with --s3-port)
   --push-endpoint URL  deliver bucket notifications (bucket.createNotification) to URL as Pub/Sub pushes,
                   e.g. http://127.0.0.1:3000/api/gcs-events
   --push-token T  sent as ?token=T (the console's LOCKBOARD_PUSH_TOKEN)
@@ -40,6 +42,8 @@ export async function runEmulatorCommand(argv: string[]): Promise<number> {
         bucket: { type: 'string', multiple: true, default: [] },
         'data-dir': { type: 'string' },
         'rate-limit': { type: 'boolean', default: false },
+        's3-port': { type: 'string' },
+        's3-bucket': { type: 'string', multiple: true, default: [] },
         'push-endpoint': { type: 'string' },
         'push-token': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
@@ -63,6 +67,17 @@ export async function runEmulatorCommand(argv: string[]): Promise<number> {
     console.error(`lockboard emulator: --push-endpoint must be an http(s) URL, got ${JSON.stringify(pushEndpoint)}`);
     return 2;
   }
+  const s3Port = values['s3-port'] === undefined ? undefined : Number(values['s3-port']);
+  if (s3Port !== undefined && (!Number.isInteger(s3Port) || s3Port < 0 || s3Port > 65535)) {
+    console.error(
+      `lockboard emulator: --s3-port must be an integer from 0 to 65535, got ${JSON.stringify(values['s3-port'])}`,
+    );
+    return 2;
+  }
+  if (s3Port === undefined && values['s3-bucket'].length) {
+    console.error('lockboard emulator: --s3-bucket needs --s3-port (the S3 side is off without it)');
+    return 2;
+  }
   const pubsub = process.env.PUBSUB_EMULATOR_HOST || undefined;
   if (pubsub !== undefined && !/^[\w.-]+:\d{1,5}$|^\[[\da-f:]+\]:\d{1,5}$/i.test(pubsub)) {
     console.error(`lockboard emulator: PUBSUB_EMULATOR_HOST must be host:port, got ${JSON.stringify(pubsub)}`);
@@ -79,6 +94,7 @@ export async function runEmulatorCommand(argv: string[]): Promise<number> {
       buckets,
       dataDir: values['data-dir'],
       faults: { rateLimit: { enabled: values['rate-limit'] } },
+      ...(s3Port !== undefined ? { s3: { port: s3Port, buckets: values['s3-bucket'] } } : {}),
       ...(pushEndpoint || pubsub
         ? { push: { endpoint: pushEndpoint, token: values['push-token'], pubsubEmulatorHost: pubsub } }
         : {}),
@@ -86,7 +102,8 @@ export async function runEmulatorCommand(argv: string[]): Promise<number> {
     console.log(
       `GCS emulator listening on ${emulator.url}` +
         (values['data-dir'] ? ` (data in ${values['data-dir']})` : ' (in memory)') +
-        (pubsub ? `; notifications published to the Pub/Sub emulator at ${pubsub}` : ''),
+        (pubsub ? `; notifications published to the Pub/Sub emulator at ${pubsub}` : '') +
+        (emulator.s3 ? `\nS3 emulator listening on ${emulator.s3.url} (AWS_ENDPOINT_URL_S3=${emulator.s3.url})` : ''),
     );
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);
