@@ -3,6 +3,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { LockInfo } from '@/lib/lock/types';
+import { versionText } from '@/lib/format';
 import { apiFetch } from '@/lib/queries';
 import { HealthBadge } from './health-badge';
 import { Button } from './ui/button';
@@ -59,8 +60,9 @@ export function BulkReleaseDialog({
           locks: chosen.map((l) => ({
             name: l.name,
             bucket: l.bucket,
-            generation: l.generation,
-            metageneration: l.metageneration,
+            ...(l.store && l.store !== 'gcs'
+              ? { version: l.version, identity: l.identity }
+              : { generation: l.generation, metageneration: l.metageneration }),
           })),
         }),
       }),
@@ -164,9 +166,7 @@ export function BulkReleaseDialog({
                     <td className="p-2">
                       <HealthBadge health={l.health} />
                     </td>
-                    <td className="p-2 font-mono text-xs">
-                      {l.generation} / {l.metageneration}
-                    </td>
+                    <td className="p-2 font-mono text-xs">{versionText(l)}</td>
                   </tr>
                 ))}
               </tbody>

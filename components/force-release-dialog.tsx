@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { LockInfo } from '@/lib/lock/types';
-import { formatDuration } from '@/lib/format';
+import { formatDuration, versionText } from '@/lib/format';
 import { HEALTH_MEANING, RELEASE_ADVICE } from '@/lib/health';
 import { apiFetch, ApiClientError } from '@/lib/queries';
 import { HealthBadge } from './health-badge';
@@ -27,8 +27,8 @@ interface Props {
 /** The confirmation shown after a release: what happened and what the audit trail holds. */
 export function releasedNotice(lock: LockInfo, r: Released): string {
   const what = r.confirmed
-    ? `Released ${lock.name} (generation ${lock.generation}).`
-    : `${lock.name} (generation ${lock.generation}) is released. ${r.message.replace(/^The lock is released\. /, '')}`;
+    ? `Released ${lock.name} (${versionText(lock)}).`
+    : `${lock.name} (${versionText(lock)}) is released. ${r.message.replace(/^The lock is released\. /, '')}`;
   const audit = r.audit?.attempt
     ? r.audit.outcome
       ? ' Recorded in the audit trail (attempt and outcome).'
@@ -72,8 +72,9 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
         body: JSON.stringify({
           name: seen.name,
           bucket: seen.bucket,
-          generation: seen.generation,
-          metageneration: seen.metageneration,
+          ...(seen.store && seen.store !== 'gcs'
+            ? { version: seen.version, identity: seen.identity }
+            : { generation: seen.generation, metageneration: seen.metageneration }),
           reason,
         }),
       }),
@@ -120,7 +121,7 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
             <dd className="break-all">{value}</dd>
           </div>
         ))}
-        {target.format === 'terraform' && (
+        {target.format === 'terraform' && (target.store ?? 'gcs') === 'gcs' && (
           <>
             <dt className="text-zinc-500">Lock ID</dt>
             <dd className="font-mono text-xs" data-testid="dialog-lock-id">
@@ -135,18 +136,37 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
         </dd>
         <dt className="text-zinc-500">Held for</dt>
         <dd className="tabular">{formatDuration(serverNow - Date.parse(target.createdAt))}</dd>
-        <dt className="text-zinc-500">Generation</dt>
-        <dd className="font-mono text-xs">
-          {target.generation} (metageneration {target.metageneration})
-        </dd>
+        {target.store === 's3' ? (
+          <>
+            <dt className="text-zinc-500">Version</dt>
+            <dd className="font-mono text-xs" data-testid="dialog-version">
+              {target.versionLabel}
+            </dd>
+          </>
+        ) : (
+          <>
+            <dt className="text-zinc-500">Generation</dt>
+            <dd className="font-mono text-xs">
+              {target.generation} (metageneration {target.metageneration})
+            </dd>
+          </>
+        )}
       </dl>
+      {target.store === 's3' && (
+        <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="dialog-s3-rule">
+          S3 rule: the lock is removed by one DeleteObject with <code>If-Match</code> on the ETag you see here. S3
+          refuses it (412) if the object was written since, so a successor&apos;s lock is never deleted. Buckets without
+          conditional deletes (S3 before 2025-09, some S3-compatible stores) cannot be cleared from Lockboard.
+        </p>
+      )}
       <p
         role="note"
         className={`rounded-md p-3 text-sm ${target.health === 'expired' ? 'bg-emerald-50 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-200' : 'bg-amber-50 text-amber-900 dark:bg-amber-950 dark:text-amber-200'}`}
       >
         <strong>Safe to clear? </strong>
-        {RELEASE_ADVICE[target.health].replace(/^Safe to clear: /, '')} Only this generation is deleted: if someone else
-        takes the lock meanwhile, nothing of theirs is touched.
+        {RELEASE_ADVICE[target.health].replace(/^Safe to clear: /, '')} Only this{' '}
+        {target.store === 's3' ? 'version' : 'generation'} is deleted: if someone else takes the lock meanwhile, nothing
+        of theirs is touched.
       </p>
       <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="dialog-release-note">
         {target.releaseNote}
@@ -231,22 +251,22 @@ function ConflictNotice({
       <p className="font-medium">{conflict.message}</p>
       {conflict.outcome === 'changed' && current && (
         <p>
-          Now held by <strong>{current.identity ?? 'unknown'}</strong> (generation{' '}
-          <span className="font-mono">{current.generation}</span>). Their lock is intact.
+          Now held by <strong>{current.identity ?? 'unknown'}</strong> (
+          <span className="font-mono">{versionText(current)}</span>). Their lock is intact.
         </p>
       )}
       {conflict.outcome === 'refreshed' && current && (
         <>
           <p>
-            The holder refreshed: metageneration is now <span className="font-mono">{current.metageneration}</span>. It
-            is alive.
+            The holder refreshed: the lock is now at <span className="font-mono">{versionText(current)}</span>. It is
+            alive.
           </p>
           <div className="flex flex-wrap gap-2">
             <Button variant="danger" onClick={() => onReleaseAnyway(current)} data-testid="release-anyway">
               Release this generation anyway
             </Button>
             <Button ref={reviewRef} onClick={() => onRetry(current)}>
-              Review again with metageneration {current.metageneration}
+              Review again at {versionText(current)}
             </Button>
           </div>
         </>

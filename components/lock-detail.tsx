@@ -88,7 +88,7 @@ function LockFields({ lock, serverNow }: { lock: LockInfo; serverNow: number }) 
     ['Purpose', lock.purpose ?? '—'],
     ['Format', `${lock.formatLabel} (${lock.format})`],
     ...lock.details.map(([label, value]): [string, React.ReactNode] => [label, value]),
-    ...(lock.format === 'terraform'
+    ...(lock.format === 'terraform' && (lock.store ?? 'gcs') === 'gcs'
       ? [
           [
             'Lock ID',
@@ -107,18 +107,30 @@ function LockFields({ lock, serverNow }: { lock: LockInfo; serverNow: number }) 
       'TTL / refresh interval',
       lock.ttlMs ? `${formatDuration(lock.ttlMs)} / ${formatDuration(lock.refreshIntervalMs ?? 0)}` : '—',
     ],
-    [
-      'Generation (fencing token)',
-      <span key="g" className="font-mono">
-        {lock.generation}
-      </span>,
-    ],
-    [
-      'Metageneration',
-      <span key="m" className="font-mono" data-testid="detail-metageneration">
-        {lock.metageneration}
-      </span>,
-    ],
+    ...(lock.store && lock.store !== 'gcs'
+      ? [
+          ['Store', lock.source ?? lock.store] as [string, React.ReactNode],
+          [
+            'Version',
+            <span key="v" className="font-mono" data-testid="detail-version">
+              {lock.versionLabel}
+            </span>,
+          ] as [string, React.ReactNode],
+        ]
+      : [
+          [
+            'Generation (fencing token)',
+            <span key="g" className="font-mono">
+              {lock.generation}
+            </span>,
+          ] as [string, React.ReactNode],
+          [
+            'Metageneration',
+            <span key="m" className="font-mono" data-testid="detail-metageneration">
+              {lock.metageneration}
+            </span>,
+          ] as [string, React.ReactNode],
+        ]),
   ];
   return (
     <div className="grid gap-6 lg:grid-cols-2">

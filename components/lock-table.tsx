@@ -4,7 +4,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import Link from 'next/link';
 import { useLayoutEffect, useRef, useSyncExternalStore } from 'react';
 import type { LockInfo } from '@/lib/lock/types';
-import { formatDuration } from '@/lib/format';
+import { formatDuration, versionText } from '@/lib/format';
 import { lockHref } from '@/lib/queries';
 import { Countdown } from './countdown';
 import { HealthBadge } from './health-badge';
@@ -43,6 +43,10 @@ function useNarrow(): boolean {
     () => false,
   );
 }
+
+/** The format, with the store when it is not GCS (the table mixes stores under "All sources"). */
+const formatOf = (lock: LockInfo): string =>
+  lock.store && lock.store !== 'gcs' ? `${lock.store} · ${lock.format}` : lock.format;
 
 interface Props {
   locks: LockInfo[];
@@ -187,8 +191,8 @@ export function LockTable({ locks, serverNow, sort, onSort, canRelease, onReleas
                       <Countdown expiresAt={lock.expiresAt} serverNow={serverNow} />
                     </div>
                     <div role="cell" className="min-w-0 text-xs text-zinc-500">
-                      held {formatDuration(serverNow - Date.parse(lock.createdAt))} · gen{' '}
-                      <span data-testid="generation">{lock.generation}</span> / {lock.metageneration} · {lock.format}
+                      held {formatDuration(serverNow - Date.parse(lock.createdAt))} ·{' '}
+                      <span data-testid="generation">{versionText(lock)}</span> · {formatOf(lock)}
                     </div>
                     <div role="cell" className="justify-self-end">
                       {release(lock)}
@@ -226,10 +230,16 @@ export function LockTable({ locks, serverNow, sort, onSort, canRelease, onReleas
                     <Countdown expiresAt={lock.expiresAt} serverNow={serverNow} />
                   </div>
                   <div role="cell" className="truncate font-mono text-xs" data-testid="generation">
-                    {lock.generation} / <span data-testid="metageneration">{lock.metageneration}</span>
+                    {lock.store && lock.store !== 'gcs' ? (
+                      lock.versionLabel
+                    ) : (
+                      <>
+                        {lock.generation} / <span data-testid="metageneration">{lock.metageneration}</span>
+                      </>
+                    )}
                   </div>
                   <div role="cell" className="text-xs">
-                    {lock.format}
+                    {formatOf(lock)}
                   </div>
                   <div role="cell" className="text-right">
                     {release(lock)}

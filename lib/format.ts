@@ -26,3 +26,15 @@ export function parseDurationMs(raw: string): number | null {
   const ms = Math.round(Number(m[1]) * UNITS[m[2] ?? 's']!);
   return ms <= MAX_DURATION_MS ? ms : null;
 }
+
+/** The version of a lock as people read it: `gen G / M` on GCS, the store's own label elsewhere (S3: ETag). */
+export function versionText(lock: {
+  store?: string;
+  versionLabel?: string;
+  generation: string;
+  metageneration: string;
+}): string {
+  return lock.store && lock.store !== 'gcs' && lock.versionLabel
+    ? lock.versionLabel
+    : `gen ${lock.generation} / ${lock.metageneration}`;
+}

@@ -59,6 +59,12 @@ export interface LockInfo {
   note?: string;
   size: number;
   temporaryHold?: boolean;
+  /** Set on the views the console and `ls --json` return (every store's LockView, lib/lock/store.ts). */
+  store?: 'gcs' | 's3' | 'redis' | 'postgres';
+  source?: string;
+  /** What a force-release is conditioned on (GCS `generation.metageneration`, S3 `ETAG.MILLIS`). */
+  version?: string;
+  versionLabel?: string;
 }
 
 /** The fields of a GCS object resource the lock core reads. */

@@ -6,6 +6,7 @@ import { EVENT_KINDS } from '@/lib/churn';
 import { env } from './env';
 import { ApiError, parseWith } from './http';
 import { countGcs } from './metrics';
+import { s3Store } from './s3';
 import { sourceOfLock, sources } from './sources';
 import { storage } from './storage';
 
@@ -58,21 +59,31 @@ export type BucketAuditRecord = AuditRecord & { bucket: string };
  */
 export async function readEvents(w: AuditWindow): Promise<BucketAuditRecord[]> {
   const configured = sources();
-  const buckets = w.lock
-    ? [sourceOfLock(w.lock, w.bucket).bucket]
-    : [...new Set(configured.map((s) => s.bucket))].filter((b) => w.bucket === undefined || b === w.bucket);
-  if (w.bucket !== undefined && buckets.length === 0) {
+  // One trail per bucket of each store (GCS audit objects with metadata; S3 audit objects with JSON bodies)
+  const chosen = w.lock
+    ? [sourceOfLock(w.lock, w.bucket)]
+    : configured.filter((s) => w.bucket === undefined || s.bucketId === w.bucket);
+  if (w.bucket !== undefined && chosen.length === 0) {
     throw new ApiError('bad_request', `Bucket "${w.bucket}" is not in a configured source.`);
   }
+  const trails = new Map(chosen.map((s) => [s.bucketId, s]));
   const first = Math.floor(w.from.getTime() / SLICE_MS) * SLICE_MS;
   const slices: Promise<BucketAuditRecord[]>[] = [];
-  for (const bucket of buckets) {
-    for (let d = first; d < w.to.getTime(); d += SLICE_MS) slices.push(readSlice(bucket, d, w.lock));
+  for (const source of trails.values()) {
+    if (source.store === 's3') {
+      slices.push(
+        s3Store(source)
+          .readAudit(w.from, w.to, w.lock)
+          .then((events) => events.map((e) => ({ ...e, bucket: source.bucketId }))),
+      );
+      continue;
+    }
+    for (let d = first; d < w.to.getTime(); d += SLICE_MS) slices.push(readSlice(source.bucket, d, w.lock));
   }
   const from = w.from.toISOString();
   const to = w.to.toISOString();
   const inside = (e: BucketAuditRecord) =>
-    configured.some((s) => s.bucket === e.bucket && e.lock.startsWith(s.prefix) && e.lock.length > s.prefix.length);
+    configured.some((s) => s.bucketId === e.bucket && e.lock.startsWith(s.prefix) && e.lock.length > s.prefix.length);
   return (await Promise.all(slices))
     .flat()
     .filter((e) => e.at >= from && e.at < to && inside(e))

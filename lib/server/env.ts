@@ -15,24 +15,30 @@ const durationMs = z
   .transform((raw) => parseDurationMs(raw)!);
 
 const BUCKET_NAME = /^[a-z0-9][a-z0-9._-]{1,61}[a-z0-9]$/;
-const SOURCE = /^gs:\/\/([^/]+)\/(.*)$/;
+const SOURCE = /^(gs|s3):\/\/([^/]+)\/(.*)$/;
 
-/** Where locks are listed: one bucket and a prefix in it ("" = the whole bucket). */
+/** Where locks are listed: one bucket of a store and a prefix in it ("" = the whole bucket). */
 export interface Source {
-  /** `gs://bucket/prefix`, as configured and as shown in the source selector. */
+  /** `gs://bucket/prefix` or `s3://bucket/prefix`, as configured and as shown in the source selector. */
   id: string;
+  store: 'gcs' | 's3';
   bucket: string;
+  /** The bucket as requests name it (`?bucket=`, a lock's `bucket`): the name on GCS, `s3://name` on S3. */
+  bucketId: string;
   prefix: string;
 }
 
 function parseSource(raw: string): Source | string {
   const m = SOURCE.exec(raw);
-  if (!m) return `"${raw}" is not gs://BUCKET/PREFIX (e.g. gs://tf-state-prod/ or gs://ci-locks/locks/)`;
-  const [, bucket, prefix] = m as unknown as [string, string, string];
-  if (!BUCKET_NAME.test(bucket)) return `"${raw}": "${bucket}" is not a GCS bucket name`;
+  if (!m)
+    return `"${raw}" is not gs://BUCKET/PREFIX or s3://BUCKET/PREFIX (e.g. gs://tf-state-prod/ or s3://ci-locks/locks/)`;
+  const [, scheme, bucket, prefix] = m as unknown as [string, 'gs' | 's3', string, string];
+  if (!BUCKET_NAME.test(bucket)) return `"${raw}": "${bucket}" is not a bucket name`;
   if (prefix && (!prefix.endsWith('/') || prefix.startsWith('/')))
-    return `"${raw}": the prefix must end with "/" (gs://${bucket}/${prefix}/)`;
-  return { id: `gs://${bucket}/${prefix}`, bucket, prefix };
+    return `"${raw}": the prefix must end with "/" (${scheme}://${bucket}/${prefix}/)`;
+  return scheme === 'gs'
+    ? { id: `gs://${bucket}/${prefix}`, store: 'gcs', bucket, bucketId: bucket, prefix }
+    : { id: `s3://${bucket}/${prefix}`, store: 's3', bucket, bucketId: `s3://${bucket}`, prefix };
 }
 
 const schema = z
@@ -64,6 +70,12 @@ const schema = z
       .default('.lockboard/audit/')
       .refine((p) => p.endsWith('/'), 'must end with "/"'),
     LOCKBOARD_GCS_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+    /** The AWS SDK's own variable: an S3-compatible endpoint (the emulator), addressed path-style. */
+    AWS_ENDPOINT_URL_S3: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+    AWS_REGION: z
+      .string()
+      .regex(/^[a-z0-9-]{2,32}$/, 'must be an AWS region such as eu-west-1')
+      .optional(),
     NEXTAUTH_SECRET: z
       .string()
       .min(16, 'must be set to a random string of at least 16 characters (openssl rand -base64 32)'),
@@ -125,6 +137,22 @@ const schema = z
           'demo mode (with its shared demo passwords) cannot be combined with Google or OIDC sign-in; unset LOCKBOARD_DEMO in a real deployment',
       });
     }
+    const s3 = env.LOCKBOARD_SOURCES?.some((x) => x.store === 's3');
+    if (env.LOCKBOARD_DEMO && s3 && !isLoopbackUrl(env.AWS_ENDPOINT_URL_S3)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['LOCKBOARD_DEMO'],
+        message:
+          'demo mode only runs against a local emulator (AWS_ENDPOINT_URL_S3 on 127.0.0.1 or localhost for s3:// sources), never real S3',
+      });
+    }
+    if (s3 && !env.AWS_ENDPOINT_URL_S3 && !env.AWS_REGION && !process.env.AWS_DEFAULT_REGION) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['AWS_REGION'],
+        message: 'is required for s3:// sources (the region of the buckets, e.g. AWS_REGION=eu-west-1)',
+      });
+    }
     if (env.LOCKBOARD_DEMO && !isLoopbackUrl(env.LOCKBOARD_GCS_ENDPOINT)) {
       ctx.addIssue({
         code: 'custom',
@@ -166,9 +194,11 @@ function withSources(parsed: ParsedEnv): ConsoleEnv {
   const { LOCKBOARD_SOURCES, LOCKBOARD_BUCKET, LOCKBOARD_PREFIXES, ...rest } = parsed;
   const sources =
     LOCKBOARD_SOURCES ??
-    (LOCKBOARD_PREFIXES === undefined ? ['locks/'] : list(LOCKBOARD_PREFIXES)).map((prefix) => ({
+    (LOCKBOARD_PREFIXES === undefined ? ['locks/'] : list(LOCKBOARD_PREFIXES)).map((prefix): Source => ({
       id: `gs://${LOCKBOARD_BUCKET}/${prefix}`,
+      store: 'gcs',
       bucket: LOCKBOARD_BUCKET!,
+      bucketId: LOCKBOARD_BUCKET!,
       prefix,
     }));
   return { ...rest, sources };

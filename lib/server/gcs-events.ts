@@ -19,7 +19,7 @@ import { bodyFor } from '@/lib/lock/list';
 import type { GcsObjectResource } from '@/lib/lock/types';
 import { env } from './env';
 import { ApiError, tokenMatches } from './http';
-import { isAuditObject, sources } from './sources';
+import { gcsSources, isAuditObject } from './sources';
 import { storage } from './storage';
 
 /** A Lockboard lock deleted with no Lockboard release recorded within this long is `deleted-outside`. */
@@ -133,7 +133,7 @@ export function parsePush(raw: unknown): {
 /** Records one notification. Storage failures throw (the route answers 5xx, so Pub/Sub redelivers). */
 export async function observe(n: ReturnType<typeof parsePush>): Promise<Observation> {
   const { attributes: a, object } = n;
-  const inSource = sources().some(
+  const inSource = gcsSources().some(
     (s) => s.bucket === a.bucketId && a.objectId.startsWith(s.prefix) && a.objectId.length > s.prefix.length,
   );
   if (!inSource) return { written: [], ignored: 'outside the configured sources' };

@@ -57,6 +57,12 @@ export function errorResponse(err: unknown): Response {
     const message = `Cloud Storage is unavailable (${err.status || 'no response'}): ${err.message}. Retry in a few seconds.`;
     return json({ error: { code: 'storage_unavailable', message } }, 503, { 'retry-after': '2' });
   }
+  // An S3 request the AWS SDK could not complete (unreachable, throttled, denied): the store is unavailable
+  if (typeof err === 'object' && err !== null && '$metadata' in err) {
+    const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+    const message = `S3 is unavailable (${status ?? 'no response'}): ${(err as unknown as Error).message}. Retry in a few seconds.`;
+    return json({ error: { code: 'storage_unavailable', message } }, 503, { 'retry-after': '2' });
+  }
   console.error('[lockboard] unexpected error in an API route:', err);
   return json({ error: { code: 'internal', message: 'Internal error; the details are in the server log.' } }, 500);
 }

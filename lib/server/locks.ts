@@ -1,9 +1,11 @@
 // Console-side lock queries shared by the locks route, the metrics route and server prefetching.
 import 'server-only';
 import { getLock, serverTimeOf, type LockHealth, type LockInfo } from '@/lib/lock';
+import { gcsView } from '@/lib/lock/store';
 import { env } from './env';
 import { ApiError } from './http';
 import { cachedListLocks } from './list-cache';
+import { cachedS3List, s3Store } from './s3';
 import { isAuditObject, type Source } from './sources';
 import { storage } from './storage';
 
@@ -39,6 +41,18 @@ export async function listForConsole(
   let pageToken = filters.pageToken;
   const seen = new Set<string>(); // nested sources (gs://b/ and gs://b/ci/) list some objects twice
   for (const source of selection.sources) {
+    if (source.store === 's3') {
+      const list = await cachedS3List(source);
+      for (const lock of list.locks) {
+        const key = `${source.bucketId}/${lock.name}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        locks.push({ ...lock, bucket: source.bucketId });
+      }
+      skipped += list.skipped;
+      serverTime = list.serverTime > serverTime ? list.serverTime : serverTime;
+      continue;
+    }
     do {
       const page = await cachedListLocks(source.bucket, source.prefix, pageToken);
       for (const lock of page.locks) {
@@ -46,7 +60,7 @@ export async function listForConsole(
         if (seen.has(key)) continue;
         seen.add(key);
         if (isAuditObject(lock.name)) skipped++;
-        else locks.push(lock);
+        else locks.push(gcsView(lock, source.id));
       }
       skipped += page.skipped.length;
       serverTime = page.serverTime > serverTime ? page.serverTime : serverTime;
@@ -64,7 +78,7 @@ export async function listForConsole(
   return {
     serverTime,
     source: selection.id,
-    ...(single ? { bucket: single.bucket, prefix: single.prefix } : {}),
+    ...(single ? { bucket: single.bucketId, prefix: single.prefix } : {}),
     locks: shown,
     skipped,
     ...(pageToken ? { nextPageToken: pageToken } : {}),
@@ -73,11 +87,16 @@ export async function listForConsole(
 
 /** One lock with the server time it was judged at, for countdowns; null when free. */
 export async function getForConsole(source: Source, name: string): Promise<(LockInfo & { serverTime: string }) | null> {
+  if (source.store === 's3') {
+    const store = s3Store(source);
+    const view = await store.inspect(name);
+    return view && { ...view, bucket: source.bucketId, serverTime: new Date(store.objects.now()).toISOString() };
+  }
   const lock = await getLock({
     storage: storage(),
     bucket: source.bucket,
     name,
     longHeldMs: env().LOCKBOARD_LONG_HELD,
   });
-  return lock && { ...lock, serverTime: serverTimeOf(storage(), source.bucket) };
+  return lock && { ...gcsView(lock, source.id), serverTime: serverTimeOf(storage(), source.bucket) };
 }

@@ -15,7 +15,9 @@ export function renderMetrics(listings: SourceListing[]): string {
   const metric = (name: string, type: string, help: string) =>
     out.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
 
-  const where = (s: Source) => `bucket="${label(s.bucket)}",prefix="${label(s.prefix)}"`;
+  // GCS series keep the labels they always had; other stores add theirs
+  const where = (s: Source) =>
+    `${s.store === 'gcs' ? '' : `store="${s.store}",`}bucket="${label(s.bucket)}",prefix="${label(s.prefix)}"`;
   metric('lockboard_locks', 'gauge', 'Locks in each configured source (bucket and prefix), by health.');
   for (const { source, locks } of listings) {
     for (const health of HEALTHS) {

@@ -6,7 +6,9 @@ import { forceReleaseLock, type ForceReleaseResult } from '@/lib/lock';
 import { env } from './env';
 import { invalidateListings } from './list-cache';
 import { countForceRelease, countGcs } from './metrics';
-import { sourceOfLock } from './sources';
+import { ApiError } from './http';
+import { invalidateS3Listings, s3Store } from './s3';
+import { sourceOfLock, type Source } from './sources';
 import { storage } from './storage';
 
 /** Locks per batch release (POST /api/locks/release-batch). */
@@ -19,8 +21,16 @@ export const seenLock = z.object({
   name: z.string().min(1, 'is required').max(1024, 'must be at most 1024 characters'),
   /** Which bucket; optional when only one configured bucket has a source containing the name. */
   bucket: z.string().max(222).optional(),
-  generation: decimal,
+  /** GCS: the generation (and metageneration) seen. */
+  generation: decimal.optional(),
   metageneration: decimal.optional(),
+  /** Other stores: the opaque version seen (S3: ETAG.MILLIS). */
+  version: z
+    .string()
+    .regex(/^[0-9a-f]{32}\.\d{1,16}$/, 'must be the version shown with the lock (ETAG.MILLIS)')
+    .optional(),
+  /** The owner seen: a newer version by the same owner is reported as `refreshed`. */
+  identity: z.string().max(512).optional(),
 });
 export type SeenLock = z.output<typeof seenLock>;
 
@@ -47,6 +57,9 @@ export const UNCONFIRMED_MESSAGE =
  */
 export async function releaseSeen(seen: SeenLock, operator: string, reason: string): Promise<ForceReleaseResult> {
   const source = sourceOfLock(seen.name, seen.bucket);
+  if (source.store === 's3') return releaseS3(source, seen, operator, reason);
+  if (seen.generation === undefined)
+    throw new ApiError('bad_request', `"generation" is required for ${source.id} (the lock's generation as shown).`);
   countGcs('objects.delete');
   const result = await forceReleaseLock({
     storage: storage(),
@@ -60,4 +73,30 @@ export async function releaseSeen(seen: SeenLock, operator: string, reason: stri
   countForceRelease(result.outcome);
   invalidateListings();
   return result;
+}
+
+/** S3: one DeleteObject If-Match on the ETag seen (a Lockboard S3 lock: its released marker), audited before. */
+async function releaseS3(
+  source: Source,
+  seen: SeenLock,
+  operator: string,
+  reason: string,
+): Promise<ForceReleaseResult> {
+  if (seen.version === undefined)
+    throw new ApiError('bad_request', `"version" is required for ${source.id} (the lock's version as shown).`);
+  // An AuditWriteError (the attempt could not be recorded, nothing deleted) goes to the route's error mapping
+  const result = await s3Store(source).forceRelease({
+    name: seen.name,
+    version: seen.version,
+    reason,
+    operator,
+    identity: seen.identity,
+  });
+  countForceRelease(result.outcome);
+  invalidateS3Listings();
+  return {
+    outcome: result.outcome,
+    ...(result.current ? { current: { ...result.current, bucket: source.bucketId } } : {}),
+    audit: { attempt: result.audit[0], outcome: result.audit[1] },
+  };
 }

@@ -49,7 +49,7 @@ export function matchSources(source?: string, prefix?: string): Selection | unde
     source !== undefined
       ? list.find((s) => s.id === source)
       : prefix !== undefined
-        ? list.find((s) => s.bucket === list[0]!.bucket && s.prefix === prefix)
+        ? list.find((s) => s.bucketId === list[0]!.bucketId && s.prefix === prefix)
         : list[0];
   return chosen && { id: chosen.id, sources: [chosen] };
 }
@@ -66,7 +66,8 @@ export function sourceOfLock(name: string, bucket?: string): Source {
     );
   }
   const inside = sources().filter(
-    (s) => name.startsWith(s.prefix) && name.length > s.prefix.length && (bucket === undefined || s.bucket === bucket),
+    (s) =>
+      name.startsWith(s.prefix) && name.length > s.prefix.length && (bucket === undefined || s.bucketId === bucket),
   );
   if (inside.length === 0) {
     const where = bucket === undefined ? '' : ` of bucket "${bucket}"`;
@@ -76,7 +77,7 @@ export function sourceOfLock(name: string, bucket?: string): Source {
   // sources in different buckets are ambiguous: the caller must say which bucket
   const longest = Math.max(...inside.map((s) => s.prefix.length));
   const best = inside.filter((s) => s.prefix.length === longest);
-  const buckets = new Set(best.map((s) => s.bucket));
+  const buckets = new Set(best.map((s) => s.bucketId));
   if (buckets.size > 1) {
     throw new ApiError(
       'bad_request',
@@ -84,6 +85,11 @@ export function sourceOfLock(name: string, bucket?: string): Source {
     );
   }
   return best[0]!;
+}
+
+/** The GCS sources: the ones GCS notifications, the GCS audit trail and GCS metrics are about. */
+export function gcsSources(): Source[] {
+  return sources().filter((s) => s.store === 'gcs');
 }
 
 /** Whether `name` in `bucket` is an audit event object rather than a lock (a source may cover a whole bucket). */

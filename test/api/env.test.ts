@@ -8,7 +8,9 @@ const base = { LOCKBOARD_BUCKET: 'locks-prod', NEXTAUTH_SECRET: 'a'.repeat(32) }
 describe('console configuration', () => {
   it('fills defaults', () => {
     const env = parseEnv(base);
-    expect(env.sources).toEqual([{ id: 'gs://locks-prod/locks/', bucket: 'locks-prod', prefix: 'locks/' }]);
+    expect(env.sources).toEqual([
+      { id: 'gs://locks-prod/locks/', store: 'gcs', bucket: 'locks-prod', bucketId: 'locks-prod', prefix: 'locks/' },
+    ]);
     expect(env.LOCKBOARD_AUDIT_PREFIX).toBe('.lockboard/audit/');
     expect(env.LOCKBOARD_DEMO).toBe(false);
   });
@@ -19,12 +21,48 @@ describe('console configuration', () => {
       LOCKBOARD_SOURCES: 'gs://tf-state-prod/, gs://ci-locks/locks/',
     });
     expect(env.sources).toEqual([
-      { id: 'gs://tf-state-prod/', bucket: 'tf-state-prod', prefix: '' },
-      { id: 'gs://ci-locks/locks/', bucket: 'ci-locks', prefix: 'locks/' },
+      { id: 'gs://tf-state-prod/', store: 'gcs', bucket: 'tf-state-prod', bucketId: 'tf-state-prod', prefix: '' },
+      { id: 'gs://ci-locks/locks/', store: 'gcs', bucket: 'ci-locks', bucketId: 'ci-locks', prefix: 'locks/' },
     ]);
   });
 
+  it('reads s3:// sources beside gs:// ones, with the bucket as requests name it', () => {
+    const env = parseEnv({
+      NEXTAUTH_SECRET: 'a'.repeat(32),
+      LOCKBOARD_SOURCES: 'gs://ci-locks/locks/,s3://tf-state/envs/',
+      AWS_REGION: 'eu-west-1',
+    });
+    expect(env.sources[1]).toEqual({
+      id: 's3://tf-state/envs/',
+      store: 's3',
+      bucket: 'tf-state',
+      bucketId: 's3://tf-state',
+      prefix: 'envs/',
+    });
+  });
+
   const bad: [string, Record<string, string>, RegExp][] = [
+    [
+      'an s3:// source without a region or endpoint',
+      { NEXTAUTH_SECRET: 'a'.repeat(32), LOCKBOARD_SOURCES: 's3://tf-state/' },
+      /AWS_REGION is required for s3:\/\/ sources/,
+    ],
+    [
+      'demo mode against a real S3',
+      {
+        NEXTAUTH_SECRET: 'a'.repeat(32),
+        LOCKBOARD_DEMO: '1',
+        LOCKBOARD_GCS_ENDPOINT: 'http://127.0.0.1:4443',
+        LOCKBOARD_SOURCES: 's3://tf-state/',
+        AWS_REGION: 'eu-west-1',
+      },
+      /AWS_ENDPOINT_URL_S3 on 127\.0\.0\.1 or localhost/,
+    ],
+    [
+      'a source of another scheme',
+      { NEXTAUTH_SECRET: 'a'.repeat(32), LOCKBOARD_SOURCES: 'azure://c/' },
+      /is not gs:\/\/BUCKET\/PREFIX or s3:\/\/BUCKET\/PREFIX/,
+    ],
     ['a missing NEXTAUTH_SECRET', { LOCKBOARD_BUCKET: 'b-1' }, /NEXTAUTH_SECRET is required/],
     ['a missing bucket', { NEXTAUTH_SECRET: 'a'.repeat(32) }, /LOCKBOARD_BUCKET is required \(or LOCKBOARD_SOURCES/],
     [
@@ -56,7 +94,7 @@ describe('console configuration', () => {
     [
       'a source with a bad bucket name',
       { NEXTAUTH_SECRET: 'a'.repeat(32), LOCKBOARD_SOURCES: 'gs://Bad_Bucket/' },
-      /"Bad_Bucket" is not a GCS bucket name/,
+      /"Bad_Bucket" is not a bucket name/,
     ],
     [
       'sources together with LOCKBOARD_BUCKET',

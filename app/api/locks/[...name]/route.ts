@@ -15,6 +15,6 @@ export const GET = withRole<{ name: string[] }>('viewer', async (req, { params }
   const source = sourceOfLock(name, bucket);
   const lock = await getForConsole(source, name);
   return json(
-    lock ?? { name, bucket: source.bucket, absent: true, serverTime: serverTimeOf(storage(), source.bucket) },
+    lock ?? { name, bucket: source.bucketId, absent: true, serverTime: serverTimeOf(storage(), source.bucket) },
   );
 });
