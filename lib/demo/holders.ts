@@ -2,9 +2,11 @@
 // a crashing holder that goes overdue then expired and is taken over, contenders on one lock, and foreign locks.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { Storage } from '@google-cloud/storage';
 import { acquireLock, withLock, type Lock } from '../lock';
 import { startPlatformHolders } from './platform';
+import { startS3Holders } from './s3';
 import { sleep } from './sleep';
 import { Stopper } from './stopper';
 
@@ -17,7 +19,7 @@ const between = (min: number, max: number) => min + Math.random() * (max - min);
 export async function startHolders(
   storage: Storage,
   bucket: string,
-  options: { speed?: number } = {},
+  options: { speed?: number; s3?: S3Client } = {},
 ): Promise<Holders> {
   const speed = options.speed ?? 1;
   const stop = new Stopper();
@@ -98,12 +100,14 @@ export async function startHolders(
   });
 
   loops.push(...(await startPlatformHolders(storage, stop)));
+  const s3 = options.s3 ? await startS3Holders(options.s3, stop) : { loops: [], held: [] };
+  loops.push(...s3.loops);
 
   return {
     async stop() {
       stop.stop();
       await Promise.allSettled(loops);
-      await Promise.allSettled(held.map((l) => l.release()));
+      await Promise.allSettled([...held.map((l) => l.release()), ...s3.held.map((l) => l.release())]);
     },
   };
 }

@@ -2,18 +2,20 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { S3Client } from '@aws-sdk/client-s3';
 import { Storage } from '@google-cloud/storage';
 import { startEmulator } from '../emulator';
 import { buildConsole, needsBuild, startConsole } from './console';
 import { startHolders } from './holders';
 import { PLATFORM_BUCKET } from './platform';
+import { S3_BUCKET } from './s3';
 
 /** The demo emulator's pushes to the demo console (a shared token, as with any emulator). */
 const PUSH_TOKEN = randomBytes(16).toString('hex');
 
-const HELP = `Usage: npm run demo -- [--port 3000] [--emulator-port 4443] [--data-dir .data/demo]
+const HELP = `Usage: npm run demo -- [--port 3000] [--emulator-port 4443] [--s3-port 4444] [--data-dir .data/demo]
 
-Starts the GCS emulator, simulated lock holders and the Lockboard console. Ctrl-C stops everything.`;
+Starts the GCS and S3 emulator, simulated lock holders and the Lockboard console. Ctrl-C stops everything.`;
 
 async function main(): Promise<number> {
   let values;
@@ -22,6 +24,7 @@ async function main(): Promise<number> {
       options: {
         port: { type: 'string', default: '3000' },
         'emulator-port': { type: 'string', default: '4443' },
+        's3-port': { type: 'string', default: '4444' },
         'data-dir': { type: 'string', default: join(import.meta.dirname, '..', '..', '.data', 'demo') },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -36,8 +39,9 @@ async function main(): Promise<number> {
   }
   const port = Number(values.port);
   const emulatorPort = Number(values['emulator-port']);
-  if (![port, emulatorPort].every((p) => Number.isInteger(p) && p > 0 && p < 65536)) {
-    console.error('demo: --port and --emulator-port must be port numbers (1-65535)');
+  const s3Port = Number(values['s3-port']);
+  if (![port, emulatorPort, s3Port].every((p) => Number.isInteger(p) && p > 0 && p < 65536)) {
+    console.error('demo: --port, --emulator-port and --s3-port must be port numbers (1-65535)');
     return 2;
   }
   if (needsBuild()) {
@@ -52,12 +56,13 @@ async function main(): Promise<number> {
       buckets: [bucket, PLATFORM_BUCKET],
       dataDir: values['data-dir'],
       faults: { rateLimit: { enabled: true } },
+      s3: { port: s3Port },
       // GCS notifications to the console (retried until the console is up): churn of every format, hand deletions
       push: { endpoint: `http://127.0.0.1:${port}/api/gcs-events`, token: PUSH_TOKEN },
     });
   } catch (err) {
     console.error(
-      `demo: cannot start the emulator on port ${emulatorPort}: ${(err as Error).message}. Try --emulator-port.`,
+      `demo: cannot start the emulator on ports ${emulatorPort} and ${s3Port}: ${(err as Error).message}. Try --emulator-port / --s3-port.`,
     );
     return 1;
   }
@@ -71,13 +76,21 @@ async function main(): Promise<number> {
       });
     }
   }
-  const holders = await startHolders(storage, bucket);
+  const s3Url = emulator.s3!.url;
+  const s3 = new S3Client({
+    region: 'us-east-1',
+    endpoint: s3Url,
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'demo', secretAccessKey: 'demo' },
+  });
+  const holders = await startHolders(storage, bucket, { s3 });
   let console_;
   try {
     console_ = await startConsole(port, {
       LOCKBOARD_DEMO: '1',
-      LOCKBOARD_SOURCES: `gs://${bucket}/locks/,gs://${bucket}/ci/,gs://${PLATFORM_BUCKET}/`,
+      LOCKBOARD_SOURCES: `gs://${bucket}/locks/,gs://${bucket}/ci/,gs://${PLATFORM_BUCKET}/,s3://${S3_BUCKET}/`,
       LOCKBOARD_GCS_ENDPOINT: emulator.url,
+      AWS_ENDPOINT_URL_S3: s3Url,
       LOCKBOARD_LONG_HELD: '10m',
       LOCKBOARD_METRICS_TOKEN: 'demo-metrics-token-0123456789',
       LOCKBOARD_PUSH_TOKEN: PUSH_TOKEN,
@@ -94,9 +107,10 @@ Lockboard demo is running.
   Console:   ${console_.url}
   Accounts:  operator@demo.lockboard / operator   (can force-release)
              viewer@demo.lockboard / viewer       (read only)
-  Emulator:  ${emulator.url} (data in ${values['data-dir']})
+  Emulator:  GCS ${emulator.url}, S3 ${s3Url} (data in ${values['data-dir']})
   CLI:       LOCKBOARD_BUCKET=${bucket} LOCKBOARD_GCS_ENDPOINT=${emulator.url} npx lockboard ls
              LOCKBOARD_GCS_ENDPOINT=${emulator.url} npx lockboard ls gs://${PLATFORM_BUCKET}/   (Terraform, Vault, ...)
+             AWS_ENDPOINT_URL_S3=${s3Url} npx lockboard ls s3://${S3_BUCKET}/   (Terraform S3 lockfiles, S3 locks)
   Metrics:   curl -H 'Authorization: Bearer demo-metrics-token-0123456789' ${console_.url}/api/metrics
 Press Ctrl-C to stop.`);
   await new Promise<void>((resolve) => {

@@ -148,9 +148,11 @@ describe('S3 sources in the console', () => {
   });
 
   it('reads the S3 audit trail into the lock history and churn', async () => {
+    // S3 stamps events on its own clock (whole seconds in its Date header): ask for a window reaching past now
+    const to = encodeURIComponent(new Date(Date.now() + 5_000).toISOString());
     const r = await call(
       routes.audit.GET,
-      `/api/audit?lock=${encodeURIComponent('envs/prod/terraform.tfstate.tflock')}&bucket=${encodeURIComponent('s3://tf-state')}`,
+      `/api/audit?lock=${encodeURIComponent('envs/prod/terraform.tfstate.tflock')}&bucket=${encodeURIComponent('s3://tf-state')}&to=${to}`,
       {
         as: VIEWER,
       },
@@ -160,7 +162,7 @@ describe('S3 sources in the console', () => {
       .map((e) => e.event)
       .sort();
     expect(events).toEqual(['force-release-requested', 'force-released']);
-    const churn = await call(routes.audit.GET, '/api/audit', { as: VIEWER });
+    const churn = await call(routes.audit.GET, `/api/audit?to=${to}`, { as: VIEWER });
     const kinds = new Set((churn.json.events as { event: string; lock: string }[]).map((e) => `${e.event}:${e.lock}`));
     expect(kinds.has('acquired:jobs/nightly')).toBe(true); // Lockboard's S3 lock records its own events
   });

@@ -68,6 +68,8 @@ describe('the S3 store', () => {
       ]),
     );
     expect(byName['jobs/remote.lock']!.format).toBe('plain');
+    // a listing (ISO LastModified with milliseconds) and a read (HTTP date) name the same version
+    expect((await store.inspect(tf.name))!.version).toBe(tf.version);
     const own = byName['jobs/nightly']!;
     expect([own.format, own.identity, own.health, own.generation]).toEqual([
       'lockboard',

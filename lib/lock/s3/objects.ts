@@ -34,6 +34,7 @@ export function s3Status(err: unknown): number | undefined {
 export class S3Objects {
   /** Server time minus local time, from the newest response's Date header (second precision). */
   private offsetMs = 0;
+  private bounds: [number, number] = [-Infinity, Infinity];
   requests = 0;
 
   constructor(
@@ -66,10 +67,19 @@ export class S3Objects {
     }
   }
 
+  /**
+   * The Date header has whole seconds: each response says the offset lies in [Date − received, Date + 1 s − sent].
+   * Intersecting those intervals narrows the estimate to tens of milliseconds after a few requests; an interval
+   * that contradicts the others (the server's clock was stepped) starts the estimate again.
+   */
   private observeDate(date: string | undefined, sentAt: number): void {
     const server = date ? Date.parse(date) : NaN;
-    // The Date header has whole seconds: the server's clock is somewhere in [Date, Date + 1 s)
-    if (Number.isFinite(server)) this.offsetMs = server + 500 - (sentAt + Date.now()) / 2;
+    if (!Number.isFinite(server)) return;
+    const lo = server - Date.now();
+    const hi = server + 1000 - sentAt;
+    if (lo > this.bounds[1] || hi < this.bounds[0]) this.bounds = [lo, hi];
+    else this.bounds = [Math.max(lo, this.bounds[0]), Math.min(hi, this.bounds[1])];
+    this.offsetMs = (this.bounds[0] + this.bounds[1]) / 2;
   }
 
   async put(
@@ -104,7 +114,7 @@ export class S3Objects {
       return {
         key,
         etag: out.ETag ?? '',
-        lastModifiedMs: out.LastModified?.getTime() ?? 0,
+        lastModifiedMs: wholeSeconds(out.LastModified),
         body,
         metadata: out.Metadata ?? {},
       };
@@ -128,10 +138,15 @@ export class S3Objects {
       items: (out.Contents ?? []).map((c) => ({
         key: c.Key ?? '',
         etag: c.ETag ?? '',
-        lastModifiedMs: c.LastModified?.getTime() ?? 0,
+        lastModifiedMs: wholeSeconds(c.LastModified),
         size: c.Size ?? 0,
       })),
       next: out.IsTruncated ? out.NextContinuationToken : undefined,
     };
   }
+}
+
+/** LastModified in whole seconds: GET and HEAD give an HTTP date (seconds), a listing an ISO time (milliseconds). */
+function wholeSeconds(date: Date | undefined): number {
+  return date ? Math.floor(date.getTime() / 1000) * 1000 : 0;
 }
