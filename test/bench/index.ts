@@ -1,5 +1,5 @@
 // npm run bench: every benchmark, each printing a table and writing bench-results/<name>.json.
-// Run one with: npm run bench -- emulator | lock-core | handover | formats | console | churn | cli-startup | events
+// Run one with: npm run bench -- emulator | lock-core | handover | formats | console | churn | cli-startup | events | s3
 import { benchChurn } from './churn';
 import { benchCliStartup } from './cli-startup';
 import { spawnSync } from 'node:child_process';
@@ -7,6 +7,7 @@ import { benchEmulator } from './emulator';
 import { benchFormats } from './formats';
 import { benchHandover } from './handover';
 import { benchLockCore } from './lock-core';
+import { benchS3 } from './s3';
 
 const ALL: Record<string, () => Promise<unknown>> = {
   emulator: benchEmulator,
@@ -29,6 +30,7 @@ const ALL: Record<string, () => Promise<unknown>> = {
     if (r.status !== 0) throw new Error('the events benchmark failed');
   },
   'cli-startup': benchCliStartup,
+  s3: benchS3,
 };
 const chosen = process.argv.slice(2).filter((a) => a !== '--');
 for (const name of chosen) {

@@ -33,7 +33,7 @@ export class S3LockStore {
   readonly prefix: string;
   readonly source: string;
   private readonly auditPrefix: string;
-  /** Bodies by ETag: an ETag is the MD5 of the body, so a cached body is never stale. */
+  /** Bodies (and their metadata) by key and ETag: an ETag is the MD5 of the body, so a cached one is never stale. */
   private readonly bodies = new Map<string, S3Body>();
   /** Audit events by key (immutable once written). */
   private readonly events = new Map<string, AuditRecord | null>();
@@ -54,6 +54,9 @@ export class S3LockStore {
       token = page.next;
     } while (token);
     const views = await mapLimit(listed, CONCURRENCY, (item) => this.viewOf(item));
+    // keep only the bodies of what exists now: every refresh of a lock is a new ETag
+    const live = new Set(listed.map((i) => `${i.key}\u0000${i.etag}`));
+    for (const k of this.bodies.keys()) if (!live.has(k)) this.bodies.delete(k);
     const locks = views.filter((v) => v.releasable);
     return { locks, skipped: views.length - locks.length, serverTime: new Date(this.objects.now()).toISOString() };
   }
@@ -62,19 +65,19 @@ export class S3LockStore {
   async inspect(key: string): Promise<LockView | null> {
     const body = await this.objects.get(key);
     if (!body) return null;
-    this.bodies.set(body.etag, body);
+    this.bodies.set(`${key}\u0000${body.etag}`, body);
     return this.viewOf({ key, etag: body.etag, lastModifiedMs: body.lastModifiedMs, size: body.body.length });
   }
 
   private async viewOf(item: S3Listed): Promise<LockView> {
-    let body = this.bodies.get(item.etag);
+    let body = this.bodies.get(`${item.key}\u0000${item.etag}`);
     const probe = objectViewOf(resourceOf(item, undefined));
     // Lockboard's S3 lock keeps its fields in a small JSON body; other formats say what they need
     const wanted =
       item.size <= LOCKBOARD_BODY_LIMIT ? dataReason(probe) === null && !item.key.endsWith('/') : needsBody(probe);
     if (!body && item.size <= READ_LIMIT && wanted) {
       body = (await this.objects.get(item.key)) ?? undefined;
-      if (body) this.bodies.set(body.etag, body);
+      if (body) this.bodies.set(`${item.key}\u0000${body.etag}`, body);
     }
     // the object may have changed between the listing and the read: describe what was read
     const seen =
