@@ -14,6 +14,16 @@ export type LockFormat =
   | 'hudi'
   | 'restic'
   | 'plain'
+  // Redis formats (lib/lock/redis/formats.ts)
+  | 'redis-py'
+  | 'python-redis-lock'
+  | 'redlock'
+  | 'redislock'
+  | 'redsync'
+  | 'redisson'
+  | 'laravel'
+  | 'sidekiq-unique-jobs'
+  | 'setnx'
   | 'data'
   | 'other';
 /** Every health value, most urgent first. `free`: a released marker, an object a library keeps after release. */

@@ -1,0 +1,70 @@
+// The one place the Redis store talks to Redis: raw commands through a node-redis client or cluster (the caller's),
+// SCAN over every master (never KEYS), and the server's clock from TIME. Commands issued together are pipelined by
+// node-redis (one round trip per batch).
+
+/** A node-redis client (`createClient`) or cluster (`createCluster`), as far as Lockboard uses them. */
+export interface RedisClientLike {
+  sendCommand(...args: never[]): Promise<unknown>;
+}
+
+interface ClusterLike {
+  masters: unknown[];
+  nodeClient(node: unknown): Promise<{ sendCommand(args: string[]): Promise<unknown> }>;
+  sendCommand(firstKey: string | undefined, isReadonly: boolean | undefined, args: string[]): Promise<unknown>;
+}
+
+export class RedisConn {
+  private offsetMs = 0;
+  roundTrips = 0;
+
+  constructor(readonly client: RedisClientLike) {}
+
+  get isCluster(): boolean {
+    return Array.isArray((this.client as unknown as Partial<ClusterLike>).masters);
+  }
+
+  /** One command; on a cluster it goes to the master of `key`. */
+  cmd(key: string | undefined, args: string[]): Promise<unknown> {
+    this.roundTrips++;
+    if (this.isCluster) return (this.client as unknown as ClusterLike).sendCommand(key, false, args);
+    return (this.client as unknown as { sendCommand(args: string[]): Promise<unknown> }).sendCommand(args);
+  }
+
+  /** Every key matching `match`, master by master (replicas duplicate keys); SCAN may repeat a key: deduplicated. */
+  async scan(match: string, count = 1000): Promise<string[]> {
+    const nodes = this.isCluster
+      ? await Promise.all(
+          (this.client as unknown as ClusterLike).masters.map((m) =>
+            (this.client as unknown as ClusterLike).nodeClient(m),
+          ),
+        )
+      : [this.client as unknown as { sendCommand(args: string[]): Promise<unknown> }];
+    const keys = new Set<string>();
+    for (const node of nodes) {
+      let cursor = '0';
+      do {
+        this.roundTrips++;
+        const [next, batch] = (await node.sendCommand(['SCAN', cursor, 'MATCH', match, 'COUNT', String(count)])) as [
+          string,
+          string[],
+        ];
+        for (const k of batch) keys.add(String(k));
+        cursor = String(next);
+      } while (cursor !== '0');
+    }
+    return [...keys];
+  }
+
+  /** The server's time in milliseconds (TIME), and the offset kept for `now()`. */
+  async time(): Promise<number> {
+    const sentAt = Date.now();
+    const [s, us] = (await this.cmd(undefined, ['TIME'])) as [string, string];
+    const server = Number(s) * 1000 + Math.floor(Number(us) / 1000);
+    this.offsetMs = server - (sentAt + Date.now()) / 2;
+    return server;
+  }
+
+  now(): number {
+    return Date.now() + this.offsetMs;
+  }
+}

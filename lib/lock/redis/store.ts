@@ -1,0 +1,266 @@
+// Locks in Redis (stores.md): listed with SCAN (never KEYS) and pipelined TYPE/GET/HGETALL/PTTL, judged on Redis's
+// TIME; force-released by one Lua script per format that compares what the operator saw (a hash of the value, or of
+// Redisson's / SUJ's owner field) and deletes only on a match, waking that format's waiters as its own unlock does;
+// audited in a stream of the same database before and after.
+import type { AuditRecord } from '../audit-read';
+import { AuditWriteError } from '../errors';
+import type { LockView, StoreList, StoreReleaseResult } from '../store';
+import type { LockHealth } from '../types';
+import { RedisConn, type RedisClientLike } from './conn';
+import { isCompanionKey, readRedisKey, versionOf, type RedisKeyRead, type RedisReading } from './formats';
+
+export interface RedisStoreOptions {
+  client: RedisClientLike;
+  /** SCAN MATCH pattern (default `*`). */
+  match?: string;
+  /** Source as shown, without credentials, e.g. `redis://cache-1:6379/0?match=lock*`. */
+  source?: string;
+  /** Audit stream key (default `lockboard:audit`). */
+  auditStream?: string;
+  /** Locks held longer than this (or with no TTL and seen this long) are `long-held`. */
+  longHeldMs?: number;
+}
+
+const BATCH = 500;
+const SHA = (v: string) => `string.sub(redis.sha1hex(${v}), 1, 16)`;
+/** KEYS[1] lock; ARGV[1] version. 1 released, 0 changed, -1 gone. */
+const STRING_RELEASE = `local v = redis.call('GET', KEYS[1]) if not v then return -1 end if ${SHA('v')} ~= ARGV[1] then return 0 end redis.call('DEL', KEYS[1]) return 1`;
+/** python-redis-lock: also wake the waiters blocked on BLPOP lock-signal:<name>, as UNLOCK_SCRIPT does. */
+const PRL_RELEASE = `local v = redis.call('GET', KEYS[1]) if not v then return -1 end if ${SHA('v')} ~= ARGV[1] then return 0 end redis.call('DEL', KEYS[2]) redis.call('LPUSH', KEYS[2], 1) redis.call('PEXPIRE', KEYS[2], 1000) redis.call('DEL', KEYS[1]) return 1`;
+/** Redisson: the owner field seen still holds it → DEL and publish the unlock message (0) on the lock's channel. */
+const REDISSON_RELEASE = `if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end for _, f in ipairs(redis.call('HKEYS', KEYS[1])) do if ${SHA('f')} == ARGV[1] then redis.call('DEL', KEYS[1]) redis.call('PUBLISH', KEYS[2], 0) return 1 end end return 0`;
+/** sidekiq-unique-jobs: the jid seen is still in <digest>:LOCKED → unlink the digest's keys, as unlock.lua does. */
+const SUJ_RELEASE = `if redis.call('EXISTS', KEYS[2]) == 0 then return -1 end for _, f in ipairs(redis.call('HKEYS', KEYS[2])) do if ${SHA('f')} == ARGV[1] then redis.call('UNLINK', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]) redis.call('ZREM', KEYS[6], KEYS[1]) return 1 end end return 0`;
+
+export class RedisLockStore {
+  readonly conn: RedisConn;
+  readonly source: string;
+  private readonly stream: string;
+  /** First time each (key, version) was seen: "held for" where a format records no acquire time. */
+  private readonly firstSeen = new Map<string, number>();
+
+  constructor(private readonly o: RedisStoreOptions) {
+    this.conn = new RedisConn(o.client);
+    this.source = o.source ?? 'redis';
+    this.stream = o.auditStream ?? 'lockboard:audit';
+  }
+
+  async list(): Promise<StoreList> {
+    const now = await this.conn.time();
+    const keys = (await this.conn.scan(this.o.match ?? '*')).filter((k) => k !== this.stream);
+    const locks: LockView[] = [];
+    let skipped = 0;
+    const seen = new Set<string>();
+    for (let i = 0; i < keys.length; i += BATCH) {
+      const reads = await this.readKeys(keys.slice(i, i + BATCH));
+      for (const r of reads) {
+        const reading = r && readRedisKey(r);
+        if (!r || !reading) {
+          skipped++;
+          continue;
+        }
+        seen.add(`${reading.name}\u0000${reading.versionOf}`);
+        locks.push(this.view(reading, r, now));
+      }
+    }
+    for (const k of this.firstSeen.keys()) if (!seen.has(k)) this.firstSeen.delete(k);
+    return {
+      locks: locks.sort((a, b) => a.name.localeCompare(b.name)),
+      skipped,
+      serverTime: new Date(now).toISOString(),
+    };
+  }
+
+  /** One pipelined round trip of TYPE + PTTL, then one of GET / HGETALL for the keys that may be locks. */
+  private async readKeys(keys: string[]): Promise<(RedisKeyRead | null)[]> {
+    const candidates = keys.filter((k) => !isCompanionKey(k));
+    const meta = await Promise.all(
+      candidates.map(async (key) => {
+        const [type, pttl] = await Promise.all([this.conn.cmd(key, ['TYPE', key]), this.conn.cmd(key, ['PTTL', key])]);
+        return { key, type: String(type), pttl: Number(pttl) };
+      }),
+    );
+    const reads = await Promise.all(
+      meta.map(async (m): Promise<RedisKeyRead | null> => {
+        if (m.type === 'string') return { ...m, value: String((await this.conn.cmd(m.key, ['GET', m.key])) ?? '') };
+        if (m.type === 'hash') return { ...m, hash: hashOf(await this.conn.cmd(m.key, ['HGETALL', m.key])) };
+        return null;
+      }),
+    );
+    return [...reads, ...Array<null>(keys.length - candidates.length).fill(null)];
+  }
+
+  async inspect(name: string): Promise<LockView | null> {
+    const now = await this.conn.time();
+    const sujLocked = `${name}:LOCKED`;
+    const [read] = await this.readKeys([name]);
+    const reading = read && readRedisKey(read);
+    if (reading) return this.view(reading, read, now);
+    const [suj] = await this.readKeys([sujLocked]);
+    const sujReading = suj && readRedisKey(suj);
+    return sujReading ? this.view(sujReading, suj, now) : null;
+  }
+
+  private view(r: RedisReading, k: RedisKeyRead, now: number): LockView {
+    const version = versionFor(r);
+    const seenKey = `${r.name}\u0000${r.versionOf}`;
+    const firstSeen = this.firstSeen.get(seenKey) ?? now;
+    this.firstSeen.set(seenKey, firstSeen);
+    const since = r.acquiredMs ?? firstSeen;
+    const expiresAt = k.pttl > 0 ? now + k.pttl : r.staleAtMs;
+    const health = judge(now, since, k.pttl, r, this.o.longHeldMs);
+    return {
+      store: 'redis',
+      source: this.source,
+      bucket: this.source,
+      name: r.name,
+      format: r.format as LockView['format'],
+      formatLabel: r.label,
+      ...(r.identity ? { identity: r.identity } : {}),
+      generation: r.token ?? '0',
+      metageneration: '0',
+      createdAt: new Date(since).toISOString(),
+      updatedAt: new Date(since).toISOString(),
+      heldMs: Math.max(0, now - since),
+      ...(expiresAt !== undefined
+        ? { expiresAt: new Date(expiresAt).toISOString(), afterExpiry: 'expired' as const }
+        : {}),
+      ...(r.ttlMs ? { ttlMs: r.ttlMs } : {}),
+      ...(r.refreshMs ? { refreshIntervalMs: r.refreshMs } : {}),
+      health,
+      metadata: {},
+      details: [
+        ...r.details,
+        ['Redis TTL', k.pttl > 0 ? `${Math.round(k.pttl / 100) / 10} s` : 'none (never expires by itself)'],
+        [
+          'Held for',
+          r.acquiredMs ? 'since the time the format records' : 'seen since (this format records no acquire time)',
+        ],
+      ],
+      releasable: true,
+      releaseRule: 'delete',
+      releaseNote: r.releaseNote,
+      ...(!r.identity ? { note: 'The owner is not recorded by this format (a random token).' } : {}),
+      size: (k.value ?? '').length,
+      version,
+      versionLabel: `value #${version.slice(0, 8)}`,
+    };
+  }
+
+  /** The compare-and-delete of the lock's format, audited in the stream before and after. */
+  async forceRelease(o: {
+    name: string;
+    version: string;
+    reason: string;
+    operator: string;
+  }): Promise<StoreReleaseResult> {
+    const before = await this.inspect(o.name);
+    if (!before) return { outcome: 'gone', current: null, audit: [] };
+    const fields = { lock: o.name, version: o.version, operator: o.operator, reason: o.reason, format: before.format };
+    let attempt: string;
+    try {
+      attempt = await this.record({ event: 'force-release-requested', ...fields });
+    } catch (err) {
+      throw new AuditWriteError(o.name, this.stream, err);
+    }
+    const hash = o.version.slice(0, 16);
+    const n = o.name;
+    const [script, keys] =
+      before.format === 'redisson'
+        ? [REDISSON_RELEASE, [n, `redisson_lock__channel:${n.includes('{') ? n : `{${n}}`}`]]
+        : before.format === 'sidekiq-unique-jobs'
+          ? [
+              SUJ_RELEASE,
+              [
+                n,
+                `${n}:LOCKED`,
+                `${n}:QUEUED`,
+                `${n}:PRIMED`,
+                `${n}:INFO`,
+                `${n.slice(0, n.lastIndexOf(':'))}:digests`,
+              ],
+            ]
+          : before.format === 'python-redis-lock'
+            ? [PRL_RELEASE, [n, signalKeyOf(n)]]
+            : [STRING_RELEASE, [n]];
+    const result = Number(await this.conn.cmd(n, ['EVAL', script, String(keys.length), ...keys, hash]));
+    const outcome = result === 1 ? 'released' : result === -1 ? 'gone' : 'changed';
+    const current = outcome === 'released' ? null : await this.inspect(o.name);
+    const audit = [attempt];
+    const done = await this.record({
+      event: outcome === 'released' ? 'force-released' : 'force-release-refused',
+      ...fields,
+      outcome,
+    }).catch(() => '');
+    if (done) audit.push(done);
+    return { outcome, current, audit };
+  }
+
+  /** One event in the audit stream (XADD, capped near 100 000 entries). */
+  async record(fields: Record<string, string>): Promise<string> {
+    const flat = Object.entries({ ...fields, at: new Date(this.conn.now()).toISOString() }).flat();
+    return String(await this.conn.cmd(this.stream, ['XADD', this.stream, 'MAXLEN', '~', '100000', '*', ...flat]));
+  }
+
+  /** Events of [from, to) by stream id (the id is the server's millisecond time). */
+  async readAudit(from: Date, to: Date, lock?: string): Promise<AuditRecord[]> {
+    const out: AuditRecord[] = [];
+    let start = String(from.getTime());
+    const end = String(to.getTime() - 1);
+    for (;;) {
+      const page = (await this.conn.cmd(this.stream, ['XRANGE', this.stream, start, end, 'COUNT', '1000'])) as [
+        string,
+        string[],
+      ][];
+      for (const [id, flat] of page) {
+        const f = hashOf(flat);
+        if (!f.event || !f.lock || (lock && f.lock !== lock)) continue;
+        const record = {
+          id,
+          at: new Date(Number(id.split('-')[0])).toISOString(),
+          event: f.event,
+          lock: f.lock,
+        } as AuditRecord;
+        for (const k of ['identity', 'generation', 'outcome', 'error', 'operator', 'reason', 'format'] as const)
+          if (f[k]) record[k] = f[k];
+        out.push(record);
+      }
+      if (page.length < 1000) return out;
+      start = `(${page[page.length - 1]![0]}`;
+    }
+  }
+}
+
+function versionFor(r: RedisReading): string {
+  return versionOf(r.versionOf);
+}
+
+function judge(now: number, since: number, pttl: number, r: RedisReading, longHeldMs: number | undefined): LockHealth {
+  if (r.staleAtMs !== undefined)
+    return now >= r.staleAtMs
+      ? 'expired'
+      : longHeldMs !== undefined && now - since > longHeldMs
+        ? 'long-held'
+        : 'healthy';
+  if (longHeldMs !== undefined && now - since > longHeldMs) return 'long-held';
+  if (pttl < 0) return 'unknown'; // no TTL and not held past the threshold: liveness cannot be judged
+  if (r.ttlMs && r.refreshMs && r.ttlMs - pttl > 1.5 * r.refreshMs) return 'overdue';
+  return 'healthy';
+}
+
+/** HGETALL / XRANGE field lists as an object (RESP3 may already give a map). */
+function hashOf(reply: unknown): Record<string, string> {
+  if (Array.isArray(reply)) {
+    const out: Record<string, string> = {};
+    for (let i = 0; i + 1 < reply.length; i += 2) out[String(reply[i])] = String(reply[i + 1]);
+    return out;
+  }
+  if (reply instanceof Map) return Object.fromEntries([...reply].map(([k, v]) => [String(k), String(v)]));
+  return Object.fromEntries(Object.entries((reply ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)]));
+}
+
+/** python-redis-lock's waiters block on `lock-signal:<name>` beside `lock:<name>` (under any key prefix). */
+function signalKeyOf(key: string): string {
+  const at = key.lastIndexOf('lock:');
+  return `${key.slice(0, at)}lock-signal:${key.slice(at + 'lock:'.length)}`;
+}
