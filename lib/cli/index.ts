@@ -4,7 +4,7 @@ import { EXIT, EXIT_CODES_HELP } from './exit';
 
 const HELP = `Usage: lockboard <command> [options]
 
-Distributed locks on Google Cloud Storage, for scripts and CI/CD pipelines.
+Distributed locks on Google Cloud Storage, S3 and Redis, for scripts and CI/CD pipelines.
 
 Commands:
   run <lock> -- <cmd>   run a command while holding the lock (like flock(1), across machines)
@@ -15,7 +15,8 @@ Commands:
   --version             print the version
 
 Run "lockboard <command> --help" for options and examples.
-Configuration: --bucket / LOCKBOARD_BUCKET, --endpoint / LOCKBOARD_GCS_ENDPOINT, --prefix / LOCKBOARD_PREFIX.
+Configuration: --bucket / LOCKBOARD_BUCKET, --endpoint / LOCKBOARD_GCS_ENDPOINT, --prefix / LOCKBOARD_PREFIX;
+or a source URL: gs://bucket/prefix, s3://bucket/prefix, redis://host:port/db?match=PATTERN.
 
 ${EXIT_CODES_HELP}`;
 

@@ -33,7 +33,7 @@ function longHeldMs(values: { 'long-held'?: string }): number | undefined {
   return ms;
 }
 
-export const LS_HELP = `Usage: lockboard ls [prefix | gs://bucket/prefix | s3://bucket/prefix] [--json] [--long-held D]
+export const LS_HELP = `Usage: lockboard ls [prefix | gs://bucket/prefix | s3://bucket/prefix | redis://host:port/db?match=P] [--json] [--long-held D]
 
 Lists the locks under a prefix (default: --prefix / LOCKBOARD_PREFIX / "locks/") with owner, health, how long
 they have been held, when they expire (on the server's clock) and their generation.
@@ -45,6 +45,7 @@ ${LONG_HELD_HELP}
 Examples:
   lockboard ls --bucket my-locks
   lockboard ls s3://tf-state/envs/ --json       # Terraform's S3 lockfiles and Lockboard's S3 locks
+  lockboard ls 'redis://cache-1:6379/0?match=lock*'   # every common Redis lock format; caches skipped
   lockboard ls ci/ --json | jq '.locks[] | select(.health == "expired") | .name'`;
 
 export const STATUS_HELP = `Usage: lockboard status <lock | gs://bucket/object | gs://bucket/prefix lock> [--json] [--long-held D]
@@ -59,6 +60,7 @@ Examples:
   lockboard status deploy-prod --bucket my-locks
   lockboard status gs://tf-state/prod/default.tflock
   lockboard status s3://tf-state/envs/prod/terraform.tfstate.tflock
+  lockboard status redis://cache-1:6379/0 locks:nightly
   if lockboard status deploy-prod >/dev/null; then echo busy; fi
 
 ${EXIT_CODES_HELP}`;
@@ -70,9 +72,9 @@ export async function lsCommand(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   if (positionals.length > 1) throw new UsageError(`Expected at most one prefix, got ${positionals.length} arguments.`);
-  if (positionals[0]?.startsWith('s3://')) {
-    const { s3Ls } = await import('./s3');
-    return s3Ls(positionals[0], values.json, longHeldMs(values));
+  if (/^(s3|redis|rediss):\/\//.test(positionals[0] ?? '')) {
+    const { storeLs } = await import('./stores');
+    return storeLs(positionals[0]!, values.json, longHeldMs(values));
   }
   const source = parseGsUrl(positionals[0]);
   const config = resolveConfig(source ? { ...values, bucket: source.bucket } : values);
@@ -130,9 +132,9 @@ export async function statusCommand(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   if (positionals.length > 2) throw new UsageError(`Expected a lock, got ${positionals.length} arguments.`);
-  if (positionals[0]?.startsWith('s3://')) {
-    const { s3StatusCommand } = await import('./s3');
-    return s3StatusCommand(positionals[0], positionals[1], values.json);
+  if (/^(s3|redis|rediss):\/\//.test(positionals[0] ?? '')) {
+    const { storeStatus } = await import('./stores');
+    return storeStatus(positionals[0]!, positionals[1], values.json);
   }
   const { name, ...config } = resolveLock(values, positionals);
   const longHeld = longHeldMs(values);

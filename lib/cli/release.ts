@@ -47,9 +47,9 @@ export async function releaseCommand(argv: string[]): Promise<number> {
   if (!values.reason?.trim())
     throw new UsageError('--reason is required: say why you clear this lock (it is audited).');
   if (positionals.length > 2) throw new UsageError(`Expected a lock, got ${positionals.length} arguments.`);
-  if (positionals[0]?.startsWith('s3://')) {
-    const { s3ReleaseCommand } = await import('./s3');
-    return s3ReleaseCommand(positionals[0], positionals[1], {
+  if (/^(s3|redis|rediss):\/\//.test(positionals[0] ?? '')) {
+    const { storeRelease } = await import('./stores');
+    return storeRelease(positionals[0]!, positionals[1], {
       version: values.version,
       reason: values.reason.trim(),
       operator: values.operator ?? safeUser(),

@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { acquireLock, LockAbortError, LockTimeoutError, type LockInfo } from '../lock';
-import type { HeldLock } from './s3';
+import type { HeldLock } from './stores';
 import {
   COMMON_HELP,
   COMMON_OPTIONS,
@@ -30,8 +30,9 @@ Options:
   --identity ID      holder identity (default host:pid:random); a stable one lets a restart adopt its own lock
   --kill-after D     if the lock is lost, SIGKILL the command D after SIGTERM (default 10s)
   --quiet            no progress output while waiting
-  --source URL       where the lock lives: gs://BUCKET/PREFIX (GCS) or s3://BUCKET/PREFIX (S3: AWS SDK
-                     credentials and region; AWS_ENDPOINT_URL_S3 for an emulator)
+  --source URL       where the lock lives: gs://BUCKET/PREFIX (GCS), s3://BUCKET/PREFIX (S3: AWS SDK
+                     credentials and region; AWS_ENDPOINT_URL_S3 for an emulator) or redis://HOST:PORT/DB
+                     (the lock is a key; REDISCLI_AUTH for a password)
 ${COMMON_HELP}
 
 Durations: 500ms, 30s, 5m, 1h (a bare number is seconds).
@@ -41,6 +42,7 @@ Examples:
   lockboard run dbt-nightly --timeout 10m --purpose "dbt run" -- dbt run
   LOCKBOARD_BUCKET=my-locks lockboard run publish --no-wait -- npm publish
   lockboard run --source s3://ci-locks/locks/ deploy-prod -- ./deploy.sh
+  lockboard run --source redis://127.0.0.1:6379/0 locks:nightly -- ./nightly.sh
 
 ${EXIT_CODES_HELP}`;
 
@@ -72,11 +74,13 @@ export async function runCommand(argv: string[]): Promise<number> {
   const timeoutMs = values['no-wait'] ? 0 : parseDuration('timeout', values.timeout);
   const killAfterMs = parseDuration('kill-after', values['kill-after']) ?? 10_000;
   const source = values.source;
-  if (source !== undefined && !/^(gs|s3):\/\//.test(source))
-    throw new UsageError(`--source must be gs://BUCKET/PREFIX or s3://BUCKET/PREFIX, got ${JSON.stringify(source)}.`);
+  if (source !== undefined && !/^(gs|s3|redis|rediss):\/\//.test(source))
+    throw new UsageError(
+      `--source must be gs://BUCKET/PREFIX, s3://BUCKET/PREFIX or redis://HOST:PORT/DB, got ${JSON.stringify(source)}.`,
+    );
   const target = source !== undefined ? [source, ...positionals.slice(0, 1)] : positionals.slice(0, 1);
-  const s3 = target[0]?.startsWith('s3://') === true;
-  const { name, ...config } = s3
+  const otherStore = /^(s3|redis|rediss):\/\//.test(target[0] ?? '');
+  const { name, ...config } = otherStore
     ? { name: target.join(' '), storage: undefined, bucket: '', prefix: '' }
     : resolveLock(values, target);
 
@@ -88,9 +92,12 @@ export async function runCommand(argv: string[]): Promise<number> {
   let lock: HeldLock;
   try {
     const common = { ttlMs, timeoutMs, identity: values.identity, purpose: values.purpose, signal: waiting.signal };
-    if (s3) {
-      const { acquireS3ForRun } = await import('./s3');
-      lock = await acquireS3ForRun(target[0]!, target[1], { ...common, onWait: (holder) => progress.update(holder) });
+    if (otherStore) {
+      const { acquireStoreForRun } = await import('./stores');
+      lock = await acquireStoreForRun(target[0]!, target[1], {
+        ...common,
+        onWait: (holder) => progress.update(holder),
+      });
     } else {
       const gcs = await acquireLock({
         ...common,

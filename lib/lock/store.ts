@@ -1,6 +1,7 @@
 // What every store (GCS, S3, Redis, PostgreSQL) answers, in one shape (stores.md): a LockView is a LockInfo with the
 // store, the source it was found under, and an opaque `version` naming exactly the state the operator saw, which a
 // force-release is conditioned on.
+import type { AuditRecord } from './audit-read';
 import type { LockInfo } from './types';
 
 export type StoreKind = 'gcs' | 's3' | 'redis' | 'postgres';
@@ -66,4 +67,20 @@ export function gcsView(lock: LockInfo, source: string): LockView {
     version: `${lock.generation}.${lock.metageneration}`,
     versionLabel: `gen ${lock.generation} / ${lock.metageneration}`,
   };
+}
+
+/** What the console and the CLI ask of every store but GCS (whose older API they call directly). */
+export interface LockStore {
+  /** The source as shown, never with credentials. */
+  readonly source: string;
+  list(): Promise<StoreList>;
+  inspect(name: string): Promise<LockView | null>;
+  forceRelease(o: {
+    name: string;
+    version: string;
+    reason: string;
+    operator: string;
+    identity?: string;
+  }): Promise<StoreReleaseResult>;
+  readAudit(from: Date, to: Date, lock?: string): Promise<AuditRecord[]>;
 }
