@@ -136,7 +136,7 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
         </dd>
         <dt className="text-zinc-500">Held for</dt>
         <dd className="tabular">{formatDuration(serverNow - Date.parse(target.createdAt))}</dd>
-        {target.store === 's3' ? (
+        {target.store && target.store !== 'gcs' ? (
           <>
             <dt className="text-zinc-500">Version</dt>
             <dd className="font-mono text-xs" data-testid="dialog-version">
@@ -152,6 +152,13 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
           </>
         )}
       </dl>
+      {target.store === 'redis' && (
+        <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="dialog-redis-rule">
+          Redis rule: one Lua script compares the key with the value you see here (its hash) and deletes it only on a
+          match, then wakes this format&apos;s waiters as its own unlock does. A holder that re-acquired or a successor
+          has another value, so it is never released.
+        </p>
+      )}
       {target.store === 's3' && (
         <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="dialog-s3-rule">
           S3 rule: the lock is removed by one DeleteObject with <code>If-Match</code> on the ETag you see here. S3
@@ -165,8 +172,8 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
       >
         <strong>Safe to clear? </strong>
         {RELEASE_ADVICE[target.health].replace(/^Safe to clear: /, '')} Only this{' '}
-        {target.store === 's3' ? 'version' : 'generation'} is deleted: if someone else takes the lock meanwhile, nothing
-        of theirs is touched.
+        {target.store && target.store !== 'gcs' ? 'version' : 'generation'} is deleted: if someone else takes the lock
+        meanwhile, nothing of theirs is touched.
       </p>
       <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="dialog-release-note">
         {target.releaseNote}

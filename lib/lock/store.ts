@@ -83,4 +83,6 @@ export interface LockStore {
     identity?: string;
   }): Promise<StoreReleaseResult>;
   readAudit(from: Date, to: Date, lock?: string): Promise<AuditRecord[]>;
+  /** The store's clock as last read (server time, milliseconds). */
+  now(): number;
 }

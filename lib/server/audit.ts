@@ -6,7 +6,7 @@ import { EVENT_KINDS } from '@/lib/churn';
 import { env } from './env';
 import { ApiError, parseWith } from './http';
 import { countGcs } from './metrics';
-import { s3Store } from './s3';
+import { storeFor } from './stores';
 import { sourceOfLock, sources } from './sources';
 import { storage } from './storage';
 
@@ -70,10 +70,10 @@ export async function readEvents(w: AuditWindow): Promise<BucketAuditRecord[]> {
   const first = Math.floor(w.from.getTime() / SLICE_MS) * SLICE_MS;
   const slices: Promise<BucketAuditRecord[]>[] = [];
   for (const source of trails.values()) {
-    if (source.store === 's3') {
+    if (source.store !== 'gcs') {
       slices.push(
-        s3Store(source)
-          .readAudit(w.from, w.to, w.lock)
+        storeFor(source)
+          .then((store) => store.readAudit(w.from, w.to, w.lock))
           .then((events) => events.map((e) => ({ ...e, bucket: source.bucketId }))),
       );
       continue;

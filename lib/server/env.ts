@@ -2,6 +2,7 @@
 import 'server-only';
 import { z } from 'zod';
 import { parseDurationMs } from '@/lib/format';
+import { parseRedisSource } from '@/lib/lock/redis/source';
 
 const list = (raw: string | undefined) =>
   (raw ?? '')
@@ -19,19 +20,31 @@ const SOURCE = /^(gs|s3):\/\/([^/]+)\/(.*)$/;
 
 /** Where locks are listed: one bucket of a store and a prefix in it ("" = the whole bucket). */
 export interface Source {
-  /** `gs://bucket/prefix` or `s3://bucket/prefix`, as configured and as shown in the source selector. */
+  /** `gs://bucket/prefix`, `s3://bucket/prefix` or `redis://host:port/db?match=P`, as shown (never credentials). */
   id: string;
-  store: 'gcs' | 's3';
+  store: 'gcs' | 's3' | 'redis';
   bucket: string;
   /** The bucket as requests name it (`?bucket=`, a lock's `bucket`): the name on GCS, `s3://name` on S3. */
   bucketId: string;
   prefix: string;
+  /** Redis: the URL with its credentials (server-side only) and the SCAN MATCH pattern. */
+  url?: string;
+  match?: string;
 }
 
 function parseSource(raw: string): Source | string {
+  if (/^rediss?:\/\//.test(raw)) {
+    try {
+      const r = parseRedisSource(raw, process.env);
+      const bucketId = r.display.replace(/\?.*$/, '');
+      return { id: r.display, store: 'redis', bucket: bucketId, bucketId, prefix: '', url: r.url, match: r.match };
+    } catch (err) {
+      return `a Redis source: ${(err as Error).message}`;
+    }
+  }
   const m = SOURCE.exec(raw);
   if (!m)
-    return `"${raw}" is not gs://BUCKET/PREFIX or s3://BUCKET/PREFIX (e.g. gs://tf-state-prod/ or s3://ci-locks/locks/)`;
+    return `"${raw}" is not gs://BUCKET/PREFIX, s3://BUCKET/PREFIX or redis://HOST:PORT/DB?match=PATTERN (e.g. gs://tf-state-prod/ or s3://ci-locks/locks/)`;
   const [, scheme, bucket, prefix] = m as unknown as [string, 'gs' | 's3', string, string];
   if (!BUCKET_NAME.test(bucket)) return `"${raw}": "${bucket}" is not a bucket name`;
   if (prefix && (!prefix.endsWith('/') || prefix.startsWith('/')))

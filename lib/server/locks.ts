@@ -5,7 +5,7 @@ import { gcsView } from '@/lib/lock/store';
 import { env } from './env';
 import { ApiError } from './http';
 import { cachedListLocks } from './list-cache';
-import { cachedS3List, s3Store } from './s3';
+import { cachedStoreList, storeFor } from './stores';
 import { isAuditObject, type Source } from './sources';
 import { storage } from './storage';
 
@@ -41,8 +41,8 @@ export async function listForConsole(
   let pageToken = filters.pageToken;
   const seen = new Set<string>(); // nested sources (gs://b/ and gs://b/ci/) list some objects twice
   for (const source of selection.sources) {
-    if (source.store === 's3') {
-      const list = await cachedS3List(source);
+    if (source.store !== 'gcs') {
+      const list = await cachedStoreList(source);
       for (const lock of list.locks) {
         const key = `${source.bucketId}/${lock.name}`;
         if (seen.has(key)) continue;
@@ -87,10 +87,10 @@ export async function listForConsole(
 
 /** One lock with the server time it was judged at, for countdowns; null when free. */
 export async function getForConsole(source: Source, name: string): Promise<(LockInfo & { serverTime: string }) | null> {
-  if (source.store === 's3') {
-    const store = s3Store(source);
+  if (source.store !== 'gcs') {
+    const store = await storeFor(source);
     const view = await store.inspect(name);
-    return view && { ...view, bucket: source.bucketId, serverTime: new Date(store.objects.now()).toISOString() };
+    return view && { ...view, bucket: source.bucketId, serverTime: new Date(store.now()).toISOString() };
   }
   const lock = await getLock({
     storage: storage(),

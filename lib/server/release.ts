@@ -7,7 +7,7 @@ import { env } from './env';
 import { invalidateListings } from './list-cache';
 import { countForceRelease, countGcs } from './metrics';
 import { ApiError } from './http';
-import { invalidateS3Listings, s3Store } from './s3';
+import { invalidateStoreListings, storeFor } from './stores';
 import { sourceOfLock, type Source } from './sources';
 import { storage } from './storage';
 
@@ -27,7 +27,7 @@ export const seenLock = z.object({
   /** Other stores: the opaque version seen (S3: ETAG.MILLIS). */
   version: z
     .string()
-    .regex(/^[0-9a-f]{32}\.\d{1,16}$/, 'must be the version shown with the lock (ETAG.MILLIS)')
+    .regex(/^[0-9a-f]{16}(?:[0-9a-f]{16}\.\d{1,16})?$/, 'must be the version shown with the lock')
     .optional(),
   /** The owner seen: a newer version by the same owner is reported as `refreshed`. */
   identity: z.string().max(512).optional(),
@@ -57,7 +57,7 @@ export const UNCONFIRMED_MESSAGE =
  */
 export async function releaseSeen(seen: SeenLock, operator: string, reason: string): Promise<ForceReleaseResult> {
   const source = sourceOfLock(seen.name, seen.bucket);
-  if (source.store === 's3') return releaseS3(source, seen, operator, reason);
+  if (source.store !== 'gcs') return releaseInStore(source, seen, operator, reason);
   if (seen.generation === undefined)
     throw new ApiError('bad_request', `"generation" is required for ${source.id} (the lock's generation as shown).`);
   countGcs('objects.delete');
@@ -75,8 +75,8 @@ export async function releaseSeen(seen: SeenLock, operator: string, reason: stri
   return result;
 }
 
-/** S3: one DeleteObject If-Match on the ETag seen (a Lockboard S3 lock: its released marker), audited before. */
-async function releaseS3(
+/** S3, Redis: the store's own conditional mutation on the version seen, audited before (stores.md). */
+async function releaseInStore(
   source: Source,
   seen: SeenLock,
   operator: string,
@@ -85,7 +85,9 @@ async function releaseS3(
   if (seen.version === undefined)
     throw new ApiError('bad_request', `"version" is required for ${source.id} (the lock's version as shown).`);
   // An AuditWriteError (the attempt could not be recorded, nothing deleted) goes to the route's error mapping
-  const result = await s3Store(source).forceRelease({
+  const result = await (
+    await storeFor(source)
+  ).forceRelease({
     name: seen.name,
     version: seen.version,
     reason,
@@ -93,7 +95,7 @@ async function releaseS3(
     identity: seen.identity,
   });
   countForceRelease(result.outcome);
-  invalidateS3Listings();
+  invalidateStoreListings();
   return {
     outcome: result.outcome,
     ...(result.current ? { current: { ...result.current, bucket: source.bucketId } } : {}),

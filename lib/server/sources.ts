@@ -67,7 +67,10 @@ export function sourceOfLock(name: string, bucket?: string): Source {
   }
   const inside = sources().filter(
     (s) =>
-      name.startsWith(s.prefix) && name.length > s.prefix.length && (bucket === undefined || s.bucketId === bucket),
+      name.startsWith(s.prefix) &&
+      name.length > s.prefix.length &&
+      (bucket === undefined || s.bucketId === bucket) &&
+      (s.match === undefined || globMatches(s.match, name)),
   );
   if (inside.length === 0) {
     const where = bucket === undefined ? '' : ` of bucket "${bucket}"`;
@@ -95,4 +98,27 @@ export function gcsSources(): Source[] {
 /** Whether `name` in `bucket` is an audit event object rather than a lock (a source may cover a whole bucket). */
 export function isAuditObject(name: string): boolean {
   return name.startsWith(env().LOCKBOARD_AUDIT_PREFIX);
+}
+
+/** Redis's glob (SCAN MATCH): `*`, `?`, `[...]`, and `\\` escapes. */
+function globMatches(pattern: string, key: string): boolean {
+  let re = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === '\\' && i + 1 < pattern.length) re += `\\${pattern[++i]}`;
+    else if (c === '*') re += '.*';
+    else if (c === '?') re += '.';
+    else if (c === '[') {
+      const end = pattern.indexOf(']', i + 1);
+      if (end < 0) re += '\\[';
+      else {
+        re += `[${pattern
+          .slice(i + 1, end)
+          .replace(/^\^/, '^')
+          .replace(/\\/g, '\\\\')}]`;
+        i = end;
+      }
+    } else re += c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${re}$`, 's').test(key);
 }

@@ -45,6 +45,10 @@ export class RedisLockStore {
     this.stream = o.auditStream ?? 'lockboard:audit';
   }
 
+  now(): number {
+    return this.conn.now();
+  }
+
   async list(): Promise<StoreList> {
     const now = await this.conn.time();
     const keys = (await this.conn.scan(this.o.match ?? '*')).filter((k) => k !== this.stream);

@@ -45,6 +45,10 @@ export class S3LockStore {
     this.auditPrefix = o.auditPrefix ?? DEFAULT_AUDIT_PREFIX;
   }
 
+  now(): number {
+    return this.objects.now();
+  }
+
   async list(): Promise<StoreList> {
     const listed: S3Listed[] = [];
     let token: string | undefined;
