@@ -61,7 +61,7 @@ describe('console configuration', () => {
     [
       'a source of another scheme',
       { NEXTAUTH_SECRET: 'a'.repeat(32), LOCKBOARD_SOURCES: 'azure://c/' },
-      /is not gs:\/\/BUCKET\/PREFIX or s3:\/\/BUCKET\/PREFIX/,
+      /is not gs:\/\/BUCKET\/PREFIX, s3:\/\/BUCKET\/PREFIX or redis:\/\/HOST:PORT\/DB/,
     ],
     ['a missing NEXTAUTH_SECRET', { LOCKBOARD_BUCKET: 'b-1' }, /NEXTAUTH_SECRET is required/],
     ['a missing bucket', { NEXTAUTH_SECRET: 'a'.repeat(32) }, /LOCKBOARD_BUCKET is required \(or LOCKBOARD_SOURCES/],
