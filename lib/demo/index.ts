@@ -8,14 +8,17 @@ import { startEmulator } from '../emulator';
 import { buildConsole, needsBuild, startConsole } from './console';
 import { startHolders } from './holders';
 import { PLATFORM_BUCKET } from './platform';
+import { startDemoRedis } from './redis';
 import { S3_BUCKET } from './s3';
+import { Stopper } from './stopper';
 
 /** The demo emulator's pushes to the demo console (a shared token, as with any emulator). */
 const PUSH_TOKEN = randomBytes(16).toString('hex');
 
-const HELP = `Usage: npm run demo -- [--port 3000] [--emulator-port 4443] [--s3-port 4444] [--data-dir .data/demo]
+const HELP = `Usage: npm run demo -- [--port 3000] [--emulator-port 4443] [--s3-port 4444] [--redis-port 6390] [--data-dir .data/demo]
 
-Starts the GCS and S3 emulator, simulated lock holders and the Lockboard console. Ctrl-C stops everything.`;
+Starts the GCS and S3 emulator, a Redis of its own (when redis-server is installed), simulated lock holders and the
+Lockboard console. Ctrl-C stops everything.`;
 
 async function main(): Promise<number> {
   let values;
@@ -25,6 +28,7 @@ async function main(): Promise<number> {
         port: { type: 'string', default: '3000' },
         'emulator-port': { type: 'string', default: '4443' },
         's3-port': { type: 'string', default: '4444' },
+        'redis-port': { type: 'string', default: '6390' },
         'data-dir': { type: 'string', default: join(import.meta.dirname, '..', '..', '.data', 'demo') },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -40,8 +44,9 @@ async function main(): Promise<number> {
   const port = Number(values.port);
   const emulatorPort = Number(values['emulator-port']);
   const s3Port = Number(values['s3-port']);
-  if (![port, emulatorPort, s3Port].every((p) => Number.isInteger(p) && p > 0 && p < 65536)) {
-    console.error('demo: --port, --emulator-port and --s3-port must be port numbers (1-65535)');
+  const redisPort = Number(values['redis-port']);
+  if (![port, emulatorPort, s3Port, redisPort].every((p) => Number.isInteger(p) && p > 0 && p < 65536)) {
+    console.error('demo: --port, --emulator-port, --s3-port and --redis-port must be port numbers (1-65535)');
     return 2;
   }
   if (needsBuild()) {
@@ -84,11 +89,21 @@ async function main(): Promise<number> {
     credentials: { accessKeyId: 'demo', secretAccessKey: 'demo' },
   });
   const holders = await startHolders(storage, bucket, { s3 });
+  const redisStop = new Stopper();
+  const redis = await startDemoRedis(redisPort, redisStop).catch((err: unknown) => {
+    console.error(`demo: Redis locks are off: ${(err as Error).message}. Try --redis-port.`);
+    return null;
+  });
+  const stopRedis = async () => {
+    redisStop.stop();
+    await Promise.allSettled(redis?.loops ?? []);
+    await redis?.stop();
+  };
   let console_;
   try {
     console_ = await startConsole(port, {
       LOCKBOARD_DEMO: '1',
-      LOCKBOARD_SOURCES: `gs://${bucket}/locks/,gs://${bucket}/ci/,gs://${PLATFORM_BUCKET}/,s3://${S3_BUCKET}/`,
+      LOCKBOARD_SOURCES: `gs://${bucket}/locks/,gs://${bucket}/ci/,gs://${PLATFORM_BUCKET}/,s3://${S3_BUCKET}/${redis ? `,${redis.url}` : ''}`,
       LOCKBOARD_GCS_ENDPOINT: emulator.url,
       AWS_ENDPOINT_URL_S3: s3Url,
       LOCKBOARD_LONG_HELD: '10m',
@@ -99,6 +114,7 @@ async function main(): Promise<number> {
   } catch (err) {
     console.error(`demo: ${(err as Error).message}`);
     await holders.stop();
+    await stopRedis();
     await emulator.close();
     return 1;
   }
@@ -110,7 +126,9 @@ Lockboard demo is running.
   Emulator:  GCS ${emulator.url}, S3 ${s3Url} (data in ${values['data-dir']})
   CLI:       LOCKBOARD_BUCKET=${bucket} LOCKBOARD_GCS_ENDPOINT=${emulator.url} npx lockboard ls
              LOCKBOARD_GCS_ENDPOINT=${emulator.url} npx lockboard ls gs://${PLATFORM_BUCKET}/   (Terraform, Vault, ...)
-             AWS_ENDPOINT_URL_S3=${s3Url} npx lockboard ls s3://${S3_BUCKET}/   (Terraform S3 lockfiles, S3 locks)
+             AWS_ENDPOINT_URL_S3=${s3Url} npx lockboard ls s3://${S3_BUCKET}/   (Terraform S3 lockfiles, S3 locks)${
+               redis ? `\n             npx lockboard ls ${redis.url}   (Redis locks of every common library)` : ''
+             }
   Metrics:   curl -H 'Authorization: Bearer demo-metrics-token-0123456789' ${console_.url}/api/metrics
 Press Ctrl-C to stop.`);
   await new Promise<void>((resolve) => {
@@ -120,6 +138,7 @@ Press Ctrl-C to stop.`);
   });
   console.log('\nStopping: releasing demo locks, stopping the console and the emulator...');
   await holders.stop();
+  await stopRedis();
   await console_.stop();
   await emulator.close();
   return 0;

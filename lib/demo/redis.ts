@@ -1,0 +1,99 @@
+// The demo's Redis, when Debian's redis-server is installed: a server of its own (no persistence) filled with locks
+// of several formats (a SETNX lock whose holder crashed, python-redis-lock, Redisson, sidekiq-unique-jobs, Laravel),
+// Lockboard Redis locks held by simulated holders (contenders, and one that crashes and expires), and cache keys and
+// a counter beside them that are not locks.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createClient } from 'redis';
+import { acquireRedisLock, withRedisLock } from '../lock/redis';
+import { sleep } from './sleep';
+import type { Stopper } from './stopper';
+
+export interface DemoRedis {
+  url: string;
+  loops: Promise<void>[];
+  stop(): Promise<void>;
+}
+
+/** Starts redis-server on `port`, or returns null (and says how to install it) when it is not installed. */
+export async function startDemoRedis(port: number, stop: Stopper): Promise<DemoRedis | null> {
+  if (spawnSync('redis-server', ['--version']).status !== 0) {
+    console.log(
+      'Redis locks: redis-server is not installed, so the demo shows none (apt-get install -y redis-server).',
+    );
+    return null;
+  }
+  const server: ChildProcess = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: 'ignore',
+    },
+  );
+  const url = `redis://127.0.0.1:${port}/0`;
+  const client = createClient({ url });
+  client.on('error', () => {});
+  for (let i = 0; ; i++) {
+    try {
+      await client.connect();
+      break;
+    } catch (err) {
+      if (i > 50) throw new Error(`redis-server did not start on port ${port}: ${(err as Error).message}`);
+      await sleep(100, stop.signal());
+    }
+  }
+  const cmd = (...args: string[]) => client.sendCommand(args);
+  await cmd('FLUSHDB');
+  await cmd('SET', 'lock.nightly-export', String(Date.now() / 1000 - 600)); // SETNX holder crashed 10 min ago
+  await cmd('SET', 'lock:billing-sync', randomBytes(18).toString('base64'), 'EX', '300'); // python-redis-lock
+  await cmd('HINCRBY', 'orders-reconcile', `${randomUUID()}:42`, '1'); // Redisson
+  await cmd('PEXPIRE', 'orders-reconcile', '30000');
+  const digest = `uniquejobs:${randomBytes(16).toString('hex')}`; // sidekiq-unique-jobs, no lock_ttl: never expires
+  await cmd('SET', digest, 'jid-7f3a9c', 'NX');
+  await cmd('HSET', `${digest}:LOCKED`, 'jid-7f3a9c', String(Date.now() / 1000 - 7200));
+  await cmd('SET', 'laravel_database_laravel_cache_reports', randomBytes(8).toString('hex').slice(0, 16), 'EX', '600');
+  await cmd('SET', 'cache:dashboard', '{"widgets":12}', 'EX', '3600'); // not locks
+  await cmd('SET', 'stats:signups', '1042');
+  const loops = [0, 1, 2].map(async (i) => {
+    const signal = stop.signal();
+    while (!signal.aborted) {
+      await withRedisLock(
+        {
+          client,
+          name: 'locks:search-reindex',
+          identity: `indexer-${i}:${3000 + i}:${String(i).repeat(8)}`,
+          purpose: 'reindex',
+          ttlMs: 10_000,
+          signal,
+        },
+        () => sleep(2_000 + Math.random() * 2_000, signal),
+      ).catch(() => undefined);
+      await sleep(1_000, signal);
+    }
+  });
+  // A holder that crashes every two minutes: its lock stops being refreshed and expires (then disappears)
+  loops.push(
+    (async () => {
+      const signal = stop.signal();
+      while (!signal.aborted) {
+        const lock = await acquireRedisLock({
+          client,
+          name: 'locks:cache-warmup',
+          identity: 'warmup:5150:deadbeef',
+          ttlMs: 45_000,
+          signal,
+        }).catch(() => null);
+        (lock as unknown as { stop?: () => void } | null)?.stop?.(); // crash: no refresh, no release
+        await sleep(120_000, signal);
+      }
+    })(),
+  );
+  return {
+    url,
+    loops,
+    async stop() {
+      await client.quit().catch(() => undefined);
+      server.kill('SIGTERM');
+    },
+  };
+}
