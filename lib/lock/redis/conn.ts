@@ -30,8 +30,24 @@ export class RedisConn {
     return (this.client as unknown as { sendCommand(args: string[]): Promise<unknown> }).sendCommand(args);
   }
 
-  /** Every key matching `match`, master by master (replicas duplicate keys); SCAN may repeat a key: deduplicated. */
-  async scan(match: string, count = 1000): Promise<string[]> {
+  /**
+   * Commands sent together (node-redis writes them in one go): one round trip per node. With `onError`, a command's
+   * error reply (e.g. WRONGTYPE) becomes its result instead of failing the batch.
+   */
+  pipeline(commands: [key: string, args: string[]][], onError?: (err: unknown) => unknown): Promise<unknown[]> {
+    if (commands.length === 0) return Promise.resolve([]);
+    const sent = Promise.all(
+      commands.map(([key, args]) => (onError ? this.cmd(key, args).catch(onError) : this.cmd(key, args))),
+    );
+    this.roundTrips -= Math.max(0, commands.length - 1);
+    return sent;
+  }
+
+  /**
+   * Every key matching `match` (and of `type`, when given), master by master (replicas duplicate keys); SCAN may
+   * repeat a key: deduplicated.
+   */
+  async scan(match: string, count = 1000, type?: string): Promise<string[]> {
     const nodes = this.isCluster
       ? await Promise.all(
           (this.client as unknown as ClusterLike).masters.map((m) =>
@@ -44,10 +60,8 @@ export class RedisConn {
       let cursor = '0';
       do {
         this.roundTrips++;
-        const [next, batch] = (await node.sendCommand(['SCAN', cursor, 'MATCH', match, 'COUNT', String(count)])) as [
-          string,
-          string[],
-        ];
+        const args = ['SCAN', cursor, 'MATCH', match, 'COUNT', String(count), ...(type ? ['TYPE', type] : [])];
+        const [next, batch] = (await node.sendCommand(args)) as [string, string[]];
         for (const k of batch) keys.add(String(k));
         cursor = String(next);
       } while (cursor !== '0');

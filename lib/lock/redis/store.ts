@@ -21,7 +21,7 @@ export interface RedisStoreOptions {
   longHeldMs?: number;
 }
 
-const BATCH = 500;
+const BATCH = 1000;
 const SHA = (v: string) => `string.sub(redis.sha1hex(${v}), 1, 16)`;
 /** KEYS[1] lock; ARGV[1] version. 1 released, 0 changed, -1 gone. */
 const STRING_RELEASE = `local v = redis.call('GET', KEYS[1]) if not v then return -1 end if ${SHA('v')} ~= ARGV[1] then return 0 end redis.call('DEL', KEYS[1]) return 1`;
@@ -49,23 +49,56 @@ export class RedisLockStore {
     return this.conn.now();
   }
 
+  /**
+   * One SCAN pass, one pipelined GET per batch (a key of another type answers WRONGTYPE), TYPE for those and HGETALL
+   * for the hashes (a lock is a string or a hash; anything else is skipped), and PTTL only for the keys that are locks.
+   */
   async list(): Promise<StoreList> {
     const now = await this.conn.time();
-    const keys = (await this.conn.scan(this.o.match ?? '*')).filter((k) => k !== this.stream);
+    const keys = (await this.conn.scan(this.o.match ?? '*', 1000)).filter((k) => k !== this.stream);
     const locks: LockView[] = [];
     let skipped = 0;
     const seen = new Set<string>();
+    const WRONG = Symbol('not a string');
     for (let i = 0; i < keys.length; i += BATCH) {
-      const reads = await this.readKeys(keys.slice(i, i + BATCH));
-      for (const r of reads) {
-        const reading = r && readRedisKey(r);
-        if (!r || !reading) {
-          skipped++;
-          continue;
-        }
+      const batch = keys.slice(i, i + BATCH).filter((k) => !isCompanionKey(k));
+      skipped += Math.min(BATCH, keys.length - i) - batch.length;
+      const values = await this.conn.pipeline(
+        batch.map((k) => [k, ['GET', k]]),
+        () => WRONG,
+      );
+      // the keys of other types: only hashes are read (a TYPE answers without an error for lists, sets...)
+      const others = batch.filter((_, j) => values[j] === WRONG);
+      const types = await this.conn.pipeline(others.map((k) => [k, ['TYPE', k]]));
+      const hashKeys = others.filter((_, j) => String(types[j]) === 'hash');
+      const hashes = await this.conn.pipeline(
+        hashKeys.map((k) => [k, ['HGETALL', k]]),
+        () => null,
+      );
+      const hashOfKey = new Map(hashKeys.map((k, j) => [k, hashes[j]]));
+      const found: [RedisReading, RedisKeyRead][] = [];
+      batch.forEach((key, j) => {
+        const v = values[j];
+        const h = hashOfKey.get(key);
+        const read: RedisKeyRead | null =
+          v === WRONG
+            ? h === null || h === undefined
+              ? null
+              : { key, type: 'hash', hash: hashOf(h), pttl: -1 }
+            : v === null || v === undefined
+              ? null // expired between SCAN and GET
+              : { key, type: 'string', value: String(v), pttl: -1 };
+        const reading = read && readRedisKey(read);
+        if (reading && read) found.push([reading, read]);
+        else skipped++;
+      });
+      const pttls = await this.conn.pipeline(found.map(([, read]) => [read.key, ['PTTL', read.key]]));
+      found.forEach(([reading, read], j) => {
+        const pttl = Number(pttls[j]);
+        if (pttl === -2) return; // expired between the reads: gone
         seen.add(`${reading.name}\u0000${reading.versionOf}`);
-        locks.push(this.view(reading, r, now));
-      }
+        locks.push(this.view(reading, { ...read, pttl }, now));
+      });
     }
     for (const k of this.firstSeen.keys()) if (!seen.has(k)) this.firstSeen.delete(k);
     return {
@@ -75,23 +108,20 @@ export class RedisLockStore {
     };
   }
 
-  /** One pipelined round trip of TYPE + PTTL, then one of GET / HGETALL for the keys that may be locks. */
+  /** One key as the formats see it: TYPE and PTTL in one round trip, then GET or HGETALL. */
   private async readKeys(keys: string[]): Promise<(RedisKeyRead | null)[]> {
-    const candidates = keys.filter((k) => !isCompanionKey(k));
-    const meta = await Promise.all(
-      candidates.map(async (key) => {
-        const [type, pttl] = await Promise.all([this.conn.cmd(key, ['TYPE', key]), this.conn.cmd(key, ['PTTL', key])]);
-        return { key, type: String(type), pttl: Number(pttl) };
-      }),
-    );
-    const reads = await Promise.all(
-      meta.map(async (m): Promise<RedisKeyRead | null> => {
-        if (m.type === 'string') return { ...m, value: String((await this.conn.cmd(m.key, ['GET', m.key])) ?? '') };
-        if (m.type === 'hash') return { ...m, hash: hashOf(await this.conn.cmd(m.key, ['HGETALL', m.key])) };
+    return Promise.all(
+      keys.map(async (key): Promise<RedisKeyRead | null> => {
+        const [type, pttl] = await this.conn.pipeline([
+          [key, ['TYPE', key]],
+          [key, ['PTTL', key]],
+        ]);
+        const meta = { key, type: String(type), pttl: Number(pttl) };
+        if (meta.type === 'string') return { ...meta, value: String((await this.conn.cmd(key, ['GET', key])) ?? '') };
+        if (meta.type === 'hash') return { ...meta, hash: hashOf(await this.conn.cmd(key, ['HGETALL', key])) };
         return null;
       }),
     );
-    return [...reads, ...Array<null>(keys.length - candidates.length).fill(null)];
   }
 
   async inspect(name: string): Promise<LockView | null> {
