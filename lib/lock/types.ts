@@ -24,6 +24,12 @@ export type LockFormat =
   | 'laravel'
   | 'sidekiq-unique-jobs'
   | 'setnx'
+  // PostgreSQL formats (lib/lock/postgres)
+  | 'advisory'
+  | 'unique-index'
+  | 'shedlock'
+  | 'liquibase'
+  | 'db-scheduler'
   | 'data'
   | 'other';
 /** Every health value, most urgent first. `free`: a released marker, an object a library keeps after release. */

@@ -1,0 +1,229 @@
+// Locks in PostgreSQL (stores.md): advisory locks with their holders' sessions, and lock tables found by shape, judged
+// on now(); force-released by one guarded pg_terminate_backend (advisory) or one conditional statement (rows), recorded
+// in a lockboard_audit table before and after. Lock names: `advisory:<key>`, `<schema>.<table>/<row key>`.
+import type { AuditRecord } from '../audit-read';
+import { AuditWriteError } from '../errors';
+import type { LockStore, LockView, StoreList, StoreReleaseResult } from '../store';
+import type { LockHealth } from '../types';
+import { ADVISORY_QUERY, advisoryViews, TERMINATE, type AdvisoryRow, type Queryable } from './advisory';
+import { findLockTables, ident, readRows, releaseStatement, type LockTable, type TableRow } from './tables';
+
+export interface PostgresStoreOptions {
+  /** A pg Client or Pool (the console's own connection; never a lock holder's). */
+  client: Queryable;
+  /** Source as shown, without credentials: `postgres://host:port/db`. */
+  source?: string;
+  /** Schemas searched for lock tables (default `public`). */
+  schemas?: string[];
+  /** Where lockboard_audit lives (default `public`). */
+  auditSchema?: string;
+  longHeldMs?: number;
+}
+
+const KIND_LABEL: Record<string, string> = {
+  'lockboard-table': 'Lockboard lock (PostgreSQL)',
+  'unique-index': 'Lock table (unique index, holder pid)',
+  shedlock: 'ShedLock',
+  liquibase: 'Liquibase changelog lock',
+  'db-scheduler': 'db-scheduler execution',
+};
+
+export class PostgresLockStore implements LockStore {
+  readonly source: string;
+  private readonly firstSeen = new Map<string, number>();
+  private offsetMs = 0;
+  private auditReady: Promise<void> | undefined;
+
+  constructor(private readonly o: PostgresStoreOptions) {
+    this.source = o.source ?? 'postgres';
+  }
+
+  now(): number {
+    return Date.now() + this.offsetMs;
+  }
+
+  async list(): Promise<StoreList> {
+    const { rows } = await this.o.client.query<AdvisoryRow>(ADVISORY_QUERY);
+    const serverNow = await this.serverNow(rows[0]?.server_now);
+    const locks = advisoryViews(rows, this.source, this.o.longHeldMs, this.firstSeen);
+    let skipped = 0;
+    for (const table of await findLockTables(this.o.client, this.o.schemas ?? ['public'])) {
+      for (const row of await readRows(this.o.client, table)) {
+        if (!row.held) {
+          skipped++; // a released marker (ShedLock, Liquibase keep their rows)
+          continue;
+        }
+        locks.push(this.rowView(table, row, serverNow));
+      }
+    }
+    return { locks, skipped, serverTime: new Date(serverNow).toISOString() };
+  }
+
+  private async serverNow(known?: Date): Promise<number> {
+    const now = known ?? (await this.o.client.query<{ now: Date }>('SELECT now()')).rows[0]!.now;
+    this.offsetMs = now.getTime() - Date.now();
+    return now.getTime();
+  }
+
+  private rowView(t: LockTable, r: TableRow, now: number): LockView {
+    const since = r.acquiredAt?.getTime() ?? now;
+    const dead = r.alive === false;
+    const health: LockHealth = dead
+      ? 'expired'
+      : r.until
+        ? now >= r.until.getTime()
+          ? 'expired'
+          : 'healthy'
+        : this.o.longHeldMs !== undefined && now - since > this.o.longHeldMs
+          ? 'long-held'
+          : r.alive
+            ? 'healthy'
+            : 'unknown';
+    return {
+      store: 'postgres',
+      source: this.source,
+      bucket: this.source,
+      name: `${t.schema}.${t.table}/${r.key}`,
+      format: t.kind === 'lockboard-table' ? 'lockboard' : (t.kind as LockView['format']),
+      formatLabel: KIND_LABEL[t.kind]!,
+      ...(r.owner ? { identity: r.owner } : {}),
+      generation: '0',
+      metageneration: '0',
+      createdAt: new Date(since).toISOString(),
+      updatedAt: new Date(since).toISOString(),
+      heldMs: Math.max(0, now - since),
+      ...(r.until ? { expiresAt: r.until.toISOString(), afterExpiry: 'expired' as const } : {}),
+      health,
+      ...(dead ? { note: 'disconnected: the holder’s backend is gone (or its heartbeat stopped)' } : {}),
+      metadata: {},
+      details: [...r.details, ['Table', `${t.schema}.${t.table}`]],
+      releasable: true,
+      releaseRule: 'delete',
+      releaseNote:
+        'One conditional statement on exactly the row version you saw: a holder that re-acquired or a successor is never touched.',
+      size: 0,
+      version: r.version,
+      versionLabel: `row ${r.version.split('|').slice(1).join(' · ') || r.version}`.slice(0, 80),
+    };
+  }
+
+  async inspect(name: string): Promise<LockView | null> {
+    const { locks } = await this.list();
+    return locks.find((l) => l.name === name) ?? null;
+  }
+
+  async forceRelease(o: {
+    name: string;
+    version: string;
+    reason: string;
+    operator: string;
+  }): Promise<StoreReleaseResult> {
+    const before = await this.inspect(o.name);
+    if (!before) return { outcome: 'gone', current: null, audit: [] };
+    const fields = { lock: o.name, version: o.version, operator: o.operator, reason: o.reason, format: before.format };
+    let attempt: string;
+    try {
+      attempt = await this.record({ event: 'force-release-requested', ...fields });
+    } catch (err) {
+      throw new AuditWriteError(o.name, `${this.o.auditSchema ?? 'public'}.lockboard_audit`, err);
+    }
+    let released: boolean;
+    if (before.format === 'advisory') {
+      const [pid, backendUs, database, classid, objid, objsubid] = o.version.split('.');
+      const { rows } = await this.o.client.query(TERMINATE, [
+        Number(pid),
+        backendUs,
+        database,
+        classid,
+        objid,
+        Number(objsubid),
+      ]);
+      released = rows.length === 1;
+    } else {
+      const table = (await findLockTables(this.o.client, this.o.schemas ?? ['public'])).find((t) =>
+        o.name.startsWith(`${t.schema}.${t.table}/`),
+      );
+      if (!table) return { outcome: 'gone', current: null, audit: [attempt] };
+      const statement = releaseStatement(table, o.version, o.reason, o.operator);
+      released = ((await this.o.client.query(statement.text, statement.values)).rowCount ?? 0) > 0;
+    }
+    const current = released ? null : await this.inspect(o.name);
+    const outcome = released ? 'released' : current ? 'changed' : 'gone';
+    const done = await this.record({
+      event: released ? 'force-released' : 'force-release-refused',
+      ...fields,
+      outcome,
+    }).catch(() => '');
+    return { outcome, current, audit: done ? [attempt, done] : [attempt] };
+  }
+
+  private ensureAudit(): Promise<void> {
+    const table = `${ident(this.o.auditSchema ?? 'public')}.lockboard_audit`;
+    this.auditReady ??= this.o.client
+      .query(
+        `CREATE TABLE IF NOT EXISTS ${table} (id bigserial PRIMARY KEY, at timestamptz NOT NULL DEFAULT now(),
+          event text NOT NULL, lock text NOT NULL, fields jsonb NOT NULL DEFAULT '{}')`,
+      )
+      .then(() => undefined);
+    this.auditReady.catch(() => (this.auditReady = undefined));
+    return this.auditReady;
+  }
+
+  async record(fields: Record<string, string>): Promise<string> {
+    await this.ensureAudit();
+    const { event, lock, ...rest } = fields;
+    const { rows } = await this.o.client.query<{ id: string }>(
+      `INSERT INTO ${ident(this.o.auditSchema ?? 'public')}.lockboard_audit (event, lock, fields) VALUES ($1, $2, $3) RETURNING id::text`,
+      [event, lock, JSON.stringify(rest)],
+    );
+    return `lockboard_audit#${rows[0]!.id}`;
+  }
+
+  /** The audit table, with the lock tables' own release histories (a failed job's problem and details). */
+  async readAudit(from: Date, to: Date, lock?: string): Promise<AuditRecord[]> {
+    await this.ensureAudit();
+    const schema = ident(this.o.auditSchema ?? 'public');
+    const { rows } = await this.o.client.query<{
+      id: string;
+      at: Date;
+      event: string;
+      lock: string;
+      fields: Record<string, string>;
+    }>(
+      `SELECT id::text, at, event, lock, fields FROM ${schema}.lockboard_audit
+       WHERE at >= $1 AND at < $2 AND ($3::text IS NULL OR lock = $3) ORDER BY at`,
+      [from, to, lock ?? null],
+    );
+    const out: AuditRecord[] = rows.map(
+      (r) =>
+        ({ ...r.fields, id: `audit#${r.id}`, at: r.at.toISOString(), event: r.event, lock: r.lock }) as AuditRecord,
+    );
+    for (const t of await findLockTables(this.o.client, this.o.schemas ?? ['public'])) {
+      const history = t.kind === 'lockboard-table' ? 'lockboard_released' : t.released;
+      if (!history) continue;
+      const key = t.kind === 'lockboard-table' ? 'name' : 'named';
+      // a history without a released_at column has no time to place its entries at: not read
+      const hist = await this.o.client
+        .query<{ k: string; at: Date; problem: string | null; details: string | null }>(
+          `SELECT ${key}::text AS k, released_at AS at, problem, details FROM ${ident(t.schema)}.${ident(history)}
+           WHERE released_at >= $1 AND released_at < $2`,
+          [from, to],
+        )
+        .catch(() => ({ rows: [] as { k: string; at: Date; problem: string | null; details: string | null }[] }));
+      for (const h of hist.rows) {
+        const name = `${t.schema}.${t.table}/${h.k}`;
+        if (lock && name !== lock) continue;
+        if (h.problem === 'force-released') continue; // already in the audit table
+        out.push({
+          id: `${history}#${name}#${h.at.toISOString()}`,
+          at: h.at.toISOString(),
+          event: 'released',
+          lock: name,
+          outcome: h.problem ? 'error' : 'ok',
+          ...(h.problem ? { error: `${h.problem}${h.details ? `: ${h.details}` : ''}` } : {}),
+        } as AuditRecord);
+      }
+    }
+    return out.sort((a, b) => (a.at < b.at ? -1 : 1));
+  }
+}
