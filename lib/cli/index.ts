@@ -11,12 +11,13 @@ Commands:
   ls [prefix]           list locks with owner, health, held for, expires in, generation
   status <lock>         one lock in detail (exit 0 held, 10 free)
   release <lock>        force-release one generation (operators; audited)
-  emulator              run the local GCS emulator
+  emulator              run the local GCS (and S3) emulator
+  postgres init <src>   create Lockboard's PostgreSQL lock tables
   --version             print the version
 
 Run "lockboard <command> --help" for options and examples.
 Configuration: --bucket / LOCKBOARD_BUCKET, --endpoint / LOCKBOARD_GCS_ENDPOINT, --prefix / LOCKBOARD_PREFIX;
-or a source URL: gs://bucket/prefix, s3://bucket/prefix, redis://host:port/db?match=PATTERN.
+or a source URL: gs://bucket/prefix, s3://bucket/prefix, redis://host:port/db?match=PATTERN, postgres://host/db.
 
 ${EXIT_CODES_HELP}`;
 
@@ -29,6 +30,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   status: async () => (await import('./inspect')).statusCommand,
   release: async () => (await import('./release')).releaseCommand,
   emulator: async () => (await import('../emulator/command')).runEmulatorCommand,
+  postgres: async () => (await import('./postgres')).postgresCommand,
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -72,7 +72,7 @@ export async function lsCommand(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   if (positionals.length > 1) throw new UsageError(`Expected at most one prefix, got ${positionals.length} arguments.`);
-  if (/^(s3|redis|rediss):\/\//.test(positionals[0] ?? '')) {
+  if (/^(s3|redis|rediss|postgres|postgresql):\/\//.test(positionals[0] ?? '')) {
     const { storeLs } = await import('./stores');
     return storeLs(positionals[0]!, values.json, longHeldMs(values));
   }
@@ -132,7 +132,7 @@ export async function statusCommand(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   if (positionals.length > 2) throw new UsageError(`Expected a lock, got ${positionals.length} arguments.`);
-  if (/^(s3|redis|rediss):\/\//.test(positionals[0] ?? '')) {
+  if (/^(s3|redis|rediss|postgres|postgresql):\/\//.test(positionals[0] ?? '')) {
     const { storeStatus } = await import('./stores');
     return storeStatus(positionals[0]!, positionals[1], values.json);
   }

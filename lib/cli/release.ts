@@ -47,7 +47,7 @@ export async function releaseCommand(argv: string[]): Promise<number> {
   if (!values.reason?.trim())
     throw new UsageError('--reason is required: say why you clear this lock (it is audited).');
   if (positionals.length > 2) throw new UsageError(`Expected a lock, got ${positionals.length} arguments.`);
-  if (/^(s3|redis|rediss):\/\//.test(positionals[0] ?? '')) {
+  if (/^(s3|redis|rediss|postgres|postgresql):\/\//.test(positionals[0] ?? '')) {
     const { storeRelease } = await import('./stores');
     return storeRelease(positionals[0]!, positionals[1], {
       version: values.version,

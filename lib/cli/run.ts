@@ -32,7 +32,8 @@ Options:
   --quiet            no progress output while waiting
   --source URL       where the lock lives: gs://BUCKET/PREFIX (GCS), s3://BUCKET/PREFIX (S3: AWS SDK
                      credentials and region; AWS_ENDPOINT_URL_S3 for an emulator) or redis://HOST:PORT/DB
-                     (the lock is a key; REDISCLI_AUTH for a password)
+                     (the lock is a key; REDISCLI_AUTH for a password) or postgres://USER@HOST:PORT/DB (a row
+                     of lockboard_locks, held while this command's session lives)
 ${COMMON_HELP}
 
 Durations: 500ms, 30s, 5m, 1h (a bare number is seconds).
@@ -74,12 +75,12 @@ export async function runCommand(argv: string[]): Promise<number> {
   const timeoutMs = values['no-wait'] ? 0 : parseDuration('timeout', values.timeout);
   const killAfterMs = parseDuration('kill-after', values['kill-after']) ?? 10_000;
   const source = values.source;
-  if (source !== undefined && !/^(gs|s3|redis|rediss):\/\//.test(source))
+  if (source !== undefined && !/^(gs|s3|redis|rediss|postgres|postgresql):\/\//.test(source))
     throw new UsageError(
-      `--source must be gs://BUCKET/PREFIX, s3://BUCKET/PREFIX or redis://HOST:PORT/DB, got ${JSON.stringify(source)}.`,
+      `--source must be gs://BUCKET/PREFIX, s3://BUCKET/PREFIX, redis://HOST:PORT/DB or postgres://HOST:PORT/DB, got ${JSON.stringify(source)}.`,
     );
   const target = source !== undefined ? [source, ...positionals.slice(0, 1)] : positionals.slice(0, 1);
-  const otherStore = /^(s3|redis|rediss):\/\//.test(target[0] ?? '');
+  const otherStore = /^(s3|redis|rediss|postgres|postgresql):\/\//.test(target[0] ?? '');
   const { name, ...config } = otherStore
     ? { name: target.join(' '), storage: undefined, bucket: '', prefix: '' }
     : resolveLock(values, target);

@@ -8,7 +8,8 @@ import type { LockStore, LockView } from '../lock/store';
 import { EXIT, formatDuration, UsageError } from './common';
 
 /** Whether a command's first argument names a store this module serves. */
-export const isStoreUrl = (arg: string | undefined): boolean => /^(s3|redis|rediss):\/\//.test(arg ?? '');
+export const isStoreUrl = (arg: string | undefined): boolean =>
+  /^(s3|redis|rediss|postgres|postgresql):\/\//.test(arg ?? '');
 
 interface Opened {
   store: LockStore;
@@ -63,7 +64,77 @@ async function openStore(
       },
     };
   }
+  if (/^postgres(ql)?:\/\//.test(url)) return openPostgres(url, name, o);
   return openRedis(url, name, o);
+}
+
+/** A pg Client for a postgres:// source (PG* variables fill what the URL lacks). */
+export async function pgClient(url: string): Promise<{ client: import('pg').Client; display: string }> {
+  const { parsePostgresSource } = await import('../lock/postgres/source');
+  let display: string;
+  try {
+    display = parsePostgresSource(url).display;
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  let pg: typeof import('pg');
+  try {
+    pg = (await import('pg')).default as unknown as typeof import('pg');
+  } catch {
+    throw new UsageError('postgres:// sources need the PostgreSQL client: npm install pg');
+  }
+  const client = new pg.Client({
+    connectionString: url,
+    application_name: 'lockboard',
+    connectionTimeoutMillis: 5_000,
+  });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+  } catch (err) {
+    throw Object.assign(new Error(`Cannot reach ${display}: ${(err as Error).message}`), { code: 'ECONNREFUSED' });
+  }
+  return { client, display };
+}
+
+async function openPostgres(
+  url: string,
+  name: string | undefined,
+  o: { wantName: boolean; longHeldMs?: number },
+): Promise<Opened> {
+  if (o.wantName && !name)
+    throw new UsageError('Name the lock after the source: postgres://host:5432/db NAME (e.g. advisory:72707369).');
+  const { client, display } = await pgClient(url);
+  const { PostgresLockStore, acquirePgLock } = await import('../lock/postgres');
+  const store = new PostgresLockStore({ client, source: display, longHeldMs: o.longHeldMs });
+  return {
+    store,
+    name,
+    close: async () => {
+      await client.end().catch(() => undefined);
+    },
+    async acquire(run) {
+      const lock = await acquirePgLock({
+        client,
+        name: name!,
+        identity: run.identity,
+        purpose: run.purpose,
+        timeoutMs: run.timeoutMs,
+        signal: run.signal,
+      });
+      return {
+        name: `${display} ${name}`,
+        token: lock.fencingToken,
+        signal: lock.signal,
+        async releaseWith(details) {
+          const outcome = await lock.release(
+            details.outcome === 'error' ? { problem: 'ExitCode', details: details.error ?? '' } : undefined,
+          );
+          return { outcome: outcome === 'released' ? 'released' : 'lost' };
+        },
+      };
+    },
+  };
 }
 
 async function openRedis(
@@ -241,10 +312,11 @@ export async function storeRelease(
   o: { version?: string; reason: string; operator: string; json: boolean },
 ): Promise<number> {
   const s3 = url.startsWith('s3://');
-  if (!o.version || !(s3 ? /^[0-9a-f]{32}\.\d{1,16}$/ : /^[0-9a-f]{16}$/).test(o.version)) {
-    throw new UsageError(
-      `--version is required for ${s3 ? 's3' : 'redis'}:// locks: the version "lockboard status" shows (${s3 ? 'ETAG.MILLIS' : '16 hex'}).`,
-    );
+  const pgSource = /^postgres(ql)?:\/\//.test(url);
+  const shape = s3 ? /^[0-9a-f]{32}\.\d{1,16}$/ : pgSource ? /^[^\s]{1,2000}$/ : /^[0-9a-f]{16}$/;
+  if (!o.version || !shape.test(o.version)) {
+    const store = s3 ? 's3' : pgSource ? 'postgres' : 'redis';
+    throw new UsageError(`--version is required for ${store}:// locks: the version "lockboard status --json" shows.`);
   }
   const opened = await openStore(url, name, { wantName: true });
   const result = await opened.store

@@ -2,6 +2,7 @@
 import 'server-only';
 import { z } from 'zod';
 import { parseDurationMs } from '@/lib/format';
+import { parsePostgresSource } from '@/lib/lock/postgres/source';
 import { parseRedisSource } from '@/lib/lock/redis/source';
 
 const list = (raw: string | undefined) =>
@@ -22,7 +23,7 @@ const SOURCE = /^(gs|s3):\/\/([^/]+)\/(.*)$/;
 export interface Source {
   /** `gs://bucket/prefix`, `s3://bucket/prefix` or `redis://host:port/db?match=P`, as shown (never credentials). */
   id: string;
-  store: 'gcs' | 's3' | 'redis';
+  store: 'gcs' | 's3' | 'redis' | 'postgres';
   bucket: string;
   /** The bucket as requests name it (`?bucket=`, a lock's `bucket`): the name on GCS, `s3://name` on S3. */
   bucketId: string;
@@ -40,6 +41,14 @@ function parseSource(raw: string): Source | string {
       return { id: r.display, store: 'redis', bucket: bucketId, bucketId, prefix: '', url: r.url, match: r.match };
     } catch (err) {
       return `a Redis source: ${(err as Error).message}`;
+    }
+  }
+  if (/^postgres(ql)?:\/\//.test(raw)) {
+    try {
+      const p = parsePostgresSource(raw);
+      return { id: p.display, store: 'postgres', bucket: p.display, bucketId: p.display, prefix: '', url: p.url };
+    } catch (err) {
+      return `a PostgreSQL source: ${(err as Error).message}`;
     }
   }
   const m = SOURCE.exec(raw);

@@ -57,6 +57,19 @@ export function errorResponse(err: unknown): Response {
     const message = `Cloud Storage is unavailable (${err.status || 'no response'}): ${err.message}. Retry in a few seconds.`;
     return json({ error: { code: 'storage_unavailable', message } }, 503, { 'retry-after': '2' });
   }
+  // A store that cannot be reached (Redis, PostgreSQL connection refused or reset)
+  const code = (err as { code?: unknown })?.code;
+  if (code === '42501') {
+    // PostgreSQL's insufficient_privilege: the console's role lacks a grant (README: least privilege)
+    return json({ error: { code: 'storage_unavailable', message: (err as Error).message } }, 503);
+  }
+  if (
+    typeof code === 'string' &&
+    /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|57P01|08006|08001)$/.test(code)
+  ) {
+    const message = `The lock store is unavailable (${code}). Retry in a few seconds.`;
+    return json({ error: { code: 'storage_unavailable', message } }, 503, { 'retry-after': '2' });
+  }
   // An S3 request the AWS SDK could not complete (unreachable, throttled, denied): the store is unavailable
   if (typeof err === 'object' && err !== null && '$metadata' in err) {
     const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;

@@ -1,10 +1,12 @@
 // The console's stores besides GCS: one client per store (S3: the SDK's default chain, AWS_ENDPOINT_URL_S3 for an
-// emulator, path style; Redis: one connection per source URL) and one LockStore per source, so per-store caches (S3
+// emulator, path style; Redis: one connection per source URL; PostgreSQL: a pool of two per source) and one LockStore per source, so per-store caches (S3
 // bodies by ETag, Redis first-seen times) live across polls. Listings share an in-flight request and a one-second
 // cache, like GCS listings.
 import 'server-only';
 import { S3Client } from '@aws-sdk/client-s3';
+import pg from 'pg';
 import { createClient } from 'redis';
+import { PostgresLockStore } from '@/lib/lock/postgres';
 import { RedisLockStore } from '@/lib/lock/redis';
 import { S3LockStore } from '@/lib/lock/s3';
 import type { LockStore, StoreList } from '@/lib/lock/store';
@@ -38,6 +40,17 @@ async function openStore(source: Source): Promise<LockStore> {
       auditPrefix,
       longHeldMs,
     });
+  }
+  if (source.store === 'postgres') {
+    // a small pool of the console's own connections (never a lock holder's session)
+    const pool = new pg.Pool({
+      connectionString: source.url,
+      max: 2,
+      application_name: 'lockboard-console',
+      connectionTimeoutMillis: 5_000,
+    });
+    pool.on('error', () => {});
+    return new PostgresLockStore({ client: pool, source: source.id, longHeldMs });
   }
   const client = createClient({ url: source.url, socket: { connectTimeout: 5_000 } });
   client.on('error', () => {}); // reconnects by itself; a request meanwhile fails and the route answers 503

@@ -27,8 +27,9 @@ export interface AdvisoryRow {
   granted: boolean;
   waitstart: Date | null;
   pid: number;
-  backend_us: string;
-  backend_start: Date;
+  /** null without pg_read_all_stats (another role's session). */
+  backend_us: string | null;
+  backend_start: Date | null;
   usename: string | null;
   application_name: string;
   client_addr: string | null;
@@ -82,7 +83,7 @@ export function advisoryViews(
     .map((r) => {
       const key = advisoryKey(r);
       const tool = wellKnownKey(key, r.datname);
-      const version = `${r.pid}.${r.backend_us}.${r.database}.${r.classid}.${r.objid}.${r.objsubid}`;
+      const version = `${r.pid}.${r.backend_us ?? 'hidden'}.${r.database}.${r.classid}.${r.objid}.${r.objsubid}`;
       const seen = firstSeen.get(version) ?? now;
       firstSeen.set(version, seen);
       const idleInTx = r.state === 'idle in transaction' || r.state === 'idle in transaction (aborted)';
@@ -97,7 +98,7 @@ export function advisoryViews(
         ['User', r.usename ?? 'unknown (needs pg_read_all_stats)'],
         ['Application', r.application_name || '—'],
         ['Client address', r.client_addr ?? 'local socket'],
-        ['Backend start', r.backend_start.toISOString()],
+        ['Backend start', r.backend_start?.toISOString() ?? 'hidden (the console needs pg_read_all_stats)'],
         ['Session state', idleInTx ? `${r.state} (holds a transaction open)` : (r.state ?? 'unknown')],
         ['Current query', r.query ?? '<insufficient privilege>'],
         ['Held for', 'seen since (pg_locks records no grant time)'],
@@ -137,7 +138,7 @@ export function advisoryViews(
           'still holds this lock; a reused pid is never signalled.',
         size: 0,
         version,
-        versionLabel: `pid ${r.pid} · started ${r.backend_start.toISOString()}`,
+        versionLabel: `pid ${r.pid} · started ${r.backend_start?.toISOString() ?? '?'}`,
       } satisfies LockView;
     });
 }

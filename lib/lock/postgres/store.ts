@@ -130,6 +130,15 @@ export class PostgresLockStore implements LockStore {
     let released: boolean;
     if (before.format === 'advisory') {
       const [pid, backendUs, database, classid, objid, objsubid] = o.version.split('.');
+      if (backendUs === 'hidden') {
+        throw Object.assign(
+          new Error(
+            "The holder's backend start is hidden from this role, so a reused pid could not be told apart: nothing " +
+              'was terminated. Grant the console pg_read_all_stats (or pg_monitor) and pg_signal_backend.',
+          ),
+          { code: '42501' },
+        );
+      }
       const { rows } = await this.o.client.query(TERMINATE, [
         Number(pid),
         backendUs,
@@ -157,14 +166,19 @@ export class PostgresLockStore implements LockStore {
     return { outcome, current, audit: done ? [attempt, done] : [attempt] };
   }
 
+  /** Creates lockboard_audit if absent (a console without CREATE on the schema needs it created once by its owner). */
   private ensureAudit(): Promise<void> {
-    const table = `${ident(this.o.auditSchema ?? 'public')}.lockboard_audit`;
+    const schema = this.o.auditSchema ?? 'public';
+    const table = `${ident(schema)}.lockboard_audit`;
     this.auditReady ??= this.o.client
-      .query(
-        `CREATE TABLE IF NOT EXISTS ${table} (id bigserial PRIMARY KEY, at timestamptz NOT NULL DEFAULT now(),
-          event text NOT NULL, lock text NOT NULL, fields jsonb NOT NULL DEFAULT '{}')`,
-      )
-      .then(() => undefined);
+      .query<{ t: string | null }>('SELECT to_regclass($1)::text AS t', [table])
+      .then(async ({ rows }) => {
+        if (rows[0]?.t) return;
+        await this.o.client.query(
+          `CREATE TABLE IF NOT EXISTS ${table} (id bigserial PRIMARY KEY, at timestamptz NOT NULL DEFAULT now(),
+            event text NOT NULL, lock text NOT NULL, fields jsonb NOT NULL DEFAULT '{}')`,
+        );
+      });
     this.auditReady.catch(() => (this.auditReady = undefined));
     return this.auditReady;
   }
