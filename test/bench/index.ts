@@ -1,5 +1,5 @@
 // npm run bench: every benchmark, each printing a table and writing bench-results/<name>.json.
-// Run one with: npm run bench -- emulator | lock-core | handover | formats | console | churn | cli-startup | events | s3 | redis
+// Run one with: npm run bench -- emulator | lock-core | handover | formats | console | churn | cli-startup | events | s3 | redis | postgres
 import { benchChurn } from './churn';
 import { benchCliStartup } from './cli-startup';
 import { spawnSync } from 'node:child_process';
@@ -7,6 +7,7 @@ import { benchEmulator } from './emulator';
 import { benchFormats } from './formats';
 import { benchHandover } from './handover';
 import { benchLockCore } from './lock-core';
+import { benchPostgres } from './postgres';
 import { benchRedis } from './redis';
 import { benchS3 } from './s3';
 
@@ -33,6 +34,7 @@ const ALL: Record<string, () => Promise<unknown>> = {
   'cli-startup': benchCliStartup,
   s3: benchS3,
   redis: benchRedis,
+  postgres: benchPostgres,
 };
 const chosen = process.argv.slice(2).filter((a) => a !== '--');
 for (const name of chosen) {

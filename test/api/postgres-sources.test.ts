@@ -1,0 +1,76 @@
+// A PostgreSQL source in the console, through the route handlers against a throwaway cluster: advisory and table locks
+// listed with their store (no password in any response), a release of exactly the row version seen, and the audit
+// table with the tables' release history in the lock's history.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LockInfo } from '@/lib/lock';
+import { acquirePgLock } from '@/lib/lock/postgres';
+import { call, importRoutes, SECRET, type Routes } from '../helpers/routes';
+import { startPostgres, type TestPostgres } from '../helpers/postgres';
+
+const OPERATOR = 'ops@example.com';
+let pg: TestPostgres;
+let routes: Routes;
+let bucket: string;
+
+beforeAll(async () => {
+  pg = await startPostgres();
+  await pg.admin.query(`ALTER ROLE postgres PASSWORD 'pg-secret-123'`);
+  bucket = `postgres://127.0.0.1:${pg.port}/postgres`;
+  Object.assign(process.env, {
+    LOCKBOARD_SOURCES: `postgres://postgres:pg-secret-123@127.0.0.1:${pg.port}/postgres`,
+    LOCKBOARD_OPERATORS: OPERATOR,
+    NEXTAUTH_SECRET: SECRET,
+  });
+  delete process.env.LOCKBOARD_BUCKET;
+  delete process.env.LOCKBOARD_PREFIXES;
+  routes = await importRoutes();
+}, 60_000);
+afterAll(() => pg?.stop());
+
+type View = LockInfo & { store: string; version: string };
+
+describe('PostgreSQL sources in the console', () => {
+  it('lists advisory and row locks with their store; releases a row only at the version seen', async () => {
+    const holder = await pg.connect({ application_name: 'prisma' });
+    await holder.query('SELECT pg_advisory_lock(72707369)');
+    const job = await pg.connect();
+    await acquirePgLock({ client: job, name: 'billing', identity: 'billing-runner' });
+    const res = await call(routes.locks.GET, '/api/locks?source=all', { as: OPERATOR });
+    expect(res.status).toBe(200);
+    expect(res.text).not.toContain('pg-secret-123');
+    const locks = res.json.locks as View[];
+    expect(locks.map((l) => [l.store, l.bucket, l.name]).sort()).toEqual([
+      ['postgres', bucket, 'advisory:72707369'],
+      ['postgres', bucket, 'public.lockboard_locks/billing'],
+    ]);
+    const row = locks.find((l) => l.name === 'public.lockboard_locks/billing')!;
+    const stale = await call(routes.release.POST, '/api/locks/release', {
+      as: OPERATOR,
+      method: 'POST',
+      body: { name: row.name, bucket, version: `${row.version}0`, reason: 'x' },
+    });
+    expect(stale.status).toBe(409);
+    const done = await call(routes.release.POST, '/api/locks/release', {
+      as: OPERATOR,
+      method: 'POST',
+      body: { name: row.name, bucket, version: row.version, reason: 'runner died' },
+    });
+    expect(done.status).toBe(200);
+    const to = encodeURIComponent(new Date(Date.now() + 5_000).toISOString());
+    const history = await call(
+      routes.audit.GET,
+      `/api/audit?lock=${encodeURIComponent(row.name)}&bucket=${encodeURIComponent(bucket)}&to=${to}`,
+      {
+        as: OPERATOR,
+      },
+    );
+    expect((history.json.events as { event: string }[]).map((e) => e.event).sort()).toEqual([
+      'force-release-refused',
+      'force-release-requested',
+      'force-release-requested',
+      'force-released',
+    ]);
+    await holder.end();
+    await job.end();
+  });
+});
