@@ -52,7 +52,12 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
   const [typed, setTyped] = useState('');
   const [conflict, setConflict] = useState<Conflict | null>(null);
   // A live holder, or one whose liveness cannot be judged (Terraform, Pulumi, plain), needs the typed name.
-  const needsTyping = target.health === 'healthy' || target.health === 'long-held' || target.health === 'unknown';
+  // An advisory lock's release ends the holder's whole session: always typed.
+  const needsTyping =
+    target.health === 'healthy' ||
+    target.health === 'long-held' ||
+    target.health === 'unknown' ||
+    target.format === 'advisory';
 
   useEffect(() => {
     dialog.current?.showModal();

@@ -18,7 +18,7 @@ const COLUMNS: { key: SortKey; label: string }[] = [
   { key: 'held', label: 'Held for' },
   { key: 'refresh', label: 'Last refresh' },
   { key: 'expires', label: 'Expires in' },
-  { key: 'generation', label: 'Generation / meta' },
+  { key: 'generation', label: 'Version' },
   { key: 'format', label: 'Format' },
 ];
 const GRID =

@@ -143,6 +143,8 @@ export function storageFailure(err: unknown, bucket: string): { message: string;
   if (status === 401 || status === 403) {
     return { message: `Permission denied on bucket "${bucket}": ${text}`, code: EXIT.storage };
   }
+  // Redis and PostgreSQL sources say which server they could not reach
+  if (/^Cannot reach (redis|rediss|postgres|postgresql):\/\//.test(text)) return { message: text, code: EXIT.storage };
   if (status === 0 || /ECONNREFUSED|ENOTFOUND|timed out/.test(text)) {
     return {
       message: `Cannot reach the storage endpoint: ${text}. Check --endpoint / LOCKBOARD_GCS_ENDPOINT.`,

@@ -8,6 +8,7 @@ import { startEmulator } from '../emulator';
 import { buildConsole, needsBuild, startConsole } from './console';
 import { startHolders } from './holders';
 import { PLATFORM_BUCKET } from './platform';
+import { startDemoPostgres } from './postgres';
 import { startDemoRedis } from './redis';
 import { S3_BUCKET } from './s3';
 import { Stopper } from './stopper';
@@ -15,10 +16,10 @@ import { Stopper } from './stopper';
 /** The demo emulator's pushes to the demo console (a shared token, as with any emulator). */
 const PUSH_TOKEN = randomBytes(16).toString('hex');
 
-const HELP = `Usage: npm run demo -- [--port 3000] [--emulator-port 4443] [--s3-port 4444] [--redis-port 6390] [--data-dir .data/demo]
+const HELP = `Usage: npm run demo -- [--port 3000] [--emulator-port 4443] [--s3-port 4444] [--redis-port 6390] [--pg-port 5439] [--data-dir .data/demo]
 
-Starts the GCS and S3 emulator, a Redis of its own (when redis-server is installed), simulated lock holders and the
-Lockboard console. Ctrl-C stops everything.`;
+Starts the GCS and S3 emulator, a Redis and a PostgreSQL of its own (when they are installed), simulated lock holders
+and the Lockboard console. Ctrl-C stops everything.`;
 
 async function main(): Promise<number> {
   let values;
@@ -29,6 +30,7 @@ async function main(): Promise<number> {
         'emulator-port': { type: 'string', default: '4443' },
         's3-port': { type: 'string', default: '4444' },
         'redis-port': { type: 'string', default: '6390' },
+        'pg-port': { type: 'string', default: '5439' },
         'data-dir': { type: 'string', default: join(import.meta.dirname, '..', '..', '.data', 'demo') },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -45,8 +47,11 @@ async function main(): Promise<number> {
   const emulatorPort = Number(values['emulator-port']);
   const s3Port = Number(values['s3-port']);
   const redisPort = Number(values['redis-port']);
-  if (![port, emulatorPort, s3Port, redisPort].every((p) => Number.isInteger(p) && p > 0 && p < 65536)) {
-    console.error('demo: --port, --emulator-port, --s3-port and --redis-port must be port numbers (1-65535)');
+  const pgPort = Number(values['pg-port']);
+  if (![port, emulatorPort, s3Port, redisPort, pgPort].every((p) => Number.isInteger(p) && p > 0 && p < 65536)) {
+    console.error(
+      'demo: --port, --emulator-port, --s3-port, --redis-port and --pg-port must be port numbers (1-65535)',
+    );
     return 2;
   }
   if (needsBuild()) {
@@ -94,16 +99,21 @@ async function main(): Promise<number> {
     console.error(`demo: Redis locks are off: ${(err as Error).message}. Try --redis-port.`);
     return null;
   });
+  const postgres = await startDemoPostgres(values['data-dir'], pgPort, redisStop).catch((err: unknown) => {
+    console.error(`demo: PostgreSQL locks are off: ${(err as Error).message}. Try --pg-port.`);
+    return null;
+  });
   const stopRedis = async () => {
     redisStop.stop();
-    await Promise.allSettled(redis?.loops ?? []);
+    await Promise.allSettled([...(redis?.loops ?? []), ...(postgres?.loops ?? [])]);
     await redis?.stop();
+    await postgres?.stop();
   };
   let console_;
   try {
     console_ = await startConsole(port, {
       LOCKBOARD_DEMO: '1',
-      LOCKBOARD_SOURCES: `gs://${bucket}/locks/,gs://${bucket}/ci/,gs://${PLATFORM_BUCKET}/,s3://${S3_BUCKET}/${redis ? `,${redis.url}` : ''}`,
+      LOCKBOARD_SOURCES: `gs://${bucket}/locks/,gs://${bucket}/ci/,gs://${PLATFORM_BUCKET}/,s3://${S3_BUCKET}/${redis ? `,${redis.url}` : ''}${postgres ? `,${postgres.url}` : ''}`,
       LOCKBOARD_GCS_ENDPOINT: emulator.url,
       AWS_ENDPOINT_URL_S3: s3Url,
       LOCKBOARD_LONG_HELD: '10m',
@@ -128,7 +138,7 @@ Lockboard demo is running.
              LOCKBOARD_GCS_ENDPOINT=${emulator.url} npx lockboard ls gs://${PLATFORM_BUCKET}/   (Terraform, Vault, ...)
              AWS_ENDPOINT_URL_S3=${s3Url} npx lockboard ls s3://${S3_BUCKET}/   (Terraform S3 lockfiles, S3 locks)${
                redis ? `\n             npx lockboard ls ${redis.url}   (Redis locks of every common library)` : ''
-             }
+             }${postgres ? `\n             npx lockboard ls ${postgres.url}   (advisory locks, lock tables)` : ''}
   Metrics:   curl -H 'Authorization: Bearer demo-metrics-token-0123456789' ${console_.url}/api/metrics
 Press Ctrl-C to stop.`);
   await new Promise<void>((resolve) => {
