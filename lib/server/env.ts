@@ -31,6 +31,8 @@ export interface Source {
   /** Redis: the URL with its credentials (server-side only) and the SCAN MATCH pattern. */
   url?: string;
   match?: string;
+  /** Listed, never cleared: an S3 endpoint configured as lacking conditional deletes (no unconditional DELETE). */
+  readOnly?: boolean;
 }
 
 function parseSource(raw: string): Source | string {
@@ -51,7 +53,11 @@ function parseSource(raw: string): Source | string {
       return `a PostgreSQL source: ${(err as Error).message}`;
     }
   }
-  const m = SOURCE.exec(raw);
+  // s3://bucket/prefix?conditional-deletes=false: an endpoint without DeleteObject If-Match is listed read-only
+  const [path, query] = raw.split('?', 2) as [string, string | undefined];
+  if (query !== undefined && !(path.startsWith('s3://') && query === 'conditional-deletes=false'))
+    return `"${raw}": the only source option is ?conditional-deletes=false, on s3:// sources`;
+  const m = SOURCE.exec(path);
   if (!m)
     return `"${raw}" is not gs://BUCKET/PREFIX, s3://BUCKET/PREFIX or redis://HOST:PORT/DB?match=PATTERN (e.g. gs://tf-state-prod/ or s3://ci-locks/locks/)`;
   const [, scheme, bucket, prefix] = m as unknown as [string, 'gs' | 's3', string, string];
@@ -60,7 +66,14 @@ function parseSource(raw: string): Source | string {
     return `"${raw}": the prefix must end with "/" (${scheme}://${bucket}/${prefix}/)`;
   return scheme === 'gs'
     ? { id: `gs://${bucket}/${prefix}`, store: 'gcs', bucket, bucketId: bucket, prefix }
-    : { id: `s3://${bucket}/${prefix}`, store: 's3', bucket, bucketId: `s3://${bucket}`, prefix };
+    : {
+        id: `s3://${bucket}/${prefix}`,
+        store: 's3',
+        bucket,
+        bucketId: `s3://${bucket}`,
+        prefix,
+        ...(query ? { readOnly: true } : {}),
+      };
 }
 
 const schema = z

@@ -47,7 +47,16 @@ export async function listForConsole(
         const key = `${source.bucketId}/${lock.name}`;
         if (seen.has(key)) continue;
         seen.add(key);
-        locks.push({ ...lock, bucket: source.bucketId });
+        locks.push(
+          source.readOnly
+            ? {
+                ...lock,
+                bucket: source.bucketId,
+                releasable: false,
+                releaseNote: 'Read-only source: its endpoint lacks conditional deletes, so Lockboard never clears it.',
+              }
+            : { ...lock, bucket: source.bucketId },
+        );
       }
       skipped += list.skipped;
       serverTime = list.serverTime > serverTime ? list.serverTime : serverTime;

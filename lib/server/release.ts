@@ -83,6 +83,12 @@ async function releaseInStore(
   operator: string,
   reason: string,
 ): Promise<ForceReleaseResult> {
+  if (source.readOnly) {
+    throw new ApiError(
+      'conflict',
+      `${source.id} is read-only: its endpoint is configured as lacking conditional deletes, and Lockboard never sends an unconditional DELETE. Nothing was deleted.`,
+    );
+  }
   if (seen.version === undefined)
     throw new ApiError('bad_request', `"version" is required for ${source.id} (the lock's version as shown).`);
   // An AuditWriteError (the attempt could not be recorded, nothing deleted) goes to the route's error mapping

@@ -167,6 +167,19 @@ describe('S3 sources in the console', () => {
     expect(kinds.has('acquired:jobs/nightly')).toBe(true); // Lockboard's S3 lock records its own events
   });
 
+  it('reads a source configured as lacking conditional deletes as read-only, and refuses other source options', async () => {
+    const { parseEnv } = await import('@/lib/server/env');
+    const env = parseEnv({
+      NEXTAUTH_SECRET: 'a'.repeat(32),
+      LOCKBOARD_SOURCES: 's3://tf-state/?conditional-deletes=false',
+      AWS_REGION: 'us-east-1',
+    });
+    expect(env.sources[0]).toMatchObject({ id: 's3://tf-state/', readOnly: true });
+    expect(() => parseEnv({ NEXTAUTH_SECRET: 'a'.repeat(32), LOCKBOARD_SOURCES: 'gs://b-1/?x=1' })).toThrow(
+      /the only source option is \?conditional-deletes=false, on s3:\/\/ sources/,
+    );
+  });
+
   it('labels S3 series with their store in /api/metrics', async () => {
     const r = await call(routes.metrics.GET, '/api/metrics', {
       headers: { authorization: 'Bearer metrics-token-0123456789' },

@@ -129,6 +129,35 @@ describe('lock tables', () => {
   });
 });
 
+describe('db-scheduler', () => {
+  it('shows picked executions, dead after 30 minutes without a heartbeat, and unpicks only the version seen', async () => {
+    await pg.admin.query(`CREATE TABLE scheduled_tasks (task_name text, task_instance text, task_data bytea,
+      execution_time timestamptz, picked boolean, picked_by text, last_success timestamptz, last_failure timestamptz,
+      consecutive_failures int, last_heartbeat timestamptz, version bigint, PRIMARY KEY (task_name, task_instance))`);
+    await pg.admin.query(`INSERT INTO scheduled_tasks VALUES
+      ('invoices', 'daily', NULL, now(), true, 'node-a', NULL, NULL, 0, now(), 3),
+      ('reports', 'weekly', NULL, now(), true, 'node-b', NULL, NULL, 0, now() - interval '2 hours', 7)`);
+    const locks = await byName();
+    expect(locks['public.scheduled_tasks/invoices/daily']).toMatchObject({
+      format: 'db-scheduler',
+      identity: 'node-a',
+      health: 'healthy',
+    });
+    expect(locks['public.scheduled_tasks/reports/weekly']!.health).toBe('expired');
+    const seen = locks['public.scheduled_tasks/reports/weekly']!;
+    await pg.admin.query(`UPDATE scheduled_tasks SET version = version + 1 WHERE task_name = 'reports'`); // picked again
+    expect(
+      (await store.forceRelease({ name: seen.name, version: seen.version, reason: 'x', operator: 'op' })).outcome,
+    ).toBe('changed');
+    const now = (await byName())['public.scheduled_tasks/reports/weekly']!;
+    expect(
+      (await store.forceRelease({ name: now.name, version: now.version, reason: 'x', operator: 'op' })).outcome,
+    ).toBe('released');
+    const { rows } = await pg.admin.query(`SELECT picked, version FROM scheduled_tasks WHERE task_name = 'reports'`);
+    expect(rows).toEqual([{ picked: false, version: '9' }]);
+  });
+});
+
 describe("Lockboard's lock on PostgreSQL", () => {
   it('serialises sessions with growing fencing tokens; a dead holder is taken over; a failure is recorded with its problem', async () => {
     const a = await pg.connect();
