@@ -61,6 +61,19 @@ export async function listAuditEvents(
   return { events: events.slice(0, limit), listCalls, truncated: Boolean(pageToken) };
 }
 
+/** The optional string fields of an audit record, as every store's trail stores them. */
+export const AUDIT_STRING_FIELDS = [
+  'identity',
+  'generation',
+  'previous_identity',
+  'previous_generation',
+  'outcome',
+  'error',
+  'operator',
+  'reason',
+  'format',
+] as const;
+
 function toRecord(item: GcsObjectResource): AuditRecord | null {
   const m = STAMP.exec(item.name);
   const md = item.metadata ?? {};
@@ -74,17 +87,7 @@ function toRecord(item: GcsObjectResource): AuditRecord | null {
   if (!m || !event || !lock) return null;
   const at = `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}.${m[7]}Z`;
   const record: AuditRecord = { id: item.name, at, event, lock };
-  for (const key of [
-    'identity',
-    'generation',
-    'previous_identity',
-    'previous_generation',
-    'outcome',
-    'error',
-    'operator',
-    'reason',
-    'format',
-  ] as const) {
+  for (const key of AUDIT_STRING_FIELDS) {
     const v = str(key);
     if (v !== undefined) record[key] = v;
   }

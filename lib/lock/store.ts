@@ -2,6 +2,7 @@
 // store, the source it was found under, and an opaque `version` naming exactly the state the operator saw, which a
 // force-release is conditioned on.
 import type { AuditRecord } from './audit-read';
+import { AuditWriteError } from './errors';
 import type { LockInfo } from './types';
 
 export type StoreKind = 'gcs' | 's3' | 'redis' | 'postgres';
@@ -85,4 +86,36 @@ export interface LockStore {
   readAudit(from: Date, to: Date, lock?: string): Promise<AuditRecord[]>;
   /** The store's clock as last read (server time, milliseconds). */
   now(): number;
+}
+
+/**
+ * A force-release in every store's trail: the attempt recorded first (nothing is mutated when it cannot be: an
+ * AuditWriteError), then the store's one conditional mutation, then the outcome (best effort).
+ */
+export async function recordedRelease(
+  o: {
+    lock: string;
+    /** Where the trail is, for the error message. */
+    trail: string;
+    fields: Record<string, string>;
+    record: (fields: Record<string, string>) => Promise<string>;
+  },
+  mutate: () => Promise<{ outcome: StoreReleaseOutcome; current: LockView | null }>,
+): Promise<StoreReleaseResult> {
+  let attempt: string;
+  try {
+    attempt = await o.record({ event: 'force-release-requested', lock: o.lock, ...o.fields });
+  } catch (err) {
+    throw new AuditWriteError(o.lock, o.trail, err);
+  }
+  const { outcome, current } = await mutate();
+  const done = await o
+    .record({
+      event: outcome === 'released' ? 'force-released' : 'force-release-refused',
+      lock: o.lock,
+      ...o.fields,
+      outcome,
+    })
+    .catch(() => '');
+  return { outcome, current, audit: done ? [attempt, done] : [attempt] };
 }

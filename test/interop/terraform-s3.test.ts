@@ -1,7 +1,6 @@
 // Terraform's S3 backend with native locking (use_lockfile = true, Terraform ≥ 1.10) against the emulator's S3 side:
 // init, apply, state list, and the .tflock it holds during an apply shown by `lockboard ls s3://…` in Terraform's
 // own terms. Runs where `terraform` is on PATH; never required (test/s3 covers the formats everywhere).
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '@/lib/emulator';
 import { runCli } from '../helpers/cli';
 import { delay } from '../helpers/requests';
+import { runTerraform } from '../helpers/terraform';
 
 let emulator: Emulator;
 const dir = mkdtempSync(join(tmpdir(), 'lockboard-terraform-s3-'));
@@ -41,23 +41,7 @@ resource "terraform_data" "app" {
 `;
 }
 
-function terraform(...args: string[]): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve) => {
-    const child = spawn('terraform', [...args, '-no-color'], {
-      cwd: dir,
-      env: { ...process.env, TF_IN_AUTOMATION: '1', TF_CLI_CONFIG_FILE: '/dev/null', CHECKPOINT_DISABLE: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 150_000);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, out });
-    });
-  });
-}
+const terraform = (...args: string[]) => runTerraform(dir, ...args);
 
 beforeAll(async () => {
   emulator = await startEmulator({ s3: { buckets: ['tf-state'] } });

@@ -2,7 +2,6 @@
 // state list, an unchanged plan, and a plan during a held apply that prints Terraform's Lock Info with the lock's
 // generation as its ID; Lockboard sees the same lock with the same owner. Runs where `terraform` is on PATH; it is
 // never required (test/emulator/xml-reads.test.ts replays the Go client's reads everywhere).
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '@/lib/emulator';
 import { listLocks } from '@/lib/lock';
 import { delay } from '../helpers/requests';
+import { runTerraform } from '../helpers/terraform';
 
 let gcs: Emulator;
 let storage: Storage;
@@ -31,23 +31,7 @@ ${sleepSeconds ? `  triggers_replace = [timestamp()]\n  provisioner "local-exec"
 `;
 }
 
-function terraform(...args: string[]): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve) => {
-    const child = spawn('terraform', [...args, '-no-color'], {
-      cwd: dir,
-      env: { ...process.env, TF_IN_AUTOMATION: '1', TF_CLI_CONFIG_FILE: '/dev/null', CHECKPOINT_DISABLE: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 150_000);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, out });
-    });
-  });
-}
+const terraform = (...args: string[]) => runTerraform(dir, ...args);
 
 beforeAll(async () => {
   gcs = await startEmulator({ buckets: ['tf-state'] });

@@ -4,10 +4,10 @@
 // statement; the fencing token comes from a sequence; a release records the outcome (and the problem and details when
 // the block threw) in lockboard_released, beside the locks. The lock holds as long as the given connection lives.
 import { hostname } from 'node:os';
-import { LockAbortError, LockLostError, LockOptionsError, LockTimeoutError } from '../errors';
-import { sleep, waitBackoff } from '../backoff';
+import { LockLostError, LockOptionsError } from '../errors';
+import { runHolding } from '../holding';
 import { defaultIdentity, validateLockName } from '../options';
-import { monotonicNow } from '../time';
+import { waitForLock } from '../wait';
 import type { LockInfo } from '../types';
 import type { Queryable } from './advisory';
 import { ident } from './tables';
@@ -119,25 +119,24 @@ export async function acquirePgLock(o: PgAcquireOptions): Promise<PgLock> {
   const schema = o.schema ?? 'public';
   await initLockTables(o.client, schema);
   const identity = o.identity ?? defaultIdentity();
-  const started = monotonicNow();
-  const backoff = waitBackoff();
-  for (;;) {
-    if (o.signal?.aborted) throw new LockAbortError(o.name, o.signal.reason);
-    const { rows } = await o.client.query<{ token: string; took_over: boolean }>(acquireSql(ident(schema)), [
-      o.name,
-      identity,
-      hostname(),
-      o.purpose ?? null,
-    ]);
-    if (rows[0]) return new PgLock({ ...o, schema }, rows[0].token, rows[0].took_over);
-    const waited = monotonicNow() - started;
-    if (o.timeoutMs !== undefined && waited >= o.timeoutMs) {
-      const { rows: holder } = await o.client.query<{ identity: string; acquired_at: Date; token: string }>(
+  return waitForLock(
+    o,
+    async () => {
+      const { rows } = await o.client.query<{ token: string; took_over: boolean }>(acquireSql(ident(schema)), [
+        o.name,
+        identity,
+        hostname(),
+        o.purpose ?? null,
+      ]);
+      return rows[0] ? new PgLock({ ...o, schema }, rows[0].token, rows[0].took_over) : null;
+    },
+    async () => {
+      const { rows } = await o.client.query<{ identity: string; acquired_at: Date; token: string }>(
         `SELECT identity, acquired_at, token::text FROM ${ident(schema)}.lockboard_locks WHERE name = $1`,
         [o.name],
       );
-      const h = holder[0];
-      const info = h
+      const h = rows[0];
+      return h
         ? ({
             name: o.name,
             identity: h.identity,
@@ -145,27 +144,15 @@ export async function acquirePgLock(o: PgAcquireOptions): Promise<PgLock> {
             generation: h.token,
           } as LockInfo)
         : null;
-      throw new LockTimeoutError(o.name, info, Math.round(waited));
-    }
-    await sleep(
-      Math.max(0, Math.min(backoff.next(), o.timeoutMs === undefined ? Infinity : o.timeoutMs - waited)),
-      o.signal,
-    ).catch(() => {
-      throw new LockAbortError(o.name, o.signal?.reason);
-    });
-  }
+    },
+  );
 }
 
 /** Runs `fn` holding the lock; when it throws, the release records the error's type and details in lockboard_released. */
 export async function withPgLock<T>(o: PgAcquireOptions, fn: (lock: PgLock) => Promise<T>): Promise<T> {
   const lock = await acquirePgLock(o);
-  try {
-    const result = await fn(lock);
-    await lock.release();
-    return result;
-  } catch (err) {
-    const e = err instanceof Error ? err : new Error(String(err));
-    await lock.release({ problem: e.name, details: e.message }).catch(() => undefined);
-    throw err;
-  }
+  return runHolding(lock, fn, async (outcome) => {
+    const e = outcome.error instanceof Error ? outcome.error : new Error(String(outcome.error));
+    await lock.release(outcome.failed ? { problem: e.name, details: e.message } : undefined);
+  });
 }

@@ -2,8 +2,7 @@
 // on now(); force-released by one guarded pg_terminate_backend (advisory) or one conditional statement (rows), recorded
 // in a lockboard_audit table before and after. Lock names: `advisory:<key>`, `<schema>.<table>/<row key>`.
 import type { AuditRecord } from '../audit-read';
-import { AuditWriteError } from '../errors';
-import type { LockStore, LockView, StoreList, StoreReleaseResult } from '../store';
+import { recordedRelease, type LockStore, type LockView, type StoreList, type StoreReleaseResult } from '../store';
 import type { LockHealth } from '../types';
 import { ADVISORY_QUERY, advisoryViews, TERMINATE, type AdvisoryRow, type Queryable } from './advisory';
 import { findLockTables, ident, readRows, releaseStatement, type LockTable, type TableRow } from './tables';
@@ -120,50 +119,34 @@ export class PostgresLockStore implements LockStore {
   }): Promise<StoreReleaseResult> {
     const before = await this.inspect(o.name);
     if (!before) return { outcome: 'gone', current: null, audit: [] };
-    const fields = { lock: o.name, version: o.version, operator: o.operator, reason: o.reason, format: before.format };
-    let attempt: string;
-    try {
-      attempt = await this.record({ event: 'force-release-requested', ...fields });
-    } catch (err) {
-      throw new AuditWriteError(o.name, `${this.o.auditSchema ?? 'public'}.lockboard_audit`, err);
-    }
-    let released: boolean;
-    if (before.format === 'advisory') {
-      const [pid, backendUs, database, classid, objid, objsubid] = o.version.split('.');
-      if (backendUs === 'hidden') {
-        throw Object.assign(
-          new Error(
-            "The holder's backend start is hidden from this role, so a reused pid could not be told apart: nothing " +
-              'was terminated. Grant the console pg_read_all_stats (or pg_monitor) and pg_signal_backend.',
-          ),
-          { code: '42501' },
-        );
-      }
-      const { rows } = await this.o.client.query(TERMINATE, [
-        Number(pid),
-        backendUs,
-        database,
-        classid,
-        objid,
-        Number(objsubid),
-      ]);
-      released = rows.length === 1;
-    } else {
-      const table = (await findLockTables(this.o.client, this.o.schemas ?? ['public'])).find((t) =>
-        o.name.startsWith(`${t.schema}.${t.table}/`),
+    const [pid, backendUs, database, classid, objid, objsubid] = o.version.split('.');
+    if (before.format === 'advisory' && backendUs === 'hidden') {
+      throw Object.assign(
+        new Error(
+          "The holder's backend start is hidden from this role, so a reused pid could not be told apart: nothing " +
+            'was terminated. Grant the console pg_read_all_stats (or pg_monitor) and pg_signal_backend.',
+        ),
+        { code: '42501' },
       );
-      if (!table) return { outcome: 'gone', current: null, audit: [attempt] };
-      const statement = releaseStatement(table, o.version, o.reason, o.operator);
-      released = ((await this.o.client.query(statement.text, statement.values)).rowCount ?? 0) > 0;
     }
-    const current = released ? null : await this.inspect(o.name);
-    const outcome = released ? 'released' : current ? 'changed' : 'gone';
-    const done = await this.record({
-      event: released ? 'force-released' : 'force-release-refused',
-      ...fields,
-      outcome,
-    }).catch(() => '');
-    return { outcome, current, audit: done ? [attempt, done] : [attempt] };
+    const fields = { version: o.version, operator: o.operator, reason: o.reason, format: before.format };
+    const trail = `${this.o.auditSchema ?? 'public'}.lockboard_audit`;
+    return recordedRelease({ lock: o.name, trail, fields, record: (f) => this.record(f) }, async () => {
+      let released = false;
+      if (before.format === 'advisory') {
+        const args = [Number(pid), backendUs, database, classid, objid, Number(objsubid)];
+        released = (await this.o.client.query(TERMINATE, args)).rows.length === 1;
+      } else {
+        const tables = await findLockTables(this.o.client, this.o.schemas ?? ['public']);
+        const table = tables.find((t) => o.name.startsWith(`${t.schema}.${t.table}/`));
+        if (table) {
+          const statement = releaseStatement(table, o.version, o.reason, o.operator);
+          released = ((await this.o.client.query(statement.text, statement.values)).rowCount ?? 0) > 0;
+        }
+      }
+      const current = released ? null : await this.inspect(o.name);
+      return { outcome: released ? 'released' : current ? 'changed' : 'gone', current };
+    });
   }
 
   /** Creates lockboard_audit if absent (a console without CREATE on the schema needs it created once by its owner). */

@@ -1,9 +1,11 @@
 // acquireRedisLock / withRedisLock / computeOnce: the protocol's acquire, wait and outcome on Redis (or on the
 // in-process MemoryRedisLocks). Waiting reads the holder with backoff (no repeated SETs piling on), until timeoutMs.
-import { LockAbortError, LockOptionsError, LockTimeoutError } from '../errors';
-import { sleep, waitBackoff } from '../backoff';
+import { sleep } from '../backoff';
+import { LockOptionsError, LockTimeoutError } from '../errors';
+import { releasedEvent, runHolding } from '../holding';
 import { defaultIdentity, validateLockName } from '../options';
 import { MAX_TIMER_MS, monotonicNow } from '../time';
+import { waitForLock } from '../wait';
 import type { LockInfo } from '../types';
 import type { RedisClientLike } from './conn';
 import { fenceKeyFor, lockValue, redisBackend, RedisLock, type RedisLockBackend } from './lock';
@@ -31,61 +33,34 @@ export async function acquireRedisLock(o: RedisAcquireOptions): Promise<RedisLoc
   const settings = settingsOf(o);
   const backend: RedisLockBackend = o.client instanceof MemoryRedisLocks ? o.client : redisBackend(o.client);
   const store = o.client instanceof MemoryRedisLocks || o.audit === false ? undefined : storeOf(o);
-  const started = monotonicNow();
-  const backoff = waitBackoff();
-  for (;;) {
-    if (o.signal?.aborted) throw new LockAbortError(o.name, o.signal.reason);
-    const template = lockValue(settings, '@TOKEN@', Date.now());
-    const token = await backend.tryAcquire(o.name, fenceKeyFor(o.name), template, settings.ttlMs);
-    if (token !== null) {
+  return waitForLock(
+    o,
+    async () => {
+      const template = lockValue(settings, '@TOKEN@', Date.now());
+      const token = await backend.tryAcquire(o.name, fenceKeyFor(o.name), template, settings.ttlMs);
+      if (token === null) return null;
       void store
         ?.record({ event: 'acquired', lock: o.name, identity: settings.identity, generation: token })
         .catch(() => undefined);
       return new RedisLock(backend, settings, token, template.replace('@TOKEN@', token));
-    }
-    if (o.onWait && store) {
-      const holder = await store.inspect(o.name).catch(() => null);
-      if (holder) o.onWait(holder);
-    }
-    const waited = monotonicNow() - started;
-    if (o.timeoutMs !== undefined && waited >= o.timeoutMs) {
-      const holder = store ? await store.inspect(o.name).catch(() => null) : null;
-      throw new LockTimeoutError(o.name, holder, Math.round(waited));
-    }
-    const pause = Math.min(backoff.next(), o.timeoutMs === undefined ? Infinity : o.timeoutMs - waited);
-    await sleep(Math.max(0, pause), o.signal).catch(() => {
-      throw new LockAbortError(o.name, o.signal?.reason);
-    });
-  }
+    },
+    async () => (store ? store.inspect(o.name) : null),
+  );
 }
 
 /** Runs `fn` while holding the lock, releases it after, and records the outcome (ok / error) in the stream. */
 export async function withRedisLock<T>(o: RedisAcquireOptions, fn: (lock: RedisLock) => Promise<T>): Promise<T> {
   const lock = await acquireRedisLock(o);
-  let failure: unknown;
-  try {
-    return await fn(lock);
-  } catch (err) {
-    failure = err;
-    throw err;
-  } finally {
-    const outcome = await lock.release().catch((err: unknown) => {
-      if (failure === undefined) throw err;
+  return runHolding(lock, fn, async (outcome) => {
+    const released = await lock.release().catch((err: unknown) => {
+      if (!outcome.failed) throw err;
       return 'already-lost' as const;
     });
-    if (!(o.client instanceof MemoryRedisLocks) && o.audit !== false) {
-      await storeOf(o)
-        .record({
-          event: 'released',
-          lock: o.name,
-          generation: lock.fencingToken,
-          outcome: failure === undefined ? 'ok' : 'error',
-          ...(failure !== undefined ? { error: String((failure as Error)?.message ?? failure) } : {}),
-          ...(outcome === 'already-lost' ? { delete_confirmed: 'false' } : {}),
-        })
-        .catch(() => undefined);
-    }
-  }
+    if (o.client instanceof MemoryRedisLocks || o.audit === false) return;
+    await storeOf(o)
+      .record(releasedEvent(o.name, lock.fencingToken, outcome, released === 'released'))
+      .catch(() => undefined);
+  });
 }
 
 /**

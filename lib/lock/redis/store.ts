@@ -2,9 +2,8 @@
 // TIME; force-released by one Lua script per format that compares what the operator saw (a hash of the value, or of
 // Redisson's / SUJ's owner field) and deletes only on a match, waking that format's waiters as its own unlock does;
 // audited in a stream of the same database before and after.
-import type { AuditRecord } from '../audit-read';
-import { AuditWriteError } from '../errors';
-import type { LockView, StoreList, StoreReleaseResult } from '../store';
+import { AUDIT_STRING_FIELDS, type AuditRecord } from '../audit-read';
+import { recordedRelease, type LockView, type StoreList, type StoreReleaseResult } from '../store';
 import type { LockHealth } from '../types';
 import { RedisConn, type RedisClientLike } from './conn';
 import { isCompanionKey, readRedisKey, versionOf, type RedisKeyRead, type RedisReading } from './formats';
@@ -190,19 +189,18 @@ export class RedisLockStore {
   }): Promise<StoreReleaseResult> {
     const before = await this.inspect(o.name);
     if (!before) return { outcome: 'gone', current: null, audit: [] };
-    const fields = { lock: o.name, version: o.version, operator: o.operator, reason: o.reason, format: before.format };
-    let attempt: string;
-    try {
-      attempt = await this.record({ event: 'force-release-requested', ...fields });
-    } catch (err) {
-      throw new AuditWriteError(o.name, this.stream, err);
-    }
-    const hash = o.version.slice(0, 16);
-    const n = o.name;
+    const fields = { version: o.version, operator: o.operator, reason: o.reason, format: before.format };
+    const trail = { lock: o.name, trail: this.stream, fields, record: (f: Record<string, string>) => this.record(f) };
+    return recordedRelease(trail, () => this.compareAndDelete(o.name, o.version, before.format));
+  }
+
+  /** The format's Lua compare-and-delete: one round trip. */
+  private async compareAndDelete(n: string, version: string, format: string) {
+    const hash = version.slice(0, 16);
     const [script, keys] =
-      before.format === 'redisson'
+      format === 'redisson'
         ? [REDISSON_RELEASE, [n, `redisson_lock__channel:${n.includes('{') ? n : `{${n}}`}`]]
-        : before.format === 'sidekiq-unique-jobs'
+        : format === 'sidekiq-unique-jobs'
           ? [
               SUJ_RELEASE,
               [
@@ -214,20 +212,12 @@ export class RedisLockStore {
                 `${n.slice(0, n.lastIndexOf(':'))}:digests`,
               ],
             ]
-          : before.format === 'python-redis-lock'
+          : format === 'python-redis-lock'
             ? [PRL_RELEASE, [n, signalKeyOf(n)]]
             : [STRING_RELEASE, [n]];
     const result = Number(await this.conn.cmd(n, ['EVAL', script, String(keys.length), ...keys, hash]));
     const outcome = result === 1 ? 'released' : result === -1 ? 'gone' : 'changed';
-    const current = outcome === 'released' ? null : await this.inspect(o.name);
-    const audit = [attempt];
-    const done = await this.record({
-      event: outcome === 'released' ? 'force-released' : 'force-release-refused',
-      ...fields,
-      outcome,
-    }).catch(() => '');
-    if (done) audit.push(done);
-    return { outcome, current, audit };
+    return { outcome, current: outcome === 'released' ? null : await this.inspect(n) } as const;
   }
 
   /** One event in the audit stream (XADD, capped near 100 000 entries). */
@@ -255,8 +245,7 @@ export class RedisLockStore {
           event: f.event,
           lock: f.lock,
         } as AuditRecord;
-        for (const k of ['identity', 'generation', 'outcome', 'error', 'operator', 'reason', 'format'] as const)
-          if (f[k]) record[k] = f[k];
+        for (const k of AUDIT_STRING_FIELDS) if (f[k]) record[k] = f[k];
         out.push(record);
       }
       if (page.length < 1000) return out;

@@ -3,10 +3,11 @@
 // fencing token one above the one it replaces. Held → wait with backoff (reads only), until timeoutMs.
 import { randomBytes } from 'node:crypto';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { LockAbortError, LockOptionsError, LockTimeoutError } from '../errors';
-import { sleep, waitBackoff } from '../backoff';
+import { LockOptionsError } from '../errors';
+import { releasedEvent, runHolding } from '../holding';
 import { defaultIdentity, validateLockName } from '../options';
-import { MAX_TIMER_MS, monotonicNow } from '../time';
+import { MAX_TIMER_MS } from '../time';
+import { waitForLock } from '../wait';
 import type { LockView } from '../store';
 import { s3Status, S3Objects } from './objects';
 import { heldBody, S3Lock, type S3LockSettings } from './lock';
@@ -36,80 +37,55 @@ export async function acquireS3Lock(o: S3AcquireOptions): Promise<S3Lock> {
   const settings = settingsOf(o);
   const objects = new S3Objects(o.client, o.bucket);
   const store = new S3LockStore({ client: o.client, bucket: o.bucket, auditPrefix: auditPrefixOf(o) });
-  const started = monotonicNow();
-  const backoff = waitBackoff();
-  for (;;) {
-    if (o.signal?.aborted) throw new LockAbortError(o.name, o.signal.reason);
-    const current = await objects.get(o.name);
-    const fields = current ? lockboardFields(current.body) : undefined;
-    const previous = fields?.token !== undefined && /^\d+$/.test(fields.token) ? BigInt(fields.token) : 0n;
-    // A floor from S3's clock keeps tokens growing even after someone deleted the object (and its counter) by hand
-    const floor = BigInt(Math.floor(objects.now())) * 1000n;
-    const token = previous + 1n > floor ? previous + 1n : floor;
-    const stale =
-      fields !== undefined &&
-      (fields.released === 'true' || current!.lastModifiedMs + Number(fields.ttl_ms) + CLOCK_GRAIN_MS <= objects.now());
-    if (!current || stale) {
+  return waitForLock(
+    o,
+    async () => {
+      const current = await objects.get(o.name);
+      const fields = current ? lockboardFields(current.body) : undefined;
+      const previous = fields?.token !== undefined && /^\d+$/.test(fields.token) ? BigInt(fields.token) : 0n;
+      // A floor from S3's clock keeps tokens growing even after someone deleted the object (and its counter) by hand
+      const floor = BigInt(Math.floor(objects.now())) * 1000n;
+      const token = previous + 1n > floor ? previous + 1n : floor;
+      const stale =
+        fields !== undefined &&
+        (fields.released === 'true' ||
+          current!.lastModifiedMs + Number(fields.ttl_ms) + CLOCK_GRAIN_MS <= objects.now());
+      if (current && !stale) return null; // held: wait
       const acquiredMs = objects.now();
       const body = heldBody(settings, token, 1, acquiredMs, randomBytes(8).toString('hex'));
       try {
         const etag = await objects.put(o.name, body, current ? { ifMatch: current.etag } : { ifNoneMatch: '*' });
-        const lock = new S3Lock(objects, settings, { token, etag, seq: 1, acquiredMs });
         if (o.audit !== false) {
           const event = current && fields?.released !== 'true' ? 'took-over' : 'acquired';
           void store
             .record({ event, lock: o.name, identity: settings.identity, generation: String(token) })
             .catch(() => undefined);
         }
-        return lock;
+        return new S3Lock(objects, settings, { token, etag, seq: 1, acquiredMs });
       } catch (err) {
         const status = s3Status(err);
-        if (status !== 412 && status !== 409 && status !== 404) throw err; // someone else won: read again
+        if (status !== 412 && status !== 409 && status !== 404) throw err;
+        return null; // someone else won: read again
       }
-    } else if (o.onWait) {
-      const holder = await store.inspect(o.name).catch(() => null);
-      if (holder) o.onWait(holder);
-    }
-    const waited = monotonicNow() - started;
-    if (o.timeoutMs !== undefined && waited >= o.timeoutMs) {
-      const holder = await store.inspect(o.name).catch(() => null);
-      throw new LockTimeoutError(o.name, holder, Math.round(waited));
-    }
-    const pause = Math.min(backoff.next(), o.timeoutMs === undefined ? Infinity : o.timeoutMs - waited);
-    await sleep(Math.max(0, pause), o.signal).catch(() => {
-      throw new LockAbortError(o.name, o.signal?.reason);
-    });
-  }
+    },
+    () => store.inspect(o.name),
+  );
 }
 
 /** Runs `fn` while holding the lock and releases it after, whatever `fn` does. */
 export async function withS3Lock<T>(o: S3AcquireOptions, fn: (lock: S3Lock) => Promise<T>): Promise<T> {
   const lock = await acquireS3Lock(o);
-  let failure: unknown;
-  try {
-    return await fn(lock);
-  } catch (err) {
-    failure = err;
-    throw err;
-  } finally {
-    const outcome = await lock.release().catch((err: unknown) => {
-      if (failure === undefined) throw err;
+  return runHolding(lock, fn, async (outcome) => {
+    const released = await lock.release().catch((err: unknown) => {
+      if (!outcome.failed) throw err;
       return 'already-lost' as const;
     });
-    if (o.audit !== false) {
-      const store = new S3LockStore({ client: o.client, bucket: o.bucket, auditPrefix: auditPrefixOf(o) });
-      await store
-        .record({
-          event: 'released',
-          lock: o.name,
-          generation: lock.fencingToken,
-          outcome: failure === undefined ? 'ok' : 'error',
-          ...(failure !== undefined ? { error: String((failure as Error)?.message ?? failure) } : {}),
-          ...(outcome === 'already-lost' ? { delete_confirmed: 'false' } : {}),
-        })
-        .catch(() => undefined);
-    }
-  }
+    if (o.audit === false) return;
+    const store = new S3LockStore({ client: o.client, bucket: o.bucket, auditPrefix: auditPrefixOf(o) });
+    await store
+      .record(releasedEvent(o.name, lock.fencingToken, outcome, released === 'released'))
+      .catch(() => undefined);
+  });
 }
 
 function settingsOf(o: S3AcquireOptions): S3LockSettings {

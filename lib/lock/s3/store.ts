@@ -3,12 +3,11 @@
 // bucket's audit trail before the delete (nothing is deleted when it cannot be recorded) and after it.
 import type { S3Client } from '@aws-sdk/client-s3';
 import { auditObjectName } from '../audit';
-import { AuditWriteError } from '../errors';
 import { dataReason, needsBody } from '../formats';
 import { inspectLock, objectViewOf } from '../inspect';
 import { DEFAULT_AUDIT_PREFIX } from '../options';
-import type { LockView, StoreList, StoreReleaseResult } from '../store';
-import type { AuditRecord } from '../audit-read';
+import { recordedRelease, type LockView, type StoreList, type StoreReleaseResult } from '../store';
+import { AUDIT_STRING_FIELDS, type AuditRecord } from '../audit-read';
 import type { GcsObjectResource } from '../types';
 import { s3Status, S3Objects, type S3Body, type S3Listed } from './objects';
 
@@ -112,43 +111,29 @@ export class S3LockStore {
         before.format === 'lockboard' && before.identity !== undefined && o.identity === before.identity;
       return { outcome: refreshed ? 'refreshed' : 'changed', current: before, audit: [] };
     }
-    const fields = {
+    const fields = { version: before.version, operator: o.operator, reason: o.reason, format: before.format };
+    const trail = {
       lock: o.name,
-      version: before.version,
-      operator: o.operator,
-      reason: o.reason,
-      format: before.format,
+      trail: this.auditPrefix,
+      fields,
+      record: (f: Record<string, string>) => this.record(f),
     };
-    const audit = [await this.recordOrRefuse({ event: 'force-release-requested', ...fields })];
-    let outcome: StoreReleaseResult['outcome'] = 'released';
-    try {
-      if (before.format === 'lockboard') await this.objects.put(o.name, releasedMarker(before), { ifMatch: etag });
-      else await this.objects.delete(o.name, etag);
-    } catch (err) {
-      const status = s3Status(err);
-      if (status === 412 || status === 409) outcome = 'changed';
-      else if (status === 404) outcome = 'gone';
-      else throw err;
-    }
-    const current = outcome === 'released' ? null : await this.inspect(o.name);
-    if (outcome === 'changed' && current && current.identity === before.identity && current.format === 'lockboard')
-      outcome = 'refreshed'; // the same holder wrote again: it is alive
-    audit.push(
-      await this.record({
-        event: outcome === 'released' ? 'force-released' : 'force-release-refused',
-        ...fields,
-        outcome,
-      }).catch(() => ''),
-    );
-    return { outcome, current, audit: audit.filter(Boolean) };
-  }
-
-  private async recordOrRefuse(fields: Record<string, string>): Promise<string> {
-    try {
-      return await this.record(fields);
-    } catch (err) {
-      throw new AuditWriteError(fields.lock!, this.auditPrefix, err);
-    }
+    return recordedRelease(trail, async () => {
+      let outcome: StoreReleaseResult['outcome'] = 'released';
+      try {
+        if (before.format === 'lockboard') await this.objects.put(o.name, releasedMarker(before), { ifMatch: etag });
+        else await this.objects.delete(o.name, etag);
+      } catch (err) {
+        const status = s3Status(err);
+        if (status === 412 || status === 409) outcome = 'changed';
+        else if (status === 404) outcome = 'gone';
+        else throw err;
+      }
+      const current = outcome === 'released' ? null : await this.inspect(o.name);
+      if (outcome === 'changed' && current && current.identity === before.identity && current.format === 'lockboard')
+        outcome = 'refreshed'; // the same holder wrote again: it is alive
+      return { outcome, current };
+    });
   }
 
   /**
@@ -273,18 +258,6 @@ async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promis
   return out;
 }
 
-const AUDIT_FIELDS = [
-  'identity',
-  'generation',
-  'previous_identity',
-  'previous_generation',
-  'outcome',
-  'error',
-  'operator',
-  'reason',
-  'format',
-] as const;
-
 /** An S3 audit object's JSON body as the shared audit record. */
 function auditRecordOf(key: string, body: Buffer): AuditRecord | undefined {
   let fields: Record<string, unknown>;
@@ -296,7 +269,7 @@ function auditRecordOf(key: string, body: Buffer): AuditRecord | undefined {
   const { event, lock, at } = fields;
   if (typeof event !== 'string' || typeof lock !== 'string' || typeof at !== 'string') return undefined;
   const record = { id: key, at, event, lock } as AuditRecord;
-  for (const k of AUDIT_FIELDS) if (typeof fields[k] === 'string') record[k] = fields[k];
+  for (const k of AUDIT_STRING_FIELDS) if (typeof fields[k] === 'string') record[k] = fields[k];
   if (fields.delete_confirmed === 'false') record.delete_confirmed = 'false';
   return record;
 }
