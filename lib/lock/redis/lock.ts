@@ -3,8 +3,7 @@
 // `signal` by a monotonic deadline. A backend interface lets unit tests run on an in-process store with the same API.
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { LockLostError, type LockLostReason } from '../errors';
-import { monotonicNow } from '../time';
+import { RefreshingLock, type RefreshResult } from '../refreshing-lock';
 import { RedisConn, type RedisClientLike } from './conn';
 
 /** What the lock needs of a store: Redis through Lua, or the in-process MemoryRedisLocks. */
@@ -75,100 +74,36 @@ export function lockValue(s: RedisLockSettings, token: string, acquiredMs: numbe
   });
 }
 
-export class RedisLock extends EventTarget {
-  readonly signal: AbortSignal;
-  private readonly controller = new AbortController();
-  private timer: NodeJS.Timeout | undefined;
-  private deadline: NodeJS.Timeout | undefined;
-  private lastOk = monotonicNow();
-  private busy: Promise<void> = Promise.resolve();
-  private done = false;
-
+export class RedisLock extends RefreshingLock {
   constructor(
     private readonly backend: RedisLockBackend,
     private readonly settings: RedisLockSettings,
     readonly fencingToken: string,
     private readonly value: string,
   ) {
-    super();
-    this.signal = this.controller.signal;
-    this.arm();
-    this.schedule();
+    const { ttlMs, refreshIntervalMs } = settings;
+    super(settings.name, ttlMs, refreshIntervalMs, Math.max(ttlMs / 8, Math.min(2 * refreshIntervalMs, ttlMs / 3)));
   }
 
-  get name(): string {
-    return this.settings.name;
-  }
-
-  get isHealthy(): boolean {
-    return !this.done && monotonicNow() < this.lastOk + this.safeTtl();
-  }
-
-  private safeTtl(): number {
-    return (
-      this.settings.ttlMs -
-      Math.max(this.settings.ttlMs / 8, Math.min(2 * this.settings.refreshIntervalMs, this.settings.ttlMs / 3))
-    );
-  }
-
-  private arm(): void {
-    clearTimeout(this.deadline);
-    const ms = Math.max(0, this.lastOk + this.safeTtl() - monotonicNow());
-    this.deadline = setTimeout(() => this.lose('refresh-failed', 'no refresh succeeded in time'), ms);
-  }
-
-  private schedule(): void {
-    this.timer = setTimeout(() => {
-      this.busy = this.refresh().finally(() => {
-        if (!this.done) this.schedule();
-      });
-    }, this.settings.refreshIntervalMs);
-  }
-
-  async refresh(): Promise<void> {
-    if (this.done) return;
-    const started = monotonicNow();
+  /** PEXPIRE if the key still holds our value; otherwise one read tells taken from released. */
+  protected async refreshOnce(): Promise<RefreshResult> {
     let ok: boolean;
     try {
       ok = await this.backend.refresh(this.settings.name, this.value, this.settings.ttlMs);
     } catch {
-      return; // unreachable: the next refresh tries again, the deadline guards
+      return 'retry'; // unreachable: the next refresh tries again
     }
-    if (this.done) return;
-    if (ok) {
-      this.lastOk = started;
-      return this.arm();
-    }
+    if (ok) return 'ok';
     const now = await this.backend.read(this.settings.name).catch(() => undefined);
-    if (now === undefined) return;
-    this.lose(now ? 'taken' : 'released-by-operator', now ? 'another holder has it' : 'the key was deleted');
-  }
-
-  private lose(reason: LockLostReason, detail: string): void {
-    if (this.done) return;
-    this.stop();
-    const error = new LockLostError(this.settings.name, reason, detail);
-    this.controller.abort(error);
-    this.dispatchEvent(new CustomEvent('lost', { detail: error }));
-  }
-
-  private stop(): void {
-    this.done = true;
-    clearTimeout(this.timer);
-    clearTimeout(this.deadline);
+    if (now === undefined) return 'retry';
+    return now
+      ? { lost: 'taken', detail: 'another holder has it' }
+      : { lost: 'released-by-operator', detail: 'the key was deleted' };
   }
 
   /** DEL if still ours (after any refresh in flight): `released`, or `already-lost`. */
   async release(): Promise<'released' | 'already-lost'> {
-    if (this.done) return 'already-lost';
-    clearTimeout(this.timer);
-    await this.busy;
-    if (this.done) return 'already-lost';
-    this.stop();
+    if (!(await this.stopForRelease())) return 'already-lost';
     return (await this.backend.release(this.settings.name, this.value)) ? 'released' : 'already-lost';
-  }
-
-  async [Symbol.asyncDispose](): Promise<void> {
-    await this.release();
   }
 }
