@@ -3,7 +3,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
-import type { AuditRecord } from '@/lib/lock/audit-read';
+import type { AuditRecord } from '@/lib/lock/audit-record';
 import { formatDuration, formatTime } from '@/lib/format';
 import { lockHref, RANGES, summaryQuery, windowFor, type ChurnWindow, type RangeKey } from '@/lib/queries';
 import { ChurnChart } from './churn-chart';

@@ -1,6 +1,6 @@
 // Churn arithmetic over audit events: pure functions, used by the summary route and unit-tested on their own.
-import type { AuditRecord } from '@/lib/lock/audit-read';
-import type { AuditEventKind } from '@/lib/lock/audit';
+import type { AuditRecord } from '@/lib/lock/audit-record';
+import type { AuditEventKind } from '@/lib/lock/audit-record';
 
 export const EVENT_KINDS: AuditEventKind[] = [
   'acquired',

@@ -1,6 +1,6 @@
 // Query keys, fetchers and options shared by the server prefetch and the client hooks (no server-only imports).
 import type { ChurnSummary } from '@/lib/churn';
-import type { AuditRecord } from '@/lib/lock/audit-read';
+import type { AuditRecord } from '@/lib/lock/audit-record';
 import type { LockInfo } from '@/lib/lock/types';
 
 export interface LocksData {

@@ -30,7 +30,7 @@ export async function postgresCommand(argv: string[]): Promise<number> {
     throw new UsageError(`--schema must be a plain identifier, got ${JSON.stringify(values.schema)}.`);
   const { client, display } = await pgClient(url);
   try {
-    const { initLockTables } = await import('../lock/postgres');
+    const { initLockTables } = await import('../lock/stores/postgres');
     await initLockTables(client, values.schema);
     console.log(`Lockboard's tables are ready in ${display} (schema ${values.schema}).`);
     return EXIT.ok;

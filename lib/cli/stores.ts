@@ -35,7 +35,7 @@ async function openStore(
 ): Promise<Opened> {
   if (url.startsWith('s3://')) {
     const target = o.wantName ? parseS3Args(url, name) : parseS3Args(url, undefined, false);
-    const { S3LockStore, acquireS3Lock } = await import('../lock/s3');
+    const { S3LockStore, acquireS3Lock } = await import('../lock/stores/s3');
     const client = await s3Client();
     const store = new S3LockStore({
       client,
@@ -70,7 +70,7 @@ async function openStore(
 
 /** A pg Client for a postgres:// source (PG* variables fill what the URL lacks). */
 export async function pgClient(url: string): Promise<{ client: import('pg').Client; display: string }> {
-  const { parsePostgresSource } = await import('../lock/postgres/source');
+  const { parsePostgresSource } = await import('../lock/stores/postgres/source');
   let display: string;
   try {
     display = parsePostgresSource(url).display;
@@ -105,7 +105,7 @@ async function openPostgres(
   if (o.wantName && !name)
     throw new UsageError('Name the lock after the source: postgres://host:5432/db NAME (e.g. advisory:72707369).');
   const { client, display } = await pgClient(url);
-  const { PostgresLockStore, acquirePgLock } = await import('../lock/postgres');
+  const { PostgresLockStore, acquirePgLock } = await import('../lock/stores/postgres');
   const store = new PostgresLockStore({ client, source: display, longHeldMs: o.longHeldMs });
   return {
     store,
@@ -142,7 +142,7 @@ async function openRedis(
   name: string | undefined,
   o: { wantName: boolean; longHeldMs?: number },
 ): Promise<Opened> {
-  const { parseRedisSource } = await import('../lock/redis/source');
+  const { parseRedisSource } = await import('../lock/stores/redis/source');
   let source;
   try {
     source = parseRedisSource(url, process.env);
@@ -165,7 +165,7 @@ async function openRedis(
       code: 'ECONNREFUSED',
     });
   }
-  const { RedisLockStore, acquireRedisLock } = await import('../lock/redis');
+  const { RedisLockStore, acquireRedisLock } = await import('../lock/stores/redis');
   const store = new RedisLockStore({ client, match: source.match, source: source.display, longHeldMs: o.longHeldMs });
   return {
     store,

@@ -5,7 +5,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
-import { acquirePgLock, withPgLock } from '../lock/postgres';
+import { acquirePgLock, withPgLock } from '../lock/stores/postgres';
 import { sleep } from './sleep';
 import type { Stopper } from './stopper';
 

@@ -5,7 +5,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createClient } from 'redis';
-import { acquireRedisLock, withRedisLock } from '../lock/redis';
+import { acquireRedisLock, withRedisLock } from '../lock/stores/redis';
 import { sleep } from './sleep';
 import type { Stopper } from './stopper';
 

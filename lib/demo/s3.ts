@@ -1,8 +1,8 @@
 // The demo's S3 bucket: Terraform ≥ 1.10 S3 state with its lockfiles (one left by an apply that crashed), a plain
 // "lock" object, and Lockboard S3 locks held by simulated holders (a long job and contenders on one lock).
 import { CreateBucketCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { acquireS3Lock, withS3Lock, type S3Lock } from '../lock/s3';
-import { s3Status } from '../lock/s3/objects';
+import { acquireS3Lock, withS3Lock, type S3Lock } from '../lock/stores/s3';
+import { s3Status } from '../lock/stores/s3/objects';
 import { sleep } from './sleep';
 import type { Stopper } from './stopper';
 

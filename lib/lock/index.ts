@@ -1,8 +1,8 @@
 // The lock core's public API. Programs, the console and the CLI all use these.
-export { acquireLock } from './acquire';
-export { withLock } from './with-lock';
-export { Lock, type ReleaseOutcome } from './lock';
-export { inspectLock, LOCKBOARD_FORMAT, type InspectOptions } from './inspect';
+export { acquireLock } from './stores/gcs/acquire';
+export { withLock } from './stores/gcs/with-lock';
+export { Lock, type ReleaseOutcome } from './stores/gcs/lock';
+export { inspectLock, LOCKBOARD_FORMAT, type InspectOptions } from './objects/inspect';
 export {
   listLocks,
   getLock,
@@ -11,13 +11,13 @@ export {
   type ListLocksOptions,
   type LockList,
   type SkippedObject,
-} from './list';
+} from './stores/gcs/list';
 export {
   forceReleaseLock,
   type ForceReleaseOptions,
   type ForceReleaseOutcome,
   type ForceReleaseResult,
-} from './force-release';
+} from './stores/gcs/force-release';
 export {
   AuditWriteError,
   LockAbortError,
@@ -26,10 +26,10 @@ export {
   LockTimeoutError,
   type LockLostReason,
 } from './errors';
-export { auditObjectName, type AuditEvent, type AuditEventKind } from './audit';
+export { auditObjectName, type AuditEvent, type AuditEventKind } from './stores/gcs/audit';
 export { DEFAULT_AUDIT_PREFIX, DEFAULT_TTL_MS, validateLockName } from './options';
-export { GcsCallError } from './gcs';
+export { GcsCallError } from './stores/gcs/client';
 export type { AcquireOptions, GcsObjectResource, LockFormat, LockHealth, LockInfo, LockOptions } from './types';
 export { LOCK_HEALTHS } from './types';
-export { FORMATS, classifyObject, formatById, type LockFormatModule } from './formats';
-export { listAuditEvents, type AuditRecord, type ListAuditOptions } from './audit-read';
+export { FORMATS, classifyObject, formatById, type LockFormatModule } from './objects/formats';
+export { listAuditEvents, type AuditRecord, type ListAuditOptions } from './stores/gcs/audit-read';

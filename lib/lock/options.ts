@@ -2,10 +2,11 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { LockOptionsError } from './errors';
-import { DEFAULT_REQUEST_TIMEOUT_MS } from './gcs';
 import { MAX_TIMER_MS } from './time';
 import type { AcquireOptions } from './types';
 
+/** Per-request timeout of a store call the protocol makes. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 export const DEFAULT_TTL_MS = 300_000;
 export const DEFAULT_AUDIT_PREFIX = '.lockboard/audit/';
 export const MAX_PURPOSE_LENGTH = 256;

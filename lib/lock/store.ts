@@ -1,7 +1,7 @@
 // What every store (GCS, S3, Redis, PostgreSQL) answers, in one shape (stores.md): a LockView is a LockInfo with the
 // store, the source it was found under, and an opaque `version` naming exactly the state the operator saw, which a
 // force-release is conditioned on.
-import type { AuditRecord } from './audit-read';
+import type { AuditRecord } from './audit-record';
 import { AuditWriteError } from './errors';
 import type { LockInfo } from './types';
 

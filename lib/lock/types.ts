@@ -14,7 +14,7 @@ export type LockFormat =
   | 'hudi'
   | 'restic'
   | 'plain'
-  // Redis formats (lib/lock/redis/formats.ts)
+  // Redis formats (lib/lock/stores/redis/formats.ts)
   | 'redis-py'
   | 'python-redis-lock'
   | 'redlock'
@@ -24,7 +24,7 @@ export type LockFormat =
   | 'laravel'
   | 'sidekiq-unique-jobs'
   | 'setnx'
-  // PostgreSQL formats (lib/lock/postgres)
+  // PostgreSQL formats (lib/lock/stores/postgres)
   | 'advisory'
   | 'unique-index'
   | 'shedlock'

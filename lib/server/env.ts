@@ -2,8 +2,8 @@
 import 'server-only';
 import { z } from 'zod';
 import { parseDurationMs } from '@/lib/format';
-import { parsePostgresSource } from '@/lib/lock/postgres/source';
-import { parseRedisSource } from '@/lib/lock/redis/source';
+import { parsePostgresSource } from '@/lib/lock/stores/postgres/source';
+import { parseRedisSource } from '@/lib/lock/stores/redis/source';
 
 const list = (raw: string | undefined) =>
   (raw ?? '')

@@ -3,7 +3,7 @@
 // table with the tables' release history in the lock's history.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LockInfo } from '@/lib/lock';
-import { acquirePgLock } from '@/lib/lock/postgres';
+import { acquirePgLock } from '@/lib/lock/stores/postgres';
 import { call, importRoutes, SECRET, type Routes } from '../helpers/routes';
 import { startPostgres, type TestPostgres } from '../helpers/postgres';
 

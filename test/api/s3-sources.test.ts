@@ -4,7 +4,7 @@
 import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireLock, type Lock, type LockInfo } from '@/lib/lock';
-import { acquireS3Lock, type S3Lock } from '@/lib/lock/s3';
+import { acquireS3Lock, type S3Lock } from '@/lib/lock/stores/s3';
 import { startEmulator, type Emulator } from '@/lib/emulator';
 import { Storage } from '@google-cloud/storage';
 import { call, importRoutes, SECRET, type Routes } from '../helpers/routes';

@@ -1,7 +1,7 @@
 // PostgreSQL: the cost of one listing (queries, time) with 1 000 advisory locks held by 10 sessions and a 10 000-row
 // ShedLock table, on a throwaway PostgreSQL 15 cluster.
-import { PostgresLockStore } from '@/lib/lock/postgres';
-import type { Queryable } from '@/lib/lock/postgres';
+import { PostgresLockStore } from '@/lib/lock/stores/postgres';
+import type { Queryable } from '@/lib/lock/stores/postgres';
 import { startPostgres } from '../helpers/postgres';
 import { printTable, round, writeJson } from './report';
 

@@ -1,7 +1,7 @@
 // Redis: listing 10 000 locks among 100 000 keys (the rest cache entries, counters and queues) against a real
 // redis-server, as a ratio to a bare SCAN + pipelined GET of the same keys (goal ≤ 1.5×); and the round trips of a
 // force-release (one Lua compare-and-delete, plus the two audit XADDs).
-import { RedisLockStore } from '@/lib/lock/redis';
+import { RedisLockStore } from '@/lib/lock/stores/redis';
 import { startRedis } from '../helpers/redis';
 import { printTable, round, writeJson } from './report';
 

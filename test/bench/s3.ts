@@ -4,7 +4,7 @@
 // request log through the AWS SDK.
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { startEmulator } from '@/lib/emulator';
-import { acquireS3Lock, S3LockStore } from '@/lib/lock/s3';
+import { acquireS3Lock, S3LockStore } from '@/lib/lock/stores/s3';
 import { s3ClientFor } from '../helpers/s3';
 import { printTable, round, writeJson } from './report';
 

@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '@/lib/emulator';
 import { acquireLock, type Lock } from '@/lib/lock';
-import { acquireS3Lock, type S3Lock } from '@/lib/lock/s3';
+import { acquireS3Lock, type S3Lock } from '@/lib/lock/stores/s3';
 import { Storage } from '@google-cloud/storage';
 import { ARTIFACTS } from '../helpers/browser';
 import { startBrowserConsole, type BrowserConsole } from '../helpers/console-browser';

@@ -2,7 +2,7 @@
 // not other sessions' queries or addresses, and cannot terminate a holder (nothing happens, the refusal is clear);
 // pg_read_all_stats shows the sessions; pg_signal_backend lets it clear an advisory lock.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PostgresLockStore } from '@/lib/lock/postgres';
+import { PostgresLockStore } from '@/lib/lock/stores/postgres';
 import { startPostgres, type TestPostgres } from '../helpers/postgres';
 
 let pg: TestPostgres;

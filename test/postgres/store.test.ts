@@ -4,7 +4,7 @@
 // Lockboard's own lock with its released history.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LockLostError, LockTimeoutError } from '@/lib/lock';
-import { acquirePgLock, PostgresLockStore, withPgLock } from '@/lib/lock/postgres';
+import { acquirePgLock, PostgresLockStore, withPgLock } from '@/lib/lock/stores/postgres';
 import { delay } from '../helpers/requests';
 import { startPostgres, type TestPostgres } from '../helpers/postgres';
 

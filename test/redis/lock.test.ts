@@ -10,7 +10,7 @@ import {
   RedisLockStore,
   withRedisLock,
   type RedisClientLike,
-} from '@/lib/lock/redis';
+} from '@/lib/lock/stores/redis';
 import { delay } from '../helpers/requests';
 import { startRedis, startRedisCluster, type TestRedis } from '../helpers/redis';
 

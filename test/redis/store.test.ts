@@ -3,7 +3,7 @@
 // waiters woken as each format's own unlock does; the audit stream.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RedisLockStore } from '@/lib/lock/redis';
+import { RedisLockStore } from '@/lib/lock/stores/redis';
 import { delay } from '../helpers/requests';
 import { startRedis, type TestRedis } from '../helpers/redis';
 

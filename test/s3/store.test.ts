@@ -4,7 +4,7 @@
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditWriteError, LockLostError, LockTimeoutError } from '@/lib/lock';
-import { acquireS3Lock, S3LockStore, withS3Lock } from '@/lib/lock/s3';
+import { acquireS3Lock, S3LockStore, withS3Lock } from '@/lib/lock/stores/s3';
 import { startS3, type S3Target } from '../helpers/s3';
 import { delay } from '../helpers/requests';
 

@@ -1,61 +1,16 @@
 // Audit events: one small object per event under the audit prefix. A holder's events are written in the background
 // and never delay or fail a lock operation (queued, retried a few times, then dropped with a warning); a
 // force-release records its attempt with `recordNow` before it deletes anything, and refuses when it cannot.
-import { randomBytes } from 'node:crypto';
-import { isTransient, statusOf, type BucketObjects } from './gcs';
+import { auditObjectName } from '../../objects/audit-names';
+import type { AuditEvent } from '../../audit-record';
+import { isTransient, statusOf, type BucketObjects } from './client';
 
-export type AuditEventKind =
-  | 'acquired'
-  | 'took-over'
-  | 'released'
-  | 'lost'
-  | 'force-release-requested'
-  | 'force-released'
-  | 'force-release-refused'
-  | 'observed-created'
-  | 'observed-deleted'
-  | 'deleted-outside';
-
-export interface AuditEvent {
-  event: AuditEventKind;
-  lock: string;
-  identity?: string;
-  generation?: string;
-  previous_identity?: string;
-  /** For `took-over`: the replaced generation, and how long after it became stale it was taken over. */
-  previous_generation?: string;
-  stale_ms?: string;
-  held_ms?: string;
-  outcome?: string;
-  error?: string;
-  operator?: string;
-  reason?: string;
-  /**
-   * "false" on a release whose DELETE response was lost and whose retry found the object gone: it was deleted, but
-   * by this request or by another party's (the holder's own release, an operator) cannot be known. Only a
-   * confirmed release (a 2xx DELETE) claims the generation, so the trail never shows two releases of one.
-   */
-  delete_confirmed?: 'false';
-  /** Observed events (GCS notifications): the lock's format id. */
-  format?: string;
-}
+export { auditObjectName };
+export type { AuditEvent, AuditEventKind } from '../../audit-record';
 
 const ATTEMPTS = 3;
 const REQUEST_TIMEOUT_MS = 5_000;
 const MAX_QUEUE = 1_000;
-
-/**
- * `<prefix><yyyy>/<mm>/<dd>/<hh>/<yyyymmddThhmmss.ssssssZ>-<suffix>.json` for a server time in ms; the suffix is 8
- * random hex unless given (observed events use a hash of what they describe, so a redelivery names the same object).
- */
-export function auditObjectName(prefix: string, serverMs: number, suffix = randomBytes(4).toString('hex')): string {
-  const d = new Date(serverMs);
-  const p = (n: number, w = 2) => String(n).padStart(w, '0');
-  const [y, mo, da, h] = [d.getUTCFullYear(), p(d.getUTCMonth() + 1), p(d.getUTCDate()), p(d.getUTCHours())];
-  const micros = p(d.getUTCMilliseconds() * 1000, 6);
-  const stamp = `${y}${mo}${da}T${h}${p(d.getUTCMinutes())}${p(d.getUTCSeconds())}.${micros}Z`;
-  return `${prefix}${y}/${mo}/${da}/${h}/${stamp}-${suffix}.json`;
-}
 
 export class AuditWriter {
   private readonly pending = new Set<Promise<void>>();

@@ -4,11 +4,11 @@
 // statement; the fencing token comes from a sequence; a release records the outcome (and the problem and details when
 // the block threw) in lockboard_released, beside the locks. The lock holds as long as the given connection lives.
 import { hostname } from 'node:os';
-import { LockLostError, LockOptionsError } from '../errors';
-import { runHolding } from '../holding';
-import { defaultIdentity, validateLockName } from '../options';
-import { waitForLock } from '../wait';
-import type { LockInfo } from '../types';
+import { LockLostError, LockOptionsError } from '../../errors';
+import { runHolding } from '../../holding';
+import { defaultIdentity, validateLockName } from '../../options';
+import { waitForLock } from '../../wait';
+import type { LockInfo } from '../../types';
 import type { Queryable } from './advisory';
 import { ident } from './tables';
 

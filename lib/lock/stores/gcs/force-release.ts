@@ -4,13 +4,13 @@
 // certmagic locks have their temporary hold cleared first, by a PATCH with the same conditions.
 import type { Storage } from '@google-cloud/storage';
 import { AuditWriter } from './audit';
-import { Backoff, sleep } from './backoff';
-import { AuditWriteError, LockOptionsError } from './errors';
-import { BucketObjects, isTransient, statusOf } from './gcs';
-import { inspectLock } from './inspect';
+import { Backoff, sleep } from '../../backoff';
+import { AuditWriteError, LockOptionsError } from '../../errors';
+import { BucketObjects, isTransient, statusOf } from './client';
+import { inspectLock } from '../../objects/inspect';
 import { bodyFor } from './list';
-import { DEFAULT_AUDIT_PREFIX, validateLockName } from './options';
-import type { LockInfo } from './types';
+import { DEFAULT_AUDIT_PREFIX, validateLockName } from '../../options';
+import type { LockInfo } from '../../types';
 
 export interface ForceReleaseOptions {
   storage: Storage;

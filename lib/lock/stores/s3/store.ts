@@ -2,13 +2,13 @@
 // on S3's own clock, every force-release one DeleteObject with If-Match on the ETag the operator saw, recorded in the
 // bucket's audit trail before the delete (nothing is deleted when it cannot be recorded) and after it.
 import type { S3Client } from '@aws-sdk/client-s3';
-import { auditObjectName } from '../audit';
-import { dataReason, needsBody } from '../formats';
-import { inspectLock, objectViewOf } from '../inspect';
-import { DEFAULT_AUDIT_PREFIX } from '../options';
-import { recordedRelease, type LockView, type StoreList, type StoreReleaseResult } from '../store';
-import { AUDIT_STRING_FIELDS, type AuditRecord } from '../audit-read';
-import type { GcsObjectResource } from '../types';
+import { auditObjectName } from '../../objects/audit-names';
+import { dataReason, needsBody } from '../../objects/formats';
+import { inspectLock, objectViewOf } from '../../objects/inspect';
+import { DEFAULT_AUDIT_PREFIX } from '../../options';
+import { recordedRelease, type LockView, type StoreList, type StoreReleaseResult } from '../../store';
+import { AUDIT_STRING_FIELDS, type AuditRecord } from '../../audit-record';
+import type { GcsObjectResource } from '../../types';
 import { s3Status, S3Objects, type S3Body, type S3Listed } from './objects';
 
 export interface S3StoreOptions {

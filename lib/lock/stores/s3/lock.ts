@@ -4,9 +4,9 @@
 // fencing token, which grows by one at every new holder. Loss is pushed through `signal` by a monotonic deadline.
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { LockOptionsError } from '../errors';
-import { RefreshingLock, type RefreshResult } from '../refreshing-lock';
-import { MAX_TIMER_MS } from '../time';
+import { LockOptionsError } from '../../errors';
+import { RefreshingLock, type RefreshResult } from '../../refreshing-lock';
+import { MAX_TIMER_MS } from '../../time';
 import { s3Status, type S3Objects } from './objects';
 import { lockboardFields } from './store';
 

@@ -1,8 +1,8 @@
 // inspectLock: the one place that turns an object into a LockInfo: its class and format (through the format
 // registry), its owner in the format's terms, and its health judged by that format's own rule on server time.
 import { classifyObject, type Classification, type ObjectView } from './formats';
-import { isoTime, isValidTime } from './time';
-import type { GcsObjectResource, LockHealth, LockInfo } from './types';
+import { isoTime, isValidTime } from '../time';
+import type { GcsObjectResource, LockHealth, LockInfo } from '../types';
 
 export { LOCKBOARD_FORMAT } from './formats';
 

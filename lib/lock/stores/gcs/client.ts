@@ -1,10 +1,12 @@
 // The few GCS calls the protocol makes, through the official client, with our own timeouts and no client retries
 // (the protocol decides what to retry), and every response's time fed to the server clock.
 import { Storage, type File, type StorageOptions } from '@google-cloud/storage';
-import { ServerClock } from './time';
-import type { GcsObjectResource } from './types';
+import { ServerClock } from '../../time';
+import type { GcsObjectResource } from '../../types';
 
-export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../options';
+
+export { DEFAULT_REQUEST_TIMEOUT_MS };
 
 /** A failed GCS call: `status` is the HTTP status, or 0 for a timeout or a network error. */
 export class GcsCallError extends Error {

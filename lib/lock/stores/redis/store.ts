@@ -2,9 +2,9 @@
 // TIME; force-released by one Lua script per format that compares what the operator saw (a hash of the value, or of
 // Redisson's / SUJ's owner field) and deletes only on a match, waking that format's waiters as its own unlock does;
 // audited in a stream of the same database before and after.
-import { AUDIT_STRING_FIELDS, type AuditRecord } from '../audit-read';
-import { recordedRelease, type LockView, type StoreList, type StoreReleaseResult } from '../store';
-import type { LockHealth } from '../types';
+import { AUDIT_STRING_FIELDS, type AuditRecord } from '../../audit-record';
+import { recordedRelease, type LockView, type StoreList, type StoreReleaseResult } from '../../store';
+import type { LockHealth } from '../../types';
 import { RedisConn, type RedisClientLike } from './conn';
 import { isCompanionKey, readRedisKey, versionOf, type RedisKeyRead, type RedisReading } from './formats';
 

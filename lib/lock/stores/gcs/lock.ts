@@ -1,12 +1,12 @@
 // The lock handle: background refresh with both preconditions, loss pushed through `signal` by a monotonic
 // deadline, release with one conditional DELETE.
 import type { AuditWriter } from './audit';
-import { Backoff, sleep } from './backoff';
-import { LockLostError, type LockLostReason } from './errors';
-import { isTransient, statusOf, type BucketObjects } from './gcs';
-import type { ResolvedOptions } from './options';
-import { monotonicNow } from './time';
-import type { GcsObjectResource } from './types';
+import { Backoff, sleep } from '../../backoff';
+import { LockLostError, type LockLostReason } from '../../errors';
+import { isTransient, statusOf, type BucketObjects } from './client';
+import type { ResolvedOptions } from '../../options';
+import { monotonicNow } from '../../time';
+import type { GcsObjectResource } from '../../types';
 
 export type ReleaseOutcome = 'released' | 'lost' | 'gone';
 export interface ReleaseDetails {

@@ -2,8 +2,8 @@
 // keys named, the holder's session shown; waiters folded into the lock they wait for. Force-release is one guarded
 // pg_terminate_backend: same pid, same backend_start at full precision (µs), the lock still granted to it.
 import { crc32 } from 'node:zlib';
-import type { LockView } from '../store';
-import type { LockHealth } from '../types';
+import type { LockView } from '../../store';
+import type { LockHealth } from '../../types';
 
 export interface Queryable {
   query<R = Record<string, unknown>>(text: string, values?: unknown[]): Promise<{ rows: R[]; rowCount: number | null }>;

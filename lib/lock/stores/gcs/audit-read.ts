@@ -1,17 +1,12 @@
 // listAuditEvents: audit objects of a time window, read from their metadata. Object names sort by time, so the
 // window is one listing with startOffset/endOffset: one objects.list call per 1 000 events, no per-object GET.
 import type { Storage } from '@google-cloud/storage';
-import { auditObjectName, type AuditEvent, type AuditEventKind } from './audit';
-import { BucketObjects } from './gcs';
-import type { GcsObjectResource } from './types';
+import { AUDIT_STRING_FIELDS, type AuditEventKind, type AuditRecord } from '../../audit-record';
+import { auditObjectName } from '../../objects/audit-names';
 
-/** An audit event as read back: its object name, its time, and the numeric fields as numbers. */
-export interface AuditRecord extends Omit<AuditEvent, 'held_ms' | 'stale_ms'> {
-  id: string;
-  at: string;
-  held_ms?: number;
-  stale_ms?: number;
-}
+export { AUDIT_STRING_FIELDS, type AuditRecord };
+import { BucketObjects } from './client';
+import type { GcsObjectResource } from '../../types';
 
 export interface ListAuditOptions {
   storage: Storage;
@@ -62,17 +57,6 @@ export async function listAuditEvents(
 }
 
 /** The optional string fields of an audit record, as every store's trail stores them. */
-export const AUDIT_STRING_FIELDS = [
-  'identity',
-  'generation',
-  'previous_identity',
-  'previous_generation',
-  'outcome',
-  'error',
-  'operator',
-  'reason',
-  'format',
-] as const;
 
 function toRecord(item: GcsObjectResource): AuditRecord | null {
   const m = STAMP.exec(item.name);

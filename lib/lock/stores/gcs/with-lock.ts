@@ -1,7 +1,7 @@
 import { acquireLock } from './acquire';
-import { errorMessage, runHolding } from './holding';
+import { errorMessage, runHolding } from '../../holding';
 import type { Lock } from './lock';
-import type { AcquireOptions } from './types';
+import type { AcquireOptions } from '../../types';
 
 /** Runs `fn` while holding the lock; releases after it and records ok/error in the audit trail. */
 export async function withLock<T>(options: AcquireOptions, fn: (lock: Lock) => Promise<T>): Promise<T> {

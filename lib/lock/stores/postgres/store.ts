@@ -1,9 +1,9 @@
 // Locks in PostgreSQL (stores.md): advisory locks with their holders' sessions, and lock tables found by shape, judged
 // on now(); force-released by one guarded pg_terminate_backend (advisory) or one conditional statement (rows), recorded
 // in a lockboard_audit table before and after. Lock names: `advisory:<key>`, `<schema>.<table>/<row key>`.
-import type { AuditRecord } from '../audit-read';
-import { recordedRelease, type LockStore, type LockView, type StoreList, type StoreReleaseResult } from '../store';
-import type { LockHealth } from '../types';
+import type { AuditRecord } from '../../audit-record';
+import { recordedRelease, type LockStore, type LockView, type StoreList, type StoreReleaseResult } from '../../store';
+import type { LockHealth } from '../../types';
 import { ADVISORY_QUERY, advisoryViews, TERMINATE, type AdvisoryRow, type Queryable } from './advisory';
 import { findLockTables, ident, readRows, releaseStatement, type LockTable, type TableRow } from './tables';
 

@@ -3,12 +3,12 @@
 // fencing token one above the one it replaces. Held → wait with backoff (reads only), until timeoutMs.
 import { randomBytes } from 'node:crypto';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { LockOptionsError } from '../errors';
-import { releasedEvent, runHolding } from '../holding';
-import { defaultIdentity, validateLockName } from '../options';
-import { MAX_TIMER_MS } from '../time';
-import { waitForLock } from '../wait';
-import type { LockView } from '../store';
+import { LockOptionsError } from '../../errors';
+import { releasedEvent, runHolding } from '../../holding';
+import { defaultIdentity, validateLockName } from '../../options';
+import { MAX_TIMER_MS } from '../../time';
+import { waitForLock } from '../../wait';
+import type { LockView } from '../../store';
 import { s3Status, S3Objects } from './objects';
 import { heldBody, S3Lock, type S3LockSettings } from './lock';
 import { lockboardFields, S3LockStore } from './store';

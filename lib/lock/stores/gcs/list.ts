@@ -1,12 +1,12 @@
 // listLocks / getLock: one objects.list call per 1 000 objects with a field projection, classified by the format
 // registry. Bodies are read only where a format needs them (≤ 64 KiB), once per object generation (cached).
 import type { Storage } from '@google-cloud/storage';
-import { needsBody } from './formats';
-import { BucketObjects } from './gcs';
-import { inspectLock, objectViewOf } from './inspect';
-import { validateLockName } from './options';
-import { isoTime } from './time';
-import type { GcsObjectResource, LockInfo } from './types';
+import { needsBody } from '../../objects/formats';
+import { BucketObjects } from './client';
+import { inspectLock, objectViewOf } from '../../objects/inspect';
+import { validateLockName } from '../../options';
+import { isoTime } from '../../time';
+import type { GcsObjectResource, LockInfo } from '../../types';
 
 export const LIST_FIELDS =
   'items(name,generation,metageneration,timeCreated,updated,size,temporaryHold,metadata),nextPageToken';

@@ -1,0 +1,59 @@
+// The audit trail's event shape, the same in every store's trail (GCS and S3 objects, a Redis stream, a PostgreSQL
+// table): what is written, and what is read back for histories and churn.
+
+export type AuditEventKind =
+  | 'acquired'
+  | 'took-over'
+  | 'released'
+  | 'lost'
+  | 'force-release-requested'
+  | 'force-released'
+  | 'force-release-refused'
+  | 'observed-created'
+  | 'observed-deleted'
+  | 'deleted-outside';
+
+export interface AuditEvent {
+  event: AuditEventKind;
+  lock: string;
+  identity?: string;
+  generation?: string;
+  previous_identity?: string;
+  /** For `took-over`: the replaced generation, and how long after it became stale it was taken over. */
+  previous_generation?: string;
+  stale_ms?: string;
+  held_ms?: string;
+  outcome?: string;
+  error?: string;
+  operator?: string;
+  reason?: string;
+  /**
+   * "false" on a release whose DELETE response was lost and whose retry found the object gone: it was deleted, but
+   * by this request or by another party's (the holder's own release, an operator) cannot be known. Only a
+   * confirmed release (a 2xx DELETE) claims the generation, so the trail never shows two releases of one.
+   */
+  delete_confirmed?: 'false';
+  /** Observed events (GCS notifications): the lock's format id. */
+  format?: string;
+}
+
+/** An audit event as read back: its object name, its time, and the numeric fields as numbers. */
+export interface AuditRecord extends Omit<AuditEvent, 'held_ms' | 'stale_ms'> {
+  id: string;
+  at: string;
+  held_ms?: number;
+  stale_ms?: number;
+}
+
+/** The string fields an audit record may carry, in every store's trail. */
+export const AUDIT_STRING_FIELDS = [
+  'identity',
+  'generation',
+  'previous_identity',
+  'previous_generation',
+  'outcome',
+  'error',
+  'operator',
+  'reason',
+  'format',
+] as const;
