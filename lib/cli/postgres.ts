@@ -1,7 +1,7 @@
 // lockboard postgres init SOURCE: creates Lockboard's own tables (lockboard_locks, lockboard_released, the
 // lockboard_fence sequence) if absent. Lockboard never alters a table it did not create.
 import { EXIT, parseFlags, UsageError } from './common';
-import { pgClient } from './stores';
+import { parseSource } from '../lock/stores';
 
 export const POSTGRES_HELP = `Usage: lockboard postgres init postgres://user@host:5432/db [--schema public]
 
@@ -28,7 +28,31 @@ export async function postgresCommand(argv: string[]): Promise<number> {
   if (!url) throw new UsageError('Missing the source: lockboard postgres init postgres://user@host:5432/db');
   if (!/^[a-z_][a-z0-9_]{0,62}$/i.test(values.schema))
     throw new UsageError(`--schema must be a plain identifier, got ${JSON.stringify(values.schema)}.`);
-  const { client, display } = await pgClient(url);
+  let spec;
+  try {
+    spec = parseSource(url, process.env);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  if (spec.kind !== 'postgres') throw new UsageError(`Expected a postgres:// source, got ${spec.id}.`);
+  let pg: typeof import('pg');
+  try {
+    pg = ((await import('pg')) as unknown as { default: typeof import('pg') }).default;
+  } catch {
+    throw new UsageError('postgres:// sources need the PostgreSQL client: npm install pg');
+  }
+  const display = spec.id;
+  const client = new pg.Client({
+    connectionString: spec.url,
+    application_name: 'lockboard',
+    connectionTimeoutMillis: 5_000,
+  });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+  } catch (err) {
+    throw Object.assign(new Error(`Cannot reach ${display}: ${(err as Error).message}`), { code: 'ECONNREFUSED' });
+  }
   try {
     const { initLockTables } = await import('../lock/stores/postgres');
     await initLockTables(client, values.schema);

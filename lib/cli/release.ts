@@ -1,18 +1,24 @@
 // lockboard release: the console's force-release from a terminal, with the same outcomes and an audit event.
 import { userInfo } from 'node:os';
-import { AuditWriteError, forceReleaseLock } from '../lock';
-import { COMMON_HELP, COMMON_OPTIONS, EXIT, EXIT_CODES_HELP, parseFlags, resolveLock, UsageError } from './common';
+import { AuditWriteError } from '../lock';
+import { SOURCE_FORMS } from '../lock/stores';
+import { COMMON_HELP, COMMON_OPTIONS, EXIT, EXIT_CODES_HELP, parseFlags, UsageError } from './common';
+import { storeRelease } from './stores';
+import { resolveTarget } from './target';
 
-export const RELEASE_HELP = `Usage: lockboard release <lock | gs://bucket/object | s3://bucket/key> (--generation G [--metageneration M] | --version V) --reason TEXT [--operator NAME]
+export const RELEASE_HELP = `Usage: lockboard release <lock | gs://bucket/object | s3://bucket/key | SOURCE lock> --version V --reason TEXT [--operator NAME]
 
-Force-releases one lock generation (read it with "lockboard status"). One DELETE conditioned on that generation
-(and metageneration, when given): it can never delete a successor's lock. Writes a force-release audit event.
+SOURCE is one of ${SOURCE_FORMS}.
+
+Force-releases exactly the version of a lock you saw (read it with "lockboard status"), with the store's own
+condition: one DELETE conditioned on generation and metageneration on GCS, DeleteObject If-Match on S3, a Lua
+compare-and-delete on Redis, a guarded statement on PostgreSQL. It can never clear a successor's lock. The attempt
+is recorded in the store's audit trail before anything is changed (nothing is changed when it cannot be).
 
 Options:
-  --generation G      the generation you saw (required)
-  --metageneration M  the metageneration you saw; refuses if the holder refreshed since
-  --version V         the version "lockboard ls --json" / "status" shows: GENERATION.METAGENERATION on GCS,
-                      ETAG.MILLIS on S3 (S3: one DeleteObject with If-Match on that ETag)
+  --version V         the version "lockboard status" / "ls --json" shows, exactly (quote it): GENERATION.META
+                      on GCS, ETAG.MILLIS on S3, 16 hex digits on Redis, the session or row version on PostgreSQL
+  --generation G      GCS only, the older form: the generation you saw (with --metageneration M: G.M)
   --reason TEXT       why (required; recorded in the audit trail)
   --operator NAME     who (default: the OS user)
 ${COMMON_HELP}
@@ -28,6 +34,7 @@ Example:
   lockboard release deploy-prod --generation 1714000000123456 --reason "runner died, job cancelled"
   lockboard release gs://tf-state/prod/default.tflock --generation 1714000000123456 --reason "apply killed"
   lockboard release s3://tf-state/envs/prod/terraform.tfstate.tflock --version 9b2c…e1.1763900000000 --reason "apply killed"
+  lockboard release redis://cache-1:6379/0 locks:nightly --version 3f2a9c0d1e2b4a5c --reason "worker OOM-killed"
 
 ${EXIT_CODES_HELP}`;
 
@@ -47,80 +54,21 @@ export async function releaseCommand(argv: string[]): Promise<number> {
   if (!values.reason?.trim())
     throw new UsageError('--reason is required: say why you clear this lock (it is audited).');
   if (positionals.length > 2) throw new UsageError(`Expected a lock, got ${positionals.length} arguments.`);
-  if (/^(s3|redis|rediss|postgres|postgresql):\/\//.test(positionals[0] ?? '')) {
-    const { storeRelease } = await import('./stores');
-    return storeRelease(positionals[0]!, positionals[1], {
+  // --generation G [--metageneration M]: GCS's older form of --version G.M
+  if (values.version === undefined && values.generation !== undefined)
+    values.version = `${values.generation}${values.metageneration !== undefined ? `.${values.metageneration}` : ''}`;
+  const target = resolveTarget(values, positionals, { wantName: true });
+  try {
+    return await storeRelease(target, {
       version: values.version,
       reason: values.reason.trim(),
       operator: values.operator ?? safeUser(),
       json: values.json,
     });
-  }
-  // --version GENERATION.METAGENERATION (what `ls --json` prints as version) or --generation [--metageneration]
-  const version = values.version !== undefined ? /^(\d{1,20})\.(\d{1,20})$/.exec(values.version) : undefined;
-  if (version === null)
-    throw new UsageError(
-      `--version must be GENERATION.METAGENERATION for gs:// locks, got ${JSON.stringify(values.version)}.`,
-    );
-  if (version) [values.generation, values.metageneration] = [version[1], version[2]];
-  if (!values.generation || !/^\d+$/.test(values.generation)) {
-    throw new UsageError('--generation is required and must be a decimal number (see "lockboard status <lock>").');
-  }
-  if (values.metageneration !== undefined && !/^\d+$/.test(values.metageneration)) {
-    throw new UsageError(`--metageneration must be a decimal number, got ${JSON.stringify(values.metageneration)}.`);
-  }
-  const { name, ...config } = resolveLock(values, positionals);
-  const operator = values.operator ?? safeUser();
-  let result;
-  try {
-    result = await forceReleaseLock({
-      storage: config.storage,
-      bucket: config.bucket,
-      name,
-      generation: values.generation,
-      metageneration: values.metageneration,
-      audit: { operator, reason: values.reason.trim() },
-    });
   } catch (err) {
     if (!(err instanceof AuditWriteError)) throw err;
     console.error(`lockboard release: ${err.message}`);
     return EXIT.storage;
-  }
-  if (values.json) console.log(JSON.stringify(result, null, 2));
-  else {
-    console.log(
-      describe(name, values.generation, result.outcome, result.current?.identity, result.current?.metageneration) +
-        (result.outcome === 'not-a-lock' ? ` (${result.current?.note ?? 'unrecognised'})` : ''),
-    );
-    if (result.confirmed === false)
-      console.log(
-        'Note: the response to the DELETE was lost and its retry found the lock gone: it was removed by this command or, at the same moment, by its holder.',
-      );
-    if (result.audit?.attempt)
-      console.log(
-        `Audit: attempt recorded (${result.audit.attempt})` +
-          (result.audit.outcome
-            ? `, outcome recorded (${result.audit.outcome}).`
-            : `; the outcome could not be recorded: ${result.audit.outcomeError}.`),
-      );
-  }
-  if (result.outcome === 'released') return EXIT.ok;
-  if (result.outcome === 'not-a-lock') return EXIT.notALock;
-  return result.outcome === 'gone' ? EXIT.gone : EXIT.refused;
-}
-
-function describe(name: string, generation: string, outcome: string, holder?: string, meta?: string): string {
-  switch (outcome) {
-    case 'released':
-      return `Released ${name} generation ${generation}.`;
-    case 'changed':
-      return `Refused: ${name} changed hands since you looked; it is now held by ${holder ?? 'another holder'}. Nothing was deleted.`;
-    case 'refreshed':
-      return `Refused: the holder of ${name} refreshed since you looked (metageneration ${meta}), so it is alive. Re-run with --metageneration ${meta} to release anyway.`;
-    case 'not-a-lock':
-      return `Refused: ${name} is not a lock Lockboard recognises, so it is never deleted. Nothing was deleted`;
-    default:
-      return `${name} generation ${generation} was already gone.`;
   }
 }
 

@@ -1,8 +1,8 @@
 // lockboard run: run a command only while holding the lock, like flock(1) across machines.
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
-import { acquireLock, LockAbortError, LockTimeoutError, type LockInfo } from '../lock';
-import type { HeldLock } from './stores';
+import { LockAbortError, LockTimeoutError, type LockInfo } from '../lock';
+import { acquireOn, isSourceUrl, SOURCE_FORMS, type HeldLock } from '../lock/stores';
 import {
   COMMON_HELP,
   COMMON_OPTIONS,
@@ -10,13 +10,15 @@ import {
   EXIT_CODES_HELP,
   parseDuration,
   parseFlags,
-  resolveLock,
   formatDuration,
   UsageError,
 } from './common';
+import { resolveTarget } from './target';
 
 export const RUN_HELP = `Usage: lockboard run <lock | gs://bucket/object | s3://bucket/key> [options] -- <command> [args...]
-       lockboard run --source <gs://bucket/prefix | s3://bucket/prefix> <lock> [options] -- <command> [args...]
+       lockboard run --source SOURCE <lock> [options] -- <command> [args...]
+
+SOURCE is one of ${SOURCE_FORMS}.
 
 Acquires the lock, runs the command with its stdin/stdout/stderr, refreshes the lock while it runs, releases it
 when the command ends, and exits with the command's exit code. The command gets LOCKBOARD_FENCING_TOKEN (the lock
@@ -31,7 +33,7 @@ Options:
   --kill-after D     if the lock is lost, SIGKILL the command D after SIGTERM (default 10s)
   --quiet            no progress output while waiting
   --source URL       where the lock lives: gs://BUCKET/PREFIX (GCS), s3://BUCKET/PREFIX (S3: AWS SDK
-                     credentials and region; AWS_ENDPOINT_URL_S3 for an emulator) or redis://HOST:PORT/DB
+                     credentials and region; AWS_ENDPOINT_URL_S3 for an emulator), redis://HOST:PORT/DB
                      (the lock is a key; REDISCLI_AUTH for a password) or postgres://USER@HOST:PORT/DB (a row
                      of lockboard_locks, held while this command's session lives)
 ${COMMON_HELP}
@@ -44,6 +46,7 @@ Examples:
   LOCKBOARD_BUCKET=my-locks lockboard run publish --no-wait -- npm publish
   lockboard run --source s3://ci-locks/locks/ deploy-prod -- ./deploy.sh
   lockboard run --source redis://127.0.0.1:6379/0 locks:nightly -- ./nightly.sh
+  lockboard run --source postgres://lockboard@db:5432/app nightly-report -- ./report.sh
 
 ${EXIT_CODES_HELP}`;
 
@@ -75,15 +78,12 @@ export async function runCommand(argv: string[]): Promise<number> {
   const timeoutMs = values['no-wait'] ? 0 : parseDuration('timeout', values.timeout);
   const killAfterMs = parseDuration('kill-after', values['kill-after']) ?? 10_000;
   const source = values.source;
-  if (source !== undefined && !/^(gs|s3|redis|rediss|postgres|postgresql):\/\//.test(source))
-    throw new UsageError(
-      `--source must be gs://BUCKET/PREFIX, s3://BUCKET/PREFIX, redis://HOST:PORT/DB or postgres://HOST:PORT/DB, got ${JSON.stringify(source)}.`,
-    );
-  const target = source !== undefined ? [source, ...positionals.slice(0, 1)] : positionals.slice(0, 1);
-  const otherStore = /^(s3|redis|rediss|postgres|postgresql):\/\//.test(target[0] ?? '');
-  const { name, ...config } = otherStore
-    ? { name: target.join(' '), storage: undefined, bucket: '', prefix: '' }
-    : resolveLock(values, target);
+  if (source !== undefined && !isSourceUrl(source))
+    throw new UsageError(`--source must be one of ${SOURCE_FORMS}, got ${JSON.stringify(source)}.`);
+  const target = resolveTarget(values, source !== undefined ? [source, ...positionals.slice(0, 1)] : positionals, {
+    wantName: true,
+  });
+  const name = target.name!;
 
   const waiting = new AbortController();
   const stopWaiting = (): void => waiting.abort();
@@ -92,24 +92,17 @@ export async function runCommand(argv: string[]): Promise<number> {
   const progress = new WaitProgress(name, values.quiet);
   let lock: HeldLock;
   try {
-    const common = { ttlMs, timeoutMs, identity: values.identity, purpose: values.purpose, signal: waiting.signal };
-    if (otherStore) {
-      const { acquireStoreForRun } = await import('./stores');
-      lock = await acquireStoreForRun(target[0]!, target[1], {
-        ...common,
-        onWait: (holder) => progress.update(holder),
-      });
-    } else {
-      const gcs = await acquireLock({
-        ...common,
-        storage: config.storage!,
-        bucket: config.bucket,
-        name,
-        onWait: (holder) => progress.update(holder),
-        onStorageError: (error, retryInMs) => progress.storageError(error, retryInMs),
-      });
-      lock = { name: gcs.name, token: gcs.generation, signal: gcs.signal, releaseWith: (d) => gcs.releaseWith(d) };
-    }
+    lock = await acquireOn(target.spec, name, {
+      env: target.env,
+      role: 'cli',
+      ttlMs,
+      timeoutMs,
+      identity: values.identity,
+      purpose: values.purpose,
+      signal: waiting.signal,
+      onWait: (holder) => progress.update(holder),
+      onStoreError: (error, retryInMs) => progress.storageError(error, retryInMs),
+    });
   } catch (err) {
     progress.done();
     if (err instanceof LockTimeoutError) {

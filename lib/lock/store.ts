@@ -1,91 +1,173 @@
-// What every store (GCS, S3, Redis, PostgreSQL) answers, in one shape (stores.md): a LockView is a LockInfo with the
-// store, the source it was found under, and an opaque `version` naming exactly the state the operator saw, which a
-// force-release is conditioned on.
+// What every store (GCS, S3, Redis, PostgreSQL, …) answers, in one shape (stores.md): a LockView is a LockInfo with the
+// store, the source it was found under, an opaque `version` naming exactly the state the operator saw (which a
+// force-release is conditioned on), and the store's own words for showing it.
 import type { AuditRecord } from './audit-record';
-import { AuditWriteError } from './errors';
+import { AuditWriteError, LockOptionsError } from './errors';
 import type { LockInfo } from './types';
 
-export type StoreKind = 'gcs' | 's3' | 'redis' | 'postgres';
+/** A store's kind as the registry names it (`lib/lock/stores/index.ts`); the core never branches on it. */
+export type StoreKind = string;
+
+/** How a lock is shown, in its store's own terms: nothing another store's words (stores.md "Each store's own words"). */
+export interface StoreTerms {
+  /** The store for people: "Cloud Storage", "S3", "Redis", "PostgreSQL". */
+  storeLabel: string;
+  /** What the version names, e.g. "generation / metageneration", "ETag + last modified", "hash of the value". */
+  versionName: string;
+  /** Label of `createdAt`: "Held since", or "Seen since" where the format records no acquire time. */
+  since: string;
+  /** Label of `updatedAt` where the store records writes ("Last refresh", "Last write"); absent: not shown. */
+  updated?: string;
+  /** Label of `ttlMs` ("TTL / refresh interval", "TTL"); absent: the lock has no TTL and no TTL row is shown. */
+  ttl?: string;
+  /** How the holder shows it is alive, one sentence (a refresh, a TTL, an open session). */
+  liveness: string;
+  /** What clearing does to the holder, one sentence for the release dialog. */
+  effect: string;
+  /** Where the lock's history comes from and what it leaves out. */
+  trail: string;
+  /** The release needs the lock's name typed (it ends more than the lock, e.g. a whole session). */
+  confirmByName?: boolean;
+  /** Whether `metadata` holds anything worth a "Raw metadata" panel. */
+  rawMetadata?: boolean;
+}
 
 export interface LockView extends LockInfo {
   store: StoreKind;
   /** The source as shown (never with credentials), e.g. `s3://tf-state/envs/`. */
   source: string;
-  /** Opaque: what a force-release must match (GCS `generation.metageneration`, S3 the ETag). */
+  /** Opaque: what a force-release must match (GCS `generation.metageneration`, S3 `ETAG.MILLIS`…), byte for byte. */
   version: string;
-  /** The version for people, e.g. `gen 1714… / 3` or `ETag 9b2cf535`. */
+  /** The version for people, in the store's words, e.g. `generation 1714… / metageneration 3` or `ETag 9b2cf535`. */
   versionLabel: string;
+  terms: StoreTerms;
+  /**
+   * Fields that may carry other people's secrets or personal data (a holder's whole current query): shown to those
+   * who may end the holder's work (operators, the CLI with the store's credentials), never to viewers.
+   */
+  sensitive?: [label: string, value: string][];
+}
+
+/** The view for someone who may not see `sensitive` fields (a viewer): the same lock without them. */
+export function withoutSensitive<T extends { sensitive?: unknown }>(view: T): Omit<T, 'sensitive'> {
+  const rest = { ...view };
+  delete rest.sensitive;
+  return rest;
 }
 
 export type StoreReleaseOutcome = 'released' | 'changed' | 'refreshed' | 'gone' | 'not-a-lock';
+
+/** `{ name, version, reason }` as the operator saw it, whatever the store. */
+export interface ReleaseRequest {
+  name: string;
+  version: string;
+  reason: string;
+  operator: string;
+  /** The owner seen: a newer version by the same owner is `refreshed` (alive), not `changed`. */
+  identity?: string;
+}
 
 export interface StoreReleaseResult {
   outcome: StoreReleaseOutcome;
   /** The lock as it is now, when it still exists. */
   current: LockView | null;
-  /** Audit object names written (attempt, outcome). */
+  /** The trail's records written (attempt, outcome). */
   audit: string[];
+  /** False when the store cannot tell whether this request or someone else at the same moment removed it. */
+  confirmed?: boolean;
+  /** The outcome could not be recorded (the attempt was): why. */
+  auditError?: string;
 }
 
-export interface StoreList {
+/** One page of a listing; a store without paging answers one page with no token. */
+export interface StorePage {
   locks: LockView[];
-  /** How many objects or keys under the source were not locks. */
+  /** How many objects, keys or rows under the source were not locks. */
   skipped: number;
   serverTime: string;
+  nextPageToken?: string;
+}
+/** @deprecated the name of StorePage before listings were paged. */
+export type StoreList = StorePage;
+
+/** What a malformed version is told: the shape of a version on this store, with an example. */
+export interface VersionShape {
+  test(version: string): boolean;
+  describe: string;
 }
 
-/** The parts of a source URL: `gs://bucket/prefix`, `s3://bucket/prefix`. */
-export interface ParsedSource {
-  store: StoreKind;
-  bucket: string;
-  prefix: string;
-  /** As shown: no credentials. */
-  display: string;
-}
-
-const BUCKET = /^[a-z0-9][a-z0-9._-]{1,220}[a-z0-9]$/;
-
-/** Parses an object-store source URL; throws a message that names the problem and the fix. */
-export function parseObjectSource(url: string): ParsedSource {
-  const m = /^(gs|s3):\/\/([^/]*)(?:\/(.*))?$/.exec(url);
-  if (!m) throw new Error(`Expected gs://BUCKET/PREFIX or s3://BUCKET/PREFIX, got ${JSON.stringify(url)}.`);
-  const [, scheme, bucket, prefix = ''] = m;
-  if (!BUCKET.test(bucket!)) throw new Error(`${JSON.stringify(bucket)} in ${url} is not a valid bucket name.`);
-  return {
-    store: scheme === 'gs' ? 'gcs' : 's3',
-    bucket: bucket!,
-    prefix,
-    display: `${scheme}://${bucket}/${prefix}`,
-  };
-}
-
-/** The GCS view of a LockInfo: version = generation.metageneration. */
-export function gcsView(lock: LockInfo, source: string): LockView {
-  return {
-    ...lock,
-    store: 'gcs',
-    source,
-    version: `${lock.generation}.${lock.metageneration}`,
-    versionLabel: `gen ${lock.generation} / ${lock.metageneration}`,
-  };
-}
-
-/** What the console and the CLI ask of every store but GCS (whose older API they call directly). */
+/** Every store, one interface (stores.md); optional capabilities are optional members, checked where used. */
 export interface LockStore {
   /** The source as shown, never with credentials. */
   readonly source: string;
-  list(): Promise<StoreList>;
+  readonly kind: StoreKind;
+  readonly versionShape: VersionShape;
+  list(pageToken?: string): Promise<StorePage>;
+  /** The object, key or row under `name`: a lock, something that is not (`releasable: false`), or null (absent). */
   inspect(name: string): Promise<LockView | null>;
-  forceRelease(o: {
-    name: string;
-    version: string;
-    reason: string;
-    operator: string;
-    identity?: string;
-  }): Promise<StoreReleaseResult>;
+  forceRelease(request: ReleaseRequest): Promise<StoreReleaseResult>;
   readAudit(from: Date, to: Date, lock?: string): Promise<AuditRecord[]>;
+  /** One event in the store's trail; resolves to its id. */
+  record(fields: Record<string, string>): Promise<string>;
   /** The store's clock as last read (server time, milliseconds). */
   now(): number;
+  close(): Promise<void>;
+  /** Optional: why this source is listed but never cleared (e.g. an endpoint without conditional deletes). */
+  readonly readOnly?: string;
+}
+
+/** A version that does not have the store's shape: a usage error naming the shape (CLI 2, API 400). */
+export class VersionShapeError extends LockOptionsError {
+  constructor(
+    readonly source: string,
+    version: string,
+    shape: string,
+  ) {
+    super(`${JSON.stringify(version.slice(0, 80))} is not a version of ${source}: ${shape}`);
+    this.name = 'VersionShapeError';
+  }
+}
+
+export function assertVersion(store: Pick<LockStore, 'source' | 'versionShape'>, version: string): void {
+  if (!store.versionShape.test(version))
+    throw new VersionShapeError(store.source, version, store.versionShape.describe);
+}
+
+/** What exists under a name but is no lock (a cache key, a data row): shown, never released. */
+export function notALockView(o: {
+  kind: StoreKind;
+  source: string;
+  name: string;
+  what: string;
+  nowMs: number;
+  terms: StoreTerms;
+  size?: number;
+}): LockView {
+  const at = new Date(o.nowMs).toISOString();
+  return {
+    store: o.kind,
+    source: o.source,
+    bucket: o.source,
+    name: o.name,
+    format: 'other',
+    formatLabel: 'Not a lock',
+    generation: '0',
+    metageneration: '0',
+    createdAt: at,
+    updatedAt: at,
+    health: 'unknown',
+    heldMs: 0,
+    metadata: {},
+    details: [],
+    releasable: false,
+    releaseRule: 'none',
+    releaseNote: 'Not a lock: Lockboard never deletes it.',
+    note: `${o.what}: not a lock Lockboard recognises, so it is never released.`,
+    size: o.size ?? 0,
+    version: '',
+    versionLabel: '—',
+    terms: o.terms,
+  };
 }
 
 /**
@@ -109,6 +191,7 @@ export async function recordedRelease(
     throw new AuditWriteError(o.lock, o.trail, err);
   }
   const { outcome, current } = await mutate();
+  let auditError: string | undefined;
   const done = await o
     .record({
       event: outcome === 'released' ? 'force-released' : 'force-release-refused',
@@ -116,6 +199,9 @@ export async function recordedRelease(
       ...o.fields,
       outcome,
     })
-    .catch(() => '');
-  return { outcome, current, audit: done ? [attempt, done] : [attempt] };
+    .catch((err: unknown) => {
+      auditError = (err as Error).message;
+      return '';
+    });
+  return { outcome, current, audit: done ? [attempt, done] : [attempt], ...(auditError ? { auditError } : {}) };
 }

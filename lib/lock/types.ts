@@ -76,7 +76,7 @@ export interface LockInfo {
   size: number;
   temporaryHold?: boolean;
   /** Set on the views the console and `ls --json` return (every store's LockView, lib/lock/store.ts). */
-  store?: 'gcs' | 's3' | 'redis' | 'postgres';
+  store?: string;
   source?: string;
   /** What a force-release is conditioned on (GCS `generation.metageneration`, S3 `ETAG.MILLIS`). */
   version?: string;

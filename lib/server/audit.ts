@@ -1,14 +1,11 @@
 // Reading audit events for the churn views: validated windows and a short shared cache per window.
 import 'server-only';
 import { z } from 'zod';
-import { listAuditEvents, type AuditRecord } from '@/lib/lock';
+import type { AuditRecord } from '@/lib/lock/audit-record';
 import { EVENT_KINDS } from '@/lib/churn';
-import { env } from './env';
 import { ApiError, parseWith } from './http';
-import { countGcs } from './metrics';
 import { storeFor } from './stores';
-import { sourceOfLock, sources } from './sources';
-import { storage } from './storage';
+import { sourceOfLock, sources, type Source } from './sources';
 
 const MAX_WINDOW_MS = 31 * 86_400_000;
 const CACHE_MS = 5_000;
@@ -59,7 +56,7 @@ export type BucketAuditRecord = AuditRecord & { bucket: string };
  */
 export async function readEvents(w: AuditWindow): Promise<BucketAuditRecord[]> {
   const configured = sources();
-  // One trail per bucket of each store (GCS audit objects with metadata; S3 audit objects with JSON bodies)
+  // One trail per container (bucket, server, database): GCS and S3 audit objects, a Redis stream, a PostgreSQL table
   const chosen = w.lock
     ? [sourceOfLock(w.lock, w.bucket)]
     : configured.filter((s) => w.bucket === undefined || s.bucketId === w.bucket);
@@ -69,17 +66,8 @@ export async function readEvents(w: AuditWindow): Promise<BucketAuditRecord[]> {
   const trails = new Map(chosen.map((s) => [s.bucketId, s]));
   const first = Math.floor(w.from.getTime() / SLICE_MS) * SLICE_MS;
   const slices: Promise<BucketAuditRecord[]>[] = [];
-  for (const source of trails.values()) {
-    if (source.store !== 'gcs') {
-      slices.push(
-        storeFor(source)
-          .then((store) => store.readAudit(w.from, w.to, w.lock))
-          .then((events) => events.map((e) => ({ ...e, bucket: source.bucketId }))),
-      );
-      continue;
-    }
-    for (let d = first; d < w.to.getTime(); d += SLICE_MS) slices.push(readSlice(source.bucket, d, w.lock));
-  }
+  for (const source of trails.values())
+    for (let d = first; d < w.to.getTime(); d += SLICE_MS) slices.push(readSlice(source, d, w.lock));
   const from = w.from.toISOString();
   const to = w.to.toISOString();
   const inside = (e: BucketAuditRecord) =>
@@ -90,25 +78,18 @@ export async function readEvents(w: AuditWindow): Promise<BucketAuditRecord[]> {
     .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
 }
 
-function readSlice(bucket: string, startMs: number, lock: string | undefined): Promise<BucketAuditRecord[]> {
-  const key = `${bucket}|${startMs}|${lock ?? ''}`;
+/** One UTC day of one trail, read through its store and cached (closed days for longer). */
+function readSlice(source: Source, startMs: number, lock: string | undefined): Promise<BucketAuditRecord[]> {
+  const key = `${source.bucketId}|${startMs}|${lock ?? ''}`;
   const now = performance.now();
   const closed = startMs + SLICE_MS < Date.now() - 60_000;
   const hit = cache.get(key);
   if (hit && now - hit.at < (closed ? CLOSED_SLICE_CACHE_MS : CACHE_MS)) return hit.value;
-  const value = listAuditEvents({
-    storage: storage(),
-    bucket,
-    auditPrefix: env().LOCKBOARD_AUDIT_PREFIX,
-    from: new Date(startMs),
-    to: new Date(startMs + SLICE_MS),
-    lock,
-  }).then(({ events, listCalls }) => {
-    for (let i = 0; i < listCalls; i++) countGcs('objects.list');
-    return events.map((e) => ({ ...e, bucket }));
-  });
+  const value = storeFor(source)
+    .then((store) => store.readAudit(new Date(startMs), new Date(startMs + SLICE_MS), lock))
+    .then((events) => events.map((e) => ({ ...e, bucket: source.bucketId })));
   value.catch(() => cache.delete(key));
-  if (cache.size > 2_000) cache.clear();
+  if (cache.size >= 2_000) cache.delete(cache.keys().next().value!);
   cache.set(key, { at: now, value });
   return value;
 }

@@ -2,8 +2,7 @@
 import 'server-only';
 import { z } from 'zod';
 import { parseDurationMs } from '@/lib/format';
-import { parsePostgresSource } from '@/lib/lock/stores/postgres/source';
-import { parseRedisSource } from '@/lib/lock/stores/redis/source';
+import { definitionByKind, parseSource, SOURCE_FORMS, type SourceSpec } from '@/lib/lock/stores';
 
 const list = (raw: string | undefined) =>
   (raw ?? '')
@@ -17,63 +16,17 @@ const durationMs = z
   .transform((raw) => parseDurationMs(raw)!);
 
 const BUCKET_NAME = /^[a-z0-9][a-z0-9._-]{1,61}[a-z0-9]$/;
-const SOURCE = /^(gs|s3):\/\/([^/]+)\/(.*)$/;
 
-/** Where locks are listed: one bucket of a store and a prefix in it ("" = the whole bucket). */
-export interface Source {
-  /** `gs://bucket/prefix`, `s3://bucket/prefix` or `redis://host:port/db?match=P`, as shown (never credentials). */
-  id: string;
-  store: 'gcs' | 's3' | 'redis' | 'postgres';
-  bucket: string;
-  /** The bucket as requests name it (`?bucket=`, a lock's `bucket`): the name on GCS, `s3://name` on S3. */
-  bucketId: string;
-  prefix: string;
-  /** Redis: the URL with its credentials (server-side only) and the SCAN MATCH pattern. */
-  url?: string;
-  match?: string;
-  /** Listed, never cleared: an S3 endpoint configured as lacking conditional deletes (no unconditional DELETE). */
-  readOnly?: boolean;
-}
+/** Where locks are listed: a parsed source URL (the registry's SourceSpec) and its store's kind. */
+export type Source = SourceSpec & { store: string };
 
-function parseSource(raw: string): Source | string {
-  if (/^rediss?:\/\//.test(raw)) {
-    try {
-      const r = parseRedisSource(raw, process.env);
-      const bucketId = r.display.replace(/\?.*$/, '');
-      return { id: r.display, store: 'redis', bucket: bucketId, bucketId, prefix: '', url: r.url, match: r.match };
-    } catch (err) {
-      return `a Redis source: ${(err as Error).message}`;
-    }
+function parseSourceEntry(raw: string): Source | string {
+  try {
+    const spec = parseSource(raw, process.env);
+    return { ...spec, store: spec.kind };
+  } catch (err) {
+    return (err as Error).message;
   }
-  if (/^postgres(ql)?:\/\//.test(raw)) {
-    try {
-      const p = parsePostgresSource(raw);
-      return { id: p.display, store: 'postgres', bucket: p.display, bucketId: p.display, prefix: '', url: p.url };
-    } catch (err) {
-      return `a PostgreSQL source: ${(err as Error).message}`;
-    }
-  }
-  // s3://bucket/prefix?conditional-deletes=false: an endpoint without DeleteObject If-Match is listed read-only
-  const [path, query] = raw.split('?', 2) as [string, string | undefined];
-  if (query !== undefined && !(path.startsWith('s3://') && query === 'conditional-deletes=false'))
-    return `"${raw}": the only source option is ?conditional-deletes=false, on s3:// sources`;
-  const m = SOURCE.exec(path);
-  if (!m)
-    return `"${raw}" is not gs://BUCKET/PREFIX, s3://BUCKET/PREFIX or redis://HOST:PORT/DB?match=PATTERN (e.g. gs://tf-state-prod/ or s3://ci-locks/locks/)`;
-  const [, scheme, bucket, prefix] = m as unknown as [string, 'gs' | 's3', string, string];
-  if (!BUCKET_NAME.test(bucket)) return `"${raw}": "${bucket}" is not a bucket name`;
-  if (prefix && (!prefix.endsWith('/') || prefix.startsWith('/')))
-    return `"${raw}": the prefix must end with "/" (${scheme}://${bucket}/${prefix}/)`;
-  return scheme === 'gs'
-    ? { id: `gs://${bucket}/${prefix}`, store: 'gcs', bucket, bucketId: bucket, prefix }
-    : {
-        id: `s3://${bucket}/${prefix}`,
-        store: 's3',
-        bucket,
-        bucketId: `s3://${bucket}`,
-        prefix,
-        ...(query ? { readOnly: true } : {}),
-      };
 }
 
 const schema = z
@@ -83,10 +36,10 @@ const schema = z
       .optional()
       .transform((raw, ctx) => {
         if (raw === undefined) return undefined;
-        const parsed = list(raw).map(parseSource);
+        const parsed = list(raw).map(parseSourceEntry);
         for (const p of parsed) if (typeof p === 'string') ctx.addIssue({ code: 'custom', message: p });
         const sources = parsed.filter((p): p is Source => typeof p !== 'string');
-        if (parsed.length === 0) ctx.addIssue({ code: 'custom', message: 'is empty: list gs://BUCKET/PREFIX sources' });
+        if (parsed.length === 0) ctx.addIssue({ code: 'custom', message: `is empty: list sources (${SOURCE_FORMS})` });
         const ids = sources.map((x) => x.id);
         const dup = ids.find((id, i) => ids.indexOf(id) !== i);
         if (dup) ctx.addIssue({ code: 'custom', message: `lists ${dup} twice` });
@@ -172,30 +125,14 @@ const schema = z
           'demo mode (with its shared demo passwords) cannot be combined with Google or OIDC sign-in; unset LOCKBOARD_DEMO in a real deployment',
       });
     }
-    const s3 = env.LOCKBOARD_SOURCES?.some((x) => x.store === 's3');
-    if (env.LOCKBOARD_DEMO && s3 && !isLoopbackUrl(env.AWS_ENDPOINT_URL_S3)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['LOCKBOARD_DEMO'],
-        message:
-          'demo mode only runs against a local emulator (AWS_ENDPOINT_URL_S3 on 127.0.0.1 or localhost for s3:// sources), never real S3',
-      });
-    }
-    if (s3 && !env.AWS_ENDPOINT_URL_S3 && !env.AWS_REGION && !process.env.AWS_DEFAULT_REGION) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['AWS_REGION'],
-        message: 'is required for s3:// sources (the region of the buckets, e.g. AWS_REGION=eu-west-1)',
-      });
-    }
-    if (env.LOCKBOARD_DEMO && !isLoopbackUrl(env.LOCKBOARD_GCS_ENDPOINT)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['LOCKBOARD_DEMO'],
-        message:
-          'demo mode only runs against a local emulator (LOCKBOARD_GCS_ENDPOINT on 127.0.0.1 or localhost), never real Cloud Storage',
-      });
-    }
+    // each store's own rules, once per store configured (demo only against local servers, a region for S3…)
+    const kinds = new Set((env.LOCKBOARD_SOURCES ?? []).map((x) => x.kind));
+    if (!env.LOCKBOARD_SOURCES && env.LOCKBOARD_BUCKET) kinds.add('gcs');
+    const vars: Record<string, string | undefined> = { AWS_DEFAULT_REGION: process.env.AWS_DEFAULT_REGION };
+    for (const [k, v] of Object.entries(env)) if (typeof v === 'string') vars[k] = v;
+    for (const kind of kinds)
+      for (const issue of definitionByKind(kind).configIssues?.(vars, { demo: env.LOCKBOARD_DEMO }) ?? [])
+        ctx.addIssue({ code: 'custom', path: [issue.variable], message: issue.message });
     if (Boolean(env.LOCKBOARD_PUSH_AUDIENCE) !== Boolean(env.LOCKBOARD_PUSH_SERVICE_ACCOUNT)) {
       ctx.addIssue({
         code: 'custom',
@@ -229,24 +166,10 @@ function withSources(parsed: ParsedEnv): ConsoleEnv {
   const { LOCKBOARD_SOURCES, LOCKBOARD_BUCKET, LOCKBOARD_PREFIXES, ...rest } = parsed;
   const sources =
     LOCKBOARD_SOURCES ??
-    (LOCKBOARD_PREFIXES === undefined ? ['locks/'] : list(LOCKBOARD_PREFIXES)).map((prefix): Source => ({
-      id: `gs://${LOCKBOARD_BUCKET}/${prefix}`,
-      store: 'gcs',
-      bucket: LOCKBOARD_BUCKET!,
-      bucketId: LOCKBOARD_BUCKET!,
-      prefix,
-    }));
+    (LOCKBOARD_PREFIXES === undefined ? ['locks/'] : list(LOCKBOARD_PREFIXES)).map(
+      (prefix) => parseSourceEntry(`gs://${LOCKBOARD_BUCKET}/${prefix}`) as Source,
+    );
   return { ...rest, sources };
-}
-
-function isLoopbackUrl(url: string | undefined): boolean {
-  if (!url) return false;
-  try {
-    const host = new URL(url).hostname;
-    return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
-  } catch {
-    return false;
-  }
 }
 
 export class ConfigError extends Error {

@@ -1,15 +1,16 @@
-// Console-side lock queries shared by the locks route, the metrics route and server prefetching.
+// Console-side lock queries shared by the locks route, the metrics route and server prefetching: every store through
+// its LockStore and the one list cache.
 import 'server-only';
-import { getLock, serverTimeOf, type LockHealth, type LockInfo } from '@/lib/lock';
-import { gcsView } from '@/lib/lock/store';
-import { env } from './env';
+import type { LockHealth } from '@/lib/lock';
+import { withoutSensitive, type LockView } from '@/lib/lock/store';
 import { ApiError } from './http';
-import { cachedListLocks } from './list-cache';
-import { cachedStoreList, storeFor } from './stores';
-import { isAuditObject, type Source } from './sources';
-import { storage } from './storage';
+import { cachedPage, storeFor } from './stores';
+import type { Source } from './sources';
 
 export const MAX_LOCKS_PER_RESPONSE = 10_000;
+
+/** A lock as the console shows it: `bucket` names the source's container as requests name it. */
+export type ConsoleLock = Omit<LockView, 'sensitive'> & { sensitive?: [string, string][] };
 
 export interface LocksResponse {
   serverTime: string;
@@ -18,60 +19,46 @@ export interface LocksResponse {
   /** Bucket and prefix of a single-source listing. */
   bucket?: string;
   prefix?: string;
-  locks: LockInfo[];
+  locks: ConsoleLock[];
   /** Objects under the source(s) that are not locks (data, unrecognised, audit events): never listed or releasable. */
   skipped: number;
   nextPageToken?: string;
 }
 
+/** What the console shows of a lock: read-only sources marked, sensitive fields for those who may see them only. */
+export function consoleView(source: Source, view: LockView, seesSensitive: boolean): ConsoleLock {
+  const shown = seesSensitive ? view : withoutSensitive(view);
+  return source.readOnly
+    ? { ...shown, bucket: source.bucketId, releasable: false, releaseNote: `Read-only source: ${source.readOnly}` }
+    : { ...shown, bucket: source.bucketId };
+}
+
 /**
- * Follows listing pages (1 000 objects each, each shared through the list cache) up to 10 000 locks in all, one
- * source after another. A page token continues a single-source listing only.
+ * Follows listing pages (each shared through the list cache) up to 10 000 locks in all, one source after another.
+ * A page token continues a single-source listing only.
  */
 export async function listForConsole(
   selection: { id: string; sources: Source[] },
-  filters: { pageToken?: string; health?: LockHealth; q?: string } = {},
+  filters: { pageToken?: string; health?: LockHealth; q?: string; sensitive?: boolean } = {},
 ): Promise<LocksResponse> {
   if (filters.pageToken && selection.sources.length !== 1) {
     throw new ApiError('bad_request', 'pageToken continues the listing of one source; choose a source, not "all".');
   }
-  const locks: LockInfo[] = [];
+  const locks: ConsoleLock[] = [];
   let skipped = 0;
   let serverTime = '';
   let pageToken = filters.pageToken;
   const seen = new Set<string>(); // nested sources (gs://b/ and gs://b/ci/) list some objects twice
   for (const source of selection.sources) {
-    if (source.store !== 'gcs') {
-      const list = await cachedStoreList(source);
-      for (const lock of list.locks) {
-        const key = `${source.bucketId}/${lock.name}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        locks.push(
-          source.readOnly
-            ? {
-                ...lock,
-                bucket: source.bucketId,
-                releasable: false,
-                releaseNote: 'Read-only source: its endpoint lacks conditional deletes, so Lockboard never clears it.',
-              }
-            : { ...lock, bucket: source.bucketId },
-        );
-      }
-      skipped += list.skipped;
-      serverTime = list.serverTime > serverTime ? list.serverTime : serverTime;
-      continue;
-    }
     do {
-      const page = await cachedListLocks(source.bucket, source.prefix, pageToken);
+      const page = await cachedPage(source, pageToken);
       for (const lock of page.locks) {
-        const key = `${source.bucket}/${lock.name}`;
+        const key = `${source.bucketId}\u0000${lock.name}`;
         if (seen.has(key)) continue;
         seen.add(key);
-        if (isAuditObject(lock.name)) skipped++;
-        else locks.push(gcsView(lock, source.id));
+        locks.push(consoleView(source, lock, filters.sensitive === true));
       }
-      skipped += page.skipped.length;
+      skipped += page.skipped;
       serverTime = page.serverTime > serverTime ? page.serverTime : serverTime;
       pageToken = page.nextPageToken;
     } while (pageToken && locks.length < MAX_LOCKS_PER_RESPONSE);
@@ -94,18 +81,17 @@ export async function listForConsole(
   };
 }
 
-/** One lock with the server time it was judged at, for countdowns; null when free. */
-export async function getForConsole(source: Source, name: string): Promise<(LockInfo & { serverTime: string }) | null> {
-  if (source.store !== 'gcs') {
-    const store = await storeFor(source);
-    const view = await store.inspect(name);
-    return view && { ...view, bucket: source.bucketId, serverTime: new Date(store.now()).toISOString() };
-  }
-  const lock = await getLock({
-    storage: storage(),
-    bucket: source.bucket,
-    name,
-    longHeldMs: env().LOCKBOARD_LONG_HELD,
-  });
-  return lock && { ...gcsView(lock, source.id), serverTime: serverTimeOf(storage(), source.bucket) };
+/** One lock (or what is there instead) with the server time it was judged at, on that store's clock. */
+export async function getForConsole(
+  source: Source,
+  name: string,
+  seesSensitive = false,
+): Promise<
+  (ConsoleLock & { serverTime: string }) | { name: string; bucket: string; absent: true; serverTime: string }
+> {
+  const store = await storeFor(source);
+  const view = await store.inspect(name);
+  const serverTime = new Date(store.now()).toISOString();
+  if (!view) return { name, bucket: source.bucketId, absent: true, serverTime };
+  return { ...consoleView(source, view, seesSensitive), serverTime };
 }

@@ -2,13 +2,17 @@
 import 'server-only';
 
 export const counters = {
-  gcsRequests: new Map<string, number>(),
+  /** Listings (one store page each) by store and source. */
+  lists: new Map<string, { store: string; source: string; n: number }>(),
   forceReleases: new Map<string, number>(),
   listSeconds: { sum: 0, count: 0 },
 };
 
-export function countGcs(operation: string): void {
-  counters.gcsRequests.set(operation, (counters.gcsRequests.get(operation) ?? 0) + 1);
+export function countList(store: string, source: string): void {
+  const key = `${store}\u0000${source}`;
+  const entry = counters.lists.get(key) ?? { store, source, n: 0 };
+  entry.n++;
+  counters.lists.set(key, entry);
 }
 
 export function countForceRelease(outcome: string): void {

@@ -15,9 +15,7 @@ export function renderMetrics(listings: SourceListing[]): string {
   const metric = (name: string, type: string, help: string) =>
     out.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
 
-  // GCS series keep the labels they always had; other stores add theirs
-  const where = (s: Source) =>
-    `${s.store === 'gcs' ? '' : `store="${s.store}",`}bucket="${label(s.bucket)}",prefix="${label(s.prefix)}"`;
+  const where = (s: Source) => `store="${s.store}",bucket="${label(s.bucket)}",prefix="${label(s.prefix)}"`;
   metric('lockboard_locks', 'gauge', 'Locks in each configured source (bucket and prefix), by health.');
   for (const { source, locks } of listings) {
     for (const health of HEALTHS) {
@@ -48,12 +46,9 @@ export function renderMetrics(listings: SourceListing[]): string {
   for (const outcome of ['released', 'changed', 'refreshed', 'gone', 'not-a-lock']) {
     out.push(`lockboard_force_releases_total{outcome="${outcome}"} ${counters.forceReleases.get(outcome) ?? 0}`);
   }
-  metric(
-    'lockboard_gcs_requests_total',
-    'counter',
-    'Cloud Storage requests made by this console replica, by operation.',
-  );
-  for (const [op, n] of counters.gcsRequests) out.push(`lockboard_gcs_requests_total{operation="${label(op)}"} ${n}`);
+  metric('lockboard_store_lists_total', 'counter', 'Listings (one store page each) made by this replica, by source.');
+  for (const { store, source, n } of counters.lists.values())
+    out.push(`lockboard_store_lists_total{store="${label(store)}",source="${label(source)}"} ${n}`);
   metric('lockboard_list_duration_seconds', 'summary', 'Duration of lock listings (objects.list page + inspection).');
   out.push(`lockboard_list_duration_seconds_sum ${counters.listSeconds.sum.toFixed(6)}`);
   out.push(`lockboard_list_duration_seconds_count ${counters.listSeconds.count}`);

@@ -41,7 +41,7 @@ export async function benchConsole() {
     NEXTAUTH_SECRET: SECRET,
   });
   const { GET } = await import('@/app/api/locks/route');
-  const { invalidateListings } = await import('@/lib/server/list-cache');
+  const { invalidateListings } = await import('@/lib/server/stores');
   const storage = new Storage({ apiEndpoint: emulator.url, projectId: 'bench' });
 
   const rows = [];

@@ -34,7 +34,10 @@ export default async function LocksPage({ searchParams }: { searchParams: Promis
   const unknown = match === undefined ? (requested ?? legacyPrefix) : undefined;
   const queryClient = getQueryClient();
   // The server calls the lib directly; the client polls the route. A storage failure leaves the client to retry.
-  await queryClient.prefetchQuery({ ...locksQuery(source), queryFn: () => listForConsole(selection) });
+  await queryClient.prefetchQuery({
+    ...locksQuery(source),
+    queryFn: () => listForConsole(selection, { sensitive: user.role === 'operator' }),
+  });
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
       <h1 className="mb-4 text-xl font-semibold">Locks</h1>

@@ -14,7 +14,8 @@ const query = z.object({
   q: z.string().max(256).optional(),
 });
 
-export const GET = withRole('viewer', async (req) => {
+export const GET = withRole('viewer', async (req, { user }) => {
   const params = parseWith(query, Object.fromEntries(req.nextUrl.searchParams));
-  return json(await listForConsole(resolveSources(params.source, params.prefix), params));
+  const sensitive = user.role === 'operator';
+  return json(await listForConsole(resolveSources(params.source, params.prefix), { ...params, sensitive }));
 });

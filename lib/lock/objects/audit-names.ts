@@ -13,4 +13,3 @@ export function auditObjectName(prefix: string, serverMs: number, suffix = rando
   const stamp = `${y}${mo}${da}T${h}${p(d.getUTCMinutes())}${p(d.getUTCSeconds())}.${micros}Z`;
   return `${prefix}${y}/${mo}/${da}/${h}/${stamp}-${suffix}.json`;
 }
-

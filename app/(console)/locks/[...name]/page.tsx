@@ -35,7 +35,10 @@ export default async function LockPage({
   const queryClient = getQueryClient();
   await queryClient.prefetchQuery({
     ...lockQuery(name, bucket),
-    queryFn: () => getForConsole(source, name),
+    queryFn: async () => {
+      const lock = await getForConsole(source, name, user.role === 'operator');
+      return 'absent' in lock ? null : lock;
+    },
   });
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>

@@ -2,7 +2,7 @@
 // is its own conditional DELETE of the generation and metageneration seen in the preview, audited before it runs;
 // a lock that changed since the preview is never deleted. Answers 200 with one result per lock, in request order.
 import { z } from 'zod';
-import { AuditWriteError, type ForceReleaseResult } from '@/lib/lock';
+import { AuditWriteError, LockOptionsError } from '@/lib/lock';
 import { ApiError, json, readJson, withRole } from '@/lib/server/http';
 import {
   MAX_BATCH,
@@ -10,6 +10,7 @@ import {
   reasonField,
   releaseSeen,
   seenLock,
+  type ConsoleReleaseResult,
   UNCONFIRMED_MESSAGE,
 } from '@/lib/server/release';
 
@@ -29,11 +30,11 @@ const body = z.object({
 });
 
 type BatchResult = z.output<typeof seenLock> & {
-  outcome: ForceReleaseResult['outcome'] | 'not-attempted' | 'error';
+  outcome: ConsoleReleaseResult['outcome'] | 'not-attempted' | 'error';
   message: string;
   confirmed?: boolean;
-  current?: ForceReleaseResult['current'];
-  audit?: ForceReleaseResult['audit'];
+  current?: ConsoleReleaseResult['current'];
+  audit?: ConsoleReleaseResult['audit'];
 };
 
 export const POST = withRole('operator', async (req, { user }) => {
@@ -55,13 +56,14 @@ export const POST = withRole('operator', async (req, { user }) => {
           ...(r.audit ? { audit: r.audit } : {}),
         };
       } catch (err) {
-        const notAttempted = err instanceof AuditWriteError || err instanceof ApiError;
+        const notAttempted =
+          err instanceof AuditWriteError || err instanceof ApiError || err instanceof LockOptionsError;
         results[i] = {
           ...seen,
           outcome: notAttempted ? 'not-attempted' : 'error',
           message: notAttempted
             ? (err as Error).message
-            : `Cloud Storage failed: ${(err as Error).message}. The lock may be unchanged; review it again.`,
+            : `The store failed: ${(err as Error).message}. The lock may be unchanged; review it again.`,
         };
       }
     }

@@ -3,6 +3,7 @@
 // pg_terminate_backend: same pid, same backend_start at full precision (µs), the lock still granted to it.
 import { crc32 } from 'node:zlib';
 import type { LockView } from '../../store';
+import { ADVISORY_TERMS, maskQuery } from './terms';
 import type { LockHealth } from '../../types';
 
 export interface Queryable {
@@ -100,8 +101,7 @@ export function advisoryViews(
         ['Client address', r.client_addr ?? 'local socket'],
         ['Backend start', r.backend_start?.toISOString() ?? 'hidden (the console needs pg_read_all_stats)'],
         ['Session state', idleInTx ? `${r.state} (holds a transaction open)` : (r.state ?? 'unknown')],
-        ['Current query', r.query ?? '<insufficient privilege>'],
-        ['Held for', 'seen since (pg_locks records no grant time)'],
+        ['Current query', r.query === null ? '<insufficient privilege>' : maskQuery(r.query)],
         ...(waiting.length
           ? [
               [
@@ -139,6 +139,8 @@ export function advisoryViews(
         size: 0,
         version,
         versionLabel: `pid ${r.pid} · started ${r.backend_start?.toISOString() ?? '?'}`,
+        terms: ADVISORY_TERMS,
+        ...(r.query !== null ? { sensitive: [['Current query', r.query]] as [string, string][] } : {}),
       } satisfies LockView;
     });
 }

@@ -2,10 +2,13 @@
 // on now(); force-released by one guarded pg_terminate_backend (advisory) or one conditional statement (rows), recorded
 // in a lockboard_audit table before and after. Lock names: `advisory:<key>`, `<schema>.<table>/<row key>`.
 import type { AuditRecord } from '../../audit-record';
-import { recordedRelease, type LockStore, type LockView, type StoreList, type StoreReleaseResult } from '../../store';
+import { assertVersion, notALockView, recordedRelease, type LockStore, type LockView } from '../../store';
+import type { ReleaseRequest, StorePage, StoreReleaseResult } from '../../store';
+import { ADVISORY_TERMS, rowTerms } from './terms';
 import type { LockHealth } from '../../types';
 import { ADVISORY_QUERY, advisoryViews, TERMINATE, type AdvisoryRow, type Queryable } from './advisory';
 import { findLockTables, ident, readRows, releaseStatement, type LockTable, type TableRow } from './tables';
+import { POSTGRES_VERSION } from './version';
 
 export interface PostgresStoreOptions {
   /** A pg Client or Pool (the console's own connection; never a lock holder's). */
@@ -17,6 +20,7 @@ export interface PostgresStoreOptions {
   /** Where lockboard_audit lives (default `public`). */
   auditSchema?: string;
   longHeldMs?: number;
+  close?: () => Promise<void>;
 }
 
 const KIND_LABEL: Record<string, string> = {
@@ -28,6 +32,8 @@ const KIND_LABEL: Record<string, string> = {
 };
 
 export class PostgresLockStore implements LockStore {
+  readonly kind = 'postgres';
+  readonly versionShape = POSTGRES_VERSION;
   readonly source: string;
   private readonly firstSeen = new Map<string, number>();
   private offsetMs = 0;
@@ -41,7 +47,11 @@ export class PostgresLockStore implements LockStore {
     return Date.now() + this.offsetMs;
   }
 
-  async list(): Promise<StoreList> {
+  async close(): Promise<void> {
+    await this.o.close?.();
+  }
+
+  async list(): Promise<StorePage> {
     const { rows } = await this.o.client.query<AdvisoryRow>(ADVISORY_QUERY);
     const serverNow = await this.serverNow(rows[0]?.server_now);
     const locks = advisoryViews(rows, this.source, this.o.longHeldMs, this.firstSeen);
@@ -103,22 +113,38 @@ export class PostgresLockStore implements LockStore {
       size: 0,
       version: r.version,
       versionLabel: `row ${r.version.split('|').slice(1).join(' · ') || r.version}`.slice(0, 80),
+      terms: rowTerms({
+        recordsTime: r.acquiredAt !== undefined,
+        expires: r.until !== undefined,
+        liveness: r.until
+          ? 'The row says until when it is held; after that its library takes it over.'
+          : 'Held while the holder’s backend (or heartbeat) is alive; the row stays until it is deleted.',
+      }),
     };
   }
 
+  /** The lock under `name`; a row of a table that is not a lock table is shown as not a lock. */
   async inspect(name: string): Promise<LockView | null> {
     const { locks } = await this.list();
-    return locks.find((l) => l.name === name) ?? null;
+    const found = locks.find((l) => l.name === name);
+    if (found) return found;
+    const table = /^([^./]+)\.([^/]+)\//.exec(name);
+    if (!table) return null;
+    const tables = await findLockTables(this.o.client, this.o.schemas ?? ['public']);
+    if (tables.some((t) => t.schema === table[1] && t.table === table[2])) return null; // a lock table: that row is free
+    const exists = await this.o.client.query<{ t: string | null }>('SELECT to_regclass($1)::text AS t', [
+      `${ident(table[1]!)}.${ident(table[2]!)}`,
+    ]);
+    if (!exists.rows[0]?.t) return null;
+    const what = `A row of ${table[1]}.${table[2]}, a table of no lock shape`;
+    return notALockView({ kind: this.kind, source: this.source, name, what, nowMs: this.now(), terms: ADVISORY_TERMS });
   }
 
-  async forceRelease(o: {
-    name: string;
-    version: string;
-    reason: string;
-    operator: string;
-  }): Promise<StoreReleaseResult> {
+  async forceRelease(o: ReleaseRequest): Promise<StoreReleaseResult> {
+    assertVersion(this, o.version);
     const before = await this.inspect(o.name);
     if (!before) return { outcome: 'gone', current: null, audit: [] };
+    if (!before.releasable) return { outcome: 'not-a-lock', current: before, audit: [] };
     const [pid, backendUs, database, classid, objid, objsubid] = o.version.split('.');
     if (before.format === 'advisory' && backendUs === 'hidden') {
       throw Object.assign(

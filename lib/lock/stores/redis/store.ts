@@ -3,10 +3,12 @@
 // Redisson's / SUJ's owner field) and deletes only on a match, waking that format's waiters as its own unlock does;
 // audited in a stream of the same database before and after.
 import { AUDIT_STRING_FIELDS, type AuditRecord } from '../../audit-record';
-import { recordedRelease, type LockView, type StoreList, type StoreReleaseResult } from '../../store';
+import { assertVersion, notALockView, recordedRelease, type LockStore, type LockView } from '../../store';
+import type { ReleaseRequest, StorePage, StoreReleaseResult, StoreTerms } from '../../store';
 import type { LockHealth } from '../../types';
 import { RedisConn, type RedisClientLike } from './conn';
 import { isCompanionKey, readRedisKey, versionOf, type RedisKeyRead, type RedisReading } from './formats';
+import { REDIS_VERSION } from './version';
 
 export interface RedisStoreOptions {
   client: RedisClientLike;
@@ -18,6 +20,7 @@ export interface RedisStoreOptions {
   auditStream?: string;
   /** Locks held longer than this (or with no TTL and seen this long) are `long-held`. */
   longHeldMs?: number;
+  close?: () => Promise<void>;
 }
 
 const BATCH = 1000;
@@ -31,7 +34,9 @@ const REDISSON_RELEASE = `if redis.call('EXISTS', KEYS[1]) == 0 then return -1 e
 /** sidekiq-unique-jobs: the jid seen is still in <digest>:LOCKED → unlink the digest's keys, as unlock.lua does. */
 const SUJ_RELEASE = `if redis.call('EXISTS', KEYS[2]) == 0 then return -1 end for _, f in ipairs(redis.call('HKEYS', KEYS[2])) do if ${SHA('f')} == ARGV[1] then redis.call('UNLINK', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]) redis.call('ZREM', KEYS[6], KEYS[1]) return 1 end end return 0`;
 
-export class RedisLockStore {
+export class RedisLockStore implements LockStore {
+  readonly kind = 'redis';
+  readonly versionShape = REDIS_VERSION;
   readonly conn: RedisConn;
   readonly source: string;
   private readonly stream: string;
@@ -48,11 +53,15 @@ export class RedisLockStore {
     return this.conn.now();
   }
 
+  async close(): Promise<void> {
+    await this.o.close?.();
+  }
+
   /**
    * One SCAN pass, one pipelined GET per batch (a key of another type answers WRONGTYPE), TYPE for those and HGETALL
    * for the hashes (a lock is a string or a hash; anything else is skipped), and PTTL only for the keys that are locks.
    */
-  async list(): Promise<StoreList> {
+  async list(): Promise<StorePage> {
     const now = await this.conn.time();
     const keys = (await this.conn.scan(this.o.match ?? '*', 1000)).filter((k) => k !== this.stream);
     const locks: LockView[] = [];
@@ -108,7 +117,7 @@ export class RedisLockStore {
   }
 
   /** One key as the formats see it: TYPE and PTTL in one round trip, then GET or HGETALL. */
-  private async readKeys(keys: string[]): Promise<(RedisKeyRead | null)[]> {
+  private async readKeys(keys: string[]): Promise<(RedisKeyRead | { key: string; type: string } | null)[]> {
     return Promise.all(
       keys.map(async (key): Promise<RedisKeyRead | null> => {
         const [type, pttl] = await this.conn.pipeline([
@@ -118,7 +127,7 @@ export class RedisLockStore {
         const meta = { key, type: String(type), pttl: Number(pttl) };
         if (meta.type === 'string') return { ...meta, value: String((await this.conn.cmd(key, ['GET', key])) ?? '') };
         if (meta.type === 'hash') return { ...meta, hash: hashOf(await this.conn.cmd(key, ['HGETALL', key])) };
-        return null;
+        return meta.type === 'none' ? null : meta;
       }),
     );
   }
@@ -127,11 +136,21 @@ export class RedisLockStore {
     const now = await this.conn.time();
     const sujLocked = `${name}:LOCKED`;
     const [read] = await this.readKeys([name]);
-    const reading = read && readRedisKey(read);
-    if (reading) return this.view(reading, read, now);
+    const reading = read && 'pttl' in read ? readRedisKey(read) : null;
+    if (reading) return this.view(reading, read as RedisKeyRead, now);
     const [suj] = await this.readKeys([sujLocked]);
-    const sujReading = suj && readRedisKey(suj);
-    return sujReading ? this.view(sujReading, suj, now) : null;
+    const sujReading = suj && 'pttl' in suj ? readRedisKey(suj) : null;
+    if (sujReading) return this.view(sujReading, suj as RedisKeyRead, now);
+    if (!read) return null;
+    const what = `A Redis ${read.type}${'value' in read && read.value !== undefined ? ` of ${read.value.length} bytes` : ''}`;
+    return notALockView({
+      kind: this.kind,
+      source: this.source,
+      name,
+      what,
+      nowMs: now,
+      terms: redisTerms(false, false),
+    });
   }
 
   private view(r: RedisReading, k: RedisKeyRead, now: number): LockView {
@@ -176,19 +195,17 @@ export class RedisLockStore {
       ...(!r.identity ? { note: 'The owner is not recorded by this format (a random token).' } : {}),
       size: (k.value ?? '').length,
       version,
-      versionLabel: `value #${version.slice(0, 8)}`,
+      versionLabel: `value hash ${version.slice(0, 8)}`,
+      terms: redisTerms(r.acquiredMs !== undefined, k.pttl > 0),
     };
   }
 
   /** The compare-and-delete of the lock's format, audited in the stream before and after. */
-  async forceRelease(o: {
-    name: string;
-    version: string;
-    reason: string;
-    operator: string;
-  }): Promise<StoreReleaseResult> {
+  async forceRelease(o: ReleaseRequest): Promise<StoreReleaseResult> {
+    assertVersion(this, o.version);
     const before = await this.inspect(o.name);
     if (!before) return { outcome: 'gone', current: null, audit: [] };
+    if (!before.releasable) return { outcome: 'not-a-lock', current: before, audit: [] };
     const fields = { version: o.version, operator: o.operator, reason: o.reason, format: before.format };
     const trail = { lock: o.name, trail: this.stream, fields, record: (f: Record<string, string>) => this.record(f) };
     return recordedRelease(trail, () => this.compareAndDelete(o.name, o.version, before.format));
@@ -286,4 +303,21 @@ function hashOf(reply: unknown): Record<string, string> {
 function signalKeyOf(key: string): string {
   const at = key.lastIndexOf('lock:');
   return `${key.slice(0, at)}lock-signal:${key.slice(at + 'lock:'.length)}`;
+}
+
+/** Redis's words: a key, its value, its TTL; "seen since" where the format records no acquire time. */
+function redisTerms(recordsTime: boolean, hasTtl: boolean): StoreTerms {
+  return {
+    storeLabel: 'Redis',
+    versionName: 'hash of the value',
+    since: recordsTime ? 'Held since' : 'Seen since',
+    ...(hasTtl ? { ttl: 'TTL' } : {}),
+    liveness: hasTtl
+      ? 'The key expires by itself when its TTL runs out, unless the holder extends it.'
+      : 'The key has no TTL: it stays until its owner or an operator deletes it.',
+    effect:
+      'Clearing deletes the key only if it still holds the value you saw; the holder finds out only when it next checks or extends it.',
+    trail:
+      'Force-releases and Lockboard’s own Redis holders are recorded in the lockboard:audit stream; other libraries record nothing.',
+  };
 }

@@ -11,7 +11,8 @@ import { waitForLock } from '../../wait';
 import type { LockView } from '../../store';
 import { s3Status, S3Objects } from './objects';
 import { heldBody, S3Lock, type S3LockSettings } from './lock';
-import { lockboardFields, S3LockStore } from './store';
+import { S3LockStore } from './store';
+import { lockboardFields } from './view';
 
 export interface S3AcquireOptions {
   client: S3Client;

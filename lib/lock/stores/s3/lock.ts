@@ -8,7 +8,7 @@ import { LockOptionsError } from '../../errors';
 import { RefreshingLock, type RefreshResult } from '../../refreshing-lock';
 import { MAX_TIMER_MS } from '../../time';
 import { s3Status, type S3Objects } from './objects';
-import { lockboardFields } from './store';
+import { lockboardFields } from './view';
 
 export interface S3LockState {
   token: bigint;

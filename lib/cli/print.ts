@@ -1,0 +1,57 @@
+// Terminal output of locks: a table for `ls`, fields for `status`, in each store's own words (the view's terms).
+import type { LockView } from '../lock/store';
+import { formatDuration } from './common';
+
+export function printTable(header: string[], rows: string[][]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
+  console.log(line(header));
+  for (const row of rows) console.log(line(row));
+}
+
+export function printFields(lock: LockView, held: boolean): void {
+  const t = lock.terms;
+  const fields: [string, string | undefined][] = [
+    ['lock', `${lock.source} ${lock.name}`],
+    ['store', t.storeLabel],
+    ['state', stateOf(lock, held)],
+    ['identity', lock.identity],
+    ['host / pid', lock.host ? `${lock.host} / ${lock.pid ?? '?'}` : undefined],
+    ['purpose', lock.purpose],
+    ['format', `${lock.formatLabel} (${lock.format})`],
+    ...lock.details.map(([k, v]): [string, string] => [k.toLowerCase(), v]),
+    // the CLI runs with the store's own credentials: it shows what only operators see in the console
+    ...(lock.sensitive ?? []).map(([k, v]): [string, string] => [`${k.toLowerCase()} (unmasked)`, v]),
+    ['note', lock.note],
+    ...(lock.releasable
+      ? ([
+          [t.since.toLowerCase(), `${lock.createdAt} (${formatDuration(lock.heldMs)})`],
+          [t.updated?.toLowerCase() ?? '', t.updated ? lock.updatedAt : undefined],
+          ['expires at', lock.expiresAt ?? 'never by itself'],
+          [
+            t.ttl?.toLowerCase() ?? '',
+            t.ttl && lock.ttlMs
+              ? `${formatDuration(lock.ttlMs)}${lock.refreshIntervalMs ? ` / ${formatDuration(lock.refreshIntervalMs)}` : ''}`
+              : undefined,
+          ],
+          ['liveness', t.liveness],
+          ['version', `${lock.version} (${t.versionName}: ${lock.versionLabel})`],
+          ['release with', `--version '${lock.version.replace(/'/g, "'\\''")}'`],
+          ['releasing', lock.releaseNote],
+        ] as [string, string | undefined][])
+      : []),
+  ];
+  const shown = fields.filter(([k, v]) => k && v !== undefined);
+  const width = Math.max(...shown.map(([k]) => k.length)) + 1;
+  for (const [k, v] of shown) console.log(`${k.padEnd(width)} ${v}`);
+}
+
+function stateOf(lock: LockView, held: boolean): string {
+  if (!lock.releasable) return 'not a lock (never released by Lockboard)';
+  if (lock.health === 'free') return 'free (a released marker kept by its library)';
+  return held ? `held (${lock.health})` : 'free (expired: the next acquirer takes it over)';
+}

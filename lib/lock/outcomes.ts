@@ -1,0 +1,42 @@
+// One table of what a force-release outcome means, for the console, the CLI and programs alike, and the CLI's exit
+// code for each (stores.md "One contract").
+import type { StoreReleaseOutcome } from './store';
+
+export const OUTCOME_MESSAGES: Record<StoreReleaseOutcome, string> = {
+  released: 'Released.',
+  changed: 'The lock changed hands since you viewed it; nothing was deleted.',
+  refreshed: 'The holder refreshed since you viewed it, so it is alive; nothing was deleted.',
+  gone: 'The lock was already released.',
+  'not-a-lock': 'This is not a lock Lockboard recognises (data or an unknown format); nothing was deleted.',
+};
+
+export const UNCONFIRMED_MESSAGE =
+  'The lock is released. The response to the delete was lost and its retry found the lock already gone, so it was removed either by this request or, at the same moment, by its holder.';
+
+/** The outcome of a release of `where`, in one sentence naming what happened and what was left alone. */
+export function describeOutcome(
+  outcome: StoreReleaseOutcome,
+  o: { where: string; version: string; holder?: string },
+): string {
+  switch (outcome) {
+    case 'released':
+      return `Released ${o.where} (version ${o.version}).`;
+    case 'changed':
+      return `Refused: ${o.where} changed hands since you looked; it is now held by ${o.holder ?? 'another holder'}. Nothing was deleted.`;
+    case 'refreshed':
+      return `Refused: the holder of ${o.where} refreshed it since you looked, so it is alive. Nothing was deleted.`;
+    case 'gone':
+      return `${o.where} was already gone: nothing holds it now.`;
+    default:
+      return `Refused: ${o.where} is not a lock Lockboard recognises, so it is never deleted. Nothing was deleted.`;
+  }
+}
+
+/** The CLI's exit code for an outcome: 0 released, 11 changed or refreshed, 12 gone, 13 not a lock. */
+export const OUTCOME_EXIT: Record<StoreReleaseOutcome, number> = {
+  released: 0,
+  changed: 11,
+  refreshed: 11,
+  gone: 12,
+  'not-a-lock': 13,
+};

@@ -1,0 +1,84 @@
+// Cloud Storage in the registry: gs://BUCKET/PREFIX sources (a whole object URL names one lock), the official client
+// loaded when a source is opened (LOCKBOARD_GCS_ENDPOINT for the emulator, else Application Default Credentials).
+import type { Storage } from '@google-cloud/storage';
+import { isLoopback, type OpenOptions, type SourceSpec, type StoreDefinition } from '../types';
+import { GCS_VERSION } from './version';
+
+const URL_FORM = /^gs:\/\/([^/?#]*)(?:\/([^?#]*))?$/;
+const BUCKET = /^[a-z0-9][a-z0-9._-]{1,220}[a-z0-9]$/;
+const clients = new Map<string, Storage>();
+
+async function storageFor(env: OpenOptions['env']): Promise<Storage> {
+  const endpoint = env.LOCKBOARD_GCS_ENDPOINT?.replace(/\/+$/, '') ?? '';
+  let client = clients.get(endpoint);
+  if (!client) {
+    const { Storage } = await import('@google-cloud/storage');
+    client = endpoint ? new Storage({ apiEndpoint: endpoint, projectId: 'lockboard' }) : new Storage();
+    clients.set(endpoint, client);
+  }
+  return client;
+}
+
+export const gcs: StoreDefinition = {
+  kind: 'gcs',
+  label: 'Cloud Storage',
+  versionShape: GCS_VERSION,
+  schemes: ['gs'],
+  form: 'gs://BUCKET/PREFIX',
+  parse(url) {
+    const m = URL_FORM.exec(url);
+    if (!m) throw new Error(`expected gs://BUCKET/PREFIX, got ${JSON.stringify(url)}`);
+    const [, bucket = '', prefix = ''] = m;
+    if (!BUCKET.test(bucket)) throw new Error(`${JSON.stringify(bucket)} in ${url} is not a bucket name`);
+    if (prefix && (!prefix.endsWith('/') || prefix.startsWith('/')))
+      throw new Error(`"${url}": the prefix must end with "/" (gs://${bucket}/${prefix}/)`);
+    return { kind: 'gcs', id: `gs://${bucket}/${prefix}`, bucket, bucketId: bucket, prefix, url: `gs://${bucket}/` };
+  },
+  splitLockUrl(url) {
+    const m = URL_FORM.exec(url);
+    if (!m || !m[2] || m[2].endsWith('/')) return undefined;
+    return { source: `gs://${m[1]}/`, name: m[2] };
+  },
+  configIssues(env, o) {
+    return o.demo && !isLoopback(env.LOCKBOARD_GCS_ENDPOINT)
+      ? [
+          {
+            variable: 'LOCKBOARD_DEMO',
+            message:
+              'demo mode only runs against a local emulator (LOCKBOARD_GCS_ENDPOINT on 127.0.0.1 or localhost), never real Cloud Storage',
+          },
+        ]
+      : [];
+  },
+  async open(spec: SourceSpec, o: OpenOptions) {
+    const { GcsLockStore } = await import('./store');
+    return new GcsLockStore({
+      storage: await storageFor(o.env),
+      bucket: spec.bucket,
+      prefix: spec.prefix,
+      auditPrefix: o.auditPrefix,
+      longHeldMs: o.longHeldMs,
+    });
+  },
+  async acquire(spec, name, o) {
+    const { acquireLock } = await import('./acquire');
+    const lock = await acquireLock({
+      storage: await storageFor(o.env),
+      bucket: spec.bucket,
+      name: name.startsWith(spec.prefix) ? name : spec.prefix + name,
+      ttlMs: o.ttlMs,
+      timeoutMs: o.timeoutMs,
+      identity: o.identity,
+      purpose: o.purpose,
+      signal: o.signal,
+      onWait: o.onWait,
+      onStorageError: o.onStoreError,
+    });
+    return {
+      name: lock.name,
+      token: lock.generation,
+      signal: lock.signal,
+      releaseWith: (d) => lock.releaseWith(d),
+    };
+  },
+};

@@ -1,0 +1,123 @@
+// Locks in Cloud Storage through the one LockStore interface: one objects.list per 1 000 objects and page, the
+// force-release conditioned on generation and metageneration (refreshed / confirmed: false as GCS answers them), the
+// audit trail as objects in the bucket.
+import type { Storage } from '@google-cloud/storage';
+import type { AuditRecord } from '../../audit-record';
+import { DEFAULT_AUDIT_PREFIX } from '../../options';
+import { assertVersion, type LockStore, type LockView, type ReleaseRequest, type StorePage } from '../../store';
+import type { StoreReleaseResult } from '../../store';
+import type { LockInfo } from '../../types';
+import { AuditWriter } from './audit';
+import { listAuditEvents } from './audit-read';
+import { BucketObjects } from './client';
+import { forceReleaseLock } from './force-release';
+import { getLock, listLocks } from './list';
+import { gcsTerms } from './terms';
+import { GCS_VERSION } from './version';
+
+export interface GcsStoreOptions {
+  storage: Storage;
+  bucket: string;
+  prefix?: string;
+  auditPrefix?: string;
+  longHeldMs?: number;
+  /** Called once per objects.list call (metrics). */
+  onListCall?: () => void;
+}
+
+export class GcsLockStore implements LockStore {
+  readonly kind = 'gcs';
+  readonly source: string;
+  readonly versionShape = GCS_VERSION;
+  private readonly objects: BucketObjects;
+  private readonly prefix: string;
+  private readonly auditPrefix: string;
+
+  constructor(private readonly o: GcsStoreOptions) {
+    this.prefix = o.prefix ?? '';
+    this.auditPrefix = o.auditPrefix ?? DEFAULT_AUDIT_PREFIX;
+    this.source = `gs://${o.bucket}/${this.prefix}`;
+    this.objects = new BucketObjects(o.storage, o.bucket);
+  }
+
+  now(): number {
+    return this.objects.clock.now();
+  }
+
+  async close(): Promise<void> {}
+
+  async list(pageToken?: string): Promise<StorePage> {
+    this.o.onListCall?.();
+    const page = await listLocks({ ...this.base(), prefix: this.prefix, pageToken });
+    const audit = page.locks.filter((l) => l.name.startsWith(this.auditPrefix)).length;
+    return {
+      locks: page.locks.filter((l) => !l.name.startsWith(this.auditPrefix)).map((l) => this.view(l)),
+      skipped: page.skipped.length + audit,
+      serverTime: page.serverTime,
+      ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
+    };
+  }
+
+  async inspect(name: string): Promise<LockView | null> {
+    const lock = await getLock({ ...this.base(), name });
+    return lock && this.view(lock);
+  }
+
+  async forceRelease(r: ReleaseRequest): Promise<StoreReleaseResult> {
+    assertVersion(this, r.version);
+    const [generation, metageneration] = r.version.split('.') as [string, string | undefined];
+    const result = await forceReleaseLock({
+      storage: this.o.storage,
+      bucket: this.o.bucket,
+      name: r.name,
+      generation,
+      metageneration,
+      audit: { prefix: this.auditPrefix, operator: r.operator, reason: r.reason },
+    });
+    const audit = [result.audit?.attempt, result.audit?.outcome].filter((a): a is string => Boolean(a));
+    return {
+      outcome: result.outcome,
+      current: result.current ? this.view(result.current) : null,
+      audit,
+      ...(result.confirmed === false ? { confirmed: false } : {}),
+      ...(result.audit?.outcomeError ? { auditError: result.audit.outcomeError } : {}),
+    };
+  }
+
+  async readAudit(from: Date, to: Date, lock?: string): Promise<AuditRecord[]> {
+    const { events, listCalls } = await listAuditEvents({
+      storage: this.o.storage,
+      bucket: this.o.bucket,
+      auditPrefix: this.auditPrefix,
+      from,
+      to,
+      lock,
+    });
+    for (let i = 0; i < listCalls; i++) this.o.onListCall?.();
+    return events;
+  }
+
+  record(fields: Record<string, string>): Promise<string> {
+    return new AuditWriter(this.objects, this.auditPrefix).recordNow(fields as never);
+  }
+
+  private base() {
+    return { storage: this.o.storage, bucket: this.o.bucket, longHeldMs: this.o.longHeldMs };
+  }
+
+  private view(lock: LockInfo): LockView {
+    return gcsView(lock, this.source);
+  }
+}
+
+/** The GCS view of a LockInfo: version = generation.metageneration. */
+export function gcsView(lock: LockInfo, source: string): LockView {
+  return {
+    ...lock,
+    store: 'gcs',
+    source,
+    version: `${lock.generation}.${lock.metageneration}`,
+    versionLabel: `generation ${lock.generation} / metageneration ${lock.metageneration}`,
+    terms: gcsTerms(lock),
+  };
+}

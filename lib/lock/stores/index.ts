@@ -1,0 +1,62 @@
+// The registry: the one file that names every store. A new store is one folder with a definition listed here.
+// Definitions load their SDK only when a source of theirs is opened, so a GCS-only install loads no other SDK.
+import type { LockStore } from '../store';
+import { gcs } from './gcs/definition';
+import { postgres } from './postgres/definition';
+import { redis } from './redis/definition';
+import { s3 } from './s3/definition';
+import type { HeldLock, OpenOptions, RunOptions, SourceSpec, StoreDefinition } from './types';
+
+export type { HeldLock, OpenOptions, RunOptions, SourceSpec, StoreDefinition } from './types';
+
+export const STORES: readonly StoreDefinition[] = [gcs, s3, redis, postgres];
+
+/** Every source form, for help texts and messages. */
+export const SOURCE_FORMS = STORES.map((s) => s.form).join(', ');
+
+/** A source URL no store reads, or one its store refuses: the message names the problem and the fix. */
+export class SourceError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SourceError';
+  }
+}
+
+export function definitionOf(url: string): StoreDefinition | undefined {
+  const scheme = /^([a-z0-9+.-]+):\/\//i.exec(url)?.[1]?.toLowerCase();
+  return STORES.find((s) => scheme !== undefined && s.schemes.includes(scheme));
+}
+
+export function definitionByKind(kind: string): StoreDefinition {
+  const found = STORES.find((s) => s.kind === kind);
+  if (!found) throw new SourceError(`No store "${kind}"; stores: ${STORES.map((s) => s.kind).join(', ')}.`);
+  return found;
+}
+
+export function isSourceUrl(url: string | undefined): boolean {
+  return url !== undefined && definitionOf(url) !== undefined;
+}
+
+export function parseSource(url: string, env: Record<string, string | undefined> = {}): SourceSpec {
+  const def = definitionOf(url);
+  if (!def) throw new SourceError(`${JSON.stringify(url)} is not a source URL; use one of ${SOURCE_FORMS}.`);
+  try {
+    return def.parse(url, env);
+  } catch (err) {
+    throw new SourceError(`${def.label} source: ${(err as Error).message}`);
+  }
+}
+
+/** `url` is a source, or a whole lock's URL (`gs://bucket/locks/a`): the source and the name in it. */
+export function splitLockUrl(url: string, name?: string): { source: string; name?: string } {
+  if (name !== undefined) return { source: url, name };
+  return definitionOf(url)?.splitLockUrl?.(url) ?? { source: url };
+}
+
+export function openSource(spec: SourceSpec, o: OpenOptions): Promise<LockStore> {
+  return definitionByKind(spec.kind).open(spec, o);
+}
+
+export function acquireOn(spec: SourceSpec, name: string, o: OpenOptions & RunOptions): Promise<HeldLock> {
+  return definitionByKind(spec.kind).acquire(spec, name, o);
+}

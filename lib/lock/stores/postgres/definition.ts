@@ -1,0 +1,78 @@
+// PostgreSQL in the registry: a libpq URL postgres://user[:pass]@host:port/db (PG* variables fill what it lacks), pg
+// loaded when a source is opened: a pool of two for the console (never a lock holder's session), one connection for
+// the CLI, and a session of its own for Lockboard's lock (held while that session lives).
+import { missingSdk, type OpenOptions, type SourceSpec, type StoreDefinition } from '../types';
+import { parsePostgresSource } from './source';
+import { POSTGRES_VERSION } from './version';
+
+async function pgModule(): Promise<typeof import('pg')> {
+  try {
+    return ((await import('pg')) as unknown as { default: typeof import('pg') }).default;
+  } catch {
+    throw missingSdk('postgres:// sources', 'pg');
+  }
+}
+
+/** A connected Client (CLI, lock holder) or a Pool (console), with how to close it. */
+async function connect(spec: SourceSpec, o: Pick<OpenOptions, 'role'>, session = false) {
+  const pg = await pgModule();
+  const settings = { connectionString: spec.url, connectionTimeoutMillis: 5_000 };
+  if (o.role === 'console' && !session) {
+    const pool = new pg.Pool({ ...settings, max: 2, application_name: 'lockboard-console' });
+    pool.on('error', () => {});
+    return { client: pool, close: () => pool.end().catch(() => undefined) };
+  }
+  const client = new pg.Client({ ...settings, application_name: 'lockboard' });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+  } catch (err) {
+    throw Object.assign(new Error(`Cannot reach ${spec.id}: ${(err as Error).message}`), { code: 'ECONNREFUSED' });
+  }
+  return { client, close: () => client.end().catch(() => undefined) };
+}
+
+export const postgres: StoreDefinition = {
+  kind: 'postgres',
+  label: 'PostgreSQL',
+  versionShape: POSTGRES_VERSION,
+  schemes: ['postgres', 'postgresql'],
+  form: 'postgres://USER@HOST:PORT/DB',
+  parse(url) {
+    const p = parsePostgresSource(url);
+    return { kind: 'postgres', id: p.display, bucket: p.display, bucketId: p.display, prefix: '', url: p.url };
+  },
+  async open(spec, o) {
+    const [{ PostgresLockStore }, { client, close }] = await Promise.all([import('./store'), connect(spec, o)]);
+    return new PostgresLockStore({ client, source: spec.id, longHeldMs: o.longHeldMs, close });
+  },
+  async acquire(spec, name, o) {
+    const [{ acquirePgLock }, { client, close }] = await Promise.all([import('./lock'), connect(spec, o, true)]);
+    const lock = await acquirePgLock({
+      client: client as import('pg').Client,
+      name,
+      identity: o.identity,
+      purpose: o.purpose,
+      timeoutMs: o.timeoutMs,
+      signal: o.signal,
+    }).catch(async (err: unknown) => {
+      await close();
+      throw err;
+    });
+    return {
+      name: `${spec.id} ${name}`,
+      token: lock.fencingToken,
+      signal: lock.signal,
+      async releaseWith(details) {
+        try {
+          const problem =
+            details.outcome === 'error' ? { problem: 'ExitCode', details: details.error ?? '' } : undefined;
+          const outcome = await lock.release(problem);
+          return { outcome: outcome === 'released' ? 'released' : 'lost' };
+        } finally {
+          await close();
+        }
+      },
+    };
+  },
+};

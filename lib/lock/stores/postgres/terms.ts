@@ -1,0 +1,38 @@
+// PostgreSQL's words: an advisory lock lives as long as its holder's session; a lock table's row as its library says.
+// A holder's current query can carry secrets and personal data in its literals: viewers see it masked.
+import type { StoreTerms } from '../../store';
+
+const TRAIL =
+  'Force-releases are recorded in the lockboard_audit table; Lockboard’s own PostgreSQL locks record their ' +
+  'releases in lockboard_released. Other tools record nothing.';
+
+export const ADVISORY_TERMS: StoreTerms = {
+  storeLabel: 'PostgreSQL',
+  versionName: 'session (pid + backend start)',
+  since: 'Seen since',
+  liveness: 'Held while the holder’s session is open: it ends with the session, never by a timeout.',
+  effect:
+    'Clearing terminates the holder’s whole session at once (pg_terminate_backend): its open transaction rolls back and every other lock it holds is freed.',
+  trail: TRAIL,
+  confirmByName: true,
+};
+
+export function rowTerms(o: { recordsTime: boolean; expires: boolean; liveness: string }): StoreTerms {
+  return {
+    storeLabel: 'PostgreSQL',
+    versionName: 'row version',
+    since: o.recordsTime ? 'Held since' : 'Seen since',
+    liveness: o.liveness,
+    effect:
+      'Clearing runs one conditional statement on exactly the row version you saw; the holder finds out only when it next touches its row.',
+    trail: TRAIL,
+  };
+}
+
+/** A query with its literals masked: strings, dollar-quoted bodies and numbers become `?`. */
+export function maskQuery(query: string): string {
+  return query
+    .replace(/\$([A-Za-z_]\w*)?\$[\s\S]*?\$\1\$/g, '?')
+    .replace(/[EeBbXxNn]?'(?:[^']|'')*'?/g, '?')
+    .replace(/(^|[^\w$."])-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?\b/g, '$1?');
+}

@@ -1,0 +1,78 @@
+// Redis in the registry: redis://[user:pass@]host:port/db?match=PATTERN (rediss:// for TLS; REDISCLI_AUTH for a
+// password the URL lacks), node-redis loaded when a source is opened. The console's connection reconnects by itself;
+// the CLI's fails fast and is closed with the store.
+import { missingSdk, type OpenOptions, type SourceSpec, type StoreDefinition } from '../types';
+import type { RedisClientLike } from './conn';
+import { parseRedisSource } from './source';
+import { REDIS_VERSION } from './version';
+
+async function connect(spec: SourceSpec, o: OpenOptions) {
+  let redis: typeof import('redis');
+  try {
+    redis = await import('redis');
+  } catch {
+    throw missingSdk('redis:// sources', 'redis');
+  }
+  const client = redis.createClient({
+    url: spec.url,
+    socket: { connectTimeout: 5_000, ...(o.role === 'cli' ? { reconnectStrategy: false as const } : {}) },
+  });
+  client.on('error', () => {}); // a failed connect is reported by connect(); the console reconnects by itself
+  try {
+    await client.connect();
+  } catch (err) {
+    throw Object.assign(new Error(`Cannot reach ${spec.id}: ${(err as Error).message}`), { code: 'ECONNREFUSED' });
+  }
+  const close = async () => {
+    await client.quit().catch(() => client.disconnect().catch(() => undefined));
+  };
+  return { client: client as unknown as RedisClientLike, close };
+}
+
+export const redis: StoreDefinition = {
+  kind: 'redis',
+  label: 'Redis',
+  versionShape: REDIS_VERSION,
+  schemes: ['redis', 'rediss'],
+  form: 'redis://HOST:PORT/DB?match=PATTERN',
+  parse(url, env) {
+    const r = parseRedisSource(url, env);
+    const bucketId = r.display.replace(/\?.*$/, '');
+    return { kind: 'redis', id: r.display, bucket: bucketId, bucketId, prefix: '', url: r.url, match: r.match };
+  },
+  async open(spec, o) {
+    const [{ RedisLockStore }, { client, close }] = await Promise.all([import('./store'), connect(spec, o)]);
+    return new RedisLockStore({ client, match: spec.match, source: spec.id, longHeldMs: o.longHeldMs, close });
+  },
+  async acquire(spec, name, o) {
+    const [{ acquireRedisLock }, { RedisLockStore }, { client, close }] = await Promise.all([
+      import('./acquire'),
+      import('./store'),
+      connect(spec, o),
+    ]);
+    const trail = new RedisLockStore({ client, source: spec.id });
+    const { ttlMs, timeoutMs, identity, purpose, signal, onWait } = o;
+    const lock = await acquireRedisLock({ client, name, ttlMs, timeoutMs, identity, purpose, signal, onWait }).catch(
+      async (err: unknown) => {
+        await close();
+        throw err;
+      },
+    );
+    return {
+      name: `${spec.id} ${name}`,
+      token: lock.fencingToken,
+      signal: lock.signal,
+      async releaseWith(details) {
+        try {
+          const outcome = await lock.release();
+          await trail
+            .record({ event: 'released', lock: name, generation: lock.fencingToken, ...details })
+            .catch(() => '');
+          return { outcome: outcome === 'released' ? 'released' : 'lost' };
+        } finally {
+          await close();
+        }
+      },
+    };
+  },
+};

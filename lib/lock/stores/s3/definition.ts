@@ -1,0 +1,123 @@
+// S3 in the registry: s3://BUCKET/PREFIX sources (?conditional-deletes=false: listed read-only), the AWS SDK loaded
+// when a source is opened, with its own variables (AWS_REGION, AWS_ENDPOINT_URL_S3 for an emulator, path style).
+import type { S3Client } from '@aws-sdk/client-s3';
+import { isLoopback, missingSdk, type OpenOptions, type RunOptions, type StoreDefinition } from '../types';
+import { S3_VERSION } from './version';
+
+const URL_FORM = /^s3:\/\/([^/?#]*)(?:\/([^?#]*))?(?:\?(.*))?$/;
+const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+const NO_CONDITIONAL_DELETES =
+  'its endpoint is configured as lacking conditional deletes, and Lockboard never sends an unconditional DELETE.';
+
+async function s3Client(env: OpenOptions['env']): Promise<S3Client> {
+  let sdk: typeof import('@aws-sdk/client-s3');
+  try {
+    sdk = await import('@aws-sdk/client-s3');
+  } catch {
+    throw missingSdk('s3:// sources', '@aws-sdk/client-s3');
+  }
+  const endpoint = env.AWS_ENDPOINT_URL_S3 ?? env.AWS_ENDPOINT_URL;
+  const region = env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? (endpoint ? 'us-east-1' : undefined);
+  if (!region)
+    throw Object.assign(new Error('No AWS region: set AWS_REGION (e.g. AWS_REGION=eu-west-1).'), { code: 'CONFIG' });
+  return new sdk.S3Client({
+    region,
+    ...(endpoint ? { endpoint, forcePathStyle: true } : {}),
+    ...(endpoint && !env.AWS_ACCESS_KEY_ID
+      ? { credentials: { accessKeyId: 'lockboard', secretAccessKey: 'lockboard' } }
+      : {}),
+  });
+}
+
+export const s3: StoreDefinition = {
+  kind: 's3',
+  label: 'S3',
+  versionShape: S3_VERSION,
+  schemes: ['s3'],
+  form: 's3://BUCKET/PREFIX',
+  parse(url) {
+    const m = URL_FORM.exec(url);
+    if (!m) throw new Error(`expected s3://BUCKET/PREFIX, got ${JSON.stringify(url)}`);
+    const [, bucket = '', prefix = '', query] = m;
+    if (!BUCKET.test(bucket)) throw new Error(`${JSON.stringify(bucket)} in ${url} is not a bucket name`);
+    if (query !== undefined && query !== 'conditional-deletes=false')
+      throw new Error(`"${url}": the only source option is ?conditional-deletes=false`);
+    if (prefix && (!prefix.endsWith('/') || prefix.startsWith('/')))
+      throw new Error(`"${url}": the prefix must end with "/" (s3://${bucket}/${prefix}/)`);
+    return {
+      kind: 's3',
+      id: `s3://${bucket}/${prefix}`,
+      bucket,
+      bucketId: `s3://${bucket}`,
+      prefix,
+      url: `s3://${bucket}/`,
+      ...(query ? { readOnly: NO_CONDITIONAL_DELETES } : {}),
+    };
+  },
+  splitLockUrl(url) {
+    const m = URL_FORM.exec(url);
+    if (!m || m[3] !== undefined || !m[2] || m[2].endsWith('/')) return undefined;
+    return { source: `s3://${m[1]}/`, name: m[2] };
+  },
+  configIssues(env, o) {
+    const issues = [];
+    if (o.demo && !isLoopback(env.AWS_ENDPOINT_URL_S3))
+      issues.push({
+        variable: 'LOCKBOARD_DEMO',
+        message:
+          'demo mode only runs against a local emulator (AWS_ENDPOINT_URL_S3 on 127.0.0.1 or localhost for s3:// sources), never real S3',
+      });
+    if (!env.AWS_ENDPOINT_URL_S3 && !env.AWS_REGION && !env.AWS_DEFAULT_REGION)
+      issues.push({
+        variable: 'AWS_REGION',
+        message: 'is required for s3:// sources (the region of the buckets, e.g. AWS_REGION=eu-west-1)',
+      });
+    return issues;
+  },
+  async open(spec, o) {
+    const [{ S3LockStore }, client] = await Promise.all([import('./store'), s3Client(o.env)]);
+    return new S3LockStore({
+      client,
+      bucket: spec.bucket,
+      prefix: spec.prefix,
+      auditPrefix: o.auditPrefix,
+      longHeldMs: o.longHeldMs,
+      readOnly: spec.readOnly,
+      close: async () => client.destroy(),
+    });
+  },
+  async acquire(spec, name, o) {
+    const [{ acquireS3Lock }, { S3LockStore }, client] = await Promise.all([
+      import('./acquire'),
+      import('./store'),
+      s3Client(o.env),
+    ]);
+    const trail = new S3LockStore({ client, bucket: spec.bucket, auditPrefix: o.auditPrefix });
+    const key = name.startsWith(spec.prefix) ? name : spec.prefix + name;
+    const lock = await acquireS3Lock({ client, bucket: spec.bucket, name: key, ...runOptions(o) }).catch((err) => {
+      client.destroy();
+      throw err;
+    });
+    return {
+      name: `s3://${spec.bucket}/${key}`,
+      token: lock.fencingToken,
+      signal: lock.signal,
+      async releaseWith(details) {
+        try {
+          const outcome = await lock.release();
+          await trail
+            .record({ event: 'released', lock: key, generation: lock.fencingToken, ...details })
+            .catch(() => '');
+          return { outcome: outcome === 'released' ? 'released' : 'lost' };
+        } finally {
+          client.destroy();
+        }
+      },
+    };
+  },
+};
+
+function runOptions(o: RunOptions) {
+  const { ttlMs, timeoutMs, identity, purpose, signal, onWait } = o;
+  return { ttlMs, timeoutMs, identity, purpose, signal, onWait };
+}

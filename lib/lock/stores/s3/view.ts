@@ -1,0 +1,106 @@
+// How an S3 object is shown: Lockboard's S3 lock keeps its fields in a small JSON body, other formats go through the
+// object format registry GCS shares; the version is ETag + LastModified, in S3's own words.
+import type { inspectLock } from '../../objects/inspect';
+import type { LockView, StoreTerms } from '../../store';
+import type { GcsObjectResource } from '../../types';
+import type { S3Body, S3Listed } from './objects';
+
+/** Lockboard's S3 lock bodies are under 1 KiB: objects this small are read to find them. */
+export const LOCKBOARD_BODY_LIMIT = 4096;
+
+/** An S3 object as the format registry sees it: Lockboard's S3 lock keeps its fields in its JSON body. */
+export function resourceOf(item: S3Listed, body: S3Body | undefined): GcsObjectResource {
+  const fields = body ? lockboardFields(body.body) : undefined;
+  const acquired = Number(fields?.acquired_ms);
+  return {
+    name: item.key,
+    generation: fields?.token ?? '0',
+    metageneration: fields?.seq ?? '1',
+    timeCreated: new Date(Number.isFinite(acquired) && acquired > 0 ? acquired : item.lastModifiedMs).toISOString(),
+    updated: new Date(item.lastModifiedMs).toISOString(),
+    size: item.size,
+    metadata: fields ?? body?.metadata ?? {},
+  };
+}
+
+/** The string fields of a Lockboard S3 lock body (`format: lockboard/1`), or undefined for any other body. */
+export function lockboardFields(body: Buffer): Record<string, string> | undefined {
+  if (body.length > LOCKBOARD_BODY_LIMIT || body[0] !== 0x7b) return undefined;
+  try {
+    const parsed = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+    if (parsed.format !== 'lockboard/1') return undefined;
+    return Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, String(v)]));
+  } catch {
+    return undefined;
+  }
+}
+
+export function s3View(
+  info: ReturnType<typeof inspectLock>,
+  source: string,
+  etag: string,
+  lastModifiedMs: number,
+): LockView {
+  const hex = etag.replace(/"/g, '');
+  // ETag + LastModified: a lock rewritten with the same bytes (a plain "lock" body) has the same ETag but not the
+  // same LastModified, so a release prepared on the old one is refused on the re-read before the DeleteObject
+  // A Lockboard lock's version also names its fencing token: a newer version with the same token is a refresh
+  const lockboard = info.format === 'lockboard';
+  const version = `${hex}.${lastModifiedMs}${lockboard ? `.${info.generation}` : ''}`;
+  const view: LockView = {
+    ...info,
+    store: 's3',
+    source,
+    version,
+    versionLabel: `ETag ${hex.slice(0, 8)}${lockboard ? ` · token ${info.generation}` : ''}`,
+    terms: s3Terms(lockboard),
+  };
+  if (info.format === 'terraform') {
+    const id = info.details.find(([label]) => label === 'Terraform lock info ID')?.[1];
+    view.releaseNote =
+      `Deletes the .tflock object only if it is still the version you saw (DeleteObject If-Match), unlike ` +
+      `\`terraform force-unlock ${id ?? '<ID>'}\`, which deletes whatever is there. If the run that holds it is ` +
+      'still applying, two applies can then write the state at once.';
+    if (id) view.details = [...view.details, ['Equivalent command', `terraform force-unlock ${id}`]];
+  } else if (info.format === 'lockboard') {
+    view.releaseNote =
+      'Replaces the lock with a released marker if it is still the version you saw (PutObject If-Match): the marker ' +
+      'keeps the fencing counter; the holder learns at its next refresh (412) and its signal aborts.';
+  } else if (info.releasable) {
+    view.releaseNote = 'Deletes the object only if it is still the version you saw (DeleteObject If-Match).';
+  }
+  return view;
+}
+
+export function releasedMarker(lock: LockView): string {
+  return JSON.stringify({
+    format: 'lockboard/1',
+    released: 'true',
+    token: lock.generation,
+    nonce: Math.random().toString(16).slice(2),
+  });
+}
+
+/** The fencing token a Lockboard S3 lock's version names (ETAG.MILLIS.TOKEN), if any. */
+export function tokenOfVersion(version: string): string | undefined {
+  return version.split('.')[2];
+}
+
+function s3Terms(lockboard: boolean): StoreTerms {
+  return {
+    storeLabel: 'S3',
+    versionName: 'ETag + last modified',
+    since: 'Held since',
+    updated: lockboard ? 'Last refresh' : 'Last write',
+    ...(lockboard ? { ttl: 'TTL / refresh interval' } : {}),
+    liveness: lockboard
+      ? 'The holder rewrites its object (a new ETag) before the TTL runs out.'
+      : 'This format never expires by itself: only its owner or an operator removes it.',
+    effect: lockboard
+      ? 'Clearing replaces the lock with a released marker; the holder learns at its next refresh (412) and aborts its work.'
+      : 'Clearing deletes the object; its holder, if still running, is not told and may go on as if it held it.',
+    trail:
+      'Force-releases and Lockboard holders’ events are audit objects in the bucket; changes other tools make are not recorded.',
+    rawMetadata: !lockboard,
+  };
+}

@@ -1,0 +1,87 @@
+// What the registry knows of a store: how its source URLs parse, how it is opened (its SDK loaded only then), and how
+// Lockboard's own lock is taken on it for `lockboard run`. One definition per store folder; no SDK imported here.
+import type { LockInfo } from '../types';
+import type { LockStore, VersionShape } from '../store';
+
+/** A parsed source URL: what the console and the CLI need to list, release and audit under it. */
+export interface SourceSpec {
+  kind: string;
+  /** As shown: never with credentials (`gs://b/p/`, `redis://host:6379/0?match=lock*`). */
+  id: string;
+  /** The container (bucket, server, database, table): the name requests use to pick a source's trail. */
+  bucket: string;
+  /** `bucket` as requests name it (`?bucket=`): unique across stores. */
+  bucketId: string;
+  /** Names under the source start with this ("" where the store has no prefixes). */
+  prefix: string;
+  /** The URL with its credentials: server side only, never shown. */
+  url: string;
+  /** A name pattern the store filters by (Redis SCAN MATCH). */
+  match?: string;
+  /** Listed, never cleared, and why. */
+  readOnly?: string;
+}
+
+/** Configuration a store reads: the process environment for the CLI, the validated one for the console. */
+export interface OpenOptions {
+  env: Record<string, string | undefined>;
+  longHeldMs?: number;
+  auditPrefix?: string;
+  /** A long-lived console store (reconnects, pools) or a one-shot CLI store (fails fast, closes). */
+  role: 'console' | 'cli';
+}
+
+export interface RunOptions {
+  ttlMs: number;
+  timeoutMs?: number;
+  identity?: string;
+  purpose?: string;
+  signal: AbortSignal;
+  onWait?: (holder: LockInfo) => void;
+  /** A store request failed and is retried after `retryInMs` (where the store's lock retries by itself). */
+  onStoreError?: (error: Error, retryInMs: number) => void;
+}
+
+/** What `lockboard run` needs of a held lock, whatever the store. */
+export interface HeldLock {
+  name: string;
+  token: string;
+  signal: AbortSignal;
+  releaseWith(details: { outcome: 'ok' | 'error'; error?: string }): Promise<{ outcome: string }>;
+}
+
+export interface StoreDefinition {
+  kind: string;
+  /** For people: "Cloud Storage", "S3", "Redis", "PostgreSQL". */
+  label: string;
+  /** URL schemes without "://", e.g. ["redis", "rediss"]. */
+  schemes: string[];
+  /** The source form, for help and messages. */
+  form: string;
+  versionShape: VersionShape;
+  /** Parses a source; throws an Error whose message names the problem and the fix. */
+  parse(url: string, env: Record<string, string | undefined>): SourceSpec;
+  /** Whole-lock URLs (`gs://bucket/locks/a`): the source and the lock's name, or undefined when `url` is a source. */
+  splitLockUrl?(url: string): { source: string; name: string } | undefined;
+  /** Configuration problems for the console's start-up, by variable. */
+  configIssues?(env: Record<string, string | undefined>, o: { demo: boolean }): { variable: string; message: string }[];
+  open(spec: SourceSpec, o: OpenOptions): Promise<LockStore>;
+  /** Lockboard's own lock on this store (`lockboard run`). */
+  acquire(spec: SourceSpec, name: string, o: OpenOptions & RunOptions): Promise<HeldLock>;
+}
+
+/** A message for a missing optional SDK: what to install. */
+export function missingSdk(what: string, pkg: string): Error {
+  return Object.assign(new Error(`${what} need ${pkg}: npm install ${pkg}`), { code: 'SDK_MISSING' });
+}
+
+/** Whether an endpoint URL is on this machine (demo mode never runs against a real cloud). */
+export function isLoopback(url: string | undefined): boolean {
+  if (!url) return false;
+  try {
+    const host = new URL(url).hostname;
+    return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+  } catch {
+    return false;
+  }
+}
