@@ -60,9 +60,9 @@ export function BulkReleaseDialog({
           locks: chosen.map((l) => ({
             name: l.name,
             bucket: l.bucket,
-            ...(l.store && l.store !== 'gcs'
-              ? { version: l.version, identity: l.identity }
-              : { generation: l.generation, metageneration: l.metageneration }),
+            source: l.source,
+            version: l.version,
+            identity: l.identity,
           })),
         }),
       }),

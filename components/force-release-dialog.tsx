@@ -57,7 +57,7 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
     target.health === 'healthy' ||
     target.health === 'long-held' ||
     target.health === 'unknown' ||
-    target.format === 'advisory';
+    target.terms?.confirmByName === true;
 
   useEffect(() => {
     dialog.current?.showModal();
@@ -77,9 +77,9 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
         body: JSON.stringify({
           name: seen.name,
           bucket: seen.bucket,
-          ...(seen.store && seen.store !== 'gcs'
-            ? { version: seen.version, identity: seen.identity }
-            : { generation: seen.generation, metageneration: seen.metageneration }),
+          source: seen.source,
+          version: seen.version,
+          identity: seen.identity,
           reason,
         }),
       }),
@@ -126,14 +126,6 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
             <dd className="break-all">{value}</dd>
           </div>
         ))}
-        {target.format === 'terraform' && (target.store ?? 'gcs') === 'gcs' && (
-          <>
-            <dt className="text-zinc-500">Lock ID</dt>
-            <dd className="font-mono text-xs" data-testid="dialog-lock-id">
-              {target.generation} (same as <code>terraform force-unlock {target.generation}</code>)
-            </dd>
-          </>
-        )}
         <dt className="text-zinc-500">Health</dt>
         <dd>
           <HealthBadge health={target.health} />{' '}
@@ -141,34 +133,14 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
         </dd>
         <dt className="text-zinc-500">Held for</dt>
         <dd className="tabular">{formatDuration(serverNow - Date.parse(target.createdAt))}</dd>
-        {target.store && target.store !== 'gcs' ? (
-          <>
-            <dt className="text-zinc-500">Version</dt>
-            <dd className="font-mono text-xs" data-testid="dialog-version">
-              {target.versionLabel}
-            </dd>
-          </>
-        ) : (
-          <>
-            <dt className="text-zinc-500">Generation</dt>
-            <dd className="font-mono text-xs">
-              {target.generation} (metageneration {target.metageneration})
-            </dd>
-          </>
-        )}
+        <dt className="text-zinc-500">Version</dt>
+        <dd className="font-mono text-xs" data-testid="dialog-version">
+          {versionText(target)}
+        </dd>
       </dl>
-      {target.store === 'redis' && (
-        <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="dialog-redis-rule">
-          Redis rule: one Lua script compares the key with the value you see here (its hash) and deletes it only on a
-          match, then wakes this format&apos;s waiters as its own unlock does. A holder that re-acquired or a successor
-          has another value, so it is never released.
-        </p>
-      )}
-      {target.store === 's3' && (
-        <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="dialog-s3-rule">
-          S3 rule: the lock is removed by one DeleteObject with <code>If-Match</code> on the ETag you see here. S3
-          refuses it (412) if the object was written since, so a successor&apos;s lock is never deleted. Buckets without
-          conditional deletes (S3 before 2025-09, some S3-compatible stores) cannot be cleared from Lockboard.
+      {target.terms && (
+        <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="dialog-store-rule">
+          {target.terms.rule} {target.terms.effect}
         </p>
       )}
       <p
@@ -176,9 +148,8 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
         className={`rounded-md p-3 text-sm ${target.health === 'expired' ? 'bg-emerald-50 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-200' : 'bg-amber-50 text-amber-900 dark:bg-amber-950 dark:text-amber-200'}`}
       >
         <strong>Safe to clear? </strong>
-        {RELEASE_ADVICE[target.health].replace(/^Safe to clear: /, '')} Only this{' '}
-        {target.store && target.store !== 'gcs' ? 'version' : 'generation'} is deleted: if someone else takes the lock
-        meanwhile, nothing of theirs is touched.
+        {RELEASE_ADVICE[target.health].replace(/^Safe to clear: /, '')} Only this version is cleared: if someone else
+        takes the lock meanwhile, nothing of theirs is touched.
       </p>
       <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="dialog-release-note">
         {target.releaseNote}

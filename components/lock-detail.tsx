@@ -3,7 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRef, useState } from 'react';
-import { formatDuration, formatTime } from '@/lib/format';
+import { formatDuration, formatTime, versionText } from '@/lib/format';
 import { HEALTH_MEANING, liveHealth } from '@/lib/health';
 import { lockQuery } from '@/lib/queries';
 import type { LockInfo } from '@/lib/lock/types';
@@ -68,12 +68,14 @@ export function LockDetail({ name, bucket, canRelease }: { name: string; bucket?
           }}
         />
       )}
-      <LockTimeline name={name} bucket={bucket} />
+      <LockTimeline name={name} bucket={bucket} trail={lock?.terms?.trail} />
     </section>
   );
 }
 
 function LockFields({ lock, serverNow }: { lock: LockInfo; serverNow: number }) {
+  const t = lock.terms;
+  const ago = (iso: string) => formatDuration(serverNow - Date.parse(iso));
   const rows: [string, React.ReactNode][] = [
     [
       'Health',
@@ -84,53 +86,38 @@ function LockFields({ lock, serverNow }: { lock: LockInfo; serverNow: number }) 
     ],
     ['When it changes', healthChange(lock)],
     ['Identity', lock.identity ?? 'unknown'],
-    ['Host / pid', lock.host ? `${lock.host} / ${lock.pid ?? '?'}` : '—'],
-    ['Purpose', lock.purpose ?? '—'],
+    ...(lock.host ? [['Host / pid', `${lock.host} / ${lock.pid ?? '?'}`] as [string, React.ReactNode]] : []),
+    ...(lock.purpose ? [['Purpose', lock.purpose] as [string, React.ReactNode]] : []),
     ['Format', `${lock.formatLabel} (${lock.format})`],
     ...lock.details.map(([label, value]): [string, React.ReactNode] => [label, value]),
-    ...(lock.format === 'terraform' && (lock.store ?? 'gcs') === 'gcs'
+    ...(lock.sensitive ?? []).map(([label, value]): [string, React.ReactNode] => [
+      `${label} (unmasked: operators only)`,
+      <span key={label} className="break-all font-mono text-xs">
+        {value}
+      </span>,
+    ]),
+    ...(lock.note ? [['Note', lock.note] as [string, React.ReactNode]] : []),
+    ['Releasing', lock.releaseNote],
+    [t?.since ?? 'Held since', `${formatTime(lock.createdAt)} (${ago(lock.createdAt)})`],
+    ...(t?.updated
+      ? [[t.updated, `${formatTime(lock.updatedAt)} (${ago(lock.updatedAt)} ago)`] as [string, React.ReactNode]]
+      : []),
+    ['Expires in', <Countdown key="c" expiresAt={lock.expiresAt} serverNow={serverNow} />],
+    ...(t?.ttl && lock.ttlMs
       ? [
           [
-            'Lock ID',
-            <span key="tf" className="font-mono">
-              {lock.generation} (terraform force-unlock {lock.generation})
-            </span>,
+            t.ttl,
+            `${formatDuration(lock.ttlMs)}${lock.refreshIntervalMs ? ` / ${formatDuration(lock.refreshIntervalMs)}` : ''}`,
           ] as [string, React.ReactNode],
         ]
       : []),
-    ...(lock.note ? [['Note', lock.note] as [string, React.ReactNode]] : []),
-    ['Releasing', lock.releaseNote],
-    ['Held since', `${formatTime(lock.createdAt)} (${formatDuration(serverNow - Date.parse(lock.createdAt))})`],
-    ['Last refresh', `${formatTime(lock.updatedAt)} (${formatDuration(serverNow - Date.parse(lock.updatedAt))} ago)`],
-    ['Expires in', <Countdown key="c" expiresAt={lock.expiresAt} serverNow={serverNow} />],
+    ['Store', `${t?.storeLabel ?? lock.store ?? ''} · ${lock.source ?? lock.bucket}`],
     [
-      'TTL / refresh interval',
-      lock.ttlMs ? `${formatDuration(lock.ttlMs)} / ${formatDuration(lock.refreshIntervalMs ?? 0)}` : '—',
+      `Version (${t?.versionName ?? 'version'})`,
+      <span key="v" className="font-mono" data-testid="detail-version">
+        {versionText(lock)}
+      </span>,
     ],
-    ...(lock.store && lock.store !== 'gcs'
-      ? [
-          ['Store', lock.source ?? lock.store] as [string, React.ReactNode],
-          [
-            'Version',
-            <span key="v" className="font-mono" data-testid="detail-version">
-              {lock.versionLabel}
-            </span>,
-          ] as [string, React.ReactNode],
-        ]
-      : [
-          [
-            'Generation (fencing token)',
-            <span key="g" className="font-mono">
-              {lock.generation}
-            </span>,
-          ] as [string, React.ReactNode],
-          [
-            'Metageneration',
-            <span key="m" className="font-mono" data-testid="detail-metageneration">
-              {lock.metageneration}
-            </span>,
-          ] as [string, React.ReactNode],
-        ]),
   ];
   return (
     <div className="grid gap-6 lg:grid-cols-2">
@@ -142,12 +129,14 @@ function LockFields({ lock, serverNow }: { lock: LockInfo; serverNow: number }) 
           </div>
         ))}
       </dl>
-      <div>
-        <h2 className="mb-2 text-sm font-semibold">Raw metadata</h2>
-        <pre className="overflow-auto rounded-md bg-zinc-100 p-3 text-xs dark:bg-zinc-900">
-          {JSON.stringify(lock.metadata, null, 2)}
-        </pre>
-      </div>
+      {lock.terms?.rawMetadata && (
+        <div>
+          <h2 className="mb-2 text-sm font-semibold">Raw metadata</h2>
+          <pre className="overflow-auto rounded-md bg-zinc-100 p-3 text-xs dark:bg-zinc-900">
+            {JSON.stringify(lock.metadata, null, 2)}
+          </pre>
+        </div>
+      )}
     </div>
   );
 }
@@ -162,5 +151,6 @@ function healthChange(lock: LockInfo): string {
   if (overdueAt && lock.health !== 'overdue')
     parts.push(`overdue at ${formatTime(new Date(overdueAt).toISOString())} without a refresh`);
   if (lock.expiresAt) parts.push(`expired at ${formatTime(lock.expiresAt)} without a refresh`);
+  if (parts.length === 0) return lock.terms?.liveness ?? 'Only its owner or an operator changes it.';
   return `Becomes ${parts.join('; ')}. Every refresh pushes these back.`;
 }

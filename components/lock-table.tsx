@@ -44,9 +44,8 @@ function useNarrow(): boolean {
   );
 }
 
-/** The format, with the store when it is not GCS (the table mixes stores under "All sources"). */
-const formatOf = (lock: LockInfo): string =>
-  lock.store && lock.store !== 'gcs' ? `${lock.store} · ${lock.format}` : lock.format;
+/** The format with its store (the table mixes stores under "All sources"). */
+const formatOf = (lock: LockInfo): string => (lock.store ? `${lock.store} · ${lock.format}` : lock.format);
 
 interface Props {
   locks: LockInfo[];
@@ -230,13 +229,7 @@ export function LockTable({ locks, serverNow, sort, onSort, canRelease, onReleas
                     <Countdown expiresAt={lock.expiresAt} serverNow={serverNow} />
                   </div>
                   <div role="cell" className="truncate font-mono text-xs" data-testid="generation">
-                    {lock.store && lock.store !== 'gcs' ? (
-                      lock.versionLabel
-                    ) : (
-                      <>
-                        {lock.generation} / <span data-testid="metageneration">{lock.metageneration}</span>
-                      </>
-                    )}
+                    {versionText(lock)}
                   </div>
                   <div role="cell" className="text-xs">
                     {formatOf(lock)}

@@ -17,7 +17,7 @@ const ENDED_STYLE: Record<string, string> = {
 };
 
 /** Who held this lock from when to when, and how each tenure ended (last 7 days of audit events). */
-export function LockTimeline({ name, bucket }: { name: string; bucket?: string }) {
+export function LockTimeline({ name, bucket, trail }: { name: string; bucket?: string; trail?: string }) {
   const [limit, setLimit] = useState(HISTORY_PAGE);
   const query = useQuery({ ...lockEventsQuery(name, bucket, limit), placeholderData: keepPreviousData });
   const tenures = query.data ? timeline(query.data.events) : [];
@@ -30,7 +30,8 @@ export function LockTimeline({ name, bucket }: { name: string; bucket?: string }
       {query.isError && <p role="alert">Could not read the audit trail: {query.error.message}</p>}
       {query.data && tenures.length === 0 && (
         <p className="text-sm text-zinc-500">
-          No audit events for this lock in the last 7 days. Clients started with <code>audit: false</code> write none.
+          No audit events for this lock in the last 7 days.{' '}
+          {trail ?? 'Force-releases and Lockboard holders’ events are recorded in the store’s audit trail.'}
         </p>
       )}
       {tenures.length > 0 && (

@@ -27,14 +27,12 @@ export function parseDurationMs(raw: string): number | null {
   return ms <= MAX_DURATION_MS ? ms : null;
 }
 
-/** The version of a lock as people read it: `gen G / M` on GCS, the store's own label elsewhere (S3: ETag). */
+/** The version of a lock as people read it: the store's own label (generation / metageneration, ETag, …). */
 export function versionText(lock: {
   store?: string;
   versionLabel?: string;
   generation: string;
   metageneration: string;
 }): string {
-  return lock.store && lock.store !== 'gcs' && lock.versionLabel
-    ? lock.versionLabel
-    : `gen ${lock.generation} / ${lock.metageneration}`;
+  return lock.versionLabel ?? `generation ${lock.generation} / metageneration ${lock.metageneration}`;
 }

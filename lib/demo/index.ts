@@ -103,11 +103,15 @@ async function main(): Promise<number> {
     console.error(`demo: PostgreSQL locks are off: ${(err as Error).message}. Try --pg-port.`);
     return null;
   });
+  // The servers go first: a holder loop blocked on a query of a server being stopped must not hold the stop up
   const stopRedis = async () => {
     redisStop.stop();
-    await Promise.allSettled([...(redis?.loops ?? []), ...(postgres?.loops ?? [])]);
-    await redis?.stop();
-    await postgres?.stop();
+    await Promise.allSettled([redis?.stop(), postgres?.stop()]);
+    await Promise.race([Promise.allSettled([...(redis?.loops ?? []), ...(postgres?.loops ?? [])]), pause(2_000)]);
+  };
+  const killServers = () => {
+    redis?.kill();
+    postgres?.kill();
   };
   let console_;
   try {
@@ -147,11 +151,29 @@ Press Ctrl-C to stop.`);
     console_.child.once('exit', () => resolve());
   });
   console.log('\nStopping: releasing demo locks, stopping the console and the emulator...');
-  await holders.stop();
-  await stopRedis();
-  await console_.stop();
-  await emulator.close();
-  return 0;
+  // A second Ctrl-C or SIGTERM stops at once; either way nothing outlives the demo after STOP_DEADLINE_MS
+  const now = () => {
+    killServers();
+    console_.child.kill('SIGKILL');
+    process.exit(130);
+  };
+  process.once('SIGINT', now);
+  process.once('SIGTERM', now);
+  const graceful = (async () => {
+    await Promise.allSettled([holders.stop(), stopRedis(), console_.stop()]);
+    await emulator.close();
+  })();
+  const finished = await Promise.race([graceful.then(() => true), pause(STOP_DEADLINE_MS).then(() => false)]);
+  if (!finished) console.log(`Stopping took over ${STOP_DEADLINE_MS / 1000} s; ending what is left.`);
+  killServers();
+  if (console_.child.exitCode === null) console_.child.kill('SIGKILL');
+  console.log('Stopped.');
+  process.exit(0);
 }
+
+const pause = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
+
+/** How long a graceful stop may take before the demo's servers are killed. */
+const STOP_DEADLINE_MS = 5_000;
 
 process.exitCode = await main();

@@ -15,6 +15,8 @@ export interface DemoPostgres {
   url: string;
   loops: Promise<void>[];
   stop(): Promise<void>;
+  /** Ends the server at once (a stop past its deadline). */
+  kill(): void;
 }
 
 const asPostgres = (cmd: string, args: string[]) =>
@@ -115,9 +117,18 @@ export async function startDemoPostgres(dataDir: string, port: number, stop: Sto
     url,
     loops,
     async stop() {
-      for (const c of clients) await c.end().catch(() => undefined);
+      // fast shutdown first (SIGINT), so a client's end() never waits on a server that is going away
       try {
         process.kill(-server.pid!, 'SIGINT');
+      } catch {
+        // already gone
+      }
+      await Promise.race([Promise.allSettled(clients.map((c) => c.end())), new Promise((r) => setTimeout(r, 1_000))]);
+    },
+    /** At once: immediate shutdown of the whole server (its own process group, which Ctrl-C does not reach). */
+    kill() {
+      try {
+        process.kill(-server.pid!, 'SIGQUIT');
       } catch {
         // already gone
       }

@@ -13,6 +13,8 @@ export interface DemoRedis {
   url: string;
   loops: Promise<void>[];
   stop(): Promise<void>;
+  /** Ends the server at once (a stop past its deadline). */
+  kill(): void;
 }
 
 /** Starts redis-server on `port`, or returns null (and says how to install it) when it is not installed. */
@@ -94,6 +96,10 @@ export async function startDemoRedis(port: number, stop: Stopper): Promise<DemoR
     async stop() {
       await client.quit().catch(() => undefined);
       server.kill('SIGTERM');
+    },
+    /** At once: the demo is stopping past its deadline. */
+    kill() {
+      if (server.exitCode === null) server.kill('SIGKILL');
     },
   };
 }

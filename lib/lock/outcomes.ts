@@ -24,7 +24,7 @@ export function describeOutcome(
     case 'changed':
       return `Refused: ${o.where} changed hands since you looked; it is now held by ${o.holder ?? 'another holder'}. Nothing was deleted.`;
     case 'refreshed':
-      return `Refused: the holder of ${o.where} refreshed it since you looked, so it is alive. Nothing was deleted.`;
+      return `Refused: the holder of ${o.where} refreshed since you looked, so it is alive. Nothing was deleted.`;
     case 'gone':
       return `${o.where} was already gone: nothing holds it now.`;
     default:

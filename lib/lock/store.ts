@@ -3,34 +3,12 @@
 // force-release is conditioned on), and the store's own words for showing it.
 import type { AuditRecord } from './audit-record';
 import { AuditWriteError, LockOptionsError } from './errors';
-import type { LockInfo } from './types';
+import type { LockInfo, StoreTerms } from './types';
+
+export type { StoreTerms } from './types';
 
 /** A store's kind as the registry names it (`lib/lock/stores/index.ts`); the core never branches on it. */
 export type StoreKind = string;
-
-/** How a lock is shown, in its store's own terms: nothing another store's words (stores.md "Each store's own words"). */
-export interface StoreTerms {
-  /** The store for people: "Cloud Storage", "S3", "Redis", "PostgreSQL". */
-  storeLabel: string;
-  /** What the version names, e.g. "generation / metageneration", "ETag + last modified", "hash of the value". */
-  versionName: string;
-  /** Label of `createdAt`: "Held since", or "Seen since" where the format records no acquire time. */
-  since: string;
-  /** Label of `updatedAt` where the store records writes ("Last refresh", "Last write"); absent: not shown. */
-  updated?: string;
-  /** Label of `ttlMs` ("TTL / refresh interval", "TTL"); absent: the lock has no TTL and no TTL row is shown. */
-  ttl?: string;
-  /** How the holder shows it is alive, one sentence (a refresh, a TTL, an open session). */
-  liveness: string;
-  /** What clearing does to the holder, one sentence for the release dialog. */
-  effect: string;
-  /** Where the lock's history comes from and what it leaves out. */
-  trail: string;
-  /** The release needs the lock's name typed (it ends more than the lock, e.g. a whole session). */
-  confirmByName?: boolean;
-  /** Whether `metadata` holds anything worth a "Raw metadata" panel. */
-  rawMetadata?: boolean;
-}
 
 export interface LockView extends LockInfo {
   store: StoreKind;

@@ -455,9 +455,9 @@ describe('health and metrics', () => {
     );
     expect(ok.status).toBe(200);
     const text = await ok.text();
-    expect(text).toMatch(/lockboard_locks\{bucket="test-bucket",prefix="locks\/",health="healthy"\} [1-9]/);
+    expect(text).toMatch(/lockboard_locks\{store="gcs",bucket="test-bucket",prefix="locks\/",health="healthy"\} [1-9]/);
     expect(text).toMatch(
-      /lockboard_lock_seconds_since_refresh\{bucket="test-bucket",prefix="locks\/",lock="locks\/deploy",format="lockboard",health="healthy"\} \d/,
+      /lockboard_lock_seconds_since_refresh\{store="gcs",bucket="test-bucket",prefix="locks\/",lock="locks\/deploy",format="lockboard",health="healthy"\} \d/,
     );
     expect(text).toMatch(/lockboard_force_releases_total\{outcome="released"\} [1-9]/);
     expect(text).toMatch(/lockboard_gcs_requests_total\{operation="objects.list"\} [1-9]/);

@@ -170,7 +170,7 @@ describe('lockboard run', () => {
       );
     }
     expect(rel.code, rel.stdout + rel.stderr).toBe(0);
-    expect(rel.stdout).toMatch(/Released locks\/forced/);
+    expect(rel.stdout).toMatch(/Released gs:\/\/test-bucket\/locks\/forced/);
     expect(rel.stdout).toMatch(/Audit: attempt recorded \(\.lockboard\/audit\/.*\), outcome recorded/);
     const r = await running.done;
     expect(r.code).toBe(76);
@@ -232,7 +232,7 @@ describe('lockboard ls, status and release', () => {
     });
     const table = await runCli(['ls'], env);
     expect(table.code).toBe(0);
-    expect(table.stdout).toMatch(/^NAME\s+HEALTH\s+OWNER\s+HELD FOR\s+EXPIRES IN\s+GENERATION/);
+    expect(table.stdout).toMatch(/^NAME\s+HEALTH\s+OWNER\s+HELD FOR\s+EXPIRES IN\s+VERSION/);
     expect(table.stdout).toMatch(new RegExp(`locks/listed\\s+healthy\\s+.*\\(nightly dbt\\).*${lock.generation}`));
     const json = JSON.parse((await runCli(['ls', '--json'], env)).stdout) as {
       serverTime: string;
@@ -302,7 +302,7 @@ describe('lockboard ls, status and release', () => {
     expect(clash.stderr).toMatch(/--bucket other-bucket contradicts gs:\/\//);
     const bucketOnly = await runCli(['status', `gs://${t.bucket}/`], bare);
     expect(bucketOnly.code).toBe(2);
-    expect(bucketOnly.stderr).toMatch(/names a bucket, not a lock/);
+    expect(bucketOnly.stderr).toMatch(/names a source, not a lock/);
     const release = await runCli(['release', url, '--generation', tflock.generation, '--reason', 'apply killed'], bare);
     expect(release.code, release.stdout + release.stderr).toBe(0);
     expect((await t.storage.bucket(t.bucket).file('url/prod/default.tflock').exists())[0]).toBe(false);
@@ -344,7 +344,7 @@ describe('bad input', () => {
     [
       'a non-numeric generation',
       ['release', 'x', '--generation', 'abc', '--reason', 'r'],
-      /--generation is required and must be a decimal/,
+      /is not a version of gs:\/\/.*: a GCS version is GENERATION.METAGENERATION/,
     ],
     ['an unknown command', ['frob'], /unknown command "frob"/],
     [
@@ -366,7 +366,7 @@ describe('bad input', () => {
   it('asks for a bucket when none is configured', async () => {
     const r = await runCli(['ls'], { LOCKBOARD_BUCKET: '', LOCKBOARD_GCS_ENDPOINT: t.emulator!.url });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/pass --bucket NAME or set LOCKBOARD_BUCKET/);
+    expect(r.stderr).toMatch(/--bucket NAME \/ LOCKBOARD_BUCKET/);
   });
 
   it('reports an unreachable endpoint with exit code 3', async () => {

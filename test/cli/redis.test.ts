@@ -78,7 +78,7 @@ describe('lockboard on redis:// sources', () => {
     expect(bad.stderr).toMatch(/database must be a number/);
     const noName = await runCli(['status', source], {});
     expect(noName.code).toBe(2);
-    expect(noName.stderr).toMatch(/Name the lock after the source/);
+    expect(noName.stderr).toMatch(/names a source, not a lock: add the lock's name after it/);
     const down = await runCli(['ls', 'redis://127.0.0.1:1/0'], {});
     expect(down.code).toBe(3);
     expect(down.stderr).toMatch(/Cannot reach redis:\/\/127\.0\.0\.1:1\/0/);

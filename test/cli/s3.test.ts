@@ -67,10 +67,10 @@ describe('lockboard on s3:// sources', () => {
     const stale = `${'0'.repeat(32)}.${version.split('.')[1]}`;
     const refused = await runCli(['release', url, '--version', stale, '--reason', 'stuck'], env);
     expect(refused.code).toBe(11);
-    expect(refused.stdout).toMatch(/Refused: .* changed since you looked/);
+    expect(refused.stdout).toMatch(/Refused: .* changed hands since you looked/);
     const bad = await runCli(['release', url, '--version', 'abc', '--reason', 'stuck'], env);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/--version is required for s3:\/\/ locks/);
+    expect(bad.stderr).toMatch(/is not a version of s3:\/\/.*an S3 version is ETAG/);
     const data = await runCli(
       ['release', 's3://tf-state/envs/', 'prod/terraform.tfstate', '--version', version, '--reason', 'x'],
       env,
@@ -112,9 +112,9 @@ describe('lockboard on s3:// sources', () => {
   it('names the problem with a bad s3:// URL or a prefix where a lock is expected', async () => {
     const bad = await runCli(['ls', 's3://Bad_Bucket/'], env);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/valid bucket name/);
+    expect(bad.stderr).toMatch(/is not a bucket name/);
     const prefix = await runCli(['status', 's3://tf-state/envs/'], env);
     expect(prefix.code).toBe(2);
-    expect(prefix.stderr).toMatch(/names a prefix, not a lock/);
+    expect(prefix.stderr).toMatch(/names a source, not a lock/);
   });
 });

@@ -131,12 +131,16 @@ describe('console in Chromium', () => {
 
   it('shows a holder’s metageneration rising without a reload', async () => {
     const page = await signIn('operator@demo.lockboard', 'operator');
-    const meta = row(page, 'locks/healthy').getByTestId('metageneration');
-    const first = Number(await meta.textContent());
+    const version = row(page, 'locks/healthy').getByTestId('generation');
+    const first = Number(/metageneration (\d+)/.exec((await version.textContent()) ?? '')?.[1]);
+    expect(first).toBeGreaterThan(0);
     await page.waitForFunction(
       (before) =>
-        Number(document.querySelector('[data-lock="locks/healthy"] [data-testid="metageneration"]')?.textContent) >
-        before,
+        Number(
+          /metageneration (\d+)/.exec(
+            document.querySelector('[data-lock="locks/healthy"] [data-testid="generation"]')?.textContent ?? '',
+          )?.[1],
+        ) > before,
       first,
       { timeout: 8_000 },
     );
@@ -263,12 +267,12 @@ describe('console in Chromium', () => {
     held.push(lock);
     const page = await signIn('viewer@demo.lockboard', 'viewer');
     await page.click('a:has-text("locks/dbt run %2F nightly")');
-    await page.waitForSelector('[data-testid="detail-metageneration"]');
+    await page.waitForSelector('[data-testid="detail-version"]');
     expect(await page.textContent('h1')).toBe('locks/dbt run %2F nightly');
     expect(await page.textContent('main')).toMatch(/dbt-1/);
     // the client's polling of /api/locks/<encoded name> must find the same lock (not "free")
     await page.waitForTimeout(2_500);
-    expect(await page.locator('[data-testid="detail-metageneration"]').count()).toBe(1);
+    expect(await page.locator('[data-testid="detail-version"]').count()).toBe(1);
     await page.close();
   });
 

@@ -87,7 +87,7 @@ describe('S3 sources in the console', () => {
     // Release through the dialog: S3's rule explained, the typed name required (no TTL), one conditional delete
     await page.goto(`${c.app.url}/locks?source=${encodeURIComponent('s3://tf-state/')}`, { waitUntil: 'networkidle' });
     await page.getByRole('button', { name: `Force-release ${TFLOCK}` }).click();
-    expect(await page.getByTestId('dialog-s3-rule').textContent()).toMatch(/DeleteObject with If-Match/);
+    expect(await page.getByTestId('dialog-store-rule').textContent()).toMatch(/DeleteObject with If-Match/);
     await page.getByLabel(/^Reason/).fill('apply crashed on a laptop');
     await page.getByLabel('Type the lock name to confirm').fill(TFLOCK);
     await page.getByRole('button', { name: 'Force-release', exact: true }).click();

@@ -39,7 +39,8 @@ describe('advisory locks', () => {
     expect(p.formatLabel).toBe('Advisory lock (Prisma Migrate)');
     expect(p.details).toContainEqual(['Application', 'prisma-migrate']);
     expect(p.details.find(([k]) => k === 'Waiting')?.[1]).toMatch(/^pid \d+/);
-    expect(p.details.find(([k]) => k === 'Current query')?.[1]).toContain('pg_advisory_lock(72707369)');
+    expect(p.details.find(([k]) => k === 'Current query')?.[1]).toBe('SELECT pg_advisory_lock(?)');
+    expect(p.sensitive).toContainEqual(['Current query', 'SELECT pg_advisory_lock(72707369)']);
     expect(locks['advisory:7,-3']!.details).toContainEqual(['Key', '7,-3 (two int4)']);
     expect(locks['advisory:424242']!.health).toBe('overdue'); // idle in transaction
     expect(Object.keys(locks).filter((k) => k.startsWith('advisory:'))).toHaveLength(3);

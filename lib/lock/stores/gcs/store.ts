@@ -112,8 +112,14 @@ export class GcsLockStore implements LockStore {
 
 /** The GCS view of a LockInfo: version = generation.metageneration. */
 export function gcsView(lock: LockInfo, source: string): LockView {
+  // Terraform's gcs backend takes the .tflock's generation as its lock ID
+  const details: LockInfo['details'] =
+    lock.format === 'terraform'
+      ? [...lock.details, ['Equivalent command', `terraform force-unlock ${lock.generation}`]]
+      : lock.details;
   return {
     ...lock,
+    details,
     store: 'gcs',
     source,
     version: `${lock.generation}.${lock.metageneration}`,

@@ -21,6 +21,7 @@ export function gcsTerms(lock: LockInfo): StoreTerms {
     effect: refreshes
       ? 'Clearing deletes the lock object; the holder learns at its next refresh (412) and aborts its work.'
       : 'Clearing deletes the lock object; its holder, if still running, is not told and may go on as if it held it.',
+    rule: 'Cloud Storage rule: one DELETE with ifGenerationMatch and ifMetagenerationMatch on the version you see here. GCS refuses it (412) if the object was replaced or refreshed since, so a successor’s lock is never deleted.',
     trail: TRAIL,
     rawMetadata: true,
   };

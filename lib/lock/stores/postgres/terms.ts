@@ -13,6 +13,7 @@ export const ADVISORY_TERMS: StoreTerms = {
   liveness: 'Held while the holder’s session is open: it ends with the session, never by a timeout.',
   effect:
     'Clearing terminates the holder’s whole session at once (pg_terminate_backend): its open transaction rolls back and every other lock it holds is freed.',
+  rule: 'PostgreSQL rule: one pg_terminate_backend guarded by the same pid, the same backend start (to the microsecond) and the lock still granted to it: a reused pid is never signalled.',
   trail: TRAIL,
   confirmByName: true,
 };
@@ -25,6 +26,7 @@ export function rowTerms(o: { recordsTime: boolean; expires: boolean; liveness: 
     liveness: o.liveness,
     effect:
       'Clearing runs one conditional statement on exactly the row version you saw; the holder finds out only when it next touches its row.',
+    rule: 'PostgreSQL rule: one DELETE (or UPDATE) whose WHERE names exactly the row version you see here: a successor’s row is never touched.',
     trail: TRAIL,
   };
 }

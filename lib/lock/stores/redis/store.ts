@@ -317,6 +317,7 @@ function redisTerms(recordsTime: boolean, hasTtl: boolean): StoreTerms {
       : 'The key has no TTL: it stays until its owner or an operator deletes it.',
     effect:
       'Clearing deletes the key only if it still holds the value you saw; the holder finds out only when it next checks or extends it.',
+    rule: 'Redis rule: one Lua script compares the key with the value you see here (its hash) and deletes it only on a match, then wakes the format’s waiters as its own unlock does. A holder that re-acquired or a successor has another value, so it is never released.',
     trail:
       'Force-releases and Lockboard’s own Redis holders are recorded in the lockboard:audit stream; other libraries record nothing.',
   };

@@ -99,6 +99,7 @@ function s3Terms(lockboard: boolean): StoreTerms {
     effect: lockboard
       ? 'Clearing replaces the lock with a released marker; the holder learns at its next refresh (412) and aborts its work.'
       : 'Clearing deletes the object; its holder, if still running, is not told and may go on as if it held it.',
+    rule: 'S3 rule: the lock is removed by one DeleteObject with If-Match on the ETag you see here. S3 refuses it (412) if the object was written since, so a successor’s lock is never deleted. Endpoints without conditional deletes are listed read-only.',
     trail:
       'Force-releases and Lockboard holders’ events are audit objects in the bucket; changes other tools make are not recorded.',
     rawMetadata: !lockboard,

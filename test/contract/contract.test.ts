@@ -1,0 +1,80 @@
+// The store contract (stores.md "One contract"), run unchanged against every store, through the library (the
+// registry's LockStore) and through the CLI's exit codes: the same promises to an operator whatever the store.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VersionShapeError, type LockStore } from '@/lib/lock/store';
+import { openSource, parseSource } from '@/lib/lock/stores';
+import { runCli } from '../helpers/cli';
+import { HARNESSES, type Harness } from './harnesses';
+
+describe.each(HARNESSES)('the store contract on %s', (_kind, start) => {
+  let h: Harness;
+  let store: LockStore;
+  const cli = (...args: string[]) => runCli(args, h.env);
+  const release = (name: string, version: string) =>
+    cli('release', h.source, name, '--version', version, '--reason', 'contract', '--operator', 'ci');
+
+  beforeAll(async () => {
+    h = await start();
+    store = await openSource(parseSource(h.source), { env: { ...process.env, ...h.env }, role: 'cli' });
+    await h.hold();
+  });
+  afterAll(async () => {
+    await store?.close();
+    await h?.stop();
+  });
+
+  it('1. judges health on the store clock, and the version listed is the version inspect shows', async () => {
+    const page = await store.list();
+    const lock = page.locks.find((l) => l.name === h.lock);
+    expect(lock, `${h.lock} listed`).toBeDefined();
+    expect(Math.abs(Date.parse(page.serverTime) - store.now())).toBeLessThan(5_000);
+    expect((await store.inspect(h.lock))!.version).toBe(lock!.version);
+    expect(lock!.terms.storeLabel).toBeTruthy();
+  });
+
+  it('2. never lists what is not a lock; status says "not a lock" (13); a release is refused (13) and changes nothing', async () => {
+    expect((await store.list()).locks.map((l) => l.name)).not.toContain(h.notALock);
+    const view = await store.inspect(h.notALock);
+    expect(view?.releasable).toBe(false);
+    const status = await cli('status', h.source, h.notALock);
+    expect(status.stdout).toMatch(/not a lock/);
+    expect(status.code).toBe(13);
+    const shape = (await store.inspect(h.lock))!.version;
+    const refused = await release(h.notALock, shape);
+    expect(refused.code, refused.stdout + refused.stderr).toBe(13);
+    expect((await store.inspect(h.notALock))?.releasable).toBe(false);
+  });
+
+  it('5. a malformed version is a usage error (2) that says what a version of this store looks like', async () => {
+    await expect(
+      store.forceRelease({ name: h.lock, version: 'zz', reason: 'x', operator: 'ci' }),
+    ).rejects.toBeInstanceOf(VersionShapeError);
+    const r = await release(h.lock, 'zz');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/is not a version of .*: an? .* version is/);
+    expect(r.stderr).not.toMatch(/is required/);
+  });
+
+  it('4. a successor is changed (11) and kept', async () => {
+    const seen = (await store.inspect(h.lock))!;
+    await h.successor();
+    const r = await release(h.lock, seen.version);
+    expect(r.code, r.stdout + r.stderr).toBe(11);
+    expect(r.stdout).toMatch(/changed hands/);
+    const now = await store.inspect(h.lock);
+    expect(now?.releasable).toBe(true);
+    expect(now?.version).not.toBe(seen.version);
+  });
+
+  it('3 and 6. released (0) clears exactly the version seen, recorded before and after; again is gone (12)', async () => {
+    const from = new Date(store.now() - 60_000);
+    const seen = (await store.inspect(h.lock))!;
+    const r = await release(h.lock, seen.version); // byte for byte, whatever characters it holds
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(await store.inspect(h.lock)).toBeNull();
+    const again = await release(h.lock, seen.version);
+    expect(again.code).toBe(12);
+    const events = await store.readAudit(from, new Date(store.now() + 60_000), h.lock);
+    expect(events.map((e) => e.event)).toEqual(expect.arrayContaining(['force-release-requested', 'force-released']));
+  });
+});

@@ -1,0 +1,131 @@
+// One harness per store for the contract suite: a real server (the emulator's GCS and S3, redis-server, PostgreSQL),
+// the source URL and environment Lockboard reads, and the store's own way to leave a lock, replace it with a
+// successor's, and leave something that is not a lock.
+import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { randomBytes } from 'node:crypto';
+import { startEmulator } from '@/lib/emulator';
+import { Storage } from '@google-cloud/storage';
+import { startPostgres } from '../helpers/postgres';
+import { startRedis } from '../helpers/redis';
+import { startS3 } from '../helpers/s3';
+
+export interface Harness {
+  kind: string;
+  source: string;
+  env: Record<string, string>;
+  /** The name of a lock held by alice (and, after `successor`, by bob). */
+  lock: string;
+  /** The name of something under the source that is not a lock. */
+  notALock: string;
+  hold(): Promise<void>;
+  successor(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const tflock = (who: string) =>
+  JSON.stringify({
+    ID: randomBytes(8).toString('hex'),
+    Operation: 'OperationTypeApply',
+    Who: who,
+    Version: '1.11.4',
+    Created: new Date().toISOString(),
+    Path: 'prod/default.tfstate',
+    Info: '',
+  });
+
+export async function gcsHarness(): Promise<Harness> {
+  const emulator = await startEmulator({ buckets: ['contract'] });
+  const storage = new Storage({ apiEndpoint: emulator.url, projectId: 'contract' });
+  const put = (name: string, body: string) =>
+    storage
+      .bucket('contract')
+      .file(name)
+      .save(body, { resumable: false, preconditionOpts: { ifGenerationMatch: 0 } });
+  const replace = async (name: string, body: string) => {
+    await storage.bucket('contract').file(name).delete();
+    await put(name, body);
+  };
+  return {
+    kind: 'gcs',
+    source: 'gs://contract/locks/',
+    env: { LOCKBOARD_GCS_ENDPOINT: emulator.url },
+    lock: 'locks/prod/default.tflock',
+    notALock: 'locks/prod/default.tfstate',
+    async hold() {
+      await put('locks/prod/default.tflock', tflock('alice@laptop'));
+      await put('locks/prod/default.tfstate', JSON.stringify({ version: 4, resources: [] }));
+    },
+    successor: () => replace('locks/prod/default.tflock', tflock('bob@ci')),
+    stop: () => emulator.close(),
+  };
+}
+
+export async function s3Harness(): Promise<Harness> {
+  const s3 = await startS3(['contract']);
+  const put = (Key: string, Body: string) => s3.client.send(new PutObjectCommand({ Bucket: 'contract', Key, Body }));
+  return {
+    kind: 's3',
+    source: 's3://contract/locks/',
+    env: { AWS_ENDPOINT_URL_S3: s3.url, AWS_REGION: 'us-east-1' },
+    lock: 'locks/prod/terraform.tfstate.tflock',
+    notALock: 'locks/prod/terraform.tfstate',
+    async hold() {
+      await put('locks/prod/terraform.tfstate.tflock', tflock('alice@laptop'));
+      await put('locks/prod/terraform.tfstate', JSON.stringify({ version: 4, resources: [] }));
+    },
+    successor: () => put('locks/prod/terraform.tfstate.tflock', tflock('bob@ci')).then(() => undefined),
+    stop: () => s3.close(),
+  };
+}
+
+export async function redisHarness(): Promise<Harness> {
+  const redis = await startRedis();
+  const hex = () => randomBytes(16).toString('hex');
+  return {
+    kind: 'redis',
+    source: `${redis.url}/0`,
+    env: {},
+    lock: 'locks:nightly',
+    notALock: 'cache:user:1',
+    async hold() {
+      await redis.client.set('locks:nightly', hex(), { PX: 600_000 });
+      await redis.client.set('cache:user:1', JSON.stringify({ name: 'Ada', plan: 'pro' }));
+    },
+    successor: () => redis.client.set('locks:nightly', hex(), { PX: 600_000 }).then(() => undefined),
+    stop: () => redis.stop(),
+  };
+}
+
+export async function postgresHarness(): Promise<Harness> {
+  const pg = await startPostgres();
+  const db = pg.admin;
+  await db.query(`CREATE TABLE shedlock (name varchar(64) PRIMARY KEY, lock_until timestamp NOT NULL,
+    locked_at timestamp NOT NULL, locked_by varchar(255) NOT NULL)`);
+  await db.query('CREATE TABLE users (id int PRIMARY KEY, email text)');
+  const take = (who: string) =>
+    db.query(
+      `INSERT INTO shedlock VALUES ('nightly-report', timezone('utc', now()) + interval '10 minutes', timezone('utc', now()), $1)
+       ON CONFLICT (name) DO UPDATE SET locked_by = $1, locked_at = timezone('utc', now()) + interval '1 millisecond'`,
+      [who],
+    );
+  return {
+    kind: 'postgres',
+    source: pg.url,
+    env: {},
+    lock: 'public.shedlock/nightly-report',
+    notALock: 'public.users/1',
+    async hold() {
+      await take('alice-host');
+      await db.query(`INSERT INTO users VALUES (1, 'ada@example.com') ON CONFLICT DO NOTHING`);
+    },
+    successor: () => take('bob-host').then(() => undefined),
+    stop: () => pg.stop(),
+  };
+}
+
+export const HARNESSES: [string, () => Promise<Harness>][] = [
+  ['gcs', gcsHarness],
+  ['s3', s3Harness],
+  ['redis', redisHarness],
+  ['postgres', postgresHarness],
+];
