@@ -93,3 +93,11 @@ function readSlice(source: Source, startMs: number, lock: string | undefined): P
   cache.set(key, { at: now, value });
   return value;
 }
+
+/** After a release, the slices still open (today's) must be read again: the release added to the trail. */
+export function invalidateOpenSlices(): void {
+  for (const key of cache.keys()) {
+    const start = Number(key.split('|')[1]);
+    if (start + SLICE_MS >= Date.now() - 60_000) cache.delete(key);
+  }
+}

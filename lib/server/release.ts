@@ -4,6 +4,7 @@
 import 'server-only';
 import { z } from 'zod';
 import type { StoreReleaseResult } from '@/lib/lock/store';
+import { invalidateOpenSlices } from './audit';
 import { ApiError } from './http';
 import { countForceRelease } from './metrics';
 import { invalidateListings, storeFor } from './stores';
@@ -70,6 +71,7 @@ export async function releaseSeen(seen: SeenLock, operator: string, reason: stri
   const result = await store.forceRelease({ name: seen.name, version, reason, operator, identity: seen.identity });
   countForceRelease(result.outcome);
   invalidateListings();
+  invalidateOpenSlices();
   return {
     outcome: result.outcome,
     ...(result.current ? { current: { ...result.current, bucket: source.bucketId } } : {}),

@@ -8,7 +8,7 @@ const base = { LOCKBOARD_BUCKET: 'locks-prod', NEXTAUTH_SECRET: 'a'.repeat(32) }
 describe('console configuration', () => {
   it('fills defaults', () => {
     const env = parseEnv(base);
-    expect(env.sources).toEqual([
+    expect(env.sources).toMatchObject([
       { id: 'gs://locks-prod/locks/', store: 'gcs', bucket: 'locks-prod', bucketId: 'locks-prod', prefix: 'locks/' },
     ]);
     expect(env.LOCKBOARD_AUDIT_PREFIX).toBe('.lockboard/audit/');
@@ -20,7 +20,7 @@ describe('console configuration', () => {
       NEXTAUTH_SECRET: 'a'.repeat(32),
       LOCKBOARD_SOURCES: 'gs://tf-state-prod/, gs://ci-locks/locks/',
     });
-    expect(env.sources).toEqual([
+    expect(env.sources).toMatchObject([
       { id: 'gs://tf-state-prod/', store: 'gcs', bucket: 'tf-state-prod', bucketId: 'tf-state-prod', prefix: '' },
       { id: 'gs://ci-locks/locks/', store: 'gcs', bucket: 'ci-locks', bucketId: 'ci-locks', prefix: 'locks/' },
     ]);
@@ -32,7 +32,7 @@ describe('console configuration', () => {
       LOCKBOARD_SOURCES: 'gs://ci-locks/locks/,s3://tf-state/envs/',
       AWS_REGION: 'eu-west-1',
     });
-    expect(env.sources[1]).toEqual({
+    expect(env.sources[1]).toMatchObject({
       id: 's3://tf-state/envs/',
       store: 's3',
       bucket: 'tf-state',
@@ -61,7 +61,7 @@ describe('console configuration', () => {
     [
       'a source of another scheme',
       { NEXTAUTH_SECRET: 'a'.repeat(32), LOCKBOARD_SOURCES: 'azure://c/' },
-      /is not gs:\/\/BUCKET\/PREFIX, s3:\/\/BUCKET\/PREFIX or redis:\/\/HOST:PORT\/DB/,
+      /is not a source URL; use one of gs:\/\/BUCKET\/PREFIX, s3:\/\/BUCKET\/PREFIX, redis:\/\/HOST:PORT\/DB/,
     ],
     ['a missing NEXTAUTH_SECRET', { LOCKBOARD_BUCKET: 'b-1' }, /NEXTAUTH_SECRET is required/],
     ['a missing bucket', { NEXTAUTH_SECRET: 'a'.repeat(32) }, /LOCKBOARD_BUCKET is required \(or LOCKBOARD_SOURCES/],
@@ -84,7 +84,7 @@ describe('console configuration', () => {
     [
       'a source that is not gs://BUCKET/PREFIX',
       { NEXTAUTH_SECRET: 'a'.repeat(32), LOCKBOARD_SOURCES: 'tf-state-prod/locks/' },
-      /LOCKBOARD_SOURCES "tf-state-prod\/locks\/" is not gs:\/\/BUCKET\/PREFIX/,
+      /LOCKBOARD_SOURCES "tf-state-prod\/locks\/" is not a source URL; use one of gs:\/\/BUCKET\/PREFIX/,
     ],
     [
       'a source prefix without a trailing slash',

@@ -460,7 +460,7 @@ describe('health and metrics', () => {
       /lockboard_lock_seconds_since_refresh\{store="gcs",bucket="test-bucket",prefix="locks\/",lock="locks\/deploy",format="lockboard",health="healthy"\} \d/,
     );
     expect(text).toMatch(/lockboard_force_releases_total\{outcome="released"\} [1-9]/);
-    expect(text).toMatch(/lockboard_gcs_requests_total\{operation="objects.list"\} [1-9]/);
+    expect(text).toMatch(/lockboard_store_lists_total\{store="gcs",source="gs:\/\/test-bucket\/locks\/"\} [1-9]/);
     expect(text).toMatch(/lockboard_list_duration_seconds_count [1-9]/);
   });
 });

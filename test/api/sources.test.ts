@@ -175,9 +175,11 @@ describe('LOCKBOARD_SOURCES across buckets', () => {
       new Request('http://console.test/api/metrics', { headers: { authorization: 'Bearer metrics-token-0123456789' } }),
     );
     const text = await res.text();
-    expect(text).toMatch(new RegExp(`lockboard_locks\\{bucket="${TF}",prefix="",health="unknown"\\} 1`));
-    expect(text).toMatch(new RegExp(`lockboard_locks\\{bucket="${TF}",prefix="",health="healthy"\\} 1`));
-    expect(text).toMatch(new RegExp(`lockboard_locks\\{bucket="${CI}",prefix="locks/",health="healthy"\\} 0`));
+    expect(text).toMatch(new RegExp(`lockboard_locks\\{store="gcs",bucket="${TF}",prefix="",health="unknown"\\} 1`));
+    expect(text).toMatch(new RegExp(`lockboard_locks\\{store="gcs",bucket="${TF}",prefix="",health="healthy"\\} 1`));
+    expect(text).toMatch(
+      new RegExp(`lockboard_locks\\{store="gcs",bucket="${CI}",prefix="locks/",health="healthy"\\} 0`),
+    );
     expect(text).toMatch(/lockboard_force_releases_total\{outcome="released"\} 1/);
   });
 });

@@ -29,7 +29,7 @@ export const gcs: StoreDefinition = {
     const m = URL_FORM.exec(url);
     if (!m) throw new Error(`expected gs://BUCKET/PREFIX, got ${JSON.stringify(url)}`);
     const [, bucket = '', prefix = ''] = m;
-    if (!BUCKET.test(bucket)) throw new Error(`${JSON.stringify(bucket)} in ${url} is not a bucket name`);
+    if (!BUCKET.test(bucket)) throw new Error(`${JSON.stringify(bucket)} is not a bucket name (in ${url})`);
     if (prefix && (!prefix.endsWith('/') || prefix.startsWith('/')))
       throw new Error(`"${url}": the prefix must end with "/" (gs://${bucket}/${prefix}/)`);
     return { kind: 'gcs', id: `gs://${bucket}/${prefix}`, bucket, bucketId: bucket, prefix, url: `gs://${bucket}/` };

@@ -1,6 +1,7 @@
 // listLocks / getLock: one objects.list call per 1 000 objects with a field projection, classified by the format
 // registry. Bodies are read only where a format needs them (≤ 64 KiB), once per object generation (cached).
 import type { Storage } from '@google-cloud/storage';
+import { LruBytes } from '../../lru-bytes';
 import { needsBody } from '../../objects/formats';
 import { BucketObjects } from './client';
 import { inspectLock, objectViewOf } from '../../objects/inspect';
@@ -39,8 +40,8 @@ export interface LockList {
   serverTime: string;
 }
 
-const bodies = new Map<string, Buffer>();
-const BODY_CACHE_LIMIT = 10_000;
+/** Lock bodies by bucket/name#generation (a generation's body never changes): 64 MiB, least recently used out. */
+const bodies = new LruBytes(64 * 1024 * 1024);
 
 export async function listLocks(options: ListLocksOptions): Promise<LockList> {
   const objects = new BucketObjects(options.storage, options.bucket);
@@ -103,7 +104,6 @@ export async function bodyFor(
   if (cached || opts.cachedOnly) return cached;
   try {
     const body = await objects.download(item.name, String(item.generation));
-    if (bodies.size >= BODY_CACHE_LIMIT) bodies.clear();
     bodies.set(key, body);
     return body;
   } catch {

@@ -39,7 +39,7 @@ export const s3: StoreDefinition = {
     const m = URL_FORM.exec(url);
     if (!m) throw new Error(`expected s3://BUCKET/PREFIX, got ${JSON.stringify(url)}`);
     const [, bucket = '', prefix = '', query] = m;
-    if (!BUCKET.test(bucket)) throw new Error(`${JSON.stringify(bucket)} in ${url} is not a bucket name`);
+    if (!BUCKET.test(bucket)) throw new Error(`${JSON.stringify(bucket)} is not a bucket name (in ${url})`);
     if (query !== undefined && query !== 'conditional-deletes=false')
       throw new Error(`"${url}": the only source option is ?conditional-deletes=false`);
     if (prefix && (!prefix.endsWith('/') || prefix.startsWith('/')))
