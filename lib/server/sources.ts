@@ -90,11 +90,6 @@ export function sourceOfLock(name: string, bucket?: string): Source {
   return best[0]!;
 }
 
-/** The GCS sources: the ones GCS notifications, the GCS audit trail and GCS metrics are about. */
-export function gcsSources(): Source[] {
-  return sources().filter((s) => s.store === 'gcs');
-}
-
 /** Whether `name` in `bucket` is an audit event object rather than a lock (a source may cover a whole bucket). */
 export function isAuditObject(name: string): boolean {
   return name.startsWith(env().LOCKBOARD_AUDIT_PREFIX);

@@ -5,7 +5,8 @@ import { isLoopback, type OpenOptions, type SourceSpec, type StoreDefinition } f
 import { GCS_VERSION } from './version';
 
 const URL_FORM = /^gs:\/\/([^/?#]*)(?:\/([^?#]*))?$/;
-const BUCKET = /^[a-z0-9][a-z0-9._-]{1,220}[a-z0-9]$/;
+// the characters GCS allows; a name GCS refuses for its length is refused by GCS itself, naming it
+const BUCKET = /^[a-z0-9](?:[a-z0-9._-]{0,220}[a-z0-9])?$/;
 const clients = new Map<string, Storage>();
 
 async function storageFor(env: OpenOptions['env']): Promise<Storage> {
