@@ -85,3 +85,40 @@ export function isLoopback(url: string | undefined): boolean {
     return false;
   }
 }
+
+/**
+ * Lockboard's lock on a store as `lockboard run` holds it: `acquire` runs with the store's connection, which is
+ * closed when acquiring fails and after the release; `release` answers the store lock's own outcome.
+ */
+export async function holdOn<L extends { fencingToken: string; signal: AbortSignal }>(o: {
+  name: string;
+  close: () => Promise<void> | void;
+  acquire: () => Promise<L>;
+  release: (lock: L, details: { outcome: 'ok' | 'error'; error?: string }) => Promise<string>;
+}): Promise<HeldLock> {
+  let lock: L;
+  try {
+    lock = await o.acquire();
+  } catch (err) {
+    await o.close();
+    throw err;
+  }
+  return {
+    name: o.name,
+    token: lock.fencingToken,
+    signal: lock.signal,
+    async releaseWith(details) {
+      try {
+        return { outcome: (await o.release(lock, details)) === 'released' ? 'released' : 'lost' };
+      } finally {
+        await o.close();
+      }
+    },
+  };
+}
+
+/** What a store's lock takes of the run options (the rest is the CLI's). */
+export function runOptions(o: RunOptions) {
+  const { ttlMs, timeoutMs, identity, purpose, signal, onWait } = o;
+  return { ttlMs, timeoutMs, identity, purpose, signal, onWait };
+}

@@ -1,7 +1,7 @@
 // PostgreSQL in the registry: a libpq URL postgres://user[:pass]@host:port/db (PG* variables fill what it lacks), pg
 // loaded when a source is opened: a pool of two for the console (never a lock holder's session), one connection for
 // the CLI, and a session of its own for Lockboard's lock (held while that session lives).
-import { missingSdk, type OpenOptions, type SourceSpec, type StoreDefinition } from '../types';
+import { holdOn, missingSdk, type OpenOptions, type SourceSpec, type StoreDefinition } from '../types';
 import { parsePostgresSource } from './source';
 import { POSTGRES_VERSION } from './version';
 
@@ -48,31 +48,21 @@ export const postgres: StoreDefinition = {
   },
   async acquire(spec, name, o) {
     const [{ acquirePgLock }, { client, close }] = await Promise.all([import('./lock'), connect(spec, o, true)]);
-    const lock = await acquirePgLock({
-      client: client as import('pg').Client,
-      name,
-      identity: o.identity,
-      purpose: o.purpose,
-      timeoutMs: o.timeoutMs,
-      signal: o.signal,
-    }).catch(async (err: unknown) => {
-      await close();
-      throw err;
-    });
-    return {
+    return holdOn({
       name: `${spec.id} ${name}`,
-      token: lock.fencingToken,
-      signal: lock.signal,
-      async releaseWith(details) {
-        try {
-          const problem =
-            details.outcome === 'error' ? { problem: 'ExitCode', details: details.error ?? '' } : undefined;
-          const outcome = await lock.release(problem);
-          return { outcome: outcome === 'released' ? 'released' : 'lost' };
-        } finally {
-          await close();
-        }
-      },
-    };
+      close,
+      acquire: () =>
+        acquirePgLock({
+          client: client as import('pg').Client,
+          name,
+          identity: o.identity,
+          purpose: o.purpose,
+          timeoutMs: o.timeoutMs,
+          signal: o.signal,
+        }),
+      // a failed command is recorded in lockboard_released with its exit code
+      release: (lock, d) =>
+        lock.release(d.outcome === 'error' ? { problem: 'ExitCode', details: d.error ?? '' } : undefined),
+    });
   },
 };

@@ -1,7 +1,7 @@
 // Redis in the registry: redis://[user:pass@]host:port/db?match=PATTERN (rediss:// for TLS; REDISCLI_AUTH for a
 // password the URL lacks), node-redis loaded when a source is opened. The console's connection reconnects by itself;
 // the CLI's fails fast and is closed with the store.
-import { missingSdk, type OpenOptions, type SourceSpec, type StoreDefinition } from '../types';
+import { holdOn, missingSdk, runOptions, type OpenOptions, type SourceSpec, type StoreDefinition } from '../types';
 import type { RedisClientLike } from './conn';
 import { parseRedisSource } from './source';
 import { REDIS_VERSION } from './version';
@@ -51,28 +51,17 @@ export const redis: StoreDefinition = {
       connect(spec, o),
     ]);
     const trail = new RedisLockStore({ client, source: spec.id });
-    const { ttlMs, timeoutMs, identity, purpose, signal, onWait } = o;
-    const lock = await acquireRedisLock({ client, name, ttlMs, timeoutMs, identity, purpose, signal, onWait }).catch(
-      async (err: unknown) => {
-        await close();
-        throw err;
-      },
-    );
-    return {
+    return holdOn({
       name: `${spec.id} ${name}`,
-      token: lock.fencingToken,
-      signal: lock.signal,
-      async releaseWith(details) {
-        try {
-          const outcome = await lock.release();
-          await trail
-            .record({ event: 'released', lock: name, generation: lock.fencingToken, ...details })
-            .catch(() => '');
-          return { outcome: outcome === 'released' ? 'released' : 'lost' };
-        } finally {
-          await close();
-        }
+      close,
+      acquire: () => acquireRedisLock({ client, name, ...runOptions(o) }),
+      async release(lock, details) {
+        const outcome = await lock.release();
+        await trail
+          .record({ event: 'released', lock: name, generation: lock.fencingToken, ...details })
+          .catch(() => '');
+        return outcome;
       },
-    };
+    });
   },
 };

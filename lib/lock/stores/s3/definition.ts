@@ -1,7 +1,7 @@
 // S3 in the registry: s3://BUCKET/PREFIX sources (?conditional-deletes=false: listed read-only), the AWS SDK loaded
 // when a source is opened, with its own variables (AWS_REGION, AWS_ENDPOINT_URL_S3 for an emulator, path style).
 import type { S3Client } from '@aws-sdk/client-s3';
-import { isLoopback, missingSdk, type OpenOptions, type RunOptions, type StoreDefinition } from '../types';
+import { holdOn, isLoopback, missingSdk, runOptions, type OpenOptions, type StoreDefinition } from '../types';
 import { S3_VERSION } from './version';
 
 const URL_FORM = /^s3:\/\/([^/?#]*)(?:\/([^?#]*))?(?:\?(.*))?$/;
@@ -94,30 +94,15 @@ export const s3: StoreDefinition = {
     ]);
     const trail = new S3LockStore({ client, bucket: spec.bucket, auditPrefix: o.auditPrefix });
     const key = name.startsWith(spec.prefix) ? name : spec.prefix + name;
-    const lock = await acquireS3Lock({ client, bucket: spec.bucket, name: key, ...runOptions(o) }).catch((err) => {
-      client.destroy();
-      throw err;
-    });
-    return {
+    return holdOn({
       name: `s3://${spec.bucket}/${key}`,
-      token: lock.fencingToken,
-      signal: lock.signal,
-      async releaseWith(details) {
-        try {
-          const outcome = await lock.release();
-          await trail
-            .record({ event: 'released', lock: key, generation: lock.fencingToken, ...details })
-            .catch(() => '');
-          return { outcome: outcome === 'released' ? 'released' : 'lost' };
-        } finally {
-          client.destroy();
-        }
+      close: () => client.destroy(),
+      acquire: () => acquireS3Lock({ client, bucket: spec.bucket, name: key, ...runOptions(o) }),
+      async release(lock, details) {
+        const outcome = await lock.release();
+        await trail.record({ event: 'released', lock: key, generation: lock.fencingToken, ...details }).catch(() => '');
+        return outcome;
       },
-    };
+    });
   },
 };
-
-function runOptions(o: RunOptions) {
-  const { ttlMs, timeoutMs, identity, purpose, signal, onWait } = o;
-  return { ttlMs, timeoutMs, identity, purpose, signal, onWait };
-}
