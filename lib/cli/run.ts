@@ -1,19 +1,11 @@
 // lockboard run: run a command only while holding the lock, like flock(1) across machines.
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
-import { LockAbortError, LockTimeoutError, type LockInfo } from '../lock';
+import { LockAbortError, LockTimeoutError } from '../lock';
 import { acquireOn, isSourceUrl, SOURCE_FORMS, type HeldLock } from '../lock/stores';
-import {
-  COMMON_HELP,
-  COMMON_OPTIONS,
-  EXIT,
-  EXIT_CODES_HELP,
-  parseDuration,
-  parseFlags,
-  formatDuration,
-  UsageError,
-} from './common';
+import { COMMON_HELP, COMMON_OPTIONS, EXIT, EXIT_CODES_HELP, parseDuration, parseFlags, UsageError } from './common';
 import { resolveTarget } from './target';
+import { WaitProgress } from './wait-progress';
 
 export const RUN_HELP = `Usage: lockboard run <lock | gs://bucket/object | s3://bucket/key> [options] -- <command> [args...]
        lockboard run --source SOURCE <lock> [options] -- <command> [args...]
@@ -160,52 +152,4 @@ async function holdWhileRunning(lock: HeldLock, command: string[], killAfterMs: 
   }
   if (lost || outcome === 'lost') return EXIT.lost;
   return code;
-}
-
-/** While waiting: one line updated in place on a terminal, one line per holder change otherwise. */
-class WaitProgress {
-  private last = '';
-  private shown = false;
-  private readonly started = Date.now();
-  private readonly tty = Boolean(process.stderr.isTTY);
-
-  constructor(
-    private readonly name: string,
-    private readonly quiet: boolean,
-  ) {}
-
-  update(holder: LockInfo): void {
-    if (this.quiet) return;
-    const purpose = holder.purpose ? ` (${holder.purpose})` : '';
-    const stale = holder.expiresAt
-      ? `stale at ${holder.expiresAt} unless refreshed`
-      : 'never stale by itself: an operator must clear it';
-    const key = `${holder.identity}|${holder.generation}`;
-    const line = `Waiting for ${this.name}: held by ${holder.identity ?? 'unknown'}${purpose}, generation ${holder.generation}, ${stale}`;
-    if (this.tty) {
-      process.stderr.write(`\r\x1b[2K${line} [waited ${formatDuration(Date.now() - this.started)}]`);
-      this.shown = true;
-    } else if (key !== this.last) {
-      process.stderr.write(`${line}\n`);
-    }
-    this.last = key;
-  }
-
-  /** A failed storage request that will be retried: said once per distinct error, never silently. */
-  storageError(error: Error, retryInMs: number): void {
-    const key = `error|${error.message}`;
-    if (key === this.last) return;
-    this.last = key;
-    if (this.tty && this.shown) process.stderr.write('\n');
-    this.shown = false;
-    process.stderr.write(
-      `Storage request failed for ${this.name}: ${error.message}. Retrying every few seconds ` +
-        `(next in ${formatDuration(retryInMs)}); pass --timeout to give up (exit 3), or Ctrl-C.\n`,
-    );
-  }
-
-  done(): void {
-    if (this.tty && this.shown) process.stderr.write('\n');
-    this.shown = false;
-  }
 }

@@ -4,6 +4,7 @@
 import type { AuditRecord } from '../../audit-record';
 import { assertVersion, notALockView, recordedRelease, type LockStore, type LockView } from '../../store';
 import type { ReleaseRequest, StorePage, StoreReleaseResult } from '../../store';
+import { PostgresAuditTrail } from './audit';
 import { ADVISORY_TERMS, rowTerms } from './terms';
 import type { LockHealth } from '../../types';
 import { ADVISORY_QUERY, advisoryViews, TERMINATE, type AdvisoryRow, type Queryable } from './advisory';
@@ -37,10 +38,11 @@ export class PostgresLockStore implements LockStore {
   readonly source: string;
   private readonly firstSeen = new Map<string, number>();
   private offsetMs = 0;
-  private auditReady: Promise<void> | undefined;
+  private readonly trail: PostgresAuditTrail;
 
   constructor(private readonly o: PostgresStoreOptions) {
     this.source = o.source ?? 'postgres';
+    this.trail = new PostgresAuditTrail(o.client, o.auditSchema ?? 'public', o.schemas ?? ['public']);
   }
 
   now(): number {
@@ -175,78 +177,11 @@ export class PostgresLockStore implements LockStore {
     });
   }
 
-  /** Creates lockboard_audit if absent (a console without CREATE on the schema needs it created once by its owner). */
-  private ensureAudit(): Promise<void> {
-    const schema = this.o.auditSchema ?? 'public';
-    const table = `${ident(schema)}.lockboard_audit`;
-    this.auditReady ??= this.o.client
-      .query<{ t: string | null }>('SELECT to_regclass($1)::text AS t', [table])
-      .then(async ({ rows }) => {
-        if (rows[0]?.t) return;
-        await this.o.client.query(
-          `CREATE TABLE IF NOT EXISTS ${table} (id bigserial PRIMARY KEY, at timestamptz NOT NULL DEFAULT now(),
-            event text NOT NULL, lock text NOT NULL, fields jsonb NOT NULL DEFAULT '{}')`,
-        );
-      });
-    this.auditReady.catch(() => (this.auditReady = undefined));
-    return this.auditReady;
+  record(fields: Record<string, string>): Promise<string> {
+    return this.trail.record(fields);
   }
 
-  async record(fields: Record<string, string>): Promise<string> {
-    await this.ensureAudit();
-    const { event, lock, ...rest } = fields;
-    const { rows } = await this.o.client.query<{ id: string }>(
-      `INSERT INTO ${ident(this.o.auditSchema ?? 'public')}.lockboard_audit (event, lock, fields) VALUES ($1, $2, $3) RETURNING id::text`,
-      [event, lock, JSON.stringify(rest)],
-    );
-    return `lockboard_audit#${rows[0]!.id}`;
-  }
-
-  /** The audit table, with the lock tables' own release histories (a failed job's problem and details). */
-  async readAudit(from: Date, to: Date, lock?: string): Promise<AuditRecord[]> {
-    await this.ensureAudit();
-    const schema = ident(this.o.auditSchema ?? 'public');
-    const { rows } = await this.o.client.query<{
-      id: string;
-      at: Date;
-      event: string;
-      lock: string;
-      fields: Record<string, string>;
-    }>(
-      `SELECT id::text, at, event, lock, fields FROM ${schema}.lockboard_audit
-       WHERE at >= $1 AND at < $2 AND ($3::text IS NULL OR lock = $3) ORDER BY at`,
-      [from, to, lock ?? null],
-    );
-    const out: AuditRecord[] = rows.map(
-      (r) =>
-        ({ ...r.fields, id: `audit#${r.id}`, at: r.at.toISOString(), event: r.event, lock: r.lock }) as AuditRecord,
-    );
-    for (const t of await findLockTables(this.o.client, this.o.schemas ?? ['public'])) {
-      const history = t.kind === 'lockboard-table' ? 'lockboard_released' : t.released;
-      if (!history) continue;
-      const key = t.kind === 'lockboard-table' ? 'name' : 'named';
-      // a history without a released_at column has no time to place its entries at: not read
-      const hist = await this.o.client
-        .query<{ k: string; at: Date; problem: string | null; details: string | null }>(
-          `SELECT ${key}::text AS k, released_at AS at, problem, details FROM ${ident(t.schema)}.${ident(history)}
-           WHERE released_at >= $1 AND released_at < $2`,
-          [from, to],
-        )
-        .catch(() => ({ rows: [] as { k: string; at: Date; problem: string | null; details: string | null }[] }));
-      for (const h of hist.rows) {
-        const name = `${t.schema}.${t.table}/${h.k}`;
-        if (lock && name !== lock) continue;
-        if (h.problem === 'force-released') continue; // already in the audit table
-        out.push({
-          id: `${history}#${name}#${h.at.toISOString()}`,
-          at: h.at.toISOString(),
-          event: 'released',
-          lock: name,
-          outcome: h.problem ? 'error' : 'ok',
-          ...(h.problem ? { error: `${h.problem}${h.details ? `: ${h.details}` : ''}` } : {}),
-        } as AuditRecord);
-      }
-    }
-    return out.sort((a, b) => (a.at < b.at ? -1 : 1));
+  readAudit(from: Date, to: Date, lock?: string): Promise<AuditRecord[]> {
+    return this.trail.read(from, to, lock);
   }
 }
