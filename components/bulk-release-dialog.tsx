@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { LockInfo } from '@/lib/lock/types';
 import { versionText } from '@/lib/format';
 import { apiFetch } from '@/lib/queries';
+import { BulkResults, type BatchResult } from './bulk-release-results';
 import { HealthBadge } from './health-badge';
 import { Button } from './ui/button';
 import { ModalForm, ReasonField } from './ui/modal-form';
@@ -12,29 +13,9 @@ import { ModalForm, ReasonField } from './ui/modal-form';
 /** The batch route's limit (lib/server/release.ts MAX_BATCH). */
 export const BULK_LIMIT = 100;
 
-interface BatchResult {
-  name: string;
-  bucket?: string;
-  generation: string;
-  outcome: 'released' | 'changed' | 'refreshed' | 'gone' | 'not-a-lock' | 'not-attempted' | 'error';
-  message: string;
-  confirmed?: boolean;
-  current?: LockInfo;
-}
-
-const OUTCOME_LABEL: Record<BatchResult['outcome'], string> = {
-  released: 'Released',
-  changed: 'Changed hands: kept',
-  refreshed: 'Holder refreshed: kept',
-  gone: 'Already gone',
-  'not-a-lock': 'Not a lock: refused',
-  'not-attempted': 'Not attempted',
-  error: 'Failed',
-};
-
 /**
  * Preview → typed count + one reason → per-lock results. The preview is a snapshot: each lock is released only at
- * the generation and metageneration listed here, so a lock that changed since is never deleted.
+ * the version listed here, so a lock that changed since is never deleted.
  */
 export function BulkReleaseDialog({
   locks,
@@ -102,33 +83,12 @@ export function BulkReleaseDialog({
         </p>
       )}
       {results ? (
-        <div className="space-y-2">
-          <h3 ref={resultsHeading} tabIndex={-1} className="font-medium" data-testid="bulk-summary">
-            {results.released} released, {results.refused} not released
-          </h3>
-          <ul className="max-h-[50vh] space-y-1 overflow-auto text-sm" data-testid="bulk-results">
-            {results.results.map((r) => (
-              <li key={`${r.bucket ?? ''}/${r.name}`} data-lock={r.name} data-outcome={r.outcome}>
-                <span className="font-mono">{r.name}</span>{' '}
-                <strong className={r.outcome === 'released' ? 'text-emerald-700 dark:text-emerald-300' : ''}>
-                  {OUTCOME_LABEL[r.outcome]}
-                </strong>
-                {r.outcome !== 'released' || r.confirmed === false ? (
-                  <span className="text-zinc-600 dark:text-zinc-400">
-                    {' '}
-                    — {r.message}
-                    {r.current?.identity && r.outcome === 'changed' ? ` Now held by ${r.current.identity}.` : ''}
-                  </span>
-                ) : null}
-              </li>
-            ))}
-          </ul>
-        </div>
+        <BulkResults results={results} headingRef={resultsHeading} />
       ) : (
         <>
           <p className="text-sm text-zinc-600 dark:text-zinc-400">
-            Each lock is released only at the generation and metageneration below; one that changed hands or was
-            refreshed since is kept. Untick any you do not want to release.
+            Each lock is released only at the version below; one that changed hands or was refreshed since is kept.
+            Untick any you do not want to release.
           </p>
           <div className="max-h-[40vh] overflow-auto rounded-md ring-1 ring-zinc-200 dark:ring-zinc-700">
             <table className="w-full text-left text-sm" data-testid="bulk-preview">

@@ -2,11 +2,11 @@
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
+import { versionText } from '@/lib/format';
 import type { LockInfo } from '@/lib/lock/types';
-import { formatDuration, versionText } from '@/lib/format';
-import { HEALTH_MEANING, RELEASE_ADVICE } from '@/lib/health';
 import { apiFetch, ApiClientError } from '@/lib/queries';
-import { HealthBadge } from './health-badge';
+import { ConflictNotice, type Conflict } from './release-conflict';
+import { ReleaseSummary } from './release-summary';
 import { Button } from './ui/button';
 import { ModalForm, ReasonField } from './ui/modal-form';
 
@@ -35,12 +35,6 @@ export function releasedNotice(lock: LockInfo, r: Released): string {
       : ' The attempt is in the audit trail; recording the outcome failed.'
     : '';
   return what + audit;
-}
-
-interface Conflict {
-  outcome: 'changed' | 'refreshed' | 'gone' | 'not-a-lock';
-  message: string;
-  current?: LockInfo;
 }
 
 /** Force-release one generation. On 409 it shows what changed and never retries by itself. */
@@ -109,51 +103,7 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
       <h2 id="release-title" className="text-lg font-semibold">
         Force-release <span className="font-mono">{target.name}</span>
       </h2>
-      <dl className="grid grid-cols-[8rem_1fr] gap-x-3 gap-y-1 text-sm">
-        <dt className="text-zinc-500">Holder</dt>
-        <dd data-testid="dialog-holder">{target.identity ?? 'unknown'}</dd>
-        {target.purpose && (
-          <>
-            <dt className="text-zinc-500">Purpose</dt>
-            <dd>{target.purpose}</dd>
-          </>
-        )}
-        <dt className="text-zinc-500">Format</dt>
-        <dd data-testid="dialog-format">{target.formatLabel}</dd>
-        {target.details.map(([label, value]) => (
-          <div key={label} className="contents">
-            <dt className="text-zinc-500">{label}</dt>
-            <dd className="break-all">{value}</dd>
-          </div>
-        ))}
-        <dt className="text-zinc-500">Health</dt>
-        <dd>
-          <HealthBadge health={target.health} />{' '}
-          <span className="text-xs text-zinc-500">{HEALTH_MEANING[target.health]}</span>
-        </dd>
-        <dt className="text-zinc-500">Held for</dt>
-        <dd className="tabular">{formatDuration(serverNow - Date.parse(target.createdAt))}</dd>
-        <dt className="text-zinc-500">Version</dt>
-        <dd className="font-mono text-xs" data-testid="dialog-version">
-          {versionText(target)}
-        </dd>
-      </dl>
-      {target.terms && (
-        <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="dialog-store-rule">
-          {target.terms.rule} {target.terms.effect}
-        </p>
-      )}
-      <p
-        role="note"
-        className={`rounded-md p-3 text-sm ${target.health === 'expired' ? 'bg-emerald-50 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-200' : 'bg-amber-50 text-amber-900 dark:bg-amber-950 dark:text-amber-200'}`}
-      >
-        <strong>Safe to clear? </strong>
-        {RELEASE_ADVICE[target.health].replace(/^Safe to clear: /, '')} Only this version is cleared: if someone else
-        takes the lock meanwhile, nothing of theirs is touched.
-      </p>
-      <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="dialog-release-note">
-        {target.releaseNote}
-      </p>
+      <ReleaseSummary target={target} serverNow={serverNow} />
       {conflict ? (
         <ConflictNotice
           conflict={conflict}
@@ -210,50 +160,5 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
         )}
       </div>
     </ModalForm>
-  );
-}
-
-function ConflictNotice({
-  conflict,
-  reviewRef,
-  onRetry,
-  onReleaseAnyway,
-}: {
-  conflict: Conflict;
-  reviewRef: React.Ref<HTMLButtonElement>;
-  onRetry: (current: LockInfo) => void;
-  onReleaseAnyway: (current: LockInfo) => void;
-}) {
-  const current = conflict.current;
-  return (
-    <div
-      role="alert"
-      data-testid="release-conflict"
-      className="space-y-2 rounded-md bg-red-50 p-3 text-sm text-red-900 dark:bg-red-950 dark:text-red-200"
-    >
-      <p className="font-medium">{conflict.message}</p>
-      {conflict.outcome === 'changed' && current && (
-        <p>
-          Now held by <strong>{current.identity ?? 'unknown'}</strong> (
-          <span className="font-mono">{versionText(current)}</span>). Their lock is intact.
-        </p>
-      )}
-      {conflict.outcome === 'refreshed' && current && (
-        <>
-          <p>
-            The holder refreshed: the lock is now at <span className="font-mono">{versionText(current)}</span>. It is
-            alive.
-          </p>
-          <div className="flex flex-wrap gap-2">
-            <Button variant="danger" onClick={() => onReleaseAnyway(current)} data-testid="release-anyway">
-              Release this generation anyway
-            </Button>
-            <Button ref={reviewRef} onClick={() => onRetry(current)}>
-              Review again at {versionText(current)}
-            </Button>
-          </div>
-        </>
-      )}
-    </div>
   );
 }

@@ -2,47 +2,20 @@
 
 import { useVirtualizer } from '@tanstack/react-virtual';
 import Link from 'next/link';
-import { useLayoutEffect, useRef, useSyncExternalStore } from 'react';
+import { useLayoutEffect, useRef } from 'react';
 import type { LockInfo } from '@/lib/lock/types';
 import { formatDuration, versionText } from '@/lib/format';
 import { lockHref } from '@/lib/queries';
 import { Countdown } from './countdown';
 import { HealthBadge } from './health-badge';
+import { GRID, LockTableHeader, type SortKey } from './lock-table-header';
+import { useNarrow } from './use-narrow';
 
-export type SortKey = 'name' | 'owner' | 'health' | 'held' | 'refresh' | 'expires' | 'generation' | 'format';
+export type { SortKey } from './lock-table-header';
 
-const COLUMNS: { key: SortKey; label: string }[] = [
-  { key: 'name', label: 'Lock' },
-  { key: 'owner', label: 'Owner' },
-  { key: 'health', label: 'Health' },
-  { key: 'held', label: 'Held for' },
-  { key: 'refresh', label: 'Last refresh' },
-  { key: 'expires', label: 'Expires in' },
-  { key: 'generation', label: 'Version' },
-  { key: 'format', label: 'Format' },
-];
-const GRID =
-  'grid grid-cols-[minmax(12rem,2fr)_minmax(12rem,2fr)_7rem_6rem_7rem_9rem_minmax(10rem,1.2fr)_6rem_6rem] gap-2 px-3';
 /** First guesses only: every rendered row is measured (a card's height depends on its width and wrapping). */
 const ROW_HEIGHT = 52;
-/** Below this width the rows become cards: name, health, owner, expiry and the action stay visible at 390 px. */
-const NARROW_QUERY = '(max-width: 767px)';
 const CARD_HEIGHT = 96;
-
-function subscribeNarrow(onChange: () => void): () => void {
-  const mq = window.matchMedia(NARROW_QUERY);
-  mq.addEventListener('change', onChange);
-  return () => mq.removeEventListener('change', onChange);
-}
-
-/** Whether the viewport is narrow; false on the server and during hydration, so the markup matches. */
-function useNarrow(): boolean {
-  return useSyncExternalStore(
-    subscribeNarrow,
-    () => window.matchMedia(NARROW_QUERY).matches,
-    () => false,
-  );
-}
 
 /** The format with its store (the table mixes stores under "All sources"). */
 const formatOf = (lock: LockInfo): string => (lock.store ? `${lock.store} · ${lock.format}` : lock.format);
@@ -102,56 +75,7 @@ export function LockTable({ locks, serverNow, sort, onSort, canRelease, onReleas
       {/* Wide: header and rows scroll sideways together inside the table, never the page */}
       <div className={narrow ? '' : 'min-w-[72rem]'}>
         <div role="rowgroup">
-          {narrow ? (
-            <div
-              role="row"
-              className="flex items-center gap-2 border-b border-zinc-200 bg-zinc-50 px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
-            >
-              <label role="columnheader" className="flex items-center gap-2">
-                Sort by
-                <select
-                  value={sort.key}
-                  onChange={(e) => onSort(e.target.value as SortKey)}
-                  className="rounded-md border border-zinc-300 bg-transparent px-2 py-1 dark:border-zinc-600"
-                >
-                  {COLUMNS.map((c) => (
-                    <option key={c.key} value={c.key}>
-                      {c.label}
-                    </option>
-                  ))}
-                </select>
-              </label>
-              <button
-                type="button"
-                onClick={() => onSort(sort.key)}
-                className="rounded-md px-2 py-1 ring-1 ring-inset ring-zinc-300 dark:ring-zinc-700"
-                aria-label={`Sort ${sort.dir === 'asc' ? 'descending' : 'ascending'}`}
-              >
-                {sort.dir === 'asc' ? '▲' : '▼'}
-              </button>
-            </div>
-          ) : (
-            <div
-              role="row"
-              className={`${GRID} border-b border-zinc-200 bg-zinc-50 py-2 text-left text-xs font-semibold uppercase tracking-wide text-zinc-600 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-300`}
-            >
-              {COLUMNS.map((c) => (
-                <div
-                  role="columnheader"
-                  key={c.key}
-                  aria-sort={sort.key === c.key ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}
-                >
-                  <button type="button" onClick={() => onSort(c.key)} className="uppercase hover:underline">
-                    {c.label}
-                    {sort.key === c.key ? (sort.dir === 'asc' ? ' ▲' : ' ▼') : ''}
-                  </button>
-                </div>
-              ))}
-              <div role="columnheader">
-                <span className="sr-only">Actions</span>
-              </div>
-            </div>
-          )}
+          <LockTableHeader narrow={narrow} sort={sort} onSort={onSort} />
         </div>
         <div
           ref={scroller}

@@ -1,0 +1,78 @@
+'use client';
+// The locks table's header: sortable column headers on a wide screen, a sort picker above the cards on a phone.
+
+export type SortKey = 'name' | 'owner' | 'health' | 'held' | 'refresh' | 'expires' | 'generation' | 'format';
+
+const COLUMNS: { key: SortKey; label: string }[] = [
+  { key: 'name', label: 'Lock' },
+  { key: 'owner', label: 'Owner' },
+  { key: 'health', label: 'Health' },
+  { key: 'held', label: 'Held for' },
+  { key: 'refresh', label: 'Last change' },
+  { key: 'expires', label: 'Expires in' },
+  { key: 'generation', label: 'Version' },
+  { key: 'format', label: 'Format' },
+];
+export const GRID =
+  'grid grid-cols-[minmax(12rem,2fr)_minmax(12rem,2fr)_7rem_6rem_7rem_9rem_minmax(10rem,1.2fr)_6rem_6rem] gap-2 px-3';
+
+export function LockTableHeader({
+  narrow,
+  sort,
+  onSort,
+}: {
+  narrow: boolean;
+  sort: { key: SortKey; dir: 'asc' | 'desc' };
+  onSort: (key: SortKey) => void;
+}) {
+  return narrow ? (
+    <div
+      role="row"
+      className="flex items-center gap-2 border-b border-zinc-200 bg-zinc-50 px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+    >
+      <label role="columnheader" className="flex items-center gap-2">
+        Sort by
+        <select
+          value={sort.key}
+          onChange={(e) => onSort(e.target.value as SortKey)}
+          className="rounded-md border border-zinc-300 bg-transparent px-2 py-1 dark:border-zinc-600"
+        >
+          {COLUMNS.map((c) => (
+            <option key={c.key} value={c.key}>
+              {c.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button
+        type="button"
+        onClick={() => onSort(sort.key)}
+        className="rounded-md px-2 py-1 ring-1 ring-inset ring-zinc-300 dark:ring-zinc-700"
+        aria-label={`Sort ${sort.dir === 'asc' ? 'descending' : 'ascending'}`}
+      >
+        {sort.dir === 'asc' ? '▲' : '▼'}
+      </button>
+    </div>
+  ) : (
+    <div
+      role="row"
+      className={`${GRID} border-b border-zinc-200 bg-zinc-50 py-2 text-left text-xs font-semibold uppercase tracking-wide text-zinc-600 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-300`}
+    >
+      {COLUMNS.map((c) => (
+        <div
+          role="columnheader"
+          key={c.key}
+          aria-sort={sort.key === c.key ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}
+        >
+          <button type="button" onClick={() => onSort(c.key)} className="uppercase hover:underline">
+            {c.label}
+            {sort.key === c.key ? (sort.dir === 'asc' ? ' ▲' : ' ▼') : ''}
+          </button>
+        </div>
+      ))}
+      <div role="columnheader">
+        <span className="sr-only">Actions</span>
+      </div>
+    </div>
+  );
+}
