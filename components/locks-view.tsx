@@ -1,16 +1,18 @@
 'use client';
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { usePathname, useRouter, useSearchParams } from 'next/navigation';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { LockHealth, LockInfo } from '@/lib/lock/types';
+import { useRouter } from 'next/navigation';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { LockInfo } from '@/lib/lock/types';
 import { HEALTHS, withLiveHealth } from '@/lib/health';
 import { ALL_SOURCES, locksQuery, type SourceOption } from '@/lib/queries';
 import { SuccessNotice } from './ui/notice';
 import { BULK_LIMIT, BulkReleaseDialog } from './bulk-release-dialog';
 import { ForceReleaseDialog, releasedNotice } from './force-release-dialog';
 import { HealthBadge } from './health-badge';
-import { LockTable, type SortKey } from './lock-table';
+import { LockTable } from './lock-table';
+import { chip, countByHealth, filterLocks, sortLocks } from './locks-filter';
+import { useUrlState } from './use-url-state';
 import { useReturnFocus } from './use-return-focus';
 import { useLocalNow, useServerNow } from './use-server-now';
 
@@ -21,38 +23,6 @@ interface Props {
   canRelease: boolean;
   /** A `source` (or `prefix`) in the address that is not configured: said above the list, which shows `source`. */
   unknownSource?: string;
-}
-
-const SORT_KEYS: SortKey[] = ['name', 'owner', 'health', 'held', 'refresh', 'expires', 'generation', 'format'];
-
-/** Source, health chip, filter text and sort live in the address: shareable, and the back button undoes them. */
-function useUrlState() {
-  const router = useRouter();
-  const pathname = usePathname();
-  const search = useSearchParams();
-  const healthParam = search.get('health');
-  const sortParam = search.get('sort') as SortKey | null;
-  const state = {
-    health: healthParam && (HEALTHS as readonly string[]).includes(healthParam) ? (healthParam as LockHealth) : null,
-    sort: {
-      key: sortParam && SORT_KEYS.includes(sortParam) ? sortParam : ('name' as SortKey),
-      dir: search.get('dir') === 'desc' ? ('desc' as const) : ('asc' as const),
-    },
-    q: search.get('q') ?? '',
-  };
-  const update = useCallback(
-    (changes: Record<string, string | null>, mode: 'push' | 'replace' = 'push') => {
-      const next = new URLSearchParams(search.toString());
-      for (const [k, v] of Object.entries(changes)) {
-        if (v === null || v === '') next.delete(k);
-        else next.set(k, v);
-      }
-      const qs = next.toString();
-      router[mode](`${pathname}${qs ? `?${qs}` : ''}`, { scroll: false });
-    },
-    [router, pathname, search],
-  );
-  return { ...state, update };
 }
 
 export function LocksView({ sources, source, canRelease, unknownSource }: Props) {
@@ -246,44 +216,4 @@ export function LocksView({ sources, source, canRelease, unknownSource }: Props)
       )}
     </section>
   );
-}
-
-function chip(active: boolean): string {
-  return `inline-flex items-center gap-1 rounded-full px-2 py-1 text-sm ring-1 ring-inset ${active ? 'ring-blue-600 bg-blue-50 dark:bg-blue-950' : 'ring-zinc-300 dark:ring-zinc-700'}`;
-}
-
-function countByHealth(locks: LockInfo[]): Record<LockHealth, number> {
-  const counts = Object.fromEntries(HEALTHS.map((h) => [h, 0])) as Record<LockHealth, number>;
-  for (const l of locks) counts[l.health]++;
-  return counts;
-}
-
-function filterLocks(locks: LockInfo[], health: LockHealth | null, text: string): LockInfo[] {
-  const q = text.trim().toLowerCase();
-  return locks.filter(
-    (l) =>
-      (!health || l.health === health) &&
-      (!q || [l.name, l.identity, l.purpose, l.host].some((v) => v?.toLowerCase().includes(q))),
-  );
-}
-
-const SORT_VALUE: Record<SortKey, (l: LockInfo) => string | number> = {
-  name: (l) => l.name,
-  owner: (l) => l.identity ?? '',
-  health: (l) => HEALTHS.indexOf(l.health),
-  held: (l) => -Date.parse(l.createdAt),
-  refresh: (l) => -Date.parse(l.updatedAt),
-  expires: (l) => (l.expiresAt ? Date.parse(l.expiresAt) : Number.MAX_SAFE_INTEGER),
-  generation: (l) => Number(l.generation),
-  format: (l) => l.format,
-};
-
-function sortLocks(locks: LockInfo[], sort: { key: SortKey; dir: 'asc' | 'desc' }): LockInfo[] {
-  const value = SORT_VALUE[sort.key];
-  const sign = sort.dir === 'asc' ? 1 : -1;
-  return [...locks].sort((a, b) => {
-    const x = value(a);
-    const y = value(b);
-    return (x < y ? -1 : x > y ? 1 : a.name < b.name ? -1 : 1) * sign;
-  });
 }

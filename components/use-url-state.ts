@@ -1,0 +1,39 @@
+'use client';
+
+import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { useCallback } from 'react';
+import type { LockHealth } from '@/lib/lock/types';
+import { HEALTHS } from '@/lib/health';
+import type { SortKey } from './lock-table';
+
+const SORT_KEYS: SortKey[] = ['name', 'owner', 'health', 'held', 'refresh', 'expires', 'generation', 'format'];
+
+/** Source, health chip, filter text and sort live in the address: shareable, and the back button undoes them. */
+export function useUrlState() {
+  const router = useRouter();
+  const pathname = usePathname();
+  const search = useSearchParams();
+  const healthParam = search.get('health');
+  const sortParam = search.get('sort') as SortKey | null;
+  const state = {
+    health: healthParam && (HEALTHS as readonly string[]).includes(healthParam) ? (healthParam as LockHealth) : null,
+    sort: {
+      key: sortParam && SORT_KEYS.includes(sortParam) ? sortParam : ('name' as SortKey),
+      dir: search.get('dir') === 'desc' ? ('desc' as const) : ('asc' as const),
+    },
+    q: search.get('q') ?? '',
+  };
+  const update = useCallback(
+    (changes: Record<string, string | null>, mode: 'push' | 'replace' = 'push') => {
+      const next = new URLSearchParams(search.toString());
+      for (const [k, v] of Object.entries(changes)) {
+        if (v === null || v === '') next.delete(k);
+        else next.set(k, v);
+      }
+      const qs = next.toString();
+      router[mode](`${pathname}${qs ? `?${qs}` : ''}`, { scroll: false });
+    },
+    [router, pathname, search],
+  );
+  return { ...state, update };
+}
