@@ -92,6 +92,8 @@ export interface LockStore {
   close(): Promise<void>;
   /** Optional: why this source is listed but never cleared (e.g. an endpoint without conditional deletes). */
   readonly readOnly?: string;
+  /** Optional change feed: records one change notification of the store (GCS: a Pub/Sub push of a bucket). */
+  observe?(notification: never): Promise<{ written: string[]; ignored?: string }>;
 }
 
 /** A version that does not have the store's shape: a usage error naming the shape (CLI 2, API 400). */

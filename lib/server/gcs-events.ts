@@ -2,12 +2,13 @@
 // does not redeliver it forever), then recorded by the GCS store's notifications (lib/lock/stores/gcs/notifications).
 import 'server-only';
 import { z } from 'zod';
-import { NotificationError, observeNotification, RedeliverLater } from '@/lib/lock/stores/gcs/notifications';
+import type { LockStore } from '@/lib/lock/store';
+import { NotificationError, RedeliverLater } from '@/lib/lock/stores/gcs/notifications';
+import type { Observation } from '@/lib/lock/stores/gcs/notifications';
 import type { GcsObjectResource } from '@/lib/lock/types';
-import { env } from './env';
 import { ApiError } from './http';
 import { sources } from './sources';
-import { storage } from './storage';
+import { storeFor } from './stores';
 
 export { authenticatePush } from './push-auth';
 
@@ -70,17 +71,24 @@ export function parsePush(raw: unknown): {
   return { attributes: attributes.data, object, publishTime: body.data.message.publishTime };
 }
 
-/** Records one notification; a retry-later answers 503 (Pub/Sub redelivers), a malformed one 400. */
-export async function observe(n: ReturnType<typeof parsePush>) {
-  try {
-    return await observeNotification(n, {
-      storage: storage(),
-      auditPrefix: env().LOCKBOARD_AUDIT_PREFIX,
-      sources: sources(),
-    });
-  } catch (err) {
-    if (err instanceof RedeliverLater) throw new ApiError('storage_unavailable', err.message);
-    if (err instanceof NotificationError) throw new ApiError('bad_request', err.message);
-    throw err;
+/**
+ * Records one notification through the store of the configured source it is about (a store with a change feed);
+ * a retry-later answers 503 (Pub/Sub redelivers), a malformed one 400.
+ */
+export async function observe(n: ReturnType<typeof parsePush>): Promise<Observation> {
+  const { bucketId, objectId } = n.attributes;
+  for (const source of sources()) {
+    if (source.bucket !== bucketId || !objectId.startsWith(source.prefix) || objectId.length <= source.prefix.length)
+      continue;
+    const store: LockStore = await storeFor(source);
+    if (!store.observe) continue;
+    try {
+      return await store.observe(n as never);
+    } catch (err) {
+      if (err instanceof RedeliverLater) throw new ApiError('storage_unavailable', err.message);
+      if (err instanceof NotificationError) throw new ApiError('bad_request', err.message);
+      throw err;
+    }
   }
+  return { written: [], ignored: 'outside the configured sources' };
 }

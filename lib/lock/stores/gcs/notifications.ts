@@ -62,22 +62,14 @@ interface Trail {
 }
 
 /**
- * Records one notification about `sources` (those of other stores are ignored). Storage failures throw (Pub/Sub
- * redelivers); a delete of a Lockboard lock whose release event may still be on its way throws RedeliverLater.
+ * Records one notification about an object of this bucket. Storage failures throw (Pub/Sub redelivers); a delete of a
+ * Lockboard lock whose release event may still be on its way throws RedeliverLater.
  */
 export async function observeNotification(
   n: GcsNotification,
-  o: { storage: Storage; auditPrefix: string; sources: { kind: string; bucket: string; prefix: string }[] },
+  o: { storage: Storage; auditPrefix: string },
 ): Promise<Observation> {
   const { attributes: a, object } = n;
-  const inSource = o.sources.some(
-    (s) =>
-      s.kind === 'gcs' &&
-      s.bucket === a.bucketId &&
-      a.objectId.startsWith(s.prefix) &&
-      a.objectId.length > s.prefix.length,
-  );
-  if (!inSource) return { written: [], ignored: 'outside the configured sources' };
   if (a.objectId.startsWith(o.auditPrefix)) return { written: [], ignored: 'an audit event' };
   if (a.eventType !== 'OBJECT_FINALIZE' && a.eventType !== 'OBJECT_DELETE') {
     return { written: [], ignored: `${a.eventType} is not stored (refreshes would cost one write each)` };

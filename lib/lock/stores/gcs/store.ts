@@ -12,6 +12,7 @@ import { listAuditEvents } from './audit-read';
 import { BucketObjects } from './client';
 import { forceReleaseLock } from './force-release';
 import { getLock, listLocks } from './list';
+import { observeNotification, type GcsNotification, type Observation } from './notifications';
 import { gcsTerms } from './terms';
 import { GCS_VERSION } from './version';
 
@@ -99,6 +100,11 @@ export class GcsLockStore implements LockStore {
 
   record(fields: Record<string, string>): Promise<string> {
     return new AuditWriter(this.objects, this.auditPrefix).recordNow(fields as never);
+  }
+
+  /** The change feed: one Cloud Storage notification about this bucket, recorded in its audit trail. */
+  observe(n: GcsNotification): Promise<Observation> {
+    return observeNotification(n, { storage: this.o.storage, auditPrefix: this.auditPrefix });
   }
 
   private base() {
