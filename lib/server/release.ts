@@ -84,13 +84,10 @@ export async function releaseSeen(seen: SeenLock, operator: string, reason: stri
   };
 }
 
-/** The configured source named in the request (which must contain the name), else the one holding the name. */
+/** The source holding the lock: in the named source's container when the request names one, else found by name. */
 function sourceOf(seen: SeenLock) {
   if (seen.source === undefined) return sourceOfLock(seen.name, seen.bucket);
   const named = sources().find((s) => s.id === seen.source);
   if (!named) throw new ApiError('bad_request', `Source ${JSON.stringify(seen.source)} is not configured.`);
-  const found = sourceOfLock(seen.name, named.bucketId);
-  if (found.id !== named.id && !seen.name.startsWith(named.prefix))
-    throw new ApiError('bad_request', `"${seen.name}" is not inside ${named.id}.`);
-  return found.bucketId === named.bucketId ? found : named;
+  return sourceOfLock(seen.name, named.bucketId);
 }

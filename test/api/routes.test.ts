@@ -224,6 +224,36 @@ describe('POST /api/locks/release validation', () => {
 });
 
 describe('force-release outcomes', () => {
+  it('releases by { source, name, version, reason }, the one request shape of every store', async () => {
+    const lock = await acquireLock({
+      storage: t.storage,
+      bucket: t.bucket,
+      name: 'locks/shaped',
+      ttlMs: 60_000,
+      audit: false,
+    });
+    const body = (source: string) => ({
+      source,
+      name: 'locks/shaped',
+      version: `${lock.generation}.${lock.currentMetageneration}`,
+      reason: 'runner died',
+    });
+    const unknown = await call(routes.release.POST, '/api/locks/release', {
+      as: OPERATOR,
+      method: 'POST',
+      body: body('gs://nowhere/locks/'),
+    });
+    expect(unknown.status).toBe(400);
+    expect(await getLock({ storage: t.storage, bucket: t.bucket, name: 'locks/shaped' })).not.toBeNull();
+    const r = await call(routes.release.POST, '/api/locks/release', {
+      as: OPERATOR,
+      method: 'POST',
+      body: body(`gs://${t.bucket}/locks/`),
+    });
+    expect(r.status).toBe(200);
+    expect(await getLock({ storage: t.storage, bucket: t.bucket, name: 'locks/shaped' })).toBeNull();
+  });
+
   it('releases the generation seen, writes an audit event with operator and reason', async () => {
     const lock = await acquireLock({
       storage: t.storage,
