@@ -79,3 +79,26 @@ function checkNumber(option: string, value: unknown, min: number, max = Number.M
     throw new LockOptionsError(`Expected \`${option}\` to be at most ${max}${hint}, got ${String(value)}`);
   }
 }
+
+/** The settings of a lock with a TTL refreshed in the background (S3, DynamoDB), validated with the same messages. */
+export function leaseSettings(o: {
+  name: string;
+  identity?: string;
+  purpose?: string;
+  ttlMs?: number;
+  refreshIntervalMs?: number;
+  timeoutMs?: number;
+}): { name: string; identity: string; purpose?: string; ttlMs: number; refreshIntervalMs: number } {
+  validateLockName(o.name);
+  const ttlMs = o.ttlMs ?? 60_000;
+  if (!Number.isInteger(ttlMs) || ttlMs < 5_000 || ttlMs > MAX_TIMER_MS)
+    throw new LockOptionsError(`Expected \`ttlMs\` to be an integer from 5000 to ${MAX_TIMER_MS}, got ${ttlMs}`);
+  const refreshIntervalMs = o.refreshIntervalMs ?? Math.floor(ttlMs / 6);
+  if (!Number.isInteger(refreshIntervalMs) || refreshIntervalMs < 1 || refreshIntervalMs > ttlMs / 3)
+    throw new LockOptionsError(
+      `Expected \`refreshIntervalMs\` to be an integer from 1 to ttlMs / 3 (${Math.floor(ttlMs / 3)}), got ${refreshIntervalMs}`,
+    );
+  if (o.timeoutMs !== undefined && (!Number.isFinite(o.timeoutMs) || o.timeoutMs < 0))
+    throw new LockOptionsError(`Expected \`timeoutMs\` to be at least 0, got ${o.timeoutMs}`);
+  return { name: o.name, identity: o.identity ?? defaultIdentity(), purpose: o.purpose, ttlMs, refreshIntervalMs };
+}

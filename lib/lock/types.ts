@@ -30,6 +30,8 @@ export type LockFormat =
   | 'shedlock'
   | 'liquibase'
   | 'db-scheduler'
+  // DynamoDB formats (lib/lock/stores/dynamodb)
+  | 'dynamodb-lock-client'
   | 'data'
   | 'other';
 /** Every health value, most urgent first. `free`: a released marker, an object a library keeps after release. */

@@ -5,8 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { LockOptionsError } from '../../errors';
 import { releasedEvent, runHolding } from '../../holding';
-import { defaultIdentity, validateLockName } from '../../options';
-import { MAX_TIMER_MS } from '../../time';
+import { leaseSettings } from '../../options';
 import { waitForLock } from '../../wait';
 import type { LockView } from '../../store';
 import { s3Status, S3Objects } from './objects';
@@ -95,19 +94,7 @@ function settingsOf(o: S3AcquireOptions): S3LockSettings {
     throw new LockOptionsError('Expected `client` to be an S3Client from @aws-sdk/client-s3');
   if (typeof o.bucket !== 'string' || o.bucket === '')
     throw new LockOptionsError('Expected `bucket` to be a non-empty string');
-  validateLockName(o.name);
-  const ttlMs = o.ttlMs ?? 60_000;
-  if (!Number.isInteger(ttlMs) || ttlMs < 5_000 || ttlMs > MAX_TIMER_MS)
-    throw new LockOptionsError(`Expected \`ttlMs\` to be an integer from 5000 to ${MAX_TIMER_MS}, got ${ttlMs}`);
-  const refreshIntervalMs = o.refreshIntervalMs ?? Math.floor(ttlMs / 6);
-  if (!Number.isInteger(refreshIntervalMs) || refreshIntervalMs < 1 || refreshIntervalMs > ttlMs / 3)
-    throw new LockOptionsError(
-      `Expected \`refreshIntervalMs\` to be an integer from 1 to ttlMs / 3 (${Math.floor(ttlMs / 3)}), got ${refreshIntervalMs}`,
-    );
-  if (o.timeoutMs !== undefined && (!Number.isFinite(o.timeoutMs) || o.timeoutMs < 0))
-    throw new LockOptionsError(`Expected \`timeoutMs\` to be at least 0, got ${o.timeoutMs}`);
-  const identity = o.identity ?? defaultIdentity();
-  return { name: o.name, identity, purpose: o.purpose, ttlMs, refreshIntervalMs };
+  return leaseSettings(o);
 }
 
 const auditPrefixOf = (o: S3AcquireOptions): string | undefined => (o.audit ? o.audit.prefix : undefined);

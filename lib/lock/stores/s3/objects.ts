@@ -9,6 +9,7 @@ import {
   PutObjectCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
+import { DateHeaderClock } from '../../date-clock';
 
 export interface S3Body {
   key: string;
@@ -33,8 +34,7 @@ export function s3Status(err: unknown): number | undefined {
 
 export class S3Objects {
   /** Server time minus local time, from the newest response's Date header (second precision). */
-  private offsetMs = 0;
-  private bounds: [number, number] = [-Infinity, Infinity];
+  private readonly clock = new DateHeaderClock();
   requests = 0;
 
   constructor(
@@ -43,43 +43,14 @@ export class S3Objects {
   ) {}
 
   now(): number {
-    return Date.now() + this.offsetMs;
+    return this.clock.now();
   }
 
-  private async send<T>(command: {
+  private send<T>(command: {
     middlewareStack: { add: (mw: never, opts: { step: 'deserialize'; name: string }) => void };
   }): Promise<T> {
-    const sentAt = Date.now();
-    const middleware = ((next: (args: unknown) => Promise<{ response: { headers?: Record<string, string> } }>) =>
-      async (args: unknown) => {
-        const result = await next(args);
-        this.observeDate(result.response?.headers?.date, sentAt);
-        return result;
-      }) as never;
-    command.middlewareStack.add(middleware, { step: 'deserialize', name: 'lockboardServerDate' });
     this.requests++;
-    try {
-      return (await this.client.send(command as never)) as T;
-    } catch (err) {
-      const headers = (err as { $response?: { headers?: Record<string, string> } }).$response?.headers;
-      this.observeDate(headers?.date, sentAt);
-      throw err;
-    }
-  }
-
-  /**
-   * The Date header has whole seconds: each response says the offset lies in [Date − received, Date + 1 s − sent].
-   * Intersecting those intervals narrows the estimate to tens of milliseconds after a few requests; an interval
-   * that contradicts the others (the server's clock was stepped) starts the estimate again.
-   */
-  private observeDate(date: string | undefined, sentAt: number): void {
-    const server = date ? Date.parse(date) : NaN;
-    if (!Number.isFinite(server)) return;
-    const lo = server - Date.now();
-    const hi = server + 1000 - sentAt;
-    if (lo > this.bounds[1] || hi < this.bounds[0]) this.bounds = [lo, hi];
-    else this.bounds = [Math.max(lo, this.bounds[0]), Math.min(hi, this.bounds[1])];
-    this.offsetMs = (this.bounds[0] + this.bounds[1]) / 2;
+    return this.clock.send<T>(this.client as never, command);
   }
 
   async put(

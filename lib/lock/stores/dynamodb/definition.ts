@@ -1,0 +1,99 @@
+// DynamoDB in the registry: dynamodb://TABLE (?audit=TABLE for the audit table, default lockboard-audit), the AWS
+// SDK loaded when a source is opened, with its own variables (AWS_REGION, AWS_ENDPOINT_URL_DYNAMODB for a local
+// server such as dynalite). The table's key schema is read once with DescribeTable.
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { holdOn, isLoopback, missingSdk, runOptions, type OpenOptions, type StoreDefinition } from '../types';
+import { DYNAMODB_VERSION } from './version';
+
+const URL_FORM = /^dynamodb:\/\/([^/?#]*)\/?(?:\?(.*))?$/;
+const TABLE = /^[a-zA-Z0-9_.-]{3,255}$/;
+
+export async function dynamoClient(env: OpenOptions['env']): Promise<DynamoDBClient> {
+  let sdk: typeof import('@aws-sdk/client-dynamodb');
+  try {
+    sdk = await import('@aws-sdk/client-dynamodb');
+  } catch {
+    throw missingSdk('dynamodb:// sources', '@aws-sdk/client-dynamodb');
+  }
+  const endpoint = env.AWS_ENDPOINT_URL_DYNAMODB ?? env.AWS_ENDPOINT_URL;
+  const region = env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? (endpoint ? 'us-east-1' : undefined);
+  if (!region)
+    throw Object.assign(new Error('No AWS region: set AWS_REGION (e.g. AWS_REGION=eu-west-1).'), { code: 'CONFIG' });
+  return new sdk.DynamoDBClient({
+    region,
+    maxAttempts: 2,
+    ...(endpoint ? { endpoint } : {}),
+    ...(endpoint && !env.AWS_ACCESS_KEY_ID
+      ? { credentials: { accessKeyId: 'lockboard', secretAccessKey: 'lockboard' } }
+      : {}),
+  });
+}
+
+export const dynamodb: StoreDefinition = {
+  kind: 'dynamodb',
+  label: 'DynamoDB',
+  versionShape: DYNAMODB_VERSION,
+  schemes: ['dynamodb'],
+  form: 'dynamodb://TABLE',
+  parse(url) {
+    const m = URL_FORM.exec(url);
+    if (!m) throw new Error(`expected dynamodb://TABLE, got ${JSON.stringify(url)}`);
+    const [, table = '', query] = m;
+    if (!TABLE.test(table)) throw new Error(`${JSON.stringify(table)} is not a DynamoDB table name (in ${url})`);
+    const params = new URLSearchParams(query ?? '');
+    const unknown = [...params.keys()].filter((k) => k !== 'audit');
+    if (unknown.length) throw new Error(`"${url}": the only source option is ?audit=TABLE`);
+    const audit = params.get('audit');
+    if (audit !== null && !TABLE.test(audit)) throw new Error(`"${audit}" is not a DynamoDB table name (in ${url})`);
+    const id = `dynamodb://${table}`;
+    return { kind: 'dynamodb', id, bucket: id, bucketId: id, prefix: '', url: audit ? `${id}?audit=${audit}` : id };
+  },
+  configIssues(env, o) {
+    const issues = [];
+    if (o.demo && !isLoopback(env.AWS_ENDPOINT_URL_DYNAMODB))
+      issues.push({
+        variable: 'LOCKBOARD_DEMO',
+        message:
+          'demo mode only runs against a local server (AWS_ENDPOINT_URL_DYNAMODB on 127.0.0.1 or localhost for dynamodb:// sources), never real DynamoDB',
+      });
+    if (!env.AWS_ENDPOINT_URL_DYNAMODB && !env.AWS_REGION && !env.AWS_DEFAULT_REGION)
+      issues.push({
+        variable: 'AWS_REGION',
+        message: 'is required for dynamodb:// sources (the region of the tables, e.g. AWS_REGION=eu-west-1)',
+      });
+    return issues;
+  },
+  async open(spec, o) {
+    const [{ DynamoLockStore }, client] = await Promise.all([import('./store'), dynamoClient(o.env)]);
+    return new DynamoLockStore({
+      client,
+      table: tableOf(spec.url),
+      auditTable: auditOf(spec.url),
+      longHeldMs: o.longHeldMs,
+      close: async () => client.destroy(),
+    });
+  },
+  async acquire(spec, name, o) {
+    const [{ acquireDynamoLock, DynamoLockStore }, client] = await Promise.all([
+      import('./index'),
+      dynamoClient(o.env),
+    ]);
+    const table = tableOf(spec.url);
+    const trail = new DynamoLockStore({ client, table, auditTable: auditOf(spec.url) });
+    return holdOn({
+      name: `${spec.id} ${name}`,
+      close: () => client.destroy(),
+      acquire: () => acquireDynamoLock({ client, table, name, audit: { table: auditOf(spec.url) }, ...runOptions(o) }),
+      async release(lock, details) {
+        const outcome = await lock.release();
+        await trail
+          .record({ event: 'released', lock: name, generation: lock.fencingToken, ...details })
+          .catch(() => '');
+        return outcome;
+      },
+    });
+  },
+};
+
+const tableOf = (url: string) => URL_FORM.exec(url)![1]!;
+const auditOf = (url: string) => new URLSearchParams(URL_FORM.exec(url)![2] ?? '').get('audit') ?? undefined;

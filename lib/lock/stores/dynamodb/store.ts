@@ -1,0 +1,143 @@
+// Locks in DynamoDB (stores.md): one table, listed by Scan in 1 MB pages (a page token per page), each item read in
+// its format; force-released by one DeleteItem whose ConditionExpression pins exactly what was read, recorded in the
+// audit table before (refused when it cannot be) and after.
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { AuditRecord } from '../../audit-record';
+import { assertVersion, notALockView, recordedRelease, type LockStore, type LockView } from '../../store';
+import type { ReleaseRequest, StorePage, StoreReleaseResult } from '../../store';
+import { DEFAULT_AUDIT_TABLE, DynamoAuditTrail } from './audit';
+import { readItem, sameOwner, versionOf, type DynamoReading } from './formats';
+import { DynamoTable, type Item } from './table';
+import { DYNAMODB_VERSION } from './version';
+import { dynamoView } from './view';
+
+export interface DynamoStoreOptions {
+  client: DynamoDBClient;
+  table: string;
+  auditTable?: string;
+  longHeldMs?: number;
+  close?: () => Promise<void>;
+}
+
+export class DynamoLockStore implements LockStore {
+  readonly kind = 'dynamodb';
+  readonly versionShape = DYNAMODB_VERSION;
+  readonly source: string;
+  readonly table: DynamoTable;
+  private readonly trail: DynamoAuditTrail;
+  private readonly firstSeen = new Map<string, number>();
+
+  constructor(private readonly o: DynamoStoreOptions) {
+    this.table = new DynamoTable(o.client, o.table);
+    this.trail = new DynamoAuditTrail(this.table, o.auditTable ?? DEFAULT_AUDIT_TABLE);
+    this.source = `dynamodb://${o.table}`;
+  }
+
+  now(): number {
+    return this.table.clock.now();
+  }
+
+  async close(): Promise<void> {
+    await this.o.close?.();
+  }
+
+  /** One Scan page (1 MB); the next page's token is its LastEvaluatedKey. */
+  async list(pageToken?: string): Promise<StorePage> {
+    const keys = await this.table.keys();
+    const page = await this.table.scan(
+      pageToken ? (JSON.parse(Buffer.from(pageToken, 'base64url').toString()) as Item) : undefined,
+    );
+    const locks: LockView[] = [];
+    let skipped = 0;
+    for (const item of page.items) {
+      const read = readItem(item, keys);
+      if (read.kind === 'lock') locks.push(this.view(read.reading));
+      else skipped++;
+    }
+    if (!page.next) this.pruneSeen(locks);
+    return {
+      locks,
+      skipped,
+      serverTime: new Date(this.now()).toISOString(),
+      ...(page.next ? { nextPageToken: Buffer.from(JSON.stringify(page.next)).toString('base64url') } : {}),
+    };
+  }
+
+  async inspect(name: string): Promise<LockView | null> {
+    const item = await this.table.get(name);
+    if (!item) return null;
+    const read = readItem(item, await this.table.keys());
+    if (read.kind === 'lock') return this.view(read.reading);
+    return notALockView({
+      kind: this.kind,
+      source: this.source,
+      name,
+      what: `An item that is ${read.why}`,
+      nowMs: this.now(),
+      terms: {
+        storeLabel: 'DynamoDB',
+        versionName: '—',
+        since: 'Seen since',
+        liveness: '—',
+        effect: '—',
+        rule: '—',
+        trail: '—',
+      },
+    });
+  }
+
+  /** One DeleteItem conditioned on exactly what was read, audited before and after. */
+  async forceRelease(r: ReleaseRequest): Promise<StoreReleaseResult> {
+    assertVersion(this, r.version);
+    const before = await this.read(r.name);
+    if (!before) return { outcome: 'gone', current: null, audit: [] };
+    if (before.kind === 'skip') return { outcome: 'not-a-lock', current: await this.inspect(r.name), audit: [] };
+    if (versionOf(before.reading) !== r.version) {
+      const current = this.view(before.reading);
+      return { outcome: judge(before.reading, r), current, audit: [] };
+    }
+    const fields = { version: r.version, operator: r.operator, reason: r.reason, format: before.reading.format };
+    const record = (f: Record<string, string>) => this.record(f);
+    return recordedRelease({ lock: r.name, trail: this.trail.name, fields, record }, async () => {
+      if (await this.table.deleteIf(r.name, before.reading.pinned)) return { outcome: 'released', current: null };
+      const now = await this.read(r.name);
+      if (!now) return { outcome: 'gone', current: null };
+      const current = now.kind === 'lock' ? this.view(now.reading) : await this.inspect(r.name);
+      return { outcome: now.kind === 'lock' ? judge(now.reading, r) : 'changed', current };
+    });
+  }
+
+  readAudit(from: Date, to: Date, lock?: string): Promise<AuditRecord[]> {
+    return this.trail.read(from, to, lock);
+  }
+
+  record(fields: Record<string, string>): Promise<string> {
+    return this.trail.record(fields);
+  }
+
+  private async read(name: string) {
+    const item = await this.table.get(name);
+    return item && readItem(item, await this.table.keys());
+  }
+
+  private view(r: DynamoReading): LockView {
+    return dynamoView(r, {
+      source: this.source,
+      now: this.now(),
+      firstSeen: this.firstSeen,
+      longHeldMs: this.o.longHeldMs,
+    });
+  }
+
+  /** After a whole listing: forget first sightings of versions that no longer exist. */
+  private pruneSeen(locks: LockView[]): void {
+    if (this.firstSeen.size < 10_000) return;
+    const live = new Set(locks.map((l) => `${l.name}\u0000${l.version}`));
+    for (const k of this.firstSeen.keys()) if (!live.has(k)) this.firstSeen.delete(k);
+  }
+}
+
+/** A newer version: the same owner's heartbeat (a lease client) is alive; anything else is a successor. */
+function judge(current: DynamoReading, seen: ReleaseRequest): 'refreshed' | 'changed' {
+  return sameOwner(seen.version, current) ? 'refreshed' : 'changed';
+}

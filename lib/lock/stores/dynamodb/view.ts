@@ -1,0 +1,109 @@
+// How a DynamoDB lock is shown: Terraform's items never expire (long-held past the threshold); a lease client is
+// healthy until the same recordVersionNumber has been seen unchanged for longer than its lease (two observations a
+// lease apart, as the clients themselves judge it), then expired; Lockboard's own expires on the service's clock.
+import type { LockView, StoreTerms } from '../../store';
+import type { LockHealth } from '../../types';
+import { versionOf, type DynamoReading } from './formats';
+
+export interface ViewContext {
+  source: string;
+  now: number;
+  /** When each (name, version) was first seen by this store: "seen since", and the lease judgement. */
+  firstSeen: Map<string, number>;
+  longHeldMs?: number;
+}
+
+export function dynamoView(r: DynamoReading, c: ViewContext): LockView {
+  const version = versionOf(r);
+  const key = `${r.name}\u0000${version}`;
+  const seen = c.firstSeen.get(key) ?? c.now;
+  c.firstSeen.set(key, seen);
+  const since = r.acquiredMs ?? seen;
+  const unchangedMs = c.now - seen;
+  const { health, note, expiresAt } = judge(r, c, since, unchangedMs);
+  return {
+    store: 'dynamodb',
+    source: c.source,
+    bucket: c.source,
+    name: r.name,
+    format: r.format,
+    formatLabel: r.label,
+    ...(r.identity ? { identity: r.identity } : {}),
+    ...(r.purpose ? { purpose: r.purpose } : {}),
+    ...(r.host ? { host: r.host } : {}),
+    generation: r.token ?? '0',
+    metageneration: '0',
+    createdAt: new Date(since).toISOString(),
+    updatedAt: new Date(seen).toISOString(),
+    heldMs: Math.max(0, c.now - since),
+    ...(expiresAt !== undefined
+      ? { expiresAt: new Date(expiresAt).toISOString(), afterExpiry: 'expired' as const }
+      : {}),
+    ...(r.leaseMs !== undefined ? { ttlMs: r.leaseMs } : {}),
+    health,
+    ...(note ? { note } : {}),
+    metadata: {},
+    details: r.acquiredMs === undefined ? [...r.details, ['Seen since', new Date(seen).toISOString()]] : r.details,
+    releasable: true,
+    releaseRule: 'delete',
+    releaseNote: releaseNote(r),
+    size: 0,
+    version,
+    versionLabel: `item hash ${version.slice(0, 8)}${r.token ? ` · token ${r.token}` : ''}`,
+    terms: dynamoTerms(r),
+  };
+}
+
+function judge(r: DynamoReading, c: ViewContext, since: number, unchangedMs: number) {
+  const longHeld = c.longHeldMs !== undefined && c.now - since > c.longHeldMs;
+  if (r.released) return { health: 'free' as LockHealth, note: 'released (isReleased = 1): the next client takes it' };
+  if (r.expiresAtMs !== undefined)
+    return {
+      health: (c.now >= r.expiresAtMs ? 'expired' : longHeld ? 'long-held' : 'healthy') as LockHealth,
+      expiresAt: r.expiresAtMs,
+    };
+  if (r.leaseMs !== undefined) {
+    if (unchangedMs > r.leaseMs)
+      return {
+        health: 'expired' as LockHealth,
+        note: `unchanged for ${Math.round(unchangedMs / 1000)} s, longer than its ${r.leaseMs / 1000} s lease: its holder stopped heartbeating`,
+      };
+    return { health: (longHeld ? 'long-held' : 'healthy') as LockHealth, expiresAt: c.now - unchangedMs + r.leaseMs };
+  }
+  return {
+    health: (longHeld ? 'long-held' : 'unknown') as LockHealth,
+    note: r.format === 'terraform' ? undefined : 'no lease (FailClosed): it never expires by itself',
+  };
+}
+
+function releaseNote(r: DynamoReading): string {
+  if (r.format === 'terraform')
+    return (
+      'Deletes the item only if its Info is still exactly what you saw (one DeleteItem with a condition), unlike ' +
+      '`terraform force-unlock`, which compares the lock ID and then deletes with no condition. If the run that holds ' +
+      'it is still applying, two applies can then write the state at once.'
+    );
+  return 'Deletes the item only if its recordVersionNumber and owner are still the ones you saw: a heartbeat since (the holder is alive) or a successor is never deleted.';
+}
+
+function dynamoTerms(r: DynamoReading): StoreTerms {
+  const lease = r.leaseMs !== undefined || r.expiresAtMs !== undefined;
+  return {
+    storeLabel: 'DynamoDB',
+    versionName: r.format === 'terraform' ? 'hash of the Info attribute' : 'hash of recordVersionNumber and owner',
+    since: r.acquiredMs === undefined ? 'Seen since' : 'Held since',
+    ...(lease ? { ttl: 'Lease' } : {}),
+    liveness:
+      r.format === 'terraform'
+        ? 'Terraform’s lock item never expires: only its apply’s unlock, `terraform force-unlock` or an operator removes it.'
+        : lease
+          ? 'The holder heartbeats with a new recordVersionNumber within its lease; the same one seen unchanged for longer than the lease means its holder is gone.'
+          : 'No lease: it stays until its owner or an operator removes it.',
+    effect:
+      r.format === 'terraform'
+        ? 'Clearing deletes the lock item; a Terraform run still applying is not told and may write the state.'
+        : 'Clearing deletes the item; its holder learns at its next heartbeat (its condition fails) and should stop.',
+    rule: 'DynamoDB rule: one DeleteItem whose ConditionExpression pins exactly what was read (Terraform: the whole Info string; lock clients: recordVersionNumber and ownerName). DynamoDB refuses it if the item changed, so a successor or a heartbeat is never deleted.',
+    trail: 'Force-releases are recorded in the lockboard-audit table before and after; other tools record nothing.',
+  };
+}

@@ -1,0 +1,179 @@
+// The DynamoDB store against dynalite through the official client: every format read, never a digest or a plain
+// item as a lock, and a release with a version older than a successor or a heartbeat deletes nothing, per format.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AuditWriteError } from '@/lib/lock';
+import { DynamoLockStore } from '@/lib/lock/stores/dynamodb';
+import { startDynamo, type TestDynamo } from '../helpers/dynamodb';
+
+let d: TestDynamo;
+let store: DynamoLockStore;
+const S = (s: string) => ({ S: s });
+const info = (who: string, id: string) =>
+  JSON.stringify({
+    ID: id,
+    Operation: 'OperationTypeApply',
+    Info: '',
+    Who: who,
+    Version: '1.11.4',
+    Created: '2026-11-24T05:00:00.123456789Z',
+    Path: 'tf-state/prod/terraform.tfstate',
+  });
+const release = (name: string, version: string) =>
+  store.forceRelease({ name, version, reason: 'test', operator: 'ops@example.com' });
+
+beforeAll(async () => {
+  d = await startDynamo();
+  await d.table('tf-locks', 'LockID');
+  await d.table('app-locks', 'key');
+  await d.table('lockboard-audit', 'lock', 'id');
+  store = new DynamoLockStore({ client: d.client, table: 'tf-locks' });
+});
+afterAll(async () => d?.stop());
+
+describe('Terraform’s lock table', () => {
+  it('reads the lock item in its own terms, with the force-unlock equivalent, and never the digest item', async () => {
+    await d.put('tf-locks', {
+      LockID: S('tf-state/prod/terraform.tfstate'),
+      Info: S(info('ci@runner-7', 'a1b2-c3d4')),
+    });
+    await d.put('tf-locks', {
+      LockID: S('tf-state/prod/terraform.tfstate-md5'),
+      Digest: S('0f343b0931126a20f133d67c2b018a3b'),
+    });
+    const page = await store.list();
+    expect(page.locks.map((l) => l.name)).toEqual(['tf-state/prod/terraform.tfstate']);
+    expect(page.skipped).toBe(1);
+    const lock = page.locks[0]!;
+    expect(lock).toMatchObject({
+      format: 'terraform',
+      identity: 'ci@runner-7',
+      health: 'unknown',
+      createdAt: '2026-11-24T05:00:00.123Z',
+    });
+    expect(lock.details).toContainEqual(['Equivalent command', 'terraform force-unlock a1b2-c3d4']);
+    expect(lock.terms.storeLabel).toBe('DynamoDB');
+    const digest = await store.inspect('tf-state/prod/terraform.tfstate-md5');
+    expect(digest?.releasable).toBe(false);
+    expect((await release('tf-state/prod/terraform.tfstate-md5', lock.version)).outcome).toBe('not-a-lock');
+    expect((await store.inspect('tf-state/prod/terraform.tfstate-md5'))?.note).toMatch(/digest/); // still there
+  });
+
+  it('deletes nothing for a version older than a successor’s, then releases the one seen, audited before and after', async () => {
+    const seen = (await store.inspect('tf-state/prod/terraform.tfstate'))!;
+    await d.put('tf-locks', { LockID: S('tf-state/prod/terraform.tfstate'), Info: S(info('laptop@ada', 'e5f6-0000')) });
+    const stale = await release('tf-state/prod/terraform.tfstate', seen.version);
+    expect(stale.outcome).toBe('changed');
+    expect(stale.current?.identity).toBe('laptop@ada');
+    const now = (await store.inspect('tf-state/prod/terraform.tfstate'))!;
+    const done = await release('tf-state/prod/terraform.tfstate', now.version);
+    expect(done.outcome).toBe('released');
+    expect(done.audit).toHaveLength(2);
+    expect(await store.inspect('tf-state/prod/terraform.tfstate')).toBeNull();
+    const events = await store.readAudit(new Date(Date.now() - 60_000), new Date(Date.now() + 60_000));
+    expect(events.map((e) => e.event)).toEqual(['force-release-requested', 'force-released']);
+  });
+
+  it('refuses a release whose attempt cannot be recorded (no audit table), deleting nothing', async () => {
+    const noTrail = new DynamoLockStore({ client: d.client, table: 'tf-locks', auditTable: 'missing-audit' });
+    await d.put('tf-locks', { LockID: S('tf-state/dev/terraform.tfstate'), Info: S(info('dev@box', 'dev-1')) });
+    const lock = (await noTrail.inspect('tf-state/dev/terraform.tfstate'))!;
+    const err = await noTrail
+      .forceRelease({ name: lock.name, version: lock.version, reason: 'x', operator: 'o' })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AuditWriteError);
+    expect((err as Error).message).toMatch(/missing-audit.*lockboard dynamodb init/);
+    expect(await noTrail.inspect('tf-state/dev/terraform.tfstate')).not.toBeNull();
+  });
+});
+
+describe('the AWS lock-client family', () => {
+  let lc: DynamoLockStore;
+  beforeAll(() => {
+    lc = new DynamoLockStore({ client: d.client, table: 'app-locks' });
+  });
+
+  it('reads leases in ms, as a Go duration and never-expiring FailClosed locks; a released item is free', async () => {
+    await d.put('app-locks', {
+      key: S('java'),
+      ownerName: S('host-a1b2'),
+      leaseDuration: S('20000'),
+      recordVersionNumber: S('uuid-1'),
+    });
+    await d.put('app-locks', {
+      key: S('go'),
+      ownerName: S('b32owner'),
+      leaseDuration: S('1m30s'),
+      recordVersionNumber: S('1732400000:abc'),
+    });
+    await d.put('app-locks', {
+      key: S('npm-failclosed'),
+      ownerName: S('dynamodb-lock-client@0.7.3_ci@box'),
+      recordVersionNumber: { B: Buffer.from('r'.repeat(64)) },
+    });
+    await d.put('app-locks', {
+      key: S('released'),
+      ownerName: S('x'),
+      leaseDuration: S('20000'),
+      recordVersionNumber: S('uuid-9'),
+      isReleased: S('1'),
+    });
+    await d.put('app-locks', { key: S('user#42'), email: S('ada@example.com') });
+    const page = await lc.list();
+    const by = Object.fromEntries(page.locks.map((l) => [l.name, l]));
+    expect(Object.keys(by).sort()).toEqual(['go', 'java', 'npm-failclosed', 'released']);
+    expect(page.skipped).toBe(1);
+    expect(by.java).toMatchObject({
+      format: 'dynamodb-lock-client',
+      identity: 'host-a1b2',
+      health: 'healthy',
+      ttlMs: 20_000,
+    });
+    expect(by.go!.ttlMs).toBe(90_000);
+    expect(by['npm-failclosed']).toMatchObject({ health: 'unknown', note: expect.stringMatching(/never expires/) });
+    expect(by.released!.health).toBe('free');
+    expect(by.java!.terms.since).toBe('Seen since');
+    expect((await lc.inspect('user#42'))?.releasable).toBe(false);
+  });
+
+  it('calls a lease expired once the same recordVersionNumber has been seen unchanged for longer than its lease', async () => {
+    await d.put('app-locks', {
+      key: S('short'),
+      ownerName: S('dead-host'),
+      leaseDuration: S('300'),
+      recordVersionNumber: S('r-1'),
+    });
+    expect((await lc.inspect('short'))!.health).toBe('healthy');
+    await new Promise((r) => setTimeout(r, 450));
+    const later = (await lc.inspect('short'))!;
+    expect(later.health).toBe('expired');
+    expect(later.note).toMatch(/unchanged for \d+ s/);
+  });
+
+  it('answers refreshed for a heartbeat since (same owner) and changed for a successor, deleting nothing', async () => {
+    const seen = (await lc.inspect('java'))!;
+    await d.put('app-locks', {
+      key: S('java'),
+      ownerName: S('host-a1b2'),
+      leaseDuration: S('20000'),
+      recordVersionNumber: S('uuid-2'),
+    });
+    expect((await lc.forceRelease({ name: 'java', version: seen.version, reason: 'r', operator: 'o' })).outcome).toBe(
+      'refreshed',
+    );
+    const beat = (await lc.inspect('java'))!;
+    await d.put('app-locks', {
+      key: S('java'),
+      ownerName: S('host-zzzz'),
+      leaseDuration: S('20000'),
+      recordVersionNumber: S('uuid-3'),
+    });
+    expect((await lc.forceRelease({ name: 'java', version: beat.version, reason: 'r', operator: 'o' })).outcome).toBe(
+      'changed',
+    );
+    expect((await lc.inspect('java'))!.identity).toBe('host-zzzz');
+    const now = (await lc.inspect('java'))!;
+    expect((await lc.forceRelease({ name: 'java', version: now.version, reason: 'r', operator: 'o' })).outcome).toBe(
+      'released',
+    );
+  });
+});
