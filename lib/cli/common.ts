@@ -2,6 +2,7 @@
 import { Storage } from '@google-cloud/storage';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { parseDurationMs } from '../format';
+import { storeUnavailable } from '../lock/store-errors';
 
 export { formatDuration } from '../format';
 
@@ -143,13 +144,15 @@ export function storageFailure(err: unknown, bucket: string): { message: string;
   if (status === 401 || status === 403) {
     return { message: `Permission denied on bucket "${bucket}": ${text}`, code: EXIT.storage };
   }
-  // Redis and PostgreSQL sources say which server they could not reach
-  if (/^Cannot reach (redis|rediss|postgres|postgresql):\/\//.test(text)) return { message: text, code: EXIT.storage };
+  // A source that names the server it cannot reach (Redis, PostgreSQL) says so itself
+  if (/^Cannot reach [a-z]+:\/\//.test(text)) return { message: text, code: EXIT.storage };
   if (status === 0 || /ECONNREFUSED|ENOTFOUND|timed out/.test(text)) {
     return {
-      message: `Cannot reach the storage endpoint: ${text}. Check --endpoint / LOCKBOARD_GCS_ENDPOINT.`,
+      message: `Cannot reach the storage endpoint: ${text}. Check --endpoint / LOCKBOARD_GCS_ENDPOINT (AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL_DYNAMODB) and that the store is running.`,
       code: EXIT.storage,
     };
   }
-  return null;
+  // Every other "store unavailable" (a missing table or grant, an SDK not installed, the service refusing)
+  const unavailable = storeUnavailable(err);
+  return unavailable === null ? null : { message: unavailable, code: EXIT.storage };
 }

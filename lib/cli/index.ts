@@ -4,20 +4,22 @@ import { EXIT, EXIT_CODES_HELP } from './exit';
 
 const HELP = `Usage: lockboard <command> [options]
 
-Distributed locks on Google Cloud Storage, S3 and Redis, for scripts and CI/CD pipelines.
+Distributed locks on Google Cloud Storage, S3, Redis, PostgreSQL and DynamoDB, for scripts and CI/CD pipelines.
 
 Commands:
   run <lock> -- <cmd>   run a command while holding the lock (like flock(1), across machines)
-  ls [prefix]           list locks with owner, health, held for, expires in, generation
-  status <lock>         one lock in detail (exit 0 held, 10 free)
-  release <lock>        force-release one generation (operators; audited)
+  ls [source]           list locks with owner, health, held for, expires in, version
+  status <lock>         one lock in detail (exit 0 held, 10 free, 13 not a lock)
+  release <lock>        force-release exactly the version seen (operators; audited)
   emulator              run the local GCS (and S3) emulator
   postgres init <src>   create Lockboard's PostgreSQL lock tables
+  dynamodb init [src]   create Lockboard's DynamoDB audit table (and lock table)
   --version             print the version
 
 Run "lockboard <command> --help" for options and examples.
 Configuration: --bucket / LOCKBOARD_BUCKET, --endpoint / LOCKBOARD_GCS_ENDPOINT, --prefix / LOCKBOARD_PREFIX;
-or a source URL: gs://bucket/prefix, s3://bucket/prefix, redis://host:port/db?match=PATTERN, postgres://host/db.
+or a source URL: gs://bucket/prefix, s3://bucket/prefix, redis://host:port/db?match=PATTERN, postgres://host/db,
+dynamodb://table.
 
 ${EXIT_CODES_HELP}`;
 
@@ -31,6 +33,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   release: async () => (await import('./release')).releaseCommand,
   emulator: async () => (await import('../emulator/command')).runEmulatorCommand,
   postgres: async () => (await import('./postgres')).postgresCommand,
+  dynamodb: async () => (await import('./dynamodb')).dynamodbCommand,
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -5,6 +5,7 @@ import { getToken } from 'next-auth/jwt';
 import type { NextRequest } from 'next/server';
 import type { z } from 'zod';
 import { AuditWriteError, GcsCallError, LockOptionsError } from '@/lib/lock';
+import { storeUnavailable } from '@/lib/lock/store-errors';
 import { resolveRole } from './auth';
 import { env } from './env';
 import { allows, type Role } from './roles';
@@ -53,27 +54,10 @@ export function errorResponse(err: unknown): Response {
       'retry-after': '5',
     });
   }
-  if (err instanceof GcsCallError) {
-    const message = `Cloud Storage is unavailable (${err.status || 'no response'}): ${err.message}. Retry in a few seconds.`;
-    return json({ error: { code: 'storage_unavailable', message } }, 503, { 'retry-after': '2' });
-  }
-  // A store that cannot be reached (Redis, PostgreSQL connection refused or reset)
-  const code = (err as { code?: unknown })?.code;
-  if (code === '42501') {
-    // PostgreSQL's insufficient_privilege: the console's role lacks a grant (README: least privilege)
-    return json({ error: { code: 'storage_unavailable', message: (err as Error).message } }, 503);
-  }
-  if (
-    typeof code === 'string' &&
-    /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|57P01|08006|08001)$/.test(code)
-  ) {
-    const message = `The lock store is unavailable (${code}). Retry in a few seconds.`;
-    return json({ error: { code: 'storage_unavailable', message } }, 503, { 'retry-after': '2' });
-  }
-  // An S3 request the AWS SDK could not complete (unreachable, throttled, denied): the store is unavailable
-  if (typeof err === 'object' && err !== null && '$metadata' in err) {
-    const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
-    const message = `S3 is unavailable (${status ?? 'no response'}): ${(err as unknown as Error).message}. Retry in a few seconds.`;
+  // A store that cannot serve the request now (unreachable, a missing table or grant, throttled): one judgement
+  const unavailable = storeUnavailable(err);
+  if (unavailable !== null) {
+    const message = `${unavailable.replace(/\.?$/, '.')} Retry in a few seconds.`;
     return json({ error: { code: 'storage_unavailable', message } }, 503, { 'retry-after': '2' });
   }
   console.error('[lockboard] unexpected error in an API route:', err);

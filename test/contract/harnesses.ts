@@ -5,6 +5,7 @@ import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { randomBytes } from 'node:crypto';
 import { startEmulator } from '@/lib/emulator';
 import { Storage } from '@google-cloud/storage';
+import { startDynamo } from '../helpers/dynamodb';
 import { startPostgres } from '../helpers/postgres';
 import { startRedis } from '../helpers/redis';
 import { startS3 } from '../helpers/s3';
@@ -123,9 +124,33 @@ export async function postgresHarness(): Promise<Harness> {
   };
 }
 
+export async function dynamodbHarness(): Promise<Harness> {
+  const d = await startDynamo();
+  await d.table('contract-locks', 'LockID');
+  await d.table('lockboard-audit', 'lock', 'id');
+  const lock = 'tf-state/prod/terraform.tfstate';
+  return {
+    kind: 'dynamodb',
+    source: 'dynamodb://contract-locks',
+    env: { AWS_ENDPOINT_URL_DYNAMODB: d.url, AWS_REGION: 'us-east-1' },
+    lock,
+    notALock: `${lock}-md5`,
+    async hold() {
+      await d.put('contract-locks', { LockID: { S: lock }, Info: { S: tflock('alice@laptop') } });
+      await d.put('contract-locks', {
+        LockID: { S: `${lock}-md5` },
+        Digest: { S: '0f343b0931126a20f133d67c2b018a3b' },
+      });
+    },
+    successor: () => d.put('contract-locks', { LockID: { S: lock }, Info: { S: tflock('bob@ci') } }),
+    stop: () => d.stop(),
+  };
+}
+
 export const HARNESSES: [string, () => Promise<Harness>][] = [
   ['gcs', gcsHarness],
   ['s3', s3Harness],
   ['redis', redisHarness],
   ['postgres', postgresHarness],
+  ['dynamodb', dynamodbHarness],
 ];

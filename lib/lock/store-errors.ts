@@ -1,0 +1,23 @@
+// One judgement of "the store is unavailable" for every store (the console answers 503, the CLI exits 3): what could
+// not be reached, which table or grant is missing, which SDK is not installed, and the store's own words for it.
+import { GcsCallError } from './stores/gcs/client';
+
+const NETWORK = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|57P01|08006|08001)$/;
+/** Codes the stores give their configuration errors: a missing table, region or SDK; PostgreSQL's missing grant. */
+const CONFIG = /^(TABLE_MISSING|CONFIG|SDK_MISSING|42501)$/;
+
+/** The message for a store that cannot serve the request now, or null when `err` is something else. */
+export function storeUnavailable(err: unknown): string | null {
+  const code = (err as { code?: unknown })?.code;
+  const message = (err as Error)?.message ?? String(err);
+  if (typeof code === 'string' && CONFIG.test(code)) return message;
+  if (typeof code === 'string' && NETWORK.test(code)) return `The lock store is unavailable (${code}): ${message}`;
+  if (err instanceof GcsCallError && err.status !== 400)
+    return `Cloud Storage is unavailable (${err.status || 'no response'}): ${message}`;
+  // An AWS SDK request that could not complete (unreachable, throttled, denied)
+  if (typeof err === 'object' && err !== null && '$metadata' in err) {
+    const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+    return `The AWS service is unavailable (${status ?? 'no response'}): ${message}`;
+  }
+  return null;
+}
