@@ -1,7 +1,8 @@
 // npm run bench: every benchmark, each printing a table and writing bench-results/<name>.json.
-// Run one with: npm run bench -- emulator | lock-core | handover | formats | console | churn | cli-startup | events | s3 | redis | postgres
+// Run one with: npm run bench -- emulator | lock-core | handover | formats | console | churn | cli-startup | events | s3 | redis | postgres | dynamodb
 import { benchChurn } from './churn';
 import { benchCliStartup } from './cli-startup';
+import { benchDynamodb } from './dynamodb';
 import { spawnSync } from 'node:child_process';
 import { benchEmulator } from './emulator';
 import { benchFormats } from './formats';
@@ -35,6 +36,7 @@ const ALL: Record<string, () => Promise<unknown>> = {
   s3: benchS3,
   redis: benchRedis,
   postgres: benchPostgres,
+  dynamodb: benchDynamodb,
 };
 const chosen = process.argv.slice(2).filter((a) => a !== '--');
 for (const name of chosen) {
