@@ -61,6 +61,7 @@ export async function benchDynamodb() {
     locks: '-',
     requests: scans,
     ms: round(performance.now() - started),
+    ratio: 1,
   });
   const bare = performance.now() - started;
   const store = new DynamoLockStore({ client: d.client, table: 'bench-locks' });
