@@ -8,6 +8,7 @@ import { call, importRoutes, SECRET, type Routes } from '../helpers/routes';
 import { startPostgres, type TestPostgres } from '../helpers/postgres';
 
 const OPERATOR = 'ops@example.com';
+const VIEWER = 'viewer@example.com';
 let pg: TestPostgres;
 let routes: Routes;
 let bucket: string;
@@ -19,6 +20,7 @@ beforeAll(async () => {
   Object.assign(process.env, {
     LOCKBOARD_SOURCES: `postgres://postgres:pg-secret-123@127.0.0.1:${pg.port}/postgres`,
     LOCKBOARD_OPERATORS: OPERATOR,
+    LOCKBOARD_VIEWERS: VIEWER,
     NEXTAUTH_SECRET: SECRET,
   });
   delete process.env.LOCKBOARD_BUCKET;
@@ -72,5 +74,26 @@ describe('PostgreSQL sources in the console', () => {
     ]);
     await holder.end();
     await job.end();
+  });
+
+  it('shows a holder’s query with its literals masked to viewers, and whole to operators only', async () => {
+    const holder = await pg.connect({ application_name: 'admin-shell' });
+    await holder.query("SELECT pg_advisory_lock(4242), 'ada@example.com' AS who");
+    const name = 'advisory:4242';
+    const query = (as: string) =>
+      call(routes.lock.GET, `/api/locks/${name}?bucket=${encodeURIComponent(bucket)}`, { as }, { name: [name] });
+    const viewer = await query(VIEWER);
+    expect(viewer.status).toBe(200);
+    expect(viewer.text).not.toContain('ada@example.com');
+    expect(viewer.json.details).toContainEqual(['Current query', 'SELECT pg_advisory_lock(?), ? AS who']);
+    expect(viewer.json.sensitive).toBeUndefined();
+    const list = await call(routes.locks.GET, '/api/locks?source=all', { as: VIEWER });
+    expect(list.text).not.toContain('ada@example.com');
+    const operator = await query(OPERATOR);
+    expect(operator.json.sensitive).toContainEqual([
+      'Current query',
+      "SELECT pg_advisory_lock(4242), 'ada@example.com' AS who",
+    ]);
+    await holder.end();
   });
 });
