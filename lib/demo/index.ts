@@ -9,6 +9,7 @@ import { buildConsole, needsBuild, startConsole } from './console';
 import { startHolders } from './holders';
 import { PLATFORM_BUCKET } from './platform';
 import { startDemoPostgres } from './postgres';
+import { startDemoDynamo } from './dynamodb';
 import { startDemoRedis } from './redis';
 import { S3_BUCKET } from './s3';
 import { Stopper } from './stopper';
@@ -16,7 +17,7 @@ import { Stopper } from './stopper';
 /** The demo emulator's pushes to the demo console (a shared token, as with any emulator). */
 const PUSH_TOKEN = randomBytes(16).toString('hex');
 
-const HELP = `Usage: npm run demo -- [--port 3000] [--emulator-port 4443] [--s3-port 4444] [--redis-port 6390] [--pg-port 5439] [--data-dir .data/demo]
+const HELP = `Usage: npm run demo -- [--port 3000] [--emulator-port 4443] [--s3-port 4444] [--redis-port 6390] [--pg-port 5439] [--dynamodb-port 4445] [--data-dir .data/demo]
 
 Starts the GCS and S3 emulator, a Redis and a PostgreSQL of its own (when they are installed), simulated lock holders
 and the Lockboard console. Ctrl-C stops everything.`;
@@ -31,6 +32,7 @@ async function main(): Promise<number> {
         's3-port': { type: 'string', default: '4444' },
         'redis-port': { type: 'string', default: '6390' },
         'pg-port': { type: 'string', default: '5439' },
+        'dynamodb-port': { type: 'string', default: '4445' },
         'data-dir': { type: 'string', default: join(import.meta.dirname, '..', '..', '.data', 'demo') },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -48,9 +50,12 @@ async function main(): Promise<number> {
   const s3Port = Number(values['s3-port']);
   const redisPort = Number(values['redis-port']);
   const pgPort = Number(values['pg-port']);
-  if (![port, emulatorPort, s3Port, redisPort, pgPort].every((p) => Number.isInteger(p) && p > 0 && p < 65536)) {
+  const dynamoPort = Number(values['dynamodb-port']);
+  if (
+    ![port, emulatorPort, s3Port, redisPort, pgPort, dynamoPort].every((p) => Number.isInteger(p) && p > 0 && p < 65536)
+  ) {
     console.error(
-      'demo: --port, --emulator-port, --s3-port, --redis-port and --pg-port must be port numbers (1-65535)',
+      'demo: --port, --emulator-port, --s3-port, --redis-port, --pg-port and --dynamodb-port must be port numbers (1-65535)',
     );
     return 2;
   }
@@ -103,11 +108,16 @@ async function main(): Promise<number> {
     console.error(`demo: PostgreSQL locks are off: ${(err as Error).message}. Try --pg-port.`);
     return null;
   });
+  const dynamo = await startDemoDynamo(dynamoPort, redisStop).catch((err: unknown) => {
+    console.error(`demo: DynamoDB locks are off: ${(err as Error).message}. Try --dynamodb-port.`);
+    return null;
+  });
   // The servers go first: a holder loop blocked on a query of a server being stopped must not hold the stop up
   const stopRedis = async () => {
     redisStop.stop();
-    await Promise.allSettled([redis?.stop(), postgres?.stop()]);
-    await Promise.race([Promise.allSettled([...(redis?.loops ?? []), ...(postgres?.loops ?? [])]), pause(2_000)]);
+    await Promise.allSettled([redis?.stop(), postgres?.stop(), dynamo?.stop()]);
+    const loops = [...(redis?.loops ?? []), ...(postgres?.loops ?? []), ...(dynamo?.loops ?? [])];
+    await Promise.race([Promise.allSettled(loops), pause(2_000)]);
   };
   const killServers = () => {
     redis?.kill();
@@ -117,9 +127,10 @@ async function main(): Promise<number> {
   try {
     console_ = await startConsole(port, {
       LOCKBOARD_DEMO: '1',
-      LOCKBOARD_SOURCES: `gs://${bucket}/locks/,gs://${bucket}/ci/,gs://${PLATFORM_BUCKET}/,s3://${S3_BUCKET}/${redis ? `,${redis.url}` : ''}${postgres ? `,${postgres.url}` : ''}`,
+      LOCKBOARD_SOURCES: `gs://${bucket}/locks/,gs://${bucket}/ci/,gs://${PLATFORM_BUCKET}/,s3://${S3_BUCKET}/${redis ? `,${redis.url}` : ''}${postgres ? `,${postgres.url}` : ''}${dynamo ? `,${dynamo.sources.join(',')}` : ''}`,
       LOCKBOARD_GCS_ENDPOINT: emulator.url,
       AWS_ENDPOINT_URL_S3: s3Url,
+      ...(dynamo ? { AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint } : {}),
       LOCKBOARD_LONG_HELD: '10m',
       LOCKBOARD_METRICS_TOKEN: 'demo-metrics-token-0123456789',
       LOCKBOARD_PUSH_TOKEN: PUSH_TOKEN,
@@ -142,7 +153,11 @@ Lockboard demo is running.
              LOCKBOARD_GCS_ENDPOINT=${emulator.url} npx lockboard ls gs://${PLATFORM_BUCKET}/   (Terraform, Vault, ...)
              AWS_ENDPOINT_URL_S3=${s3Url} npx lockboard ls s3://${S3_BUCKET}/   (Terraform S3 lockfiles, S3 locks)${
                redis ? `\n             npx lockboard ls ${redis.url}   (Redis locks of every common library)` : ''
-             }${postgres ? `\n             npx lockboard ls ${postgres.url}   (advisory locks, lock tables)` : ''}
+             }${postgres ? `\n             npx lockboard ls ${postgres.url}   (advisory locks, lock tables)` : ''}${
+               dynamo
+                 ? `\n             AWS_ENDPOINT_URL_DYNAMODB=${dynamo.endpoint} npx lockboard ls dynamodb://tf-locks   (Terraform, lock clients)`
+                 : ''
+             }
   Metrics:   curl -H 'Authorization: Bearer demo-metrics-token-0123456789' ${console_.url}/api/metrics
 Press Ctrl-C to stop.`);
   await new Promise<void>((resolve) => {
