@@ -29,6 +29,11 @@ export const TOOL_SUITES: ToolSuite[] = [
     install: 'Terraform ≥ 1.10 on PATH (https://developer.hashicorp.com/terraform/install)',
   },
   {
+    file: 'test/interop/terraform-dynamodb.test.ts',
+    tool: 'terraform',
+    install: 'Terraform ≥ 1.10 on PATH (https://developer.hashicorp.com/terraform/install)',
+  },
+  {
     file: 'test/interop/terraform.test.ts',
     tool: 'terraform',
     install: 'Terraform ≥ 1.10 on PATH (https://developer.hashicorp.com/terraform/install)',
