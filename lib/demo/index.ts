@@ -11,6 +11,7 @@ import { PLATFORM_BUCKET } from './platform';
 import { startDemoPostgres } from './postgres';
 import { startDemoDynamo } from './dynamodb';
 import { startDemoRedis } from './redis';
+import { pause, shutdown } from './shutdown';
 import { S3_BUCKET } from './s3';
 import { Stopper } from './stopper';
 
@@ -138,10 +139,14 @@ async function main(): Promise<number> {
     });
   } catch (err) {
     console.error(`demo: ${(err as Error).message}`);
-    await holders.stop();
-    await stopRedis();
-    await emulator.close();
-    return 1;
+    return shutdown({
+      graceful: async () => {
+        await Promise.allSettled([holders.stop(), stopRedis()]);
+        await emulator.close();
+      },
+      kill: killServers,
+      code: 1,
+    });
   }
   console.log(`
 Lockboard demo is running.
@@ -166,29 +171,17 @@ Press Ctrl-C to stop.`);
     console_.child.once('exit', () => resolve());
   });
   console.log('\nStopping: releasing demo locks, stopping the console and the emulator...');
-  // A second Ctrl-C or SIGTERM stops at once; either way nothing outlives the demo after STOP_DEADLINE_MS
-  const now = () => {
-    killServers();
-    console_.child.kill('SIGKILL');
-    process.exit(130);
-  };
-  process.once('SIGINT', now);
-  process.once('SIGTERM', now);
-  const graceful = (async () => {
-    await Promise.allSettled([holders.stop(), stopRedis(), console_.stop()]);
-    await emulator.close();
-  })();
-  const finished = await Promise.race([graceful.then(() => true), pause(STOP_DEADLINE_MS).then(() => false)]);
-  if (!finished) console.log(`Stopping took over ${STOP_DEADLINE_MS / 1000} s; ending what is left.`);
-  killServers();
-  if (console_.child.exitCode === null) console_.child.kill('SIGKILL');
-  console.log('Stopped.');
-  process.exit(0);
+  return shutdown({
+    graceful: async () => {
+      await Promise.allSettled([holders.stop(), stopRedis(), console_.stop()]);
+      await emulator.close();
+    },
+    kill: () => {
+      killServers();
+      if (console_.child.exitCode === null) console_.child.kill('SIGKILL');
+    },
+    code: 0,
+  });
 }
-
-const pause = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
-
-/** How long a graceful stop may take before the demo's servers are killed. */
-const STOP_DEADLINE_MS = 5_000;
 
 process.exitCode = await main();

@@ -60,6 +60,8 @@ const schema = z
     LOCKBOARD_GCS_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
     /** The AWS SDK's own variable: an S3-compatible endpoint (the emulator), addressed path-style. */
     AWS_ENDPOINT_URL_S3: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+    /** The AWS SDK's own variable: a DynamoDB-compatible endpoint (dynalite). */
+    AWS_ENDPOINT_URL_DYNAMODB: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
     AWS_REGION: z
       .string()
       .regex(/^[a-z0-9-]{2,32}$/, 'must be an AWS region such as eu-west-1')

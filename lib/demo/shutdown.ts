@@ -1,0 +1,32 @@
+// How the demo ends, on the first Ctrl-C or SIGTERM (or when start-up fails): a graceful stop (release the demo
+// locks, stop the console, the servers and the emulator) for at most STOP_DEADLINE_MS, then whatever is left killed.
+// A second signal kills at once. Either way nothing the demo started outlives it.
+
+/** How long a graceful stop may take before the demo's servers are killed. */
+export const STOP_DEADLINE_MS = 5_000;
+
+export const pause = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
+
+export async function shutdown(o: {
+  graceful: () => Promise<unknown>;
+  kill: () => void;
+  code: number;
+}): Promise<never> {
+  const now = () => {
+    o.kill();
+    process.exit(130);
+  };
+  process.once('SIGINT', now);
+  process.once('SIGTERM', now);
+  const finished = await Promise.race([
+    o.graceful().then(
+      () => true,
+      () => true,
+    ),
+    pause(STOP_DEADLINE_MS).then(() => false),
+  ]);
+  if (!finished) console.log(`Stopping took over ${STOP_DEADLINE_MS / 1000} s; ending what is left.`);
+  o.kill();
+  console.log('Stopped.');
+  process.exit(o.code);
+}
