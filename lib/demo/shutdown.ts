@@ -12,12 +12,16 @@ export async function shutdown(o: {
   kill: () => void;
   code: number;
 }): Promise<never> {
+  // npm forwards the signal it got to the demo, which got Ctrl-C's SIGINT itself too: one press, two signals. A
+  // second signal within a second is that echo, not a second press.
+  const since = Date.now();
   const now = () => {
+    if (Date.now() - since < 1_000) return;
     o.kill();
     process.exit(130);
   };
-  process.once('SIGINT', now);
-  process.once('SIGTERM', now);
+  process.on('SIGINT', now);
+  process.on('SIGTERM', now);
   const finished = await Promise.race([
     o.graceful().then(
       () => true,

@@ -2,7 +2,7 @@
 // its whole process group) within a few seconds, and every server it started stops with it (Redis, PostgreSQL in its
 // own process group, the console).
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { chmodSync, mkdtempSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,7 +21,9 @@ const listening = (port: number) =>
 async function startDemo() {
   const ports = { port: 0, 'emulator-port': 0, 's3-port': 0, 'redis-port': 0, 'pg-port': 0, 'dynamodb-port': 0 };
   for (const k of Object.keys(ports) as (keyof typeof ports)[]) ports[k] = await freePort();
-  const args = ['run', 'demo', '--', '--data-dir', mkdtempSync(join(tmpdir(), 'lockboard-demo-'))];
+  const dataDir = mkdtempSync(join(tmpdir(), 'lockboard-demo-'));
+  chmodSync(dataDir, 0o755); // PostgreSQL runs as its own user and must reach its folder inside
+  const args = ['run', 'demo', '--', '--data-dir', dataDir];
   for (const [k, v] of Object.entries(ports)) args.push(`--${k}`, String(v));
   const child = spawn('npm', args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env } });
   let out = '';
