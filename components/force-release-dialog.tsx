@@ -16,6 +16,8 @@ export interface Released {
   confirmed: boolean;
   message: string;
   audit?: { attempt?: string; outcome?: string; outcomeError?: string };
+  /** The same lock in other stores, released with it. */
+  pairs?: { source: string; name: string; outcome: string }[];
 }
 
 interface Props {
@@ -34,10 +36,11 @@ export function releasedNotice(lock: LockInfo, r: Released): string {
       ? ' Recorded in the audit trail (attempt and outcome).'
       : ' The attempt is in the audit trail; recording the outcome failed.'
     : '';
-  return what + audit;
+  const pairs = (r.pairs ?? []).map((p) => ` Its pair ${p.source} ${p.name}: ${p.outcome}.`).join('');
+  return what + audit + pairs;
 }
 
-/** Force-release one generation. On 409 it shows what changed and never retries by itself. */
+/** Force-release one version. On 409 it shows what changed and never retries by itself. */
 export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
   const dialog = useRef<HTMLDialogElement>(null);
   const queryClient = useQueryClient();

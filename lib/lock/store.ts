@@ -24,6 +24,11 @@ export interface LockView extends LockInfo {
    * who may end the holder's work (operators, the CLI with the store's credentials), never to viewers.
    */
   sensitive?: [label: string, value: string][];
+  /**
+   * The same logical lock kept in another store names the same key (Terraform's S3 backend with both use_lockfile
+   * and dynamodb_table holds one LockInfo as an S3 .tflock and a DynamoDB item): shown as a pair, released together.
+   */
+  pairKey?: string;
 }
 
 /** The view for someone who may not see `sensitive` fields (a viewer): the same lock without them. */
@@ -55,6 +60,8 @@ export interface StoreReleaseResult {
   confirmed?: boolean;
   /** The outcome could not be recorded (the attempt was): why. */
   auditError?: string;
+  /** The lock as it was released (set when released), e.g. for its pair in another store. */
+  released?: LockView;
 }
 
 /** One page of a listing; a store without paging answers one page with no token. */

@@ -4,6 +4,7 @@ import 'server-only';
 import type { LockHealth } from '@/lib/lock';
 import { withoutSensitive, type LockView } from '@/lib/lock/store';
 import { ApiError } from './http';
+import { partnersOf } from './pairs';
 import { cachedPage, storeFor } from './stores';
 import type { Source } from './sources';
 
@@ -93,5 +94,16 @@ export async function getForConsole(
   const view = await store.inspect(name);
   const serverTime = new Date(store.now()).toISOString();
   if (!view) return { name, bucket: source.bucketId, absent: true, serverTime };
-  return { ...consoleView(source, view, seesSensitive), serverTime };
+  const shown = consoleView(source, view, seesSensitive);
+  // the same lock kept in another store: shown beside it (and released with it)
+  const partners = await partnersOf(view, source).catch(() => []);
+  if (partners.length)
+    shown.details = [
+      ...shown.details,
+      ...partners.map(({ source: s, lock }): [string, string] => [
+        'Also held in',
+        `${s.id} ${lock.name} (${lock.versionLabel}): released with this one, by its own condition`,
+      ]),
+    ];
+  return { ...shown, serverTime };
 }

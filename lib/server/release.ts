@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { StoreReleaseResult } from '@/lib/lock/store';
 import { invalidateOpenSlices } from './audit';
 import { ApiError } from './http';
+import { releasePartners } from './pairs';
 import { countForceRelease } from './metrics';
 import { invalidateListings, storeFor } from './stores';
 import { sourceOfLock, sources } from './sources';
@@ -49,6 +50,8 @@ export interface ConsoleReleaseResult {
   current?: StoreReleaseResult['current'] & { bucket: string };
   confirmed?: boolean;
   audit: { attempt?: string; outcome?: string; outcomeError?: string };
+  /** The same lock in other stores, released with it. */
+  pairs?: { source: string; name: string; outcome: string }[];
 }
 
 /**
@@ -70,9 +73,12 @@ export async function releaseSeen(seen: SeenLock, operator: string, reason: stri
   const store = await storeFor(source);
   const result = await store.forceRelease({ name: seen.name, version, reason, operator, identity: seen.identity });
   countForceRelease(result.outcome);
+  // the same lock kept in another store (Terraform's migration window) is released with it, by that store's rule
+  const pairs = result.released ? await releasePartners(result.released, source, operator, reason) : [];
   invalidateListings();
   invalidateOpenSlices();
   return {
+    ...(pairs.length ? { pairs } : {}),
     outcome: result.outcome,
     ...(result.current ? { current: { ...result.current, bucket: source.bucketId } } : {}),
     ...(result.confirmed === false ? { confirmed: false } : {}),

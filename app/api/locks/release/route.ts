@@ -1,4 +1,4 @@
-// POST /api/locks/release – force-release one generation of a lock (operators); never deletes a successor's lock
+// POST /api/locks/release – force-release exactly the version seen (operators); never clears a successor's lock
 import { ApiError, json, readJson, withRole } from '@/lib/server/http';
 import { OUTCOME_MESSAGES, reasonField, releaseSeen, seenLock, UNCONFIRMED_MESSAGE } from '@/lib/server/release';
 
@@ -14,6 +14,7 @@ export const POST = withRole('operator', async (req, { user }) => {
       confirmed: result.confirmed !== false,
       message: result.confirmed === false ? UNCONFIRMED_MESSAGE : OUTCOME_MESSAGES.released,
       ...recorded,
+      ...(result.pairs ? { pairs: result.pairs } : {}),
     });
   }
   const code = result.outcome === 'gone' ? 'gone' : result.outcome === 'not-a-lock' ? 'not_a_lock' : 'conflict';

@@ -25,6 +25,8 @@ export interface DynamoReading {
   token?: string;
   purpose?: string;
   host?: string;
+  /** Terraform's lock info ID. */
+  lockId?: string;
 }
 
 export type ItemClass = { kind: 'lock'; reading: DynamoReading } | { kind: 'skip'; why: string };
@@ -96,6 +98,7 @@ function terraformLock(name: string, info: string): ItemClass {
       versionOf: info,
       ...(Number.isFinite(created) ? { acquiredMs: created } : {}),
       ...(field('Operation') ? { purpose: field('Operation') } : {}),
+      ...(id ? { lockId: id } : {}),
     },
   };
 }

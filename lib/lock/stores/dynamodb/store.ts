@@ -104,7 +104,7 @@ export class DynamoLockStore implements LockStore {
       if (!now) return { outcome: 'gone', current: null };
       const current = now.kind === 'lock' ? this.view(now.reading) : await this.inspect(r.name);
       return { outcome: now.kind === 'lock' ? judge(now.reading, r) : 'changed', current };
-    });
+    }).then((result) => (result.outcome === 'released' ? { ...result, released: this.view(before.reading) } : result));
   }
 
   readAudit(from: Date, to: Date, lock?: string): Promise<AuditRecord[]> {

@@ -51,6 +51,7 @@ export function dynamoView(r: DynamoReading, c: ViewContext): LockView {
     version,
     versionLabel: `item hash ${version.slice(0, 8)}${r.token ? ` · token ${r.token}` : ''}`,
     terms: dynamoTerms(r),
+    ...(r.format === 'terraform' && r.lockId ? { pairKey: `terraform:${r.name}#${r.lockId}` } : {}),
   };
 }
 

@@ -131,7 +131,7 @@ export class S3LockStore implements LockStore {
       const current = outcome === 'released' ? null : await this.inspect(r.name);
       if (outcome === 'changed' && current) outcome = judge(current, { ...r, version: before.version });
       return { outcome, current };
-    });
+    }).then((result) => (result.outcome === 'released' ? { ...result, released: before } : result));
   }
 
   readAudit(from: Date, to: Date, lock?: string): Promise<AuditRecord[]> {

@@ -61,7 +61,10 @@ export function s3View(
       `Deletes the .tflock object only if it is still the version you saw (DeleteObject If-Match), unlike ` +
       `\`terraform force-unlock ${id ?? '<ID>'}\`, which deletes whatever is there. If the run that holds it is ` +
       'still applying, two applies can then write the state at once.';
-    if (id) view.details = [...view.details, ['Equivalent command', `terraform force-unlock ${id}`]];
+    if (id) {
+      view.details = [...view.details, ['Equivalent command', `terraform force-unlock ${id}`]];
+      view.pairKey = `terraform:${info.bucket}/${info.name.replace(/\.tflock$/, '')}#${id}`;
+    }
   } else if (info.format === 'lockboard') {
     view.releaseNote =
       'Replaces the lock with a released marker if it is still the version you saw (PutObject If-Match): the marker ' +
