@@ -12,7 +12,10 @@ export interface Partner {
   lock: LockView;
 }
 
-/** The same lock in the other configured sources (their cached listings). */
+/**
+ * The same lock in the other configured sources (their cached listings). A source that cannot be read now is passed
+ * over: its half, if any, is not shown (and not released), and the lock asked about is answered all the same.
+ */
 export async function partnersOf(view: Pick<LockView, 'pairKey' | 'name'>, except: Source): Promise<Partner[]> {
   if (!view.pairKey) return [];
   const found: Partner[] = [];
@@ -20,9 +23,9 @@ export async function partnersOf(view: Pick<LockView, 'pairKey' | 'name'>, excep
     if (source.id === except.id) continue;
     let token: string | undefined;
     do {
-      const page = await cachedPage(source, token);
-      for (const lock of page.locks) if (lock.pairKey === view.pairKey) found.push({ source, lock });
-      token = page.nextPageToken;
+      const page = await cachedPage(source, token).catch(() => null);
+      for (const lock of page?.locks ?? []) if (lock.pairKey === view.pairKey) found.push({ source, lock });
+      token = page?.nextPageToken;
     } while (token);
   }
   return found;

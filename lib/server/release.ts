@@ -74,7 +74,7 @@ export async function releaseSeen(seen: SeenLock, operator: string, reason: stri
   const result = await store.forceRelease({ name: seen.name, version, reason, operator, identity: seen.identity });
   countForceRelease(result.outcome);
   // the same lock kept in another store (Terraform's migration window) is released with it, by that store's rule
-  const pairs = result.released ? await releasePartners(result.released, source, operator, reason) : [];
+  const pairs = result.released ? await releasePartners(result.released, source, operator, reason).catch(() => []) : [];
   invalidateListings();
   invalidateOpenSlices();
   return {

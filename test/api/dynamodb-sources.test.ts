@@ -94,7 +94,7 @@ describe('DynamoDB sources in the console', () => {
       method: 'POST',
       body: body(now.version),
     });
-    expect(done.status).toBe(200);
+    expect(done.status, JSON.stringify(done.json)).toBe(200);
     const to = encodeURIComponent(new Date(Date.now() + 5_000).toISOString());
     const history = await call(
       routes.audit.GET,

@@ -25,7 +25,7 @@ export class DynamoLockStore implements LockStore {
   readonly source: string;
   readonly table: DynamoTable;
   private readonly trail: DynamoAuditTrail;
-  private readonly firstSeen = new Map<string, number>();
+  private readonly firstSeen = new Map<string, { at: number; mono: number }>();
 
   constructor(private readonly o: DynamoStoreOptions) {
     this.table = new DynamoTable(o.client, o.table);

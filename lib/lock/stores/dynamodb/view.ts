@@ -2,24 +2,31 @@
 // healthy until the same recordVersionNumber has been seen unchanged for longer than its lease (two observations a
 // lease apart, as the clients themselves judge it), then expired; Lockboard's own expires on the service's clock.
 import type { LockView, StoreTerms } from '../../store';
+import { monotonicNow } from '../../time';
 import type { LockHealth } from '../../types';
 import { versionOf, type DynamoReading } from './formats';
 
 export interface ViewContext {
   source: string;
+  /** The service's clock (ms). */
   now: number;
-  /** When each (name, version) was first seen by this store: "seen since", and the lease judgement. */
-  firstSeen: Map<string, number>;
+  /**
+   * When each (name, version) was first seen by this store: on the service's clock ("seen since"), and on the local
+   * monotonic clock, which measures how long it has stayed unchanged (as the lock clients do: an estimate of the
+   * service's clock may move by up to its resolution between two reads).
+   */
+  firstSeen: Map<string, { at: number; mono: number }>;
   longHeldMs?: number;
 }
 
 export function dynamoView(r: DynamoReading, c: ViewContext): LockView {
   const version = versionOf(r);
   const key = `${r.name}\u0000${version}`;
-  const seen = c.firstSeen.get(key) ?? c.now;
-  c.firstSeen.set(key, seen);
+  const first = c.firstSeen.get(key) ?? { at: c.now, mono: monotonicNow() };
+  c.firstSeen.set(key, first);
+  const seen = first.at;
   const since = r.acquiredMs ?? seen;
-  const unchangedMs = c.now - seen;
+  const unchangedMs = monotonicNow() - first.mono;
   const { health, note, expiresAt } = judge(r, c, since, unchangedMs);
   return {
     store: 'dynamodb',
