@@ -128,8 +128,7 @@ const schema = z
       });
     }
     // each store's own rules, once per store configured (demo only against local servers, a region for S3…)
-    const kinds = new Set((env.LOCKBOARD_SOURCES ?? []).map((x) => x.kind));
-    if (!env.LOCKBOARD_SOURCES && env.LOCKBOARD_BUCKET) kinds.add('gcs');
+    const kinds = new Set(configuredSources(env).map((x) => x.kind));
     const vars: Record<string, string | undefined> = { AWS_DEFAULT_REGION: process.env.AWS_DEFAULT_REGION };
     for (const [k, v] of Object.entries(env)) if (typeof v === 'string') vars[k] = v;
     for (const kind of kinds)
@@ -164,14 +163,19 @@ export type ConsoleEnv = Omit<ParsedEnv, 'LOCKBOARD_SOURCES' | 'LOCKBOARD_PREFIX
   sources: Source[];
 };
 
+/** LOCKBOARD_SOURCES, or the older single-bucket form (LOCKBOARD_BUCKET of Cloud Storage + LOCKBOARD_PREFIXES). */
+function configuredSources(
+  env: Pick<ParsedEnv, 'LOCKBOARD_SOURCES' | 'LOCKBOARD_BUCKET' | 'LOCKBOARD_PREFIXES'>,
+): Source[] {
+  if (env.LOCKBOARD_SOURCES) return env.LOCKBOARD_SOURCES;
+  if (!env.LOCKBOARD_BUCKET) return [];
+  const prefixes = env.LOCKBOARD_PREFIXES === undefined ? ['locks/'] : list(env.LOCKBOARD_PREFIXES);
+  return prefixes.map((prefix) => parseSourceEntry(`gs://${env.LOCKBOARD_BUCKET}/${prefix}`) as Source);
+}
+
 function withSources(parsed: ParsedEnv): ConsoleEnv {
   const { LOCKBOARD_SOURCES, LOCKBOARD_BUCKET, LOCKBOARD_PREFIXES, ...rest } = parsed;
-  const sources =
-    LOCKBOARD_SOURCES ??
-    (LOCKBOARD_PREFIXES === undefined ? ['locks/'] : list(LOCKBOARD_PREFIXES)).map(
-      (prefix) => parseSourceEntry(`gs://${LOCKBOARD_BUCKET}/${prefix}`) as Source,
-    );
-  return { ...rest, sources };
+  return { ...rest, sources: configuredSources({ LOCKBOARD_SOURCES, LOCKBOARD_BUCKET, LOCKBOARD_PREFIXES }) };
 }
 
 export class ConfigError extends Error {

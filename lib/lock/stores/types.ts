@@ -68,6 +68,11 @@ export interface StoreDefinition {
   open(spec: SourceSpec, o: OpenOptions): Promise<LockStore>;
   /** Lockboard's own lock on this store (`lockboard run`). */
   acquire(spec: SourceSpec, name: string, o: OpenOptions & RunOptions): Promise<HeldLock>;
+  /**
+   * Optional: creates what Lockboard needs in the store if absent (`lockboard <kind> init`); `spec` may be absent
+   * where the store needs no source for it. Resolves to what was done, for people.
+   */
+  init?(spec: SourceSpec | undefined, o: OpenOptions & { schema?: string }): Promise<string>;
 }
 
 /** A message for a missing optional SDK: what to install. */

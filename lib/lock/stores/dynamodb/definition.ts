@@ -73,6 +73,20 @@ export const dynamodb: StoreDefinition = {
       close: async () => client.destroy(),
     });
   },
+  async init(spec, o) {
+    const [{ createTable, DEFAULT_AUDIT_TABLE }, client] = await Promise.all([import('./audit'), dynamoClient(o.env)]);
+    try {
+      const audit = spec ? (auditOf(spec.url) ?? DEFAULT_AUDIT_TABLE) : DEFAULT_AUDIT_TABLE;
+      const made = [(await createTable(client, audit, 'lock', 'id')) ? `created ${audit}` : `${audit} exists`];
+      if (spec) {
+        const table = tableOf(spec.url);
+        made.push((await createTable(client, table, 'key')) ? `created ${table}` : `${table} exists`);
+      }
+      return `Lockboard's DynamoDB tables are ready: ${made.join(', ')}.`;
+    } finally {
+      client.destroy();
+    }
+  },
   async acquire(spec, name, o) {
     const [{ acquireDynamoLock, DynamoLockStore }, client] = await Promise.all([
       import('./index'),

@@ -46,6 +46,24 @@ export const postgres: StoreDefinition = {
     const [{ PostgresLockStore }, { client, close }] = await Promise.all([import('./store'), connect(spec, o)]);
     return new PostgresLockStore({ client, source: spec.id, longHeldMs: o.longHeldMs, close });
   },
+  async init(spec, o) {
+    if (!spec)
+      throw Object.assign(new Error('Name the database: lockboard postgres init postgres://user@host:5432/db'), {
+        code: 'USAGE',
+      });
+    const schema = o.schema ?? 'public';
+    if (!/^[a-z_][a-z0-9_]{0,62}$/i.test(schema))
+      throw Object.assign(new Error(`--schema must be a plain identifier, got ${JSON.stringify(schema)}.`), {
+        code: 'USAGE',
+      });
+    const [{ initLockTables }, { client, close }] = await Promise.all([import('./lock'), connect(spec, o, true)]);
+    try {
+      await initLockTables(client as import('pg').Client, schema);
+      return `Lockboard's tables are ready in ${spec.id} (schema ${schema}).`;
+    } finally {
+      await close();
+    }
+  },
   async acquire(spec, name, o) {
     const [{ acquirePgLock }, { client, close }] = await Promise.all([import('./lock'), connect(spec, o, true)]);
     return holdOn({
