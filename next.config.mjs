@@ -25,6 +25,9 @@ const nextConfig = {
           { key: 'Content-Security-Policy', value: "default-src 'none'; frame-ancestors 'none'" },
         ],
       },
+      // The lock stream: Next keeps a config header over the handler's own, so no-transform must be set here
+      // (no proxy or compression may buffer events)
+      { source: '/api/locks/stream', headers: [{ key: 'Cache-Control', value: 'no-store, no-transform' }] },
     ];
   },
 };

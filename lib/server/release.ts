@@ -8,7 +8,8 @@ import { invalidateOpenSlices } from './audit';
 import { ApiError } from './http';
 import { releasePartners } from './pairs';
 import { countForceRelease } from './metrics';
-import { invalidateListings, storeFor } from './stores';
+import { storeFor } from './stores';
+import { changedOnThisReplica } from './watch';
 import { sourceOfLock, sources } from './sources';
 
 export { OUTCOME_MESSAGES, UNCONFIRMED_MESSAGE } from '@/lib/lock/outcomes';
@@ -75,7 +76,7 @@ export async function releaseSeen(seen: SeenLock, operator: string, reason: stri
   countForceRelease(result.outcome);
   // the same lock kept in another store (Terraform's migration window) is released with it, by that store's rule
   const pairs = result.released ? await releasePartners(result.released, source, operator, reason).catch(() => []) : [];
-  invalidateListings();
+  changedOnThisReplica(source); // fresh listings, and every open stream sees the release at once
   invalidateOpenSlices();
   return {
     ...(pairs.length ? { pairs } : {}),

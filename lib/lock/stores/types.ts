@@ -58,6 +58,8 @@ export interface StoreDefinition {
   schemes: string[];
   /** The source form, for help and messages. */
   form: string;
+  /** How often a console re-lists a source of this store while someone watches it and no change feed tells it more. */
+  watchIntervalMs: number;
   versionShape: VersionShape;
   /** Parses a source; throws an Error whose message names the problem and the fix. */
   parse(url: string, env: Record<string, string | undefined>): SourceSpec;

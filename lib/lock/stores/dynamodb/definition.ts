@@ -33,6 +33,7 @@ export const dynamodb: StoreDefinition = {
   kind: 'dynamodb',
   label: 'DynamoDB',
   versionShape: DYNAMODB_VERSION,
+  watchIntervalMs: 3_000,
   schemes: ['dynamodb'],
   form: 'dynamodb://TABLE',
   parse(url) {

@@ -24,6 +24,7 @@ export const gcs: StoreDefinition = {
   kind: 'gcs',
   label: 'Cloud Storage',
   versionShape: GCS_VERSION,
+  watchIntervalMs: 2_000,
   schemes: ['gs'],
   form: 'gs://BUCKET/PREFIX',
   parse(url) {

@@ -36,6 +36,7 @@ export const postgres: StoreDefinition = {
   kind: 'postgres',
   label: 'PostgreSQL',
   versionShape: POSTGRES_VERSION,
+  watchIntervalMs: 1_000,
   schemes: ['postgres', 'postgresql'],
   form: 'postgres://USER@HOST:PORT/DB',
   parse(url) {

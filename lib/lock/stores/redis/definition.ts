@@ -33,6 +33,7 @@ export const redis: StoreDefinition = {
   kind: 'redis',
   label: 'Redis',
   versionShape: REDIS_VERSION,
+  watchIntervalMs: 1_000,
   schemes: ['redis', 'rediss'],
   form: 'redis://HOST:PORT/DB?match=PATTERN',
   parse(url, env) {

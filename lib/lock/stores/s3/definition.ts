@@ -33,6 +33,7 @@ export const s3: StoreDefinition = {
   kind: 's3',
   label: 'S3',
   versionShape: S3_VERSION,
+  watchIntervalMs: 3_000,
   schemes: ['s3'],
   form: 's3://BUCKET/PREFIX',
   parse(url) {
