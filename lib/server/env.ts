@@ -170,7 +170,10 @@ function configuredSources(
   if (env.LOCKBOARD_SOURCES) return env.LOCKBOARD_SOURCES;
   if (!env.LOCKBOARD_BUCKET) return [];
   const prefixes = env.LOCKBOARD_PREFIXES === undefined ? ['locks/'] : list(env.LOCKBOARD_PREFIXES);
-  return prefixes.map((prefix) => parseSourceEntry(`gs://${env.LOCKBOARD_BUCKET}/${prefix}`) as Source);
+  // a bad prefix is named by its own rule (LOCKBOARD_PREFIXES); it is no source
+  return prefixes
+    .map((prefix) => parseSourceEntry(`gs://${env.LOCKBOARD_BUCKET}/${prefix}`))
+    .filter((s): s is Source => typeof s !== 'string');
 }
 
 function withSources(parsed: ParsedEnv): ConsoleEnv {
