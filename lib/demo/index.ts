@@ -11,7 +11,7 @@ import { PLATFORM_BUCKET } from './platform';
 import { startDemoPostgres } from './postgres';
 import { startDemoDynamo } from './dynamodb';
 import { startDemoRedis } from './redis';
-import { pause, shutdown } from './shutdown';
+import { pause, shutdown, stopRequested } from './shutdown';
 import { S3_BUCKET } from './s3';
 import { Stopper } from './stopper';
 
@@ -24,6 +24,7 @@ Starts the GCS and S3 emulator, a Redis and a PostgreSQL of its own (when they a
 and the Lockboard console. Ctrl-C stops everything.`;
 
 async function main(): Promise<number> {
+  const stopping = stopRequested();
   let values;
   try {
     ({ values } = parseArgs({
@@ -165,11 +166,7 @@ Lockboard demo is running.
              }
   Metrics:   curl -H 'Authorization: Bearer demo-metrics-token-0123456789' ${console_.url}/api/metrics
 Press Ctrl-C to stop.`);
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-    console_.child.once('exit', () => resolve());
-  });
+  await Promise.race([stopping, new Promise<void>((resolve) => console_.child.once('exit', () => resolve()))]);
   console.log('\nStopping: releasing demo locks, stopping the console and the emulator...');
   return shutdown({
     graceful: async () => {

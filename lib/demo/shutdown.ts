@@ -7,6 +7,17 @@ export const STOP_DEADLINE_MS = 5_000;
 
 export const pause = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
 
+/**
+ * Resolves at the first SIGINT or SIGTERM. The handlers stay for the demo's whole life, from its first line: a signal
+ * with no handler would end the process at once, leaving PostgreSQL (its own process group) running.
+ */
+export function stopRequested(): Promise<void> {
+  return new Promise<void>((resolve) => {
+    process.on('SIGINT', () => resolve());
+    process.on('SIGTERM', () => resolve());
+  });
+}
+
 export async function shutdown(o: {
   graceful: () => Promise<unknown>;
   kill: () => void;
