@@ -1,7 +1,18 @@
-import { QueryClient, isServer } from '@tanstack/react-query';
+import { QueryCache, QueryClient, isServer } from '@tanstack/react-query';
+import { ApiClientError } from '@/lib/queries';
+
+/** A session that ended (401 from any query): to the sign-in page, back here afterwards. */
+function signInAgain(err: unknown): void {
+  if (isServer || !(err instanceof ApiClientError) || err.status !== 401) return;
+  const here = `${window.location.pathname}${window.location.search}`;
+  // a full load on purpose: the sign-in page is server-rendered and the client cache belongs to the old session
+  // eslint-disable-next-line @next/next/no-location-assign-relative-destination
+  window.location.assign(`/login?callbackUrl=${encodeURIComponent(here)}`);
+}
 
 function makeQueryClient(): QueryClient {
   return new QueryClient({
+    queryCache: new QueryCache({ onError: signInAgain }),
     defaultOptions: {
       queries: { staleTime: 1_000, retry: 1 },
     },

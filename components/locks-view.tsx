@@ -12,6 +12,8 @@ import { ForceReleaseDialog, releasedNotice } from './force-release-dialog';
 import { HealthBadge } from './health-badge';
 import { LockTable } from './lock-table';
 import { chip, countByHealth, filterLocks, sortLocks } from './locks-filter';
+import { LiveIndicator } from './live-indicator';
+import { useLockStream } from './use-lock-stream';
 import { useUrlState } from './use-url-state';
 import { useReturnFocus } from './use-return-focus';
 import { useLocalNow, useServerNow } from './use-server-now';
@@ -28,7 +30,14 @@ interface Props {
 export function LocksView({ sources, source, canRelease, unknownSource }: Props) {
   const router = useRouter();
   const url = useUrlState();
-  const query = useQuery({ ...locksQuery(source), placeholderData: keepPreviousData });
+  const live = useLockStream(source);
+  // while the stream is open (or reconnecting by itself) the server pushes every change: no polling
+  const pushed = live !== 'polling';
+  const query = useQuery({
+    ...locksQuery(source),
+    placeholderData: keepPreviousData,
+    ...(pushed ? { refetchInterval: false as const, staleTime: Infinity } : {}),
+  });
   const serverNow = useServerNow(query.data?.serverTime, query.dataUpdatedAt);
   const localNow = useLocalNow(query.dataUpdatedAt);
   // The filter box answers every keystroke; the address follows a moment later (replace: no history per key)
@@ -110,12 +119,11 @@ export function LocksView({ sources, source, canRelease, unknownSource }: Props)
             Release shown ({Math.min(releasableShown.length, BULK_LIMIT)})…
           </button>
         )}
-        <p className="ml-auto text-xs text-zinc-500" data-testid="updated">
-          {query.dataUpdatedAt
-            ? `updated ${Math.max(0, Math.round((localNow - query.dataUpdatedAt) / 1000))} s ago`
-            : ''}
-          {query.isFetching ? ' · refreshing' : ''}
-        </p>
+        <LiveIndicator
+          state={live}
+          ago={query.dataUpdatedAt ? Math.max(0, Math.round((localNow - query.dataUpdatedAt) / 1000)) : null}
+          fetching={query.isFetching}
+        />
       </div>
 
       <div role="group" aria-label="Filter by health" className="flex flex-wrap gap-2">

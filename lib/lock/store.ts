@@ -99,9 +99,31 @@ export interface LockStore {
   close(): Promise<void>;
   /** Optional: why this source is listed but never cleared (e.g. an endpoint without conditional deletes). */
   readonly readOnly?: string;
-  /** Optional change feed: records one change notification of the store (GCS: a Pub/Sub push of a bucket). */
+  /** Optional: records one change notification of the store in its trail (GCS: a Pub/Sub push of a bucket). */
   observe?(notification: never): Promise<{ written: string[]; ignored?: string }>;
+  /**
+   * Optional change feed: calls `changed` with the names that changed, as the store reports them, until stopped.
+   * Resolves to null where this store has none here (e.g. Redis without keyspace events enabled by its operator):
+   * the console then lists at the store's own pace.
+   */
+  changes?(handlers: ChangeFeedHandlers): Promise<ChangeFeed | null>;
 }
+
+export interface ChangeFeedHandlers {
+  /** These names were created, changed or deleted (reported at `sentAt`, ms, where the feed says): read them again. */
+  changed(names: string[], sentAt?: number): void;
+  /** Changes may have been missed (a reconnect, a gap): list again. */
+  missed(reason: string): void;
+}
+
+export interface ChangeFeed {
+  /** What feeds the changes, as an operator would recognise it (for the console's log and metrics). */
+  readonly description: string;
+  stop(): Promise<void>;
+}
+
+/** Whether a view is one the store's listing shows (a lock, not data or a key of another kind). */
+export const isListedLock = (v: LockView): boolean => v.format !== 'other' && v.format !== 'data';
 
 /** A version that does not have the store's shape: a usage error naming the shape (CLI 2, API 400). */
 export class VersionShapeError extends LockOptionsError {

@@ -88,6 +88,9 @@ const schema = z
     /** …or a shared token (the emulator's pushes and tests) */
     LOCKBOARD_PUSH_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     LOCKBOARD_LONG_HELD: durationMs.optional(),
+    /** The live view: a full listing of a source with a change feed this often (60s), and a stream's longest life */
+    LOCKBOARD_RECONCILE: durationMs.optional(),
+    LOCKBOARD_STREAM_MAX: durationMs.optional(),
     GOOGLE_CLIENT_ID: z.string().optional(),
     GOOGLE_CLIENT_SECRET: z.string().optional(),
     OIDC_ISSUER: z.url({ error: 'must be the issuer URL of your OpenID Connect provider' }).optional(),

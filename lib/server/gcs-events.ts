@@ -9,6 +9,7 @@ import type { GcsObjectResource } from '@/lib/lock/types';
 import { ApiError } from './http';
 import { sources } from './sources';
 import { storeFor } from './stores';
+import { heardOf } from './watch';
 
 export { authenticatePush } from './push-auth';
 
@@ -77,9 +78,13 @@ export function parsePush(raw: unknown): {
  */
 export async function observe(n: ReturnType<typeof parsePush>): Promise<Observation> {
   const { bucketId, objectId } = n.attributes;
-  for (const source of sources()) {
-    if (source.bucket !== bucketId || !objectId.startsWith(source.prefix) || objectId.length <= source.prefix.length)
-      continue;
+  const about = sources().filter(
+    (s) => s.bucket === bucketId && objectId.startsWith(s.prefix) && objectId.length > s.prefix.length,
+  );
+  const sentAt = Date.parse(n.publishTime ?? '');
+  // every open lock stream of those sources reads the object now (refreshes included, which are not recorded)
+  for (const source of about) heardOf(source, [objectId], Number.isFinite(sentAt) ? sentAt : undefined);
+  for (const source of about) {
     const store: LockStore = await storeFor(source);
     if (!store.observe) continue;
     try {

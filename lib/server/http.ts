@@ -67,6 +67,8 @@ export function errorResponse(err: unknown): Response {
 export interface RouteUser {
   email: string;
   role: Role;
+  /** When the session ends (ms since the epoch), for responses that outlive the request (the lock stream). */
+  expiresAt?: number;
 }
 
 type Handler<P> = (req: NextRequest, ctx: { user: RouteUser; params: P }) => Promise<Response>;
@@ -82,7 +84,12 @@ export function withRole<P = Record<string, never>>(needed: Role, handler: Handl
       if (!allows(role, needed))
         throw new ApiError('forbidden', `This action needs the ${needed} role; you are a ${role}.`);
       if (req.method !== 'GET' && req.method !== 'HEAD') assertSameOrigin(req);
-      return await handler(req, { user: { email: token.email, role }, params: await context.params });
+      const expiresAt = typeof token.exp === 'number' ? token.exp * 1000 : undefined;
+      // next-auth accepts a token up to 15 s past its expiry; a session that has ended is ended
+      if (expiresAt !== undefined && expiresAt <= Date.now())
+        throw new ApiError('unauthorized', 'Your session has ended: sign in again.');
+      const user = { email: token.email, role, ...(expiresAt ? { expiresAt } : {}) };
+      return await handler(req, { user, params: await context.params });
     } catch (err) {
       return errorResponse(err);
     }

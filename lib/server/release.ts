@@ -76,7 +76,7 @@ export async function releaseSeen(seen: SeenLock, operator: string, reason: stri
   countForceRelease(result.outcome);
   // the same lock kept in another store (Terraform's migration window) is released with it, by that store's rule
   const pairs = result.released ? await releasePartners(result.released, source, operator, reason).catch(() => []) : [];
-  changedOnThisReplica(source); // fresh listings, and every open stream sees the release at once
+  changedOnThisReplica(source, [seen.name]); // fresh listings; every open stream sees the release at once
   invalidateOpenSlices();
   return {
     ...(pairs.length ? { pairs } : {}),

@@ -36,7 +36,7 @@ export function cachedPage(source: Source, pageToken?: string): Promise<StorePag
     try {
       return await store.list(pageToken);
     } finally {
-      observeList((performance.now() - started) / 1000);
+      observeList(source.store, (performance.now() - started) / 1000);
     }
   });
   value.catch(() => pages.delete(key));

@@ -491,7 +491,9 @@ describe('health and metrics', () => {
     );
     expect(text).toMatch(/lockboard_force_releases_total\{outcome="released"\} [1-9]/);
     expect(text).toMatch(/lockboard_store_lists_total\{store="gcs",source="gs:\/\/test-bucket\/locks\/"\} [1-9]/);
-    expect(text).toMatch(/lockboard_list_duration_seconds_count [1-9]/);
+    expect(text).toMatch(/lockboard_list_duration_seconds_count\{store="gcs"\} [1-9]/);
+    expect(text).toMatch(/lockboard_source_up\{store="gcs",bucket="test-bucket",prefix="locks\/"\} 1/);
+    expect(text).toMatch(/lockboard_process_resident_memory_bytes \d/);
   });
 });
 

@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireLock } from '@/lib/lock';
 import { startTestEmulator, type Target } from '../helpers/gcs';
-import { call, importRoutes, request, SECRET, type Routes } from '../helpers/routes';
+import { call, importRoutes, SECRET, type CallOptions, type Routes } from '../helpers/routes';
+import { openStream } from '../helpers/stream';
 
 const OPERATOR = 'ops@example.com';
 const VIEWER = 'viewer@example.com';
@@ -28,44 +29,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-/** Opens a stream and reads its events as they come. */
-async function open(as: string) {
-  const abort = new AbortController();
-  const req = await request('/api/locks/stream', { as });
-  const res = await stream.GET(new (req.constructor as typeof Request)(req, { signal: abort.signal }) as never, {
-    params: Promise.resolve({}),
-  });
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  const events: { event: string; data: Record<string, unknown> }[] = [];
-  const pump = (async () => {
-    for (;;) {
-      const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
-      if (done) return;
-      buffer += decoder.decode(value);
-      let end;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const name = /^event: (.*)$/m.exec(block)?.[1];
-        const data = /^data: (.*)$/m.exec(block)?.[1];
-        if (name && data) events.push({ event: name, data: JSON.parse(data) as Record<string, unknown> });
-      }
-    }
-  })();
-  const next = async (name: string, timeoutMs = 6_000) => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const i = events.findIndex((e) => e.event === name);
-      if (i >= 0) return events.splice(i, 1)[0]!.data;
-      if (Date.now() > deadline)
-        throw new Error(`no ${name} event within ${timeoutMs} ms; got ${JSON.stringify(events)}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  };
-  return { res, next, close: async () => (abort.abort(), await reader.cancel().catch(() => undefined), await pump) };
-}
+const open = (as: string, opts: CallOptions = {}) => openStream(stream.GET, as, opts);
 
 describe('GET /api/locks/stream', () => {
   it('answers 401 without a session and 403 on no list, like every route', async () => {
@@ -120,5 +84,34 @@ describe('GET /api/locks/stream', () => {
     expect(lists).toBeGreaterThanOrEqual(1);
     expect(lists).toBeLessThanOrEqual(3);
     await Promise.all(streams.map((s) => s.close()));
+  });
+
+  it('answers a reconnect (Last-Event-ID) with a reset and a fresh snapshot, and numbers every event', async () => {
+    const first = await open(VIEWER);
+    await first.next('snapshot');
+    const lastId = first.all.at(-1)!.id!;
+    expect(lastId).toMatch(/^[0-9a-f]{8}-\d+$/);
+    await first.close();
+    const again = await open(VIEWER, { headers: { 'last-event-id': lastId } });
+    const reset = await again.next('reset');
+    expect(reset.reason).toBe('reconnected');
+    await again.next('snapshot');
+    expect(again.all.map((e) => e.event)).toEqual(['reset', 'snapshot']);
+    await again.close();
+  });
+
+  it('ends the stream when the session expires, so the browser reconnects and meets a 401', async () => {
+    const { encode } = await import('next-auth/jwt');
+    const token = await encode({ token: { email: VIEWER, sub: VIEWER }, secret: SECRET, maxAge: 2 });
+    const s = await open('', { headers: { cookie: `next-auth.session-token=${token}` } });
+    expect(s.res.status).toBe(200);
+    await s.next('snapshot');
+    for (let i = 0; i < 60 && !s.ended(); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(s.ended()).toBe(true);
+    await s.close();
+    const later = await call(stream.GET, '/api/locks/stream', {
+      headers: { cookie: `next-auth.session-token=${token}` },
+    });
+    expect(later.status).toBe(401);
   });
 });

@@ -53,11 +53,12 @@ export interface TestRedis {
   stop(): Promise<void>;
 }
 
-export async function startRedis(): Promise<TestRedis> {
+/** `extra`: more server options, e.g. ['--notify-keyspace-events', 'KEA']. */
+export async function startRedis(extra: string[] = []): Promise<TestRedis> {
   requireRedis();
   const dir = mkdtempSync(join(tmpdir(), 'lockboard-redis-'));
   const port = await freePort();
-  const child = await startOne(port, dir);
+  const child = await startOne(port, dir, extra);
   const url = `redis://127.0.0.1:${port}`;
   const client = await connect(url);
   return {

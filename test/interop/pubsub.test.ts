@@ -2,67 +2,30 @@
 // publishes each change to the topic its notification config names, a push subscription delivers it to the console
 // in the envelope real Pub/Sub sends, and the console records each change once although every change is published
 // twice (as GCS may) and Pub/Sub redelivers what the console refused.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { Storage } from '@google-cloud/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '@/lib/emulator';
 import { acquireLock, listAuditEvents, type AuditRecord } from '@/lib/lock';
 import { buildConsole, needsBuild, startConsole, type ConsoleProcess } from '@/lib/demo/console';
 import { freePort } from '../helpers/browser';
+import { startPubsub, type TestPubsub } from '../helpers/pubsub';
 import { delay } from '../helpers/requests';
 import { writeTerraformLock } from '../helpers/writers';
 
 const PROJECT = 'lockboard-interop';
 const TOPIC = `projects/${PROJECT}/topics/gcs-locks`;
 const TOKEN = 'pubsub-push-token-0123456789';
-let pubsub: ChildProcess;
-let pubsubUrl: string;
+let pubsub: TestPubsub;
 let gcs: Emulator;
 let app: ConsoleProcess;
 let storage: Storage;
 
-/** Google's emulator, on a free port; resolves once it answers its REST API. */
-async function startPubsub(): Promise<void> {
-  const port = await freePort();
-  pubsubUrl = `http://127.0.0.1:${port}`;
-  let output = '';
-  pubsub = spawn(
-    'gcloud',
-    ['beta', 'emulators', 'pubsub', 'start', `--host-port=127.0.0.1:${port}`, `--project=${PROJECT}`],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true, // its own process group: gcloud starts java, and both are stopped together
-    },
-  );
-  pubsub.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-  pubsub.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-  for (let i = 0; i < 120; i++) {
-    const up = await fetch(`${pubsubUrl}/v1/projects/${PROJECT}/topics`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) return;
-    if (pubsub.exitCode !== null) break;
-    await delay(500);
-  }
-  throw new Error(`The Pub/Sub emulator did not start:\n${output.slice(-2000)}`);
-}
-
-async function pubsubPut(path: string, body: unknown): Promise<void> {
-  const res = await fetch(`${pubsubUrl}/v1/${path}`, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`PUT ${path}: ${res.status} ${await res.text()}`);
-}
-
 beforeAll(async () => {
   if (needsBuild()) buildConsole();
-  await startPubsub();
+  pubsub = await startPubsub(PROJECT);
   gcs = await startEmulator({
     buckets: ['tf-state'],
-    push: { pubsubEmulatorHost: pubsubUrl.replace('http://', ''), duplicateRate: 1 },
+    push: { pubsubEmulatorHost: pubsub.host, duplicateRate: 1 },
   });
   storage = new Storage({ apiEndpoint: gcs.url, projectId: PROJECT });
   app = await startConsole(await freePort(), {
@@ -72,8 +35,8 @@ beforeAll(async () => {
     LOCKBOARD_GCS_ENDPOINT: gcs.url,
     LOCKBOARD_PUSH_TOKEN: TOKEN,
   });
-  await pubsubPut(TOPIC, {});
-  await pubsubPut(`projects/${PROJECT}/subscriptions/lockboard-console`, {
+  await pubsub.put(TOPIC, {});
+  await pubsub.put(`projects/${PROJECT}/subscriptions/lockboard-console`, {
     topic: TOPIC,
     pushConfig: { pushEndpoint: `${app.url}/api/gcs-events?token=${TOKEN}` },
     ackDeadlineSeconds: 10,
@@ -85,13 +48,7 @@ afterAll(async () => {
   await gcs?.notifications.close();
   await app?.stop();
   await gcs?.close();
-  if (pubsub?.pid) {
-    try {
-      process.kill(-pubsub.pid, 'SIGTERM');
-    } catch {
-      // already gone
-    }
-  }
+  pubsub?.stop();
 });
 
 async function eventsOf(

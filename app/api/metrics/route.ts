@@ -1,8 +1,10 @@
-// GET /api/metrics – Prometheus metrics, bearer token LOCKBOARD_METRICS_TOKEN; no session
+// GET /api/metrics – Prometheus metrics (prom-client), bearer token LOCKBOARD_METRICS_TOKEN; no session. A source that
+// cannot be listed is reported as lockboard_source_up 0, not as a failed scrape.
+import { storeUnavailable } from '@/lib/lock/store-errors';
 import { env } from '@/lib/server/env';
 import { ApiError, errorResponse, tokenMatches } from '@/lib/server/http';
 import { listForConsole } from '@/lib/server/locks';
-import { renderMetrics, type SourceListing } from '@/lib/server/prometheus';
+import { METRICS_CONTENT_TYPE, renderMetrics, type SourceListing } from '@/lib/server/prometheus';
 import { sources } from '@/lib/server/sources';
 
 export const dynamic = 'force-dynamic';
@@ -15,13 +17,18 @@ export async function GET(req: Request): Promise<Response> {
     if (!tokenMatches(given, expected)) {
       throw new ApiError('unauthorized', 'Send Authorization: Bearer <LOCKBOARD_METRICS_TOKEN>.');
     }
-    const listings: SourceListing[] = [];
-    for (const source of sources()) {
-      const { locks, serverTime } = await listForConsole({ id: source.id, sources: [source] });
-      listings.push({ source, locks, serverTime });
-    }
-    return new Response(renderMetrics(listings), {
-      headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'cache-control': 'no-store' },
+    const listings: SourceListing[] = await Promise.all(
+      sources().map(async (source): Promise<SourceListing> => {
+        try {
+          const { locks, serverTime } = await listForConsole({ id: source.id, sources: [source] });
+          return { source, locks, serverTime };
+        } catch (err) {
+          return { source, error: storeUnavailable(err) ?? (err as Error).message };
+        }
+      }),
+    );
+    return new Response(await renderMetrics(listings), {
+      headers: { 'content-type': METRICS_CONTENT_TYPE, 'cache-control': 'no-store' },
     });
   } catch (err) {
     return errorResponse(err);

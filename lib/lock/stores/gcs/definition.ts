@@ -60,6 +60,7 @@ export const gcs: StoreDefinition = {
       prefix: spec.prefix,
       auditPrefix: o.auditPrefix,
       longHeldMs: o.longHeldMs,
+      pubsubEmulatorHost: o.env.PUBSUB_EMULATOR_HOST,
     });
   },
   async acquire(spec, name, o) {

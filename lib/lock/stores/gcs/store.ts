@@ -5,12 +5,13 @@ import type { Storage } from '@google-cloud/storage';
 import type { AuditRecord } from '../../audit-record';
 import { DEFAULT_AUDIT_PREFIX } from '../../options';
 import { assertVersion, type LockStore, type LockView, type ReleaseRequest, type StorePage } from '../../store';
-import type { StoreReleaseResult } from '../../store';
+import type { ChangeFeed, ChangeFeedHandlers, StoreReleaseResult } from '../../store';
 import type { LockInfo } from '../../types';
 import { AuditWriter } from './audit';
 import { listAuditEvents } from './audit-read';
 import { BucketObjects } from './client';
 import { forceReleaseLock } from './force-release';
+import { startGcsFeed } from './feed';
 import { getLock, listLocks } from './list';
 import { observeNotification, type GcsNotification, type Observation } from './notifications';
 import { gcsTerms } from './terms';
@@ -24,6 +25,8 @@ export interface GcsStoreOptions {
   longHeldMs?: number;
   /** Called once per objects.list call (metrics). */
   onListCall?: () => void;
+  /** host:port of a Pub/Sub emulator for the change feed (PUBSUB_EMULATOR_HOST). */
+  pubsubEmulatorHost?: string;
 }
 
 export class GcsLockStore implements LockStore {
@@ -57,6 +60,13 @@ export class GcsLockStore implements LockStore {
       serverTime: page.serverTime,
       ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
     };
+  }
+
+  /** The bucket's notification topic through a pull subscription of this process, if the bucket has one. */
+  changes(handlers: ChangeFeedHandlers): Promise<ChangeFeed | null> {
+    const { storage, bucket, pubsubEmulatorHost } = this.o;
+    const o = { storage, bucket, prefix: this.prefix, auditPrefix: this.auditPrefix, pubsubEmulatorHost };
+    return startGcsFeed(o, handlers);
   }
 
   async inspect(name: string): Promise<LockView | null> {

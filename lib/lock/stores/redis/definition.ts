@@ -43,7 +43,8 @@ export const redis: StoreDefinition = {
   },
   async open(spec, o) {
     const [{ RedisLockStore }, { client, close }] = await Promise.all([import('./store'), connect(spec, o)]);
-    return new RedisLockStore({ client, match: spec.match, source: spec.id, longHeldMs: o.longHeldMs, close });
+    const db = Number(/\/(\d+)$/.exec(spec.url)?.[1] ?? 0);
+    return new RedisLockStore({ client, match: spec.match, source: spec.id, db, longHeldMs: o.longHeldMs, close });
   },
   async acquire(spec, name, o) {
     const [{ acquireRedisLock }, { RedisLockStore }, { client, close }] = await Promise.all([

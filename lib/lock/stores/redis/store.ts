@@ -4,8 +4,9 @@
 // audited in a stream of the same database before and after.
 import type { AuditRecord } from '../../audit-record';
 import { assertVersion, notALockView, recordedRelease, type LockStore, type LockView } from '../../store';
-import type { ReleaseRequest, StorePage, StoreReleaseResult } from '../../store';
+import type { ChangeFeed, ChangeFeedHandlers, ReleaseRequest, StorePage, StoreReleaseResult } from '../../store';
 import { RedisConn, type RedisClientLike } from './conn';
+import { startRedisFeed } from './feed';
 import { isCompanionKey, readRedisKey, type RedisKeyRead, type RedisReading } from './formats';
 import { hashOf, readEvents, recordEvent } from './audit';
 import { releaseScript } from './release';
@@ -18,6 +19,8 @@ export interface RedisStoreOptions {
   match?: string;
   /** Source as shown, without credentials, e.g. `redis://cache-1:6379/0?match=lock*`. */
   source?: string;
+  /** The database number, for keyspace notifications (default 0). */
+  db?: number;
   /** Audit stream key (default `lockboard:audit`). */
   auditStream?: string;
   /** Locks held longer than this (or with no TTL and seen this long) are `long-held`. */
@@ -43,6 +46,12 @@ export class RedisLockStore implements LockStore {
 
   now(): number {
     return this.conn.now();
+  }
+
+  /** Keyspace notifications, if this server's operator enabled them (never enabled here). */
+  changes(handlers: ChangeFeedHandlers): Promise<ChangeFeed | null> {
+    const o = { db: this.o.db ?? 0, match: this.o.match ?? '*', ignore: this.stream };
+    return startRedisFeed(this.conn, o, handlers);
   }
 
   async close(): Promise<void> {
