@@ -26,9 +26,10 @@ export async function startRedisFeed(
 ): Promise<ChangeFeed | null> {
   const client = conn.client as unknown as { duplicate?: () => SubscriberLike };
   if (conn.isCluster || typeof client.duplicate !== 'function') return null;
-  const reply = (await conn.cmd(undefined, ['CONFIG', 'GET', 'notify-keyspace-events']).catch(() => null)) as
-    string[] | null;
-  const flags = Array.isArray(reply) ? String(reply[1] ?? '') : '';
+  // a managed Redis may refuse CONFIG: no feed then. RESP2 answers [name, value], RESP3 a map.
+  const reply = await conn.cmd(undefined, ['CONFIG', 'GET', 'notify-keyspace-events']).catch(() => null);
+  const value = Array.isArray(reply) ? reply[1] : (reply as Record<string, unknown> | null)?.['notify-keyspace-events'];
+  const flags = typeof value === 'string' ? value : '';
   if (!coversLocks(flags)) return null;
   const sub = client.duplicate();
   let lost = false;
