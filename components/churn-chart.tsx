@@ -2,15 +2,7 @@
 
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { EVENT_KINDS, type HourBucket } from '@/lib/churn';
-
-const COLORS: Record<string, string> = {
-  acquired: '#2563eb',
-  'took-over': '#d97706',
-  released: '#059669',
-  lost: '#dc2626',
-  'force-released': '#7c3aed',
-  'force-release-refused': '#a1a1aa',
-};
+import { CHURN_COLORS, type ChartedKind } from './churn-colors';
 
 /** Events per hour, stacked by kind. */
 export function ChurnChart({ perHour }: { perHour: HourBucket[] }) {
@@ -35,8 +27,8 @@ export function ChurnChart({ perHour }: { perHour: HourBucket[] }) {
           />
           <Legend />
           {/* a force-release's recorded attempt is not churn: its outcome (released or refused) is */}
-          {EVENT_KINDS.filter((kind) => kind !== 'force-release-requested').map((kind) => (
-            <Bar key={kind} dataKey={kind} stackId="events" fill={COLORS[kind]} isAnimationActive={false} />
+          {EVENT_KINDS.filter((kind): kind is ChartedKind => kind !== 'force-release-requested').map((kind) => (
+            <Bar key={kind} dataKey={kind} stackId="events" fill={CHURN_COLORS[kind]} isAnimationActive={false} />
           ))}
         </BarChart>
       </ResponsiveContainer>

@@ -1,10 +1,11 @@
 'use client';
 // The locks table's header: sortable column headers on a wide screen, a sort picker above the cards on a phone.
 
-export type SortKey = 'name' | 'owner' | 'health' | 'held' | 'refresh' | 'expires' | 'generation' | 'format';
+export type SortKey = 'name' | 'source' | 'owner' | 'health' | 'held' | 'refresh' | 'expires' | 'generation' | 'format';
 
 const COLUMNS: { key: SortKey; label: string }[] = [
   { key: 'name', label: 'Lock' },
+  { key: 'source', label: 'Source' },
   { key: 'owner', label: 'Owner' },
   { key: 'health', label: 'Health' },
   { key: 'held', label: 'Held for' },
@@ -13,15 +14,23 @@ const COLUMNS: { key: SortKey; label: string }[] = [
   { key: 'generation', label: 'Version' },
   { key: 'format', label: 'Format' },
 ];
-export const GRID =
+const GRID_ONE =
   'grid grid-cols-[minmax(12rem,2fr)_minmax(12rem,2fr)_7rem_6rem_7rem_9rem_minmax(10rem,1.2fr)_6rem_6rem] gap-2 px-3';
+const GRID_ALL =
+  'grid grid-cols-[minmax(12rem,2fr)_minmax(10rem,1.2fr)_minmax(12rem,2fr)_7rem_6rem_7rem_9rem_minmax(10rem,1.2fr)_6rem_6rem] gap-2 px-3';
+/** The grid of the wide table; with several sources shown, a Source column tells two locks of one name apart. */
+export const gridOf = (withSource: boolean) => (withSource ? GRID_ALL : GRID_ONE);
+/** The columns shown: Source only when several sources are listed together. */
+export const columnsOf = (withSource: boolean) => COLUMNS.filter((c) => withSource || c.key !== 'source');
 
 export function LockTableHeader({
   narrow,
+  withSource,
   sort,
   onSort,
 }: {
   narrow: boolean;
+  withSource: boolean;
   sort: { key: SortKey; dir: 'asc' | 'desc' };
   onSort: (key: SortKey) => void;
 }) {
@@ -37,7 +46,7 @@ export function LockTableHeader({
           onChange={(e) => onSort(e.target.value as SortKey)}
           className="rounded-md border border-zinc-300 bg-transparent px-2 py-1 dark:border-zinc-600"
         >
-          {COLUMNS.map((c) => (
+          {columnsOf(withSource).map((c) => (
             <option key={c.key} value={c.key}>
               {c.label}
             </option>
@@ -56,9 +65,9 @@ export function LockTableHeader({
   ) : (
     <div
       role="row"
-      className={`${GRID} border-b border-zinc-200 bg-zinc-50 py-2 text-left text-xs font-semibold uppercase tracking-wide text-zinc-600 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-300`}
+      className={`${gridOf(withSource)} border-b border-zinc-200 bg-zinc-50 py-2 text-left text-xs font-semibold uppercase tracking-wide text-zinc-600 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-300`}
     >
-      {COLUMNS.map((c) => (
+      {columnsOf(withSource).map((c) => (
         <div
           role="columnheader"
           key={c.key}

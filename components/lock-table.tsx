@@ -8,7 +8,7 @@ import { formatDuration, versionText } from '@/lib/format';
 import { lockHref } from '@/lib/queries';
 import { Countdown } from './countdown';
 import { HealthBadge } from './health-badge';
-import { GRID, LockTableHeader, type SortKey } from './lock-table-header';
+import { gridOf, LockTableHeader, type SortKey } from './lock-table-header';
 import { useNarrow } from './use-narrow';
 
 export type { SortKey } from './lock-table-header';
@@ -22,6 +22,8 @@ const formatOf = (lock: LockInfo): string => (lock.store ? `${lock.store} · ${l
 
 interface Props {
   locks: LockInfo[];
+  /** Several sources listed together: each row says which bucket, database or table it is in. */
+  withSource?: boolean;
   serverNow: number;
   sort: { key: SortKey; dir: 'asc' | 'desc' };
   onSort: (key: SortKey) => void;
@@ -29,7 +31,7 @@ interface Props {
   onRelease: (lock: LockInfo) => void;
 }
 
-export function LockTable({ locks, serverNow, sort, onSort, canRelease, onRelease }: Props) {
+export function LockTable({ locks, withSource = false, serverNow, sort, onSort, canRelease, onRelease }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   const narrow = useNarrow();
   const rowHeight = narrow ? CARD_HEIGHT : ROW_HEIGHT;
@@ -75,7 +77,7 @@ export function LockTable({ locks, serverNow, sort, onSort, canRelease, onReleas
       {/* Wide: header and rows scroll sideways together inside the table, never the page */}
       <div className={narrow ? '' : 'min-w-[72rem]'}>
         <div role="rowgroup">
-          <LockTableHeader narrow={narrow} sort={sort} onSort={onSort} />
+          <LockTableHeader narrow={narrow} withSource={withSource} sort={sort} onSort={onSort} />
         </div>
         <div
           ref={scroller}
@@ -116,6 +118,11 @@ export function LockTable({ locks, serverNow, sort, onSort, canRelease, onReleas
                     <div role="cell" className="min-w-0 text-xs text-zinc-500">
                       held {formatDuration(serverNow - Date.parse(lock.createdAt))} ·{' '}
                       <span data-testid="generation">{versionText(lock)}</span> · {formatOf(lock)}
+                      {withSource && (
+                        <span className="block truncate font-mono" data-testid="source">
+                          {lock.source ?? lock.bucket}
+                        </span>
+                      )}
                     </div>
                     <div role="cell" className="justify-self-end">
                       {release(lock)}
@@ -127,11 +134,16 @@ export function LockTable({ locks, serverNow, sort, onSort, canRelease, onReleas
                 <div
                   key={`${lock.bucket}/${lock.name}`}
                   {...row}
-                  className={`${GRID} absolute left-0 right-0 top-0 items-center border-b border-zinc-100 text-sm dark:border-zinc-800`}
+                  className={`${gridOf(withSource)} absolute left-0 right-0 top-0 items-center border-b border-zinc-100 text-sm dark:border-zinc-800`}
                 >
                   <div role="cell" className="truncate font-mono">
                     {nameLink(lock)}
                   </div>
+                  {withSource && (
+                    <div role="cell" className="truncate font-mono text-xs" data-testid="source" title={lock.source}>
+                      {lock.source ?? lock.bucket}
+                    </div>
+                  )}
                   <div role="cell" className="min-w-0">
                     <div className="truncate" title={lock.identity}>
                       {lock.identity ?? <span className="text-zinc-500">unknown</span>}

@@ -35,39 +35,42 @@ export function LockTimeline({ name, bucket, trail }: { name: string; bucket?: s
         </p>
       )}
       {tenures.length > 0 && (
-        <table className="w-full text-left text-sm" data-testid="timeline">
-          <thead className="text-xs uppercase text-zinc-500">
-            <tr>
-              <th className="py-1">Holder</th>
-              <th>From</th>
-              <th>To</th>
-              <th>Held</th>
-              <th>Ended</th>
-              <th>Generation</th>
-            </tr>
-          </thead>
-          <tbody>
-            {tenures.map((t) => (
-              <tr key={t.generation} className="border-t border-zinc-100 dark:border-zinc-800">
-                <td className="py-1">{t.identity ?? 'unknown'}</td>
-                <td>{formatTime(t.from)}</td>
-                <td>{t.to ? formatTime(t.to) : '—'}</td>
-                <td className="tabular">
-                  {t.heldMs !== undefined
-                    ? formatDuration(t.heldMs)
-                    : t.to
-                      ? formatDuration(Date.parse(t.to) - Date.parse(t.from))
-                      : '—'}
-                </td>
-                <td className={ENDED_STYLE[t.ended]} title={t.error}>
-                  {t.ended}
-                  {t.error ? `: ${t.error}` : ''}
-                </td>
-                <td className="font-mono text-xs">{t.generation}</td>
+        // a phone scrolls the history sideways inside its own box (reachable by keyboard), never the whole page
+        <div className="overflow-x-auto" role="region" aria-label="Holders, newest first" tabIndex={0}>
+          <table className="w-full text-left text-sm" data-testid="timeline">
+            <thead className="text-xs uppercase text-zinc-500">
+              <tr>
+                <th className="py-1">Holder</th>
+                <th>From</th>
+                <th>To</th>
+                <th>Held</th>
+                <th>Ended</th>
+                <th>Generation</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {tenures.map((t) => (
+                <tr key={t.generation} className="border-t border-zinc-100 dark:border-zinc-800">
+                  <td className="py-1">{t.identity ?? 'unknown'}</td>
+                  <td>{formatTime(t.from)}</td>
+                  <td>{t.to ? formatTime(t.to) : '—'}</td>
+                  <td className="tabular">
+                    {t.heldMs !== undefined
+                      ? formatDuration(t.heldMs)
+                      : t.to
+                        ? formatDuration(Date.parse(t.to) - Date.parse(t.from))
+                        : '—'}
+                  </td>
+                  <td className={ENDED_STYLE[t.ended]} title={t.error}>
+                    {t.ended}
+                    {t.error ? `: ${t.error}` : ''}
+                  </td>
+                  <td className="font-mono text-xs">{t.generation}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       {more > 0 && (
         <p

@@ -24,6 +24,7 @@ export function filterLocks(locks: LockInfo[], health: LockHealth | null, text: 
 
 const SORT_VALUE: Record<SortKey, (l: LockInfo) => string | number> = {
   name: (l) => l.name,
+  source: (l) => `${l.source ?? l.bucket}\u0000${l.name}`,
   owner: (l) => l.identity ?? '',
   health: (l) => HEALTHS.indexOf(l.health),
   held: (l) => -Date.parse(l.createdAt),

@@ -189,6 +189,7 @@ export function LocksView({ sources, source, canRelease, unknownSource }: Props)
       ) : (
         <LockTable
           locks={shown}
+          withSource={source === ALL_SOURCES && sources.length > 1}
           serverNow={serverNow}
           sort={sort}
           onSort={(key) => url.update({ sort: key, dir: sort.key === key && sort.dir === 'asc' ? 'desc' : 'asc' })}

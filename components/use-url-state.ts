@@ -6,7 +6,17 @@ import type { LockHealth } from '@/lib/lock/types';
 import { HEALTHS } from '@/lib/health';
 import type { SortKey } from './lock-table';
 
-const SORT_KEYS: SortKey[] = ['name', 'owner', 'health', 'held', 'refresh', 'expires', 'generation', 'format'];
+const SORT_KEYS: SortKey[] = [
+  'name',
+  'source',
+  'owner',
+  'health',
+  'held',
+  'refresh',
+  'expires',
+  'generation',
+  'format',
+];
 
 /** Source, health chip, filter text and sort live in the address: shareable, and the back button undoes them. */
 export function useUrlState() {

@@ -20,6 +20,22 @@ const TICK_MS = 15_000;
 const MAX_QUEUED = 256;
 const EPOCH = randomBytes(4).toString('hex'); // this process: an event id from another one means events were missed
 
+/**
+ * Open streams end when the process is told to stop: Next.js closes its server gracefully, waiting for every open
+ * request, and a stream would hold a deploy (or the demo's stop) for minutes. Browsers reconnect elsewhere.
+ */
+const open = new Set<() => void>();
+let signalsHooked = false;
+function endAllOnStop(): void {
+  if (signalsHooked) return;
+  signalsHooked = true;
+  const endAll = () => {
+    for (const end of [...open]) end();
+  };
+  process.once('SIGTERM', endAll);
+  process.once('SIGINT', endAll);
+}
+
 export function lockStream(
   selection: { id: string; sources: Source[] },
   user: RouteUser,
@@ -38,6 +54,7 @@ export function lockStream(
   const cleanup = () => {
     if (closed) return;
     closed = true;
+    open.delete(cleanup);
     metrics.streams.dec();
     for (const stop of stops) stop();
     for (const t of timers) clearTimeout(t);
@@ -84,6 +101,8 @@ export function lockStream(
     async start(c) {
       controller = c;
       metrics.streams.inc();
+      open.add(cleanup);
+      endAllOnStop();
       o.signal.addEventListener('abort', cleanup, { once: true });
       write('retry: 1000\n\n'); // headers go out with the first chunk
       const ends = Math.min(Date.now() + (env().LOCKBOARD_STREAM_MAX ?? 240_000), user.expiresAt ?? Infinity);

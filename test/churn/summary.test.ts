@@ -114,3 +114,14 @@ describe('observed events (GCS notifications)', () => {
     ]);
   });
 });
+
+describe('the churn chart', () => {
+  it('draws every charted kind in its own colour (observed and outside deletions included)', async () => {
+    const { CHURN_COLORS } = await import('@/components/churn-colors');
+    const { EVENT_KINDS } = await import('@/lib/churn');
+    const charted = EVENT_KINDS.filter((k) => k !== 'force-release-requested');
+    const colours = charted.map((k) => CHURN_COLORS[k as keyof typeof CHURN_COLORS]);
+    expect(colours.every((c) => /^#[0-9a-f]{6}$/.test(c ?? ''))).toBe(true);
+    expect(new Set(colours).size).toBe(charted.length);
+  });
+});

@@ -30,6 +30,11 @@ export const TOOL_SUITES: ToolSuite[] = [
       'Google\'s Pub/Sub emulator and Java: "apt-get install google-cloud-cli-pubsub-emulator default-jre-headless" (or "gcloud components install pubsub-emulator")',
   },
   {
+    file: 'test/interop/alert-rules.test.ts',
+    tool: 'promtool',
+    install: 'Prometheus\'s promtool: "apt-get install prometheus" (Debian\'s package carries it)',
+  },
+  {
     file: 'test/interop/terraform-s3.test.ts',
     tool: 'terraform',
     install: 'Terraform ≥ 1.10 on PATH (https://developer.hashicorp.com/terraform/install)',

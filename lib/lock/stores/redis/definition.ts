@@ -17,10 +17,14 @@ async function connect(spec: SourceSpec, o: OpenOptions) {
     url: spec.url,
     socket: { connectTimeout: 5_000, ...(o.role === 'cli' ? { reconnectStrategy: false as const } : {}) },
   });
-  client.on('error', () => {}); // a failed connect is reported by connect(); the console reconnects by itself
+  client.on('error', () => {}); // after the first connection the console's client reconnects by itself
+  // the first connection must succeed or fail: node-redis would otherwise retry it forever, and every request for
+  // this source (a listing, a metrics scrape) would wait with it
+  const refused = new Promise<never>((_, reject) => client.once('error', reject));
   try {
-    await client.connect();
+    await Promise.race([client.connect(), refused]);
   } catch (err) {
+    client.destroy();
     throw Object.assign(new Error(`Cannot reach ${spec.id}: ${(err as Error).message}`), { code: 'ECONNREFUSED' });
   }
   const close = async () => {
