@@ -18,7 +18,8 @@ const ROW_HEIGHT = 52;
 const CARD_HEIGHT = 96;
 
 /** The format with its store (the table mixes stores under "All sources"). */
-const formatOf = (lock: LockInfo): string => (lock.store ? `${lock.store} · ${lock.format}` : lock.format);
+const formatOf = (lock: LockInfo): string =>
+  lock.pending ? 'reading…' : lock.store ? `${lock.store} · ${lock.format}` : lock.format;
 
 interface Props {
   locks: LockInfo[];

@@ -5,14 +5,14 @@ import { useRouter } from 'next/navigation';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { LockInfo } from '@/lib/lock/types';
 import { HEALTHS, withLiveHealth } from '@/lib/health';
-import { ALL_SOURCES, locksQuery, type SourceOption } from '@/lib/queries';
+import { ALL_SOURCES, locksQuery, POLL_INTERVAL_MS, type LocksData, type SourceOption } from '@/lib/queries';
 import { SuccessNotice } from './ui/notice';
 import { BULK_LIMIT, BulkReleaseDialog } from './bulk-release-dialog';
 import { ForceReleaseDialog, releasedNotice } from './force-release-dialog';
 import { HealthBadge } from './health-badge';
 import { LockTable } from './lock-table';
 import { chip, countByHealth, filterLocks, sortLocks } from './locks-filter';
-import { LiveIndicator } from './live-indicator';
+import { ListingNotes, LiveIndicator } from './listing-notes';
 import { useLockStream } from './use-lock-stream';
 import { useUrlState } from './use-url-state';
 import { useReturnFocus } from './use-return-focus';
@@ -36,7 +36,13 @@ export function LocksView({ sources, source, canRelease, unknownSource }: Props)
   const query = useQuery({
     ...locksQuery(source),
     placeholderData: keepPreviousData,
-    ...(pushed ? { refetchInterval: false as const, staleTime: Infinity } : {}),
+    // pushed: no polling; polled: sooner while some rows are still being read
+    ...(pushed
+      ? { refetchInterval: false as const, staleTime: Infinity }
+      : {
+          refetchInterval: (q: { state: { data?: LocksData } }) =>
+            q.state.data?.locks.some((l) => l.pending) ? 1_000 : POLL_INTERVAL_MS,
+        }),
   });
   const serverNow = useServerNow(query.data?.serverTime, query.dataUpdatedAt);
   const localNow = useLocalNow(query.dataUpdatedAt);
@@ -73,6 +79,7 @@ export function LocksView({ sources, source, canRelease, unknownSource }: Props)
   // One judgement of health per second for the badges, the counts, the filter and the sort (see liveHealth)
   const all = useMemo(() => withLiveHealth(query.data?.locks ?? [], serverNow), [query.data, serverNow]);
   const counts = useMemo(() => countByHealth(all), [all]);
+  const pendingCount = useMemo(() => all.filter((l) => l.pending).length, [all]);
   const shown = useMemo(() => sortLocks(filterLocks(all, health, text), sort), [all, health, text, sort]);
   const releasableShown = useMemo(() => shown.filter((l) => l.releasable), [shown]);
 
@@ -165,18 +172,13 @@ export function LocksView({ sources, source, canRelease, unknownSource }: Props)
         </div>
       )}
       {notice && <SuccessNotice ref={noticeRef}>{notice}</SuccessNotice>}
-      {query.data?.nextPageToken && (
-        <p className="text-sm text-amber-700">
-          Showing the first {all.length} locks in {where}; choose a narrower source to see the rest.
-        </p>
-      )}
-
-      {query.data && query.data.skipped > 0 && (
-        <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="skipped-count">
-          {query.data.skipped} other object{query.data.skipped === 1 ? '' : 's'} in {where} skipped: data (such as
-          Terraform state) or not a recognised lock. Lockboard never offers to delete them.
-        </p>
-      )}
+      <ListingNotes
+        where={where}
+        shown={all.length}
+        pending={pendingCount}
+        skipped={query.data?.skipped ?? 0}
+        more={Boolean(query.data?.nextPageToken)}
+      />
       {query.data && all.length === 0 ? (
         <div className="rounded-lg border border-dashed border-zinc-300 p-10 text-center text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-400">
           <p className="font-medium">No locks in {where} right now.</p>

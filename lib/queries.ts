@@ -51,7 +51,7 @@ export const POLL_INTERVAL_MS = 2_000;
 
 export const locksQuery = (source: string) => ({
   queryKey: ['locks', source] as const,
-  queryFn: () => apiFetch<LocksData>(`/api/locks?source=${encodeURIComponent(source)}`),
+  queryFn: () => apiFetch<LocksData>(`/api/locks?source=${encodeURIComponent(source)}&progressive=1`),
   refetchInterval: POLL_INTERVAL_MS,
   refetchIntervalInBackground: false,
 });

@@ -1,5 +1,6 @@
 // ls, status and release for every store through the registry and LockStore: one path, one output, one set of exit
 // codes (stores.md "One contract"). Each store's SDK is loaded only when a source of it is opened.
+import { listAll, type FullListing } from '../lock/list-all';
 import { OUTCOME_EXIT, describeOutcome } from '../lock/outcomes';
 import { assertVersion, type LockStore, type LockView } from '../lock/store';
 import { definitionByKind, openSource } from '../lock/stores';
@@ -13,21 +14,13 @@ async function open(t: Target, longHeldMs?: number): Promise<LockStore> {
 
 export async function storeLs(t: Target, json: boolean, longHeldMs?: number): Promise<number> {
   const store = await open(t, longHeldMs);
-  const locks: LockView[] = [];
-  let skipped = 0;
-  let serverTime = '';
+  let listing: FullListing;
   try {
-    let token: string | undefined;
-    do {
-      const page = await store.list(token);
-      locks.push(...page.locks);
-      skipped += page.skipped;
-      serverTime = page.serverTime;
-      token = page.nextPageToken;
-    } while (token);
+    listing = await listAll(store);
   } finally {
     await store.close();
   }
+  const { locks, skipped, serverTime } = listing;
   if (json) {
     const { bucket, prefix } = t.spec;
     console.log(JSON.stringify({ serverTime, source: store.source, bucket, prefix, locks, skipped }, null, 2));

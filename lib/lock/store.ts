@@ -64,6 +64,15 @@ export interface StoreReleaseResult {
   released?: LockView;
 }
 
+/**
+ * Metadata first (optional for a store; one whose listing reads no bodies ignores it): objects whose body is not read
+ * yet are listed at once as `pending`, their bodies read in the background with bounded concurrency, and each batch
+ * read is reported to `later` (the views, and the names that turned out not to be locks).
+ */
+export interface ListOptions {
+  later?: (read: { views: LockView[]; dropped: string[] }) => void;
+}
+
 /** One page of a listing; a store without paging answers one page with no token. */
 export interface StorePage {
   locks: LockView[];
@@ -87,7 +96,7 @@ export interface LockStore {
   readonly source: string;
   readonly kind: StoreKind;
   readonly versionShape: VersionShape;
-  list(pageToken?: string): Promise<StorePage>;
+  list(pageToken?: string, o?: ListOptions): Promise<StorePage>;
   /** The object, key or row under `name`: a lock, something that is not (`releasable: false`), or null (absent). */
   inspect(name: string): Promise<LockView | null>;
   forceRelease(request: ReleaseRequest): Promise<StoreReleaseResult>;
@@ -123,7 +132,8 @@ export interface ChangeFeed {
 }
 
 /** Whether a view is one the store's listing shows (a lock, not data or a key of another kind). */
-export const isListedLock = (v: LockView): boolean => v.format !== 'other' && v.format !== 'data';
+export const isListedLock = (v: LockView): boolean =>
+  v.pending === true || (v.format !== 'other' && v.format !== 'data');
 
 /** A version that does not have the store's shape: a usage error naming the shape (CLI 2, API 400). */
 export class VersionShapeError extends LockOptionsError {

@@ -69,6 +69,8 @@ export interface LockInfo {
   details: [label: string, value: string][];
   /** False for data and other objects: Lockboard never deletes what it does not recognise as a lock. */
   releasable: boolean;
+  /** Listed before its body was read (a listing that shows metadata first): name and times only, details follow. */
+  pending?: boolean;
   /** How a release is done: one conditional DELETE, or clear a temporary hold first (certmagic). */
   releaseRule: 'delete' | 'clear-hold-then-delete' | 'none';
   /** What releasing does, for operators, in the format's terms. */

@@ -40,7 +40,7 @@ export function consoleView(source: Source, view: LockView, seesSensitive: boole
  */
 export async function listForConsole(
   selection: { id: string; sources: Source[] },
-  filters: { pageToken?: string; health?: LockHealth; q?: string; sensitive?: boolean } = {},
+  filters: { pageToken?: string; health?: LockHealth; q?: string; sensitive?: boolean; progressive?: boolean } = {},
 ): Promise<LocksResponse> {
   if (filters.pageToken && selection.sources.length !== 1) {
     throw new ApiError('bad_request', 'pageToken continues the listing of one source; choose a source, not "all".');
@@ -52,7 +52,7 @@ export async function listForConsole(
   const seen = new Set<string>(); // nested sources (gs://b/ and gs://b/ci/) list some objects twice
   for (const source of selection.sources) {
     do {
-      const page = await cachedPage(source, pageToken);
+      const page = await cachedPage(source, pageToken, { progressive: filters.progressive === true });
       for (const lock of page.locks) {
         const key = `${source.bucketId}\u0000${lock.name}`;
         if (seen.has(key)) continue;

@@ -3,7 +3,7 @@
 // page share one in-flight listing and a one-second cache, so many open browsers cost one listing per interval.
 import 'server-only';
 import { openSource } from '@/lib/lock/stores';
-import type { LockStore, StorePage } from '@/lib/lock/store';
+import type { ListOptions, LockStore, StorePage } from '@/lib/lock/store';
 import { env } from './env';
 import { countList, observeList } from './metrics';
 import type { Source } from './sources';
@@ -24,9 +24,25 @@ export function storeFor(source: Source): Promise<LockStore> {
   return store;
 }
 
-/** One page of a source's listing, shared by every request in the same second. */
-export function cachedPage(source: Source, pageToken?: string): Promise<StorePage> {
-  const key = `${source.id}\u0000${pageToken ?? ''}`;
+type Read = Parameters<NonNullable<ListOptions['later']>>[0];
+const readers = new Map<string, Set<(read: Read) => void>>();
+
+/** Bodies read after a metadata-first listing of `source` (for the watcher, which pushes them to the streams). */
+export function onLaterReads(source: Source, fn: (read: Read) => void): () => void {
+  let set = readers.get(source.id);
+  if (!set) readers.set(source.id, (set = new Set()));
+  set.add(fn);
+  return () => set.delete(fn);
+}
+
+/**
+ * One page of a source's listing, shared by every request in the same second. `progressive` (the page's first screen,
+ * the live watcher): metadata first, what still needs its body listed as pending and read in the background (the
+ * next listing has it from the cache; watchers get it as it arrives), so a cold prefix never waits for every body.
+ * Without it (the JSON API, metrics) every lock is complete.
+ */
+export function cachedPage(source: Source, pageToken?: string, o: { progressive?: boolean } = {}): Promise<StorePage> {
+  const key = `${source.id}\u0000${pageToken ?? ''}\u0000${o.progressive ? 'p' : ''}`;
   const now = performance.now();
   const hit = pages.get(key);
   if (hit && now - hit.at < TTL_MS) return hit.value;
@@ -34,7 +50,10 @@ export function cachedPage(source: Source, pageToken?: string): Promise<StorePag
     const started = performance.now();
     countList(source.store, source.id);
     try {
-      return await store.list(pageToken);
+      const later = (read: Read) => {
+        for (const fn of readers.get(source.id) ?? []) fn(read);
+      };
+      return await store.list(pageToken, o.progressive ? { later } : {});
     } finally {
       observeList(source.store, (performance.now() - started) / 1000);
     }

@@ -9,7 +9,7 @@ import { definitionByKind } from '@/lib/lock/stores';
 import { mapLimit } from '@/lib/lock/map-limit';
 import { env } from './env';
 import { countFeedLag, countWatchEvent, setFeedMode } from './metrics';
-import { cachedPage, invalidateListings, storeFor } from './stores';
+import { cachedPage, invalidateListings, onLaterReads, storeFor } from './stores';
 import type { Source } from './sources';
 
 export interface SourceChange {
@@ -37,6 +37,7 @@ class SourceWatcher {
   private feed: ChangeFeed | null = null;
   private pending = new Map<string, number>();
   private flushing: NodeJS.Timeout | undefined;
+  private stopReads: (() => void) | undefined;
 
   constructor(private readonly source: Source) {}
 
@@ -77,6 +78,7 @@ class SourceWatcher {
   /** The feed is started before the first listing, so no change falls between the two. */
   private async start(): Promise<void> {
     const store = await storeFor(this.source);
+    this.stopReads ??= onLaterReads(this.source, (read) => this.applyRead(read.views, read.dropped));
     this.feed =
       (await store
         .changes?.({
@@ -89,6 +91,15 @@ class SourceWatcher {
         })) ?? null;
     setFeedMode(this.source, this.feed ? this.feed.description : null);
     await this.poll();
+  }
+
+  /** Bodies read after a metadata-first listing: pending rows filled in, or dropped when they were no lock. */
+  private applyRead(views: LockView[], dropped: string[]): void {
+    if (this.listeners.size === 0) return;
+    const upsert = views.filter((v) => changed(this.locks.get(v.name), v));
+    for (const v of views) this.locks.set(v.name, v);
+    const remove = dropped.filter((name) => this.locks.delete(name));
+    this.publish(upsert, remove);
   }
 
   private async stopFeed(): Promise<void> {
@@ -105,6 +116,8 @@ class SourceWatcher {
     this.timer = this.flushing = undefined;
     this.pending.clear();
     this.ready = undefined; // the next watcher starts from a fresh listing
+    this.stopReads?.();
+    this.stopReads = undefined;
     void this.stopFeed();
   }
 
@@ -133,7 +146,7 @@ class SourceWatcher {
     let token: string | undefined;
     let skipped = 0;
     do {
-      const page = await cachedPage(this.source, token);
+      const page = await cachedPage(this.source, token, { progressive: true });
       for (const lock of page.locks) next.set(lock.name, lock);
       skipped += page.skipped;
       this.serverTime = page.serverTime;
@@ -179,7 +192,7 @@ class SourceWatcher {
 }
 
 const changed = (before: LockView | undefined, now: LockView): boolean =>
-  !before || before.version !== now.version || before.health !== now.health;
+  !before || before.version !== now.version || before.health !== now.health || before.pending !== now.pending;
 
 const watchers = new Map<string, SourceWatcher>();
 

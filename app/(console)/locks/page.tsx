@@ -36,7 +36,7 @@ export default async function LocksPage({ searchParams }: { searchParams: Promis
   // The server calls the lib directly; the client polls the route. A storage failure leaves the client to retry.
   await queryClient.prefetchQuery({
     ...locksQuery(source),
-    queryFn: () => listForConsole(selection, { sensitive: user.role === 'operator' }),
+    queryFn: () => listForConsole(selection, { sensitive: user.role === 'operator', progressive: true }),
   });
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>

@@ -12,10 +12,15 @@ const query = z.object({
   pageToken: z.string().max(4096).optional(),
   health: z.enum(LOCK_HEALTHS).optional(),
   q: z.string().max(256).optional(),
+  /** 1: metadata first, rows whose body is still being read marked `pending` (the console's own pages) */
+  progressive: z.enum(['0', '1']).optional(),
 });
 
 export const GET = withRole('viewer', async (req, { user }) => {
   const params = parseWith(query, Object.fromEntries(req.nextUrl.searchParams));
   const sensitive = user.role === 'operator';
-  return json(await listForConsole(resolveSources(params.source, params.prefix), { ...params, sensitive }));
+  const progressive = params.progressive === '1';
+  return json(
+    await listForConsole(resolveSources(params.source, params.prefix), { ...params, sensitive, progressive }),
+  );
 });

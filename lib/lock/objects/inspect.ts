@@ -14,6 +14,34 @@ export interface InspectOptions {
   body?: Buffer;
 }
 
+/**
+ * An object whose body is still being read (a metadata-first listing): listed by name and times so the first screen
+ * does not wait for every body; never releasable until read.
+ */
+export function pendingLock(object: GcsObjectResource, serverNow: number, bucket: string): LockInfo {
+  const view = objectViewOf(object);
+  return {
+    bucket,
+    name: object.name,
+    generation: String(object.generation),
+    metageneration: String(object.metageneration),
+    createdAt: safeIso(view.createdMs),
+    updatedAt: safeIso(view.updatedMs),
+    heldMs: isValidTime(view.createdMs) ? Math.max(0, Math.round(serverNow - view.createdMs)) : 0,
+    metadata: view.metadata,
+    size: view.size,
+    format: 'other',
+    formatLabel: 'Reading…',
+    details: [],
+    health: 'unknown',
+    releasable: false,
+    releaseRule: 'none',
+    releaseNote: 'Still being read: the release is offered once the lock is known.',
+    note: 'Its body is being read; owner and expiry follow in a moment.',
+    pending: true,
+  };
+}
+
 const NOT_A_LOCK = 'Not a lock: Lockboard never deletes an object it does not recognise as a lock.';
 
 export function inspectLock(object: GcsObjectResource, serverNow: Date | number, opts: InspectOptions = {}): LockInfo {

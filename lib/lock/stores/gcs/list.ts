@@ -4,7 +4,8 @@ import type { Storage } from '@google-cloud/storage';
 import { LruBytes } from '../../lru-bytes';
 import { needsBody } from '../../objects/formats';
 import { BucketObjects } from './client';
-import { inspectLock, objectViewOf } from '../../objects/inspect';
+import { inspectLock, objectViewOf, pendingLock } from '../../objects/inspect';
+import { ReadLimiter, readLater } from '../../later-reads';
 import { validateLockName } from '../../options';
 import { isoTime } from '../../time';
 import type { GcsObjectResource, LockInfo } from '../../types';
@@ -19,7 +20,16 @@ export interface ListLocksOptions {
   pageToken?: string;
   maxResults?: number;
   longHeldMs?: number;
+  /**
+   * Metadata first: objects whose body is not cached are listed as `pending` now, and read in the background (at
+   * most READ_CONCURRENCY at once in this process); each batch read is handed here.
+   */
+  later?: (read: LockInfo[]) => void;
 }
+
+/** Bodies read at once by metadata-first listings, across the process. */
+export const READ_CONCURRENCY = 32;
+const reads = new ReadLimiter(READ_CONCURRENCY);
 
 /** An object under a lock prefix that is not a lock (data or unrecognised), for a read-only view. */
 export interface SkippedObject {
@@ -42,6 +52,7 @@ export interface LockList {
 
 /** Lock bodies by bucket/name#generation (a generation's body never changes): 64 MiB, least recently used out. */
 const bodies = new LruBytes(64 * 1024 * 1024);
+const inflight = new Map<string, Promise<Buffer | undefined>>();
 
 export async function listLocks(options: ListLocksOptions): Promise<LockList> {
   const objects = new BucketObjects(options.storage, options.bucket);
@@ -52,15 +63,23 @@ export async function listLocks(options: ListLocksOptions): Promise<LockList> {
     fields: LIST_FIELDS,
   });
   const items = page.items ?? [];
-  const read = await Promise.all(items.map((item) => bodyFor(objects, item)));
+  const { later, bucket, longHeldMs } = options;
+  const deferred = new Set(later ? items.filter((item) => !hasBody(objects, item)) : []);
   const now = objects.clock.now();
   const locks: LockInfo[] = [];
   const skipped: SkippedObject[] = [];
+  const read = await Promise.all(items.map((item) => (deferred.has(item) ? undefined : bodyFor(objects, item))));
   items.forEach((item, i) => {
-    const info = inspectLock(item, now, { bucket: options.bucket, longHeldMs: options.longHeldMs, body: read[i] });
+    if (later && deferred.has(item)) return void locks.push(pendingLock(item, now, bucket));
+    const info = inspectLock(item, now, { bucket, longHeldMs, body: read[i] });
     if (info.releasable) locks.push(info);
     else skipped.push(skippedOf(info));
   });
+  if (later && deferred.size) {
+    const readOne = async (item: GcsObjectResource) =>
+      inspectLock(item, objects.clock.now(), { bucket, longHeldMs, body: await bodyFor(objects, item) });
+    void readLater([...deferred], reads, readOne, later);
+  }
   return {
     locks,
     skipped,
@@ -89,6 +108,13 @@ export function serverTimeOf(storage: Storage, bucket: string): string {
   return isoTime(new BucketObjects(storage, bucket).clock.now());
 }
 
+/** Whether the object's body is at hand: not needed by any format, or cached. */
+function hasBody(objects: BucketObjects, item: GcsObjectResource): boolean {
+  return (
+    !needsBody(objectViewOf(item)) || bodies.get(`${objects.bucket}/${item.name}#${item.generation}`) !== undefined
+  );
+}
+
 /**
  * Reads a body only when a format needs it; cached by bucket/name#generation (bodies never change). `cachedOnly`:
  * never download (the object is known to be deleted).
@@ -102,13 +128,17 @@ export async function bodyFor(
   const key = `${objects.bucket}/${item.name}#${item.generation}`;
   const cached = bodies.get(key);
   if (cached || opts.cachedOnly) return cached;
-  try {
-    const body = await objects.download(item.name, String(item.generation));
-    bodies.set(key, body);
-    return body;
-  } catch {
-    return undefined; // gone since listing, or unreadable: classified without its body
+  // one download per generation however many listings want it at once
+  let reading = inflight.get(key);
+  if (!reading) {
+    reading = objects.download(item.name, String(item.generation)).then(
+      (body) => (bodies.set(key, body), body),
+      () => undefined, // gone since listing, or unreadable: classified without its body
+    );
+    inflight.set(key, reading);
+    void reading.finally(() => inflight.delete(key));
   }
+  return reading;
 }
 
 function skippedOf(info: LockInfo): SkippedObject {

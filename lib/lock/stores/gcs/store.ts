@@ -5,7 +5,7 @@ import type { Storage } from '@google-cloud/storage';
 import type { AuditRecord } from '../../audit-record';
 import { DEFAULT_AUDIT_PREFIX } from '../../options';
 import { assertVersion, type LockStore, type LockView, type ReleaseRequest, type StorePage } from '../../store';
-import type { ChangeFeed, ChangeFeedHandlers, StoreReleaseResult } from '../../store';
+import type { ChangeFeed, ChangeFeedHandlers, ListOptions, StoreReleaseResult } from '../../store';
 import type { LockInfo } from '../../types';
 import { AuditWriter } from './audit';
 import { listAuditEvents } from './audit-read';
@@ -50,9 +50,10 @@ export class GcsLockStore implements LockStore {
 
   async close(): Promise<void> {}
 
-  async list(pageToken?: string): Promise<StorePage> {
+  async list(pageToken?: string, o: ListOptions = {}): Promise<StorePage> {
     this.o.onListCall?.();
-    const page = await listLocks({ ...this.base(), prefix: this.prefix, pageToken });
+    const later = o.later && this.laterFor(o.later);
+    const page = await listLocks({ ...this.base(), prefix: this.prefix, pageToken, ...(later ? { later } : {}) });
     const audit = page.locks.filter((l) => l.name.startsWith(this.auditPrefix)).length;
     return {
       locks: page.locks.filter((l) => !l.name.startsWith(this.auditPrefix)).map((l) => this.view(l)),
@@ -115,6 +116,17 @@ export class GcsLockStore implements LockStore {
   /** The change feed: one Cloud Storage notification about this bucket, recorded in its audit trail. */
   observe(n: GcsNotification): Promise<Observation> {
     return observeNotification(n, { storage: this.o.storage, auditPrefix: this.auditPrefix });
+  }
+
+  /** Read bodies as views; what is not a lock (or is audit) is dropped from the listing. */
+  private laterFor(later: NonNullable<ListOptions['later']>) {
+    return (infos: LockInfo[]) => {
+      const keep = (l: LockInfo) => l.releasable && !l.name.startsWith(this.auditPrefix);
+      later({
+        views: infos.filter(keep).map((l) => this.view(l)),
+        dropped: infos.filter((l) => !keep(l)).map((l) => l.name),
+      });
+    };
   }
 
   private base() {

@@ -3,12 +3,13 @@
 // bucket's audit trail before the delete (nothing is deleted when it cannot be recorded) and after it.
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { AuditRecord } from '../../audit-record';
+import { ReadLimiter, readLater } from '../../later-reads';
 import { mapLimit } from '../../map-limit';
 import { dataReason, needsBody } from '../../objects/formats';
-import { inspectLock, objectViewOf } from '../../objects/inspect';
+import { inspectLock, objectViewOf, pendingLock } from '../../objects/inspect';
 import { DEFAULT_AUDIT_PREFIX } from '../../options';
 import { assertVersion, recordedRelease, type LockStore, type LockView, type ReleaseRequest } from '../../store';
-import type { StorePage, StoreReleaseResult } from '../../store';
+import type { ListOptions, StorePage, StoreReleaseResult } from '../../store';
 import { S3AuditTrail } from './audit';
 import { s3Status, S3Objects, type S3Body, type S3Listed } from './objects';
 import { LOCKBOARD_BODY_LIMIT, releasedMarker, resourceOf, s3View, tokenOfVersion } from './view';
@@ -30,6 +31,8 @@ export interface S3StoreOptions {
 const READ_LIMIT = 64 * 1024;
 /** Parallel GETs while listing. */
 const CONCURRENCY = 16;
+/** Background body reads of metadata-first listings, across the process. */
+const s3Reads = new ReadLimiter(CONCURRENCY);
 
 export class S3LockStore implements LockStore {
   readonly kind = 's3';
@@ -60,8 +63,11 @@ export class S3LockStore implements LockStore {
     await this.o.close?.();
   }
 
-  /** Every ListObjectsV2 page of the prefix, then the bodies the formats need (bounded concurrency). */
-  async list(): Promise<StorePage> {
+  /**
+   * Every ListObjectsV2 page of the prefix, then the bodies the formats need (bounded concurrency). Metadata first
+   * (`later`): objects whose body is not cached are listed as pending and read in the background.
+   */
+  async list(_pageToken?: string, o: ListOptions = {}): Promise<StorePage> {
     const listed: S3Listed[] = [];
     let token: string | undefined;
     do {
@@ -69,12 +75,40 @@ export class S3LockStore implements LockStore {
       listed.push(...page.items.filter((i) => !i.key.startsWith(this.auditPrefix)));
       token = page.next;
     } while (token);
-    const views = await mapLimit(listed, CONCURRENCY, (item) => this.viewOf(item));
     // keep only the bodies of what exists now: every refresh of a lock is a new ETag
     const live = new Set(listed.map((i) => `${i.key}\u0000${i.etag}`));
     for (const k of this.bodies.keys()) if (!live.has(k)) this.bodies.delete(k);
-    const locks = views.filter((v) => v.releasable);
+    const later = o.later;
+    const deferred = new Set(later ? listed.filter((item) => this.wantsBody(item)) : []);
+    const views = await mapLimit(listed, CONCURRENCY, async (item) =>
+      deferred.has(item) ? this.pendingOf(item) : this.viewOf(item),
+    );
+    if (later && deferred.size) {
+      void readLater(
+        [...deferred],
+        s3Reads,
+        (item) => this.viewOf(item),
+        (read) =>
+          later({
+            views: read.filter((v) => v.releasable),
+            dropped: read.filter((v) => !v.releasable).map((v) => v.name),
+          }),
+      );
+    }
+    const locks = views.filter((v) => v.releasable || v.pending);
     return { locks, skipped: views.length - locks.length, serverTime: new Date(this.objects.now()).toISOString() };
+  }
+
+  /** Whether listing this object needs a body not read yet (Lockboard's S3 lock keeps its fields in a small JSON body; other formats say what they need). */
+  private wantsBody(item: S3Listed): boolean {
+    if (this.bodies.get(`${item.key}\u0000${item.etag}`) || item.size > READ_LIMIT) return false;
+    const probe = objectViewOf(resourceOf(item, undefined));
+    return item.size <= LOCKBOARD_BODY_LIMIT ? dataReason(probe) === null && !item.key.endsWith('/') : needsBody(probe);
+  }
+
+  private pendingOf(item: S3Listed): LockView {
+    const info = pendingLock(resourceOf(item, undefined), this.objects.now(), this.o.bucket);
+    return { ...s3View(info, this.source, item.etag, item.lastModifiedMs), pending: true };
   }
 
   /** The object under `key` now (a lock, or not one), or null when there is no such object. */
@@ -87,11 +121,7 @@ export class S3LockStore implements LockStore {
 
   private async viewOf(item: S3Listed): Promise<LockView> {
     let body = this.bodies.get(`${item.key}\u0000${item.etag}`);
-    const probe = objectViewOf(resourceOf(item, undefined));
-    // Lockboard's S3 lock keeps its fields in a small JSON body; other formats say what they need
-    const wanted =
-      item.size <= LOCKBOARD_BODY_LIMIT ? dataReason(probe) === null && !item.key.endsWith('/') : needsBody(probe);
-    if (!body && item.size <= READ_LIMIT && wanted) {
+    if (this.wantsBody(item)) {
       body = (await this.objects.get(item.key)) ?? undefined;
       if (body) this.bodies.set(`${item.key}\u0000${body.etag}`, body);
     }

@@ -1,0 +1,50 @@
+// Background reads for metadata-first listings: at most `limit` in flight across every listing of a process (a cold
+// 10 000-object prefix must not open thousands of connections), results delivered in batches (one callback per
+// ~100 ms, not one per object).
+
+export class ReadLimiter {
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(readonly limit: number) {}
+
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.active >= this.limit) await new Promise<void>((r) => this.waiting.push(r));
+    this.active++;
+    try {
+      return await fn();
+    } finally {
+      this.active--;
+      this.waiting.shift()?.();
+    }
+  }
+}
+
+/** Reads every item through `limiter`, handing results to `deliver` in batches; resolves when all are delivered. */
+export async function readLater<T, R>(
+  items: T[],
+  limiter: ReadLimiter,
+  read: (item: T) => Promise<R>,
+  deliver: (batch: R[]) => void,
+  everyMs = 100,
+): Promise<void> {
+  let batch: R[] = [];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const flush = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (batch.length === 0) return;
+    const out = batch;
+    batch = [];
+    deliver(out);
+  };
+  await Promise.all(
+    items.map((item) =>
+      limiter.run(async () => {
+        batch.push(await read(item));
+        timer ??= setTimeout(flush, everyMs);
+      }),
+    ),
+  );
+  flush();
+}
