@@ -1,9 +1,9 @@
 import { QueryCache, QueryClient, isServer } from '@tanstack/react-query';
 import { ApiClientError } from '@/lib/queries';
 
-/** A session that ended (401 from any query): to the sign-in page, back here afterwards. */
-function signInAgain(err: unknown): void {
-  if (isServer || !(err instanceof ApiClientError) || err.status !== 401) return;
+/** A session that ended: to the sign-in page, back here afterwards. */
+export function signInAgain(): void {
+  if (isServer) return;
   const here = `${window.location.pathname}${window.location.search}`;
   // a full load on purpose: the sign-in page is server-rendered and the client cache belongs to the old session
   // eslint-disable-next-line @next/next/no-location-assign-relative-destination
@@ -12,7 +12,9 @@ function signInAgain(err: unknown): void {
 
 function makeQueryClient(): QueryClient {
   return new QueryClient({
-    queryCache: new QueryCache({ onError: signInAgain }),
+    queryCache: new QueryCache({
+      onError: (err) => err instanceof ApiClientError && err.status === 401 && signInAgain(),
+    }),
     defaultOptions: {
       queries: { staleTime: 1_000, retry: 1 },
     },

@@ -8,6 +8,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { LockInfo } from '@/lib/lock/types';
 import type { LocksData } from '@/lib/queries';
+import { signInAgain } from './get-query-client';
 
 /** live: pushed by the server; connecting: opening or reconnecting; polling: no stream, the list polls. */
 export type LiveState = 'connecting' | 'live' | 'polling';
@@ -69,6 +70,10 @@ export function useLockStream(source: string): LiveState {
         if (serverTime) client.setQueryData<LocksData>(key, (old) => old && { ...old, serverTime });
       });
       es.addEventListener('failure', fallBack);
+      es.addEventListener('signed-out', () => {
+        es?.close();
+        signInAgain();
+      });
       es.onerror = () => {
         // CLOSED: refused, never retried by the browser; CONNECTING: it is reconnecting by itself
         if (es?.readyState === EventSource.CLOSED) fallBack();

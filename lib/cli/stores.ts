@@ -2,7 +2,7 @@
 // codes (stores.md "One contract"). Each store's SDK is loaded only when a source of it is opened.
 import { listAll, type FullListing } from '../lock/list-all';
 import { OUTCOME_EXIT, describeOutcome } from '../lock/outcomes';
-import { assertVersion, type LockStore, type LockView } from '../lock/store';
+import { assertVersion, type LockStore } from '../lock/store';
 import { definitionByKind, openSource } from '../lock/stores';
 import { EXIT, formatDuration, UsageError } from './common';
 import { printFields, printTable } from './print';

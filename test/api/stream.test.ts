@@ -113,5 +113,17 @@ describe('GET /api/locks/stream', () => {
       headers: { cookie: `next-auth.session-token=${token}` },
     });
     expect(later.status).toBe(401);
+    // a browser's EventSource (Accept: text/event-stream) is told on a 200 stream, so the page can go to sign-in
+    const browser = await open('', {
+      headers: { cookie: `next-auth.session-token=${token}`, accept: 'text/event-stream' },
+    });
+    expect(browser.res.status).toBe(200);
+    expect((await browser.next('signed-out')).message).toMatch(/session has ended/);
+    await browser.close();
+    const stranger = await call(stream.GET, '/api/locks/stream', {
+      as: 'stranger@example.com',
+      headers: { accept: 'text/event-stream' },
+    });
+    expect(stranger.status).toBe(403); // not a session problem: refused as usual
   });
 });

@@ -1,5 +1,7 @@
 // GET /api/locks/stream[?source=S|all] – Server-Sent Events of the locks the user may see (lib/server/lock-stream):
-// snapshot, changes, ticks, resets. Viewer role like every route; sensitive fields for operators only.
+// snapshot, changes, ticks, resets. Viewer role like every route; sensitive fields for operators only. A session
+// that has ended is told as an event on a 200 stream (`signed-out`), not a 401: EventSource gives a script no status,
+// never retries a 401, and the browser would log it as a failed load; the page goes to sign-in instead.
 import { z } from 'zod';
 import { parseWith, withRole } from '@/lib/server/http';
 import { lockStream } from '@/lib/server/lock-stream';
@@ -8,18 +10,27 @@ import { resolveSources } from '@/lib/server/sources';
 export const dynamic = 'force-dynamic';
 
 const query = z.object({ source: z.string().max(1100).optional() });
+const HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-store, no-transform',
+  'x-accel-buffering': 'no',
+};
 
-export const GET = withRole('viewer', async (req, { user }) => {
+const stream = withRole('viewer', async (req, { user }) => {
   const { source } = parseWith(query, Object.fromEntries(req.nextUrl.searchParams));
-  const stream = lockStream(resolveSources(source), user, {
+  const body = lockStream(resolveSources(source), user, {
     lastEventId: req.headers.get('last-event-id'),
     signal: req.signal,
   });
-  return new Response(stream, {
-    headers: {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-store, no-transform',
-      'x-accel-buffering': 'no',
-    },
-  });
+  return new Response(body, { headers: HEADERS });
 });
+
+export async function GET(...args: Parameters<typeof stream>): Promise<Response> {
+  const res = await stream(...args);
+  const wantsEvents = /text\/event-stream/.test(args[0].headers.get('accept') ?? '');
+  if (res.status !== 401 || !wantsEvents) return res;
+  const { error } = (await res.json()) as { error: { message: string } };
+  // retry: a long pause, in case the page cannot navigate away; the event says why the stream ends
+  const text = `retry: 60000\n\nevent: signed-out\ndata: ${JSON.stringify({ message: error.message })}\n\n`;
+  return new Response(text, { headers: HEADERS });
+}
