@@ -191,8 +191,19 @@ class SourceWatcher {
   }
 }
 
+/** What a browser shows changed: another version, health, expiry (a refresh that keeps the version), or read state. */
 const changed = (before: LockView | undefined, now: LockView): boolean =>
-  !before || before.version !== now.version || before.health !== now.health || before.pending !== now.pending;
+  !before ||
+  before.version !== now.version ||
+  before.health !== now.health ||
+  moved(before.expiresAt, now.expiresAt) ||
+  before.pending !== now.pending;
+
+/** An expiry read from a TTL wobbles by the milliseconds between two reads: only a move of over a second counts. */
+function moved(a: string | undefined, b: string | undefined): boolean {
+  if (a === undefined || b === undefined) return a !== b;
+  return Math.abs(Date.parse(a) - Date.parse(b)) > 1_000;
+}
 
 const watchers = new Map<string, SourceWatcher>();
 
