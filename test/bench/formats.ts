@@ -7,7 +7,7 @@ import { printTable, round, writeJson } from './report';
 
 const OBJECTS = 10_000;
 
-function mixedObject(i: number, now: number): [string, Buffer, Record<string, string> | undefined] {
+export function mixedObject(i: number, now: number): [string, Buffer, Record<string, string> | undefined] {
   const n = String(i).padStart(5, '0');
   switch (i % 8) {
     case 0:

@@ -1,5 +1,5 @@
 // npm run bench: every benchmark, each printing a table and writing bench-results/<name>.json.
-// Run one with: npm run bench -- emulator | lock-core | handover | formats | console | churn | cli-startup | events | s3 | redis | postgres | dynamodb
+// Run one with: npm run bench -- emulator | lock-core | handover | formats | console | churn | cli-startup | events | s3 | redis | postgres | dynamodb | live
 import { benchChurn } from './churn';
 import { benchCliStartup } from './cli-startup';
 import { benchDynamodb } from './dynamodb';
@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { benchEmulator } from './emulator';
 import { benchFormats } from './formats';
 import { benchHandover } from './handover';
+import { benchLive } from './live';
 import { benchLockCore } from './lock-core';
 import { benchPostgres } from './postgres';
 import { benchRedis } from './redis';
@@ -37,6 +38,7 @@ const ALL: Record<string, () => Promise<unknown>> = {
   redis: benchRedis,
   postgres: benchPostgres,
   dynamodb: benchDynamodb,
+  live: benchLive,
 };
 const chosen = process.argv.slice(2).filter((a) => a !== '--');
 for (const name of chosen) {

@@ -10,7 +10,7 @@ import { printTable, round, writeJson } from './report';
 
 const OBJECTS = 10_000;
 
-function mixedObject(i: number, now: number): [string, string] {
+export function mixedObject(i: number, now: number): [string, string] {
   const n = String(i).padStart(5, '0');
   switch (i % 5) {
     case 0:

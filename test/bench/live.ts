@@ -1,0 +1,209 @@
+// npm run bench -- live: the console live by push, measured in real Chromium against two console processes.
+// 1. Cold first screen of a 10 000-object mixed prefix (GCS, S3) vs the complete listing the page used to wait for,
+//    and `lockboard ls` vs a hand-written listing with the official client (same bodies, same concurrency).
+// 2. Change → on screen, p50/p95 per store, on both consoles: acquire, refresh, release, a force-release through
+//    the other console.
+// 3. GCS list calls per hour for one prefix: 2 s polling (today) vs the stream, with 1 and with 100 open pages.
+import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import type { Page } from 'playwright-core';
+import { acquireOn, openSource } from '@/lib/lock/stores';
+import { listAll } from '@/lib/lock/list-all';
+import { mapLimit } from '@/lib/lock/map-limit';
+import { needsBody } from '@/lib/lock/objects/formats';
+import { objectViewOf } from '@/lib/lock/objects/inspect';
+import { s3ClientFor } from '../helpers/s3';
+import { mixedObject as gcsMixed } from './formats';
+import { listCalls, startLiveWorld, type LiveWorld } from './live-setup';
+import { measureChanges } from './live-changes';
+import { printTable, round, writeJson } from './report';
+import { mixedObject as s3Mixed } from './s3';
+
+const OBJECTS = 10_000;
+
+async function seed(w: Parameters<Parameters<typeof startLiveWorld>[0]>[0]) {
+  const now = Date.now();
+  for (let i = 0; i < OBJECTS; i++) {
+    const [name, data, metadata] = gcsMixed(i, now);
+    w.store.insertObject('cold', name, data, metadata ? { metadata } : {}, {}, now);
+    const [key, body] = s3Mixed(i, now);
+    w.s3!.store.put('cold-s3', key, Buffer.from(body), { contentType: 'application/json', metadata: {} }, {}, now);
+  }
+}
+
+/** First screen in the browser (navigation to the first row) vs the complete JSON listing on the other console. */
+async function coldScreens(w: LiveWorld) {
+  const rows = [];
+  for (const [store, source] of Object.entries(w.cold)) {
+    const context = await w.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    await context.addCookies([
+      { name: 'next-auth.session-token', value: (await w.cookie()).split('=')[1]!, url: w.consoles[0].url },
+    ]);
+    const page = await context.newPage();
+    let started = performance.now();
+    await page.goto(`${w.consoles[0].url}/locks?source=${encodeURIComponent(source)}`);
+    await page.locator('[data-lock]').first().waitFor({ timeout: 60_000 });
+    const firstScreen = performance.now() - started;
+    const pending = await page
+      .getByTestId('pending-count')
+      .textContent({ timeout: 1_000 })
+      .catch(() => '');
+    await page.waitForFunction(() => !document.querySelector('[data-testid="pending-count"]'), null, {
+      timeout: 120_000,
+    });
+    const allRead = performance.now() - started;
+    await context.close();
+    started = performance.now();
+    const res = await fetch(`${w.consoles[1].url}/api/locks?source=${encodeURIComponent(source)}`, {
+      headers: { cookie: await w.cookie() },
+    });
+    const complete = (await res.json()) as { locks: unknown[] };
+    const completeMs = performance.now() - started;
+    rows.push({
+      store,
+      objects: OBJECTS,
+      'first screen (browser) ms': round(firstScreen),
+      'pending at first paint': pending?.match(/\d+/)?.[0] ?? '0',
+      'every row read ms': round(allRead),
+      'complete listing (before) ms': round(completeMs),
+      locks: complete.locks.length,
+    });
+  }
+  return rows;
+}
+
+/** `lockboard ls`'s listing (listAll) vs a hand-written one with the official client: same bodies, same concurrency. */
+async function lsVsHandWritten(w: LiveWorld) {
+  const rows = [];
+  // GCS: getFiles over every page, then the bodies a format needs, 32 at once (READ_CONCURRENCY)
+  let started = performance.now();
+  const [files] = await w.storage.bucket('cold').getFiles({ prefix: 'mixed/', autoPaginate: true });
+  const wanted = files.filter((f) => needsBody(objectViewOf({ ...f.metadata, name: f.name } as never)));
+  await mapLimit(wanted, 32, (f) => f.download());
+  const gcsHand = performance.now() - started;
+  started = performance.now();
+  const gcsStore = await openSource(w.spec(w.cold.gcs), { env: w.env, role: 'cli' });
+  const gcsLs = await listAll(gcsStore);
+  const gcsMs = performance.now() - started;
+  rows.push({
+    store: 'gcs',
+    'bodies read': wanted.length,
+    'hand-written ms': round(gcsHand),
+    'lockboard ls ms': round(gcsMs),
+    locks: gcsLs.locks.length,
+  });
+  // S3: ListObjectsV2 over every page, then the same bodies, 16 at once (the store's concurrency)
+  const s3 = s3ClientFor(w.emulator.s3!.url);
+  started = performance.now();
+  const keys: { Key?: string; Size?: number }[] = [];
+  let token: string | undefined;
+  do {
+    const page = await s3.send(
+      new ListObjectsV2Command({ Bucket: 'cold-s3', Prefix: 'mixed/', ContinuationToken: token }),
+    );
+    keys.push(...(page.Contents ?? []));
+    token = page.NextContinuationToken;
+  } while (token);
+  const small = keys.filter((k) => (k.Size ?? 0) <= 64 * 1024);
+  await mapLimit(small, 16, async (k) =>
+    (await s3.send(new GetObjectCommand({ Bucket: 'cold-s3', Key: k.Key }))).Body?.transformToString(),
+  );
+  const s3Hand = performance.now() - started;
+  started = performance.now();
+  const s3Store = await openSource(w.spec(w.cold.s3), { env: w.env, role: 'cli' });
+  const s3Ls = await listAll(s3Store);
+  const s3Ms = performance.now() - started;
+  rows.push({
+    store: 's3',
+    'bodies read': small.length,
+    'hand-written ms': round(s3Hand),
+    'lockboard ls ms': round(s3Ms),
+    locks: s3Ls.locks.length,
+  });
+  await Promise.all([gcsStore.close(), s3Store.close()]);
+  s3.destroy();
+  return rows;
+}
+
+/** GCS listings per hour of one prefix, polled every 2 s (today) or streamed, by 1 or 100 open pages. */
+async function listingsPerHour(w: LiveWorld, windowMs: number) {
+  const source = w.sources.gcs;
+  const c = w.consoles[1];
+  const cookie = await w.cookie();
+  const rows = [];
+  for (const pages of [1, 100]) {
+    // today: every page polls GET /api/locks every 2 s (the server caches a listing for 1 s)
+    let before = await listCalls(c, source);
+    const stop = Date.now() + windowMs / 3;
+    await Promise.all(
+      Array.from({ length: pages }, async (_, i) => {
+        await new Promise((r) => setTimeout(r, (i * 2_000) / pages));
+        while (Date.now() < stop) {
+          await fetch(`${c.url}/api/locks?source=${encodeURIComponent(source)}`, { headers: { cookie } }).then((r) =>
+            r.arrayBuffer(),
+          );
+          await new Promise((r) => setTimeout(r, 2_000));
+        }
+      }),
+    );
+    const polled = ((await listCalls(c, source)) - before) * (3_600_000 / (windowMs / 3));
+    // after: every page holds one stream; the watcher lists once, then reconciles every 60 s (feed) or at its pace
+    before = await listCalls(c, source);
+    const streams = await Promise.all(
+      Array.from({ length: pages }, async () => {
+        const abort = new AbortController();
+        const res = await fetch(`${c.url}/api/locks/stream?source=${encodeURIComponent(source)}`, {
+          headers: { cookie, accept: 'text/event-stream' },
+          signal: abort.signal,
+        });
+        void res.body?.pipeTo(new WritableStream()).catch(() => undefined);
+        return abort;
+      }),
+    );
+    await new Promise((r) => setTimeout(r, windowMs));
+    const streamed = ((await listCalls(c, source)) - before) * (3_600_000 / windowMs);
+    for (const s of streams) s.abort();
+    await new Promise((r) => setTimeout(r, 500));
+    rows.push({
+      'open pages': pages,
+      'polling (before) lists/h': Math.round(polled),
+      'stream (after) lists/h': Math.round(streamed),
+    });
+  }
+  return rows;
+}
+
+export async function benchLive() {
+  const w = await startLiveWorld(seed);
+  try {
+    console.log(
+      `Pub/Sub emulator: ${w.pubsub ? 'yes (GCS has its change feed)' : 'not installed (GCS lists at its 2 s pace)'}`,
+    );
+    const cold = await coldScreens(w);
+    printTable(
+      `Cold first screen of a ${OBJECTS}-object mixed prefix (goal ≤ 2 s), and the complete listing it no longer waits for`,
+      cold,
+    );
+    const ls = await lsVsHandWritten(w);
+    printTable(
+      'lockboard ls vs a hand-written listing with the official client (same bodies, same concurrency), cold',
+      ls,
+    );
+    const pages: Record<string, [Page, Page]> = {};
+    for (const [store, source] of Object.entries(w.sources))
+      pages[store] = [await w.pageOn(0, source), await w.pageOn(1, source)];
+    const changes = await measureChanges(w, pages, Number(process.env.LIVE_ROUNDS ?? 8));
+    printTable(
+      'Change → on screen in Chromium, both consoles (ms; goal p50 ≤ 1 000, p95 ≤ 2 000 for GCS with notifications, Redis, PostgreSQL)',
+      changes,
+    );
+    const windowMs = Number(process.env.LIVE_WINDOW_MS ?? 65_000);
+    const lists = await listingsPerHour(w, windowMs);
+    printTable(
+      `GCS listings per hour of one prefix (measured over ${windowMs / 1000} s; goal with notifications ≤ 60/h, same for 100 pages)`,
+      lists,
+    );
+    writeJson('live', { objects: OBJECTS, pubsub: Boolean(w.pubsub), cold, ls, changes, lists });
+  } finally {
+    await w.stop();
+  }
+}
