@@ -8,14 +8,20 @@ export class ReadLimiter {
 
   constructor(readonly limit: number) {}
 
+  /** Highest number in flight so far (tests). */
+  peak = 0;
+
   async run<T>(fn: () => Promise<T>): Promise<T> {
+    // a freed slot is handed straight to the next waiter, so a newcomer can never slip in past the limit
     if (this.active >= this.limit) await new Promise<void>((r) => this.waiting.push(r));
-    this.active++;
+    else this.active++;
+    this.peak = Math.max(this.peak, this.active);
     try {
       return await fn();
     } finally {
-      this.active--;
-      this.waiting.shift()?.();
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active--;
     }
   }
 }
@@ -41,7 +47,8 @@ export async function readLater<T, R>(
   await Promise.all(
     items.map((item) =>
       limiter.run(async () => {
-        batch.push(await read(item));
+        const result = await read(item);
+        batch.push(result); // not `batch.push(await …)`: that pushes onto the array a flush meanwhile handed over
         timer ??= setTimeout(flush, everyMs);
       }),
     ),
