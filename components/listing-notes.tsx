@@ -26,10 +26,22 @@ export function LiveIndicator({ state, ago, fetching }: { state: LiveState; ago:
 }
 
 /** What the listing leaves out or has not read yet: more pages, rows still being read, objects that are not locks. */
-export function ListingNotes(p: { where: string; shown: number; pending: number; skipped: number; more: boolean }) {
+export function ListingNotes(p: {
+  where: string;
+  shown: number;
+  pending: number;
+  skipped: number;
+  /** true: more than one response holds; 'loading': a first screen whose rest is on its way */
+  more: boolean | 'loading';
+}) {
   return (
     <>
-      {p.more && (
+      {p.more === 'loading' && (
+        <p className="text-sm text-zinc-600 dark:text-zinc-400" role="status" data-testid="first-screen">
+          Showing the first {p.shown} locks in {p.where}; the rest is on its way.
+        </p>
+      )}
+      {p.more === true && (
         <p className="text-sm text-amber-700">
           Showing the first {p.shown} locks in {p.where}; choose a narrower source to see the rest.
         </p>

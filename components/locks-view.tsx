@@ -41,7 +41,7 @@ export function LocksView({ sources, source, canRelease, unknownSource }: Props)
       ? { refetchInterval: false as const, staleTime: Infinity }
       : {
           refetchInterval: (q: { state: { data?: LocksData } }) =>
-            q.state.data?.locks.some((l) => l.pending) ? 1_000 : POLL_INTERVAL_MS,
+            q.state.data?.partial || q.state.data?.locks.some((l) => l.pending) ? 1_000 : POLL_INTERVAL_MS,
         }),
   });
   const serverNow = useServerNow(query.data?.serverTime, query.dataUpdatedAt);
@@ -177,7 +177,7 @@ export function LocksView({ sources, source, canRelease, unknownSource }: Props)
         shown={all.length}
         pending={pendingCount}
         skipped={query.data?.skipped ?? 0}
-        more={Boolean(query.data?.nextPageToken)}
+        more={query.data?.partial ? 'loading' : Boolean(query.data?.nextPageToken)}
       />
       {query.data && all.length === 0 ? (
         <div className="rounded-lg border border-dashed border-zinc-300 p-10 text-center text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-400">

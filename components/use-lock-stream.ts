@@ -59,6 +59,7 @@ export function useLockStream(source: string): LiveState {
           skipped: snap.skipped,
           locks: snap.locks,
           nextPageToken: undefined,
+          partial: undefined,
         }));
       });
       es.addEventListener('change', (e) => {

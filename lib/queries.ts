@@ -13,6 +13,8 @@ export interface LocksData {
   /** Objects in the source(s) that are not locks (data, unrecognised, audit events). */
   skipped: number;
   nextPageToken?: string;
+  /** A first screen: the first listing page of each source only; the rest follows (stream or next poll). */
+  partial?: boolean;
 }
 
 /** A configured source as the client sees it. */

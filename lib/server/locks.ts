@@ -24,6 +24,8 @@ export interface LocksResponse {
   /** Objects under the source(s) that are not locks (data, unrecognised, audit events): never listed or releasable. */
   skipped: number;
   nextPageToken?: string;
+  /** A first screen: the first listing page of each source only; the rest follows. */
+  partial?: boolean;
 }
 
 /** What the console shows of a lock: read-only sources marked, sensitive fields for those who may see them only. */
@@ -40,7 +42,15 @@ export function consoleView(source: Source, view: LockView, seesSensitive: boole
  */
 export async function listForConsole(
   selection: { id: string; sources: Source[] },
-  filters: { pageToken?: string; health?: LockHealth; q?: string; sensitive?: boolean; progressive?: boolean } = {},
+  filters: {
+    pageToken?: string;
+    health?: LockHealth;
+    q?: string;
+    sensitive?: boolean;
+    progressive?: boolean;
+    /** The page's first paint: one listing page per source; the stream (or the next poll) brings the rest. */
+    firstScreen?: boolean;
+  } = {},
 ): Promise<LocksResponse> {
   if (filters.pageToken && selection.sources.length !== 1) {
     throw new ApiError('bad_request', 'pageToken continues the listing of one source; choose a source, not "all".');
@@ -50,6 +60,7 @@ export async function listForConsole(
   let serverTime = '';
   let pageToken = filters.pageToken;
   const seen = new Set<string>(); // nested sources (gs://b/ and gs://b/ci/) list some objects twice
+  let partial = false;
   for (const source of selection.sources) {
     do {
       const page = await cachedPage(source, pageToken, { progressive: filters.progressive === true });
@@ -62,6 +73,11 @@ export async function listForConsole(
       skipped += page.skipped;
       serverTime = page.serverTime > serverTime ? page.serverTime : serverTime;
       pageToken = page.nextPageToken;
+      if (pageToken && filters.firstScreen) {
+        partial = true;
+        pageToken = selection.sources.length === 1 ? pageToken : undefined;
+        break;
+      }
     } while (pageToken && locks.length < MAX_LOCKS_PER_RESPONSE);
     if (locks.length >= MAX_LOCKS_PER_RESPONSE) break;
   }
@@ -79,6 +95,7 @@ export async function listForConsole(
     locks: shown,
     skipped,
     ...(pageToken ? { nextPageToken: pageToken } : {}),
+    ...(partial ? { partial: true } : {}),
   };
 }
 

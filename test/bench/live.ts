@@ -174,6 +174,9 @@ async function listingsPerHour(w: LiveWorld, windowMs: number) {
 
 export async function benchLive() {
   const w = await startLiveWorld(seed);
+  // this process opens stores too (lockboard ls): the same endpoints and credentials as the consoles
+  for (const k of ['AWS_ENDPOINT_URL_S3', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_REGION'])
+    process.env[k] = w.env[k];
   try {
     console.log(
       `Pub/Sub emulator: ${w.pubsub ? 'yes (GCS has its change feed)' : 'not installed (GCS lists at its 2 s pace)'}`,

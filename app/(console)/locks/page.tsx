@@ -33,10 +33,12 @@ export default async function LocksPage({ searchParams }: { searchParams: Promis
   const source = selection.id;
   const unknown = match === undefined ? (requested ?? legacyPrefix) : undefined;
   const queryClient = getQueryClient();
-  // The server calls the lib directly; the client polls the route. A storage failure leaves the client to retry.
+  // The server calls the lib directly, for a fast first paint (one listing page per source, metadata first); the
+  // stream (or the route, polled) brings the rest. A storage failure leaves the client to retry.
   await queryClient.prefetchQuery({
     ...locksQuery(source),
-    queryFn: () => listForConsole(selection, { sensitive: user.role === 'operator', progressive: true }),
+    queryFn: () =>
+      listForConsole(selection, { sensitive: user.role === 'operator', progressive: true, firstScreen: true }),
   });
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
