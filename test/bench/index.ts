@@ -1,5 +1,5 @@
 // npm run bench: every benchmark, each printing a table and writing bench-results/<name>.json.
-// Run one with: npm run bench -- emulator | lock-core | handover | formats | console | churn | cli-startup | events | s3 | redis | postgres | dynamodb | live
+// Run one with: npm run bench -- emulator | lock-core | handover | formats | console | churn | cli-startup | events | s3 | redis | postgres | dynamodb | live | live-soak
 import { benchChurn } from './churn';
 import { benchCliStartup } from './cli-startup';
 import { benchDynamodb } from './dynamodb';
@@ -8,6 +8,7 @@ import { benchEmulator } from './emulator';
 import { benchFormats } from './formats';
 import { benchHandover } from './handover';
 import { benchLive } from './live';
+import { benchLiveSoak } from './live-soak';
 import { benchLockCore } from './lock-core';
 import { benchPostgres } from './postgres';
 import { benchRedis } from './redis';
@@ -39,6 +40,7 @@ const ALL: Record<string, () => Promise<unknown>> = {
   postgres: benchPostgres,
   dynamodb: benchDynamodb,
   live: benchLive,
+  'live-soak': benchLiveSoak,
 };
 const chosen = process.argv.slice(2).filter((a) => a !== '--');
 for (const name of chosen) {

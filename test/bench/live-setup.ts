@@ -56,7 +56,7 @@ export async function startLiveWorld(seed: (emulator: Emulator) => Promise<void>
   }
   await seed(emulator);
   const [redis, pg] = await Promise.all([startRedis(['--notify-keyspace-events', 'Kg$hx']), startPostgres()]);
-  const sources = {
+  const urls = {
     gcs: 'gs://live/locks/',
     s3: 's3://live-s3/locks/',
     redis: `redis://127.0.0.1:${redis.port}/0?match=lock:*`,
@@ -64,7 +64,7 @@ export async function startLiveWorld(seed: (emulator: Emulator) => Promise<void>
   };
   const cold = { gcs: 'gs://cold/mixed/', s3: 's3://cold-s3/mixed/' };
   const env: Record<string, string> = {
-    LOCKBOARD_SOURCES: [...Object.values(sources), cold.gcs, cold.s3].join(','),
+    LOCKBOARD_SOURCES: [...Object.values(urls), cold.gcs, cold.s3].join(','),
     LOCKBOARD_GCS_ENDPOINT: emulator.url,
     AWS_ENDPOINT_URL_S3: emulator.s3!.url,
     AWS_ACCESS_KEY_ID: 'bench',
@@ -75,6 +75,9 @@ export async function startLiveWorld(seed: (emulator: Emulator) => Promise<void>
     LOCKBOARD_METRICS_TOKEN: METRICS_TOKEN,
     ...(pubsub ? { PUBSUB_EMULATOR_HOST: pubsub.host } : {}),
   };
+  // each source as the console names it (a PostgreSQL URL without its user)
+  const ids = Object.entries(urls).map(([k, url]) => [k, parseSource(url, env).id]);
+  const sources = Object.fromEntries(ids) as typeof urls;
   const consoles: [ConsoleProcess, ConsoleProcess] = [
     await startConsole(await freePort(), env),
     await startConsole(await freePort(), env),
@@ -92,7 +95,7 @@ export async function startLiveWorld(seed: (emulator: Emulator) => Promise<void>
     sources,
     cold,
     env,
-    spec: (source) => parseSource(source, env),
+    spec: (source) => parseSource(Object.values(urls).find((u) => parseSource(u, env).id === source) ?? source, env),
     cookie: async () => `next-auth.session-token=${await cookie()}`,
     async pageOn(i, source) {
       const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });

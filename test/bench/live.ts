@@ -9,7 +9,8 @@ import type { Page } from 'playwright-core';
 import { acquireOn, openSource } from '@/lib/lock/stores';
 import { listAll } from '@/lib/lock/list-all';
 import { mapLimit } from '@/lib/lock/map-limit';
-import { needsBody } from '@/lib/lock/objects/formats';
+import { dataReason, needsBody } from '@/lib/lock/objects/formats';
+import { LOCKBOARD_BODY_LIMIT } from '@/lib/lock/stores/s3/view';
 import { objectViewOf } from '@/lib/lock/objects/inspect';
 import { s3ClientFor } from '../helpers/s3';
 import { mixedObject as gcsMixed } from './formats';
@@ -103,7 +104,19 @@ async function lsVsHandWritten(w: LiveWorld) {
     keys.push(...(page.Contents ?? []));
     token = page.NextContinuationToken;
   } while (token);
-  const small = keys.filter((k) => (k.Size ?? 0) <= 64 * 1024);
+  // the bodies the store reads: a small object that is not data (Lockboard's JSON body), or what a format needs
+  const small = keys.filter((k) => {
+    const probe = objectViewOf({
+      name: k.Key!,
+      size: String(k.Size ?? 0),
+      generation: '1',
+      metageneration: '1',
+    } as never);
+    if ((k.Size ?? 0) > 64 * 1024) return false;
+    return (k.Size ?? 0) <= LOCKBOARD_BODY_LIMIT
+      ? dataReason(probe) === null && !k.Key!.endsWith('/')
+      : needsBody(probe);
+  });
   await mapLimit(small, 16, async (k) =>
     (await s3.send(new GetObjectCommand({ Bucket: 'cold-s3', Key: k.Key }))).Body?.transformToString(),
   );

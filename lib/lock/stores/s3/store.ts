@@ -64,20 +64,14 @@ export class S3LockStore implements LockStore {
   }
 
   /**
-   * Every ListObjectsV2 page of the prefix, then the bodies the formats need (bounded concurrency). Metadata first
-   * (`later`): objects whose body is not cached are listed as pending and read in the background.
+   * One ListObjectsV2 page (1 000 keys), then the bodies the formats need (bounded concurrency); `nextPageToken`
+   * continues. Metadata first (`later`): objects whose body is not cached are listed as pending and read in the
+   * background.
    */
-  async list(_pageToken?: string, o: ListOptions = {}): Promise<StorePage> {
-    const listed: S3Listed[] = [];
-    let token: string | undefined;
-    do {
-      const page = await this.objects.list(this.prefix, token);
-      listed.push(...page.items.filter((i) => !i.key.startsWith(this.auditPrefix)));
-      token = page.next;
-    } while (token);
-    // keep only the bodies of what exists now: every refresh of a lock is a new ETag
-    const live = new Set(listed.map((i) => `${i.key}\u0000${i.etag}`));
-    for (const k of this.bodies.keys()) if (!live.has(k)) this.bodies.delete(k);
+  async list(pageToken?: string, o: ListOptions = {}): Promise<StorePage> {
+    const page = await this.objects.list(this.prefix, pageToken);
+    const listed = page.items.filter((i) => !i.key.startsWith(this.auditPrefix));
+    this.keepBodiesOf(listed, pageToken, page.next);
     const later = o.later;
     const deferred = new Set(later ? listed.filter((item) => this.wantsBody(item)) : []);
     const views = await mapLimit(listed, CONCURRENCY, async (item) =>
@@ -96,7 +90,23 @@ export class S3LockStore implements LockStore {
       );
     }
     const locks = views.filter((v) => v.releasable || v.pending);
-    return { locks, skipped: views.length - locks.length, serverTime: new Date(this.objects.now()).toISOString() };
+    const serverTime = new Date(this.objects.now()).toISOString();
+    return {
+      locks,
+      skipped: views.length - locks.length,
+      serverTime,
+      ...(page.next ? { nextPageToken: page.next } : {}),
+    };
+  }
+
+  private seenThisPass = new Set<string>();
+
+  /** Once a whole pass over the prefix is done, drops the bodies of what no longer exists (a refresh is a new ETag). */
+  private keepBodiesOf(listed: S3Listed[], token: string | undefined, next: string | undefined): void {
+    if (!token) this.seenThisPass = new Set();
+    for (const i of listed) this.seenThisPass.add(`${i.key}\u0000${i.etag}`);
+    if (next) return;
+    for (const k of this.bodies.keys()) if (!this.seenThisPass.has(k)) this.bodies.delete(k);
   }
 
   /** Whether listing this object needs a body not read yet (Lockboard's S3 lock keeps its fields in a small JSON body; other formats say what they need). */
