@@ -4,7 +4,7 @@
 import { BatchWriteItemCommand, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { DynamoLockStore } from '@/lib/lock/stores/dynamodb';
 import { startDynamo } from '../helpers/dynamodb';
-import { printTable, round, writeJson } from './report';
+import { countEveryPage, printTable, round, writeJson } from './report';
 
 const ITEMS = 10_000;
 
@@ -66,15 +66,7 @@ export async function benchDynamodb() {
   const bare = performance.now() - started;
   const store = new DynamoLockStore({ client: d.client, table: 'bench-locks' });
   started = performance.now();
-  let locks = 0;
-  let skipped = 0;
-  let token: string | undefined;
-  do {
-    const page = await store.list(token);
-    locks += page.locks.length;
-    skipped += page.skipped;
-    token = page.nextPageToken;
-  } while (token);
+  const { locks, skipped } = await countEveryPage(store);
   const ms = performance.now() - started;
   rows.push({
     listing: `DynamoLockStore.list (skipped ${skipped})`,

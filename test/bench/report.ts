@@ -25,3 +25,19 @@ export function quantile(values: number[], q: number): number {
 }
 
 export const round = (n: number, digits = 1) => Number(n.toFixed(digits));
+
+/** Every page of a store's listing: how many locks and skipped objects in all. */
+export async function countEveryPage(store: {
+  list(token?: string): Promise<{ locks: unknown[]; skipped: number; nextPageToken?: string }>;
+}): Promise<{ locks: number; skipped: number }> {
+  let locks = 0;
+  let skipped = 0;
+  let token: string | undefined;
+  do {
+    const page = await store.list(token);
+    locks += page.locks.length;
+    skipped += page.skipped;
+    token = page.nextPageToken;
+  } while (token);
+  return { locks, skipped };
+}

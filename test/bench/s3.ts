@@ -6,7 +6,7 @@ import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { startEmulator } from '@/lib/emulator';
 import { acquireS3Lock, S3LockStore } from '@/lib/lock/stores/s3';
 import { s3ClientFor } from '../helpers/s3';
-import { printTable, round, writeJson } from './report';
+import { countEveryPage, printTable, round, writeJson } from './report';
 
 const OBJECTS = 10_000;
 
@@ -55,15 +55,7 @@ export async function benchS3() {
   for (const run of ['first listing', 'second listing (bodies cached per ETag)']) {
     log.clear();
     const started = performance.now();
-    let locks = 0;
-    let skipped = 0;
-    let token: string | undefined;
-    do {
-      const page = await store.list(token);
-      locks += page.locks.length;
-      skipped += page.skipped;
-      token = page.nextPageToken;
-    } while (token);
+    const { locks, skipped } = await countEveryPage(store);
     const ms = performance.now() - started;
     const lists = log.count((e) => e.method === 'GET' && e.query['list-type'] === '2');
     const gets = log.count((e) => e.method === 'GET' && e.query['list-type'] === undefined);
