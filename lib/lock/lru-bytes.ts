@@ -14,6 +14,11 @@ export class LruBytes {
     return this.bytes;
   }
 
+  clear(): void {
+    this.entries.clear();
+    this.bytes = 0;
+  }
+
   get(key: string): Buffer | undefined {
     const hit = this.entries.get(key);
     if (hit) {

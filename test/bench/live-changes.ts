@@ -18,7 +18,8 @@ async function seen(page: Page, name: string, test: 'present' | 'absent' | { att
     ([s, t]) => {
       const row = document.querySelector(s as string);
       if (t === 'present') return Boolean(row);
-      if (t === 'absent') return !row;
+      // released: gone, or kept as a released marker (Lockboard's S3 lock keeps its object, marked free)
+      if (t === 'absent') return !row || row.getAttribute('data-health') === 'free';
       const { attr, not } = t as { attr: string; not: string };
       return Boolean(row && row.getAttribute(attr) !== not);
     },

@@ -8,6 +8,7 @@ import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import type { Page } from 'playwright-core';
 import { acquireOn, openSource } from '@/lib/lock/stores';
 import { listAll } from '@/lib/lock/list-all';
+import { forgetBodies } from '@/lib/lock/stores/gcs/list';
 import { mapLimit } from '@/lib/lock/map-limit';
 import { dataReason, needsBody } from '@/lib/lock/objects/formats';
 import { LOCKBOARD_BODY_LIMIT } from '@/lib/lock/stores/s3/view';
@@ -16,7 +17,7 @@ import { s3ClientFor } from '../helpers/s3';
 import { mixedObject as gcsMixed } from './formats';
 import { listCalls, startLiveWorld, type LiveWorld } from './live-setup';
 import { measureChanges } from './live-changes';
-import { printTable, round, writeJson } from './report';
+import { printTable, quantile, round, writeJson } from './report';
 import { mixedObject as s3Mixed } from './s3';
 
 const OBJECTS = 10_000;
@@ -72,29 +73,24 @@ async function coldScreens(w: LiveWorld) {
   return rows;
 }
 
-/** `lockboard ls`'s listing (listAll) vs a hand-written one with the official client: same bodies, same concurrency. */
-async function lsVsHandWritten(w: LiveWorld) {
-  const rows = [];
-  // GCS: getFiles over every page, then the bodies a format needs, 32 at once (READ_CONCURRENCY)
-  let started = performance.now();
+/** A cold run each: the library's body cache emptied, a new store (S3 keeps its bodies per store). */
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  forgetBodies();
+  const started = performance.now();
+  await fn();
+  return performance.now() - started;
+}
+
+/** GCS: getFiles over every page, then the bodies a format needs, 32 at once (READ_CONCURRENCY). */
+async function gcsByHand(w: LiveWorld): Promise<number> {
   const [files] = await w.storage.bucket('cold').getFiles({ prefix: 'mixed/', autoPaginate: true });
   const wanted = files.filter((f) => needsBody(objectViewOf({ ...f.metadata, name: f.name } as never)));
   await mapLimit(wanted, 32, (f) => f.download());
-  const gcsHand = performance.now() - started;
-  started = performance.now();
-  const gcsStore = await openSource(w.spec(w.cold.gcs), { env: w.env, role: 'cli' });
-  const gcsLs = await listAll(gcsStore);
-  const gcsMs = performance.now() - started;
-  rows.push({
-    store: 'gcs',
-    'bodies read': wanted.length,
-    'hand-written ms': round(gcsHand),
-    'lockboard ls ms': round(gcsMs),
-    locks: gcsLs.locks.length,
-  });
-  // S3: ListObjectsV2 over every page, then the same bodies, 16 at once (the store's concurrency)
-  const s3 = s3ClientFor(w.emulator.s3!.url);
-  started = performance.now();
+  return wanted.length;
+}
+
+/** S3: ListObjectsV2 over every page, then the bodies the store reads, 16 at once (the store's concurrency). */
+async function s3ByHand(w: LiveWorld, s3: ReturnType<typeof s3ClientFor>): Promise<number> {
   const keys: { Key?: string; Size?: number }[] = [];
   let token: string | undefined;
   do {
@@ -105,34 +101,48 @@ async function lsVsHandWritten(w: LiveWorld) {
     token = page.NextContinuationToken;
   } while (token);
   // the bodies the store reads: a small object that is not data (Lockboard's JSON body), or what a format needs
-  const small = keys.filter((k) => {
-    const probe = objectViewOf({
-      name: k.Key!,
-      size: String(k.Size ?? 0),
-      generation: '1',
-      metageneration: '1',
-    } as never);
-    if ((k.Size ?? 0) > 64 * 1024) return false;
-    return (k.Size ?? 0) <= LOCKBOARD_BODY_LIMIT
-      ? dataReason(probe) === null && !k.Key!.endsWith('/')
-      : needsBody(probe);
+  const wanted = keys.filter((k) => {
+    const size = k.Size ?? 0;
+    const probe = objectViewOf({ name: k.Key!, size: String(size), generation: '1', metageneration: '1' } as never);
+    if (size > 64 * 1024) return false;
+    return size <= LOCKBOARD_BODY_LIMIT ? dataReason(probe) === null && !k.Key!.endsWith('/') : needsBody(probe);
   });
-  await mapLimit(small, 16, async (k) =>
+  await mapLimit(wanted, 16, async (k) =>
     (await s3.send(new GetObjectCommand({ Bucket: 'cold-s3', Key: k.Key }))).Body?.transformToString(),
   );
-  const s3Hand = performance.now() - started;
-  started = performance.now();
-  const s3Store = await openSource(w.spec(w.cold.s3), { env: w.env, role: 'cli' });
-  const s3Ls = await listAll(s3Store);
-  const s3Ms = performance.now() - started;
-  rows.push({
-    store: 's3',
-    'bodies read': small.length,
-    'hand-written ms': round(s3Hand),
-    'lockboard ls ms': round(s3Ms),
-    locks: s3Ls.locks.length,
-  });
-  await Promise.all([gcsStore.close(), s3Store.close()]);
+  return wanted.length;
+}
+
+/** `lockboard ls`'s listing (listAll) vs a hand-written one, cold, three runs each alternating: the medians. */
+async function lsVsHandWritten(w: LiveWorld) {
+  const s3 = s3ClientFor(w.emulator.s3!.url);
+  const rows = [];
+  for (const [store, source, byHand] of [
+    ['gcs', w.cold.gcs, () => gcsByHand(w)],
+    ['s3', w.cold.s3, () => s3ByHand(w, s3)],
+  ] as const) {
+    const hand: number[] = [];
+    const ls: number[] = [];
+    let bodies = 0;
+    let locks = 0;
+    for (let run = 0; run < 3; run++) {
+      hand.push(await timed(async () => (bodies = await byHand())));
+      ls.push(
+        await timed(async () => {
+          const opened = await openSource(w.spec(source), { env: w.env, role: 'cli' });
+          locks = (await listAll(opened)).locks.length;
+          await opened.close();
+        }),
+      );
+    }
+    rows.push({
+      store,
+      'bodies read': bodies,
+      'hand-written ms (median of 3)': round(quantile(hand, 0.5)),
+      'lockboard ls ms (median of 3)': round(quantile(ls, 0.5)),
+      locks,
+    });
+  }
   s3.destroy();
   return rows;
 }

@@ -54,6 +54,11 @@ export interface LockList {
 const bodies = new LruBytes(64 * 1024 * 1024);
 const inflight = new Map<string, Promise<Buffer | undefined>>();
 
+/** Forgets every cached body (benchmarks that compare cold listings). */
+export function forgetBodies(): void {
+  bodies.clear();
+}
+
 export async function listLocks(options: ListLocksOptions): Promise<LockList> {
   const objects = new BucketObjects(options.storage, options.bucket);
   const page = await objects.list({
