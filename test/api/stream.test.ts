@@ -6,6 +6,7 @@ import { acquireLock } from '@/lib/lock';
 import { startTestEmulator, type Target } from '../helpers/gcs';
 import { call, importRoutes, SECRET, type CallOptions, type Routes } from '../helpers/routes';
 import { openStream } from '../helpers/stream';
+import { writeTerraformLock } from '../helpers/writers';
 
 const OPERATOR = 'ops@example.com';
 const VIEWER = 'viewer@example.com';
@@ -125,5 +126,26 @@ describe('GET /api/locks/stream', () => {
       headers: { accept: 'text/event-stream' },
     });
     expect(stranger.status).toBe(403); // not a session problem: refused as usual
+  });
+
+  it('sends a cold source metadata first: rows still being read, then each filled in as its body arrives', async () => {
+    const names = Array.from({ length: 20 }, (_, i) => `locks/cold-${i}/default.tfstate`);
+    for (const n of names) await writeTerraformLock(t.storage, t.bucket, n, 'ann@laptop');
+    const s = await open(VIEWER);
+    const snapshot = (await s.next('snapshot')).locks as { name: string; pending?: boolean; identity?: string }[];
+    const cold = snapshot.filter((l) => l.name.startsWith('locks/cold-'));
+    expect(cold).toHaveLength(20);
+    expect(cold.every((l) => l.pending && l.identity === undefined)).toBe(true);
+    const filled = new Map<string, { pending?: boolean; identity?: string; format: string }>();
+    for (let i = 0; i < 20 && filled.size < 20; i++) {
+      const change = await s.next('change');
+      for (const l of change.upsert as { name: string; pending?: boolean; identity?: string; format: string }[])
+        filled.set(l.name, l);
+    }
+    expect(filled.size).toBe(20);
+    expect(
+      [...filled.values()].every((l) => !l.pending && l.format === 'terraform' && l.identity === 'ann@laptop'),
+    ).toBe(true);
+    await s.close();
   });
 });
