@@ -2,6 +2,7 @@
 // until both consoles' pages show it (a DOM mutation in Chromium). Acquire and release are Lockboard's own lock on
 // each store; a refresh is a native write that moves the version or expiry; the force-release goes through console B
 // and is timed on console A, which hears of it only through its own watcher.
+import { randomBytes } from 'node:crypto';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import type { Page } from 'playwright-core';
 import { acquireOn } from '@/lib/lock/stores';
@@ -61,7 +62,9 @@ function refresher(w: LiveWorld, store: Store, i: number) {
     case 'redis':
       return {
         name,
-        create: () => w.redis.client.sendCommand(['SET', `lock:${name}`, `owner-${i}`, 'PX', '30000']),
+        // go-redsync's token: 16 random bytes, base64
+        create: () =>
+          w.redis.client.sendCommand(['SET', `lock:${name}`, randomBytes(16).toString('base64'), 'PX', '30000']),
         refresh: () => w.redis.client.sendCommand(['PEXPIRE', `lock:${name}`, '90000']),
         attr: 'data-expires',
       };

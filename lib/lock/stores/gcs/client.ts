@@ -1,6 +1,6 @@
 // The few GCS calls the protocol makes, through the official client, with our own timeouts and no client retries
 // (the protocol decides what to retry), and every response's time fed to the server clock.
-import { Storage, type File, type StorageOptions } from '@google-cloud/storage';
+import { Storage, type Bucket, type File, type StorageOptions } from '@google-cloud/storage';
 import { ServerClock } from '../../time';
 import type { GcsObjectResource } from '../../types';
 
@@ -41,6 +41,8 @@ export const statusOf = (err: unknown): number | undefined =>
 interface Client {
   storage: Storage;
   clock: ServerClock;
+  /** One Bucket object per bucket: the client builds ACL and IAM helpers for each, too costly per request. */
+  buckets: Map<string, Bucket>;
 }
 const clients = new WeakMap<Storage, Client>();
 
@@ -57,7 +59,7 @@ function clientFor(storage: Storage): Client {
       retryOptions: { autoRetry: false },
       timeout: 60_000,
     });
-    client = { storage: derived, clock: new ServerClock() };
+    client = { storage: derived, clock: new ServerClock(), buckets: new Map() };
     clients.set(storage, client);
   }
   return client;
@@ -75,15 +77,17 @@ export interface Preconditions {
 /** Lock and audit objects of one bucket. */
 export class BucketObjects {
   readonly clock: ServerClock;
-  private readonly storage: Storage;
+  private readonly handle: Bucket;
 
   constructor(
     storage: Storage,
     readonly bucket: string,
   ) {
     const client = clientFor(storage);
-    this.storage = client.storage;
     this.clock = client.clock;
+    let handle = client.buckets.get(bucket);
+    if (!handle) client.buckets.set(bucket, (handle = client.storage.bucket(bucket)));
+    this.handle = handle;
   }
 
   /** Multipart upload with preconditions; resolves to the new object's resource. */
@@ -124,7 +128,7 @@ export class BucketObjects {
   }
 
   async download(name: string, generation: string, timeoutMs = DEFAULT_REQUEST_TIMEOUT_MS): Promise<Buffer> {
-    const file = this.storage.bucket(this.bucket).file(name, { generation: Number(generation) });
+    const file = this.handle.file(name, { generation: Number(generation) });
     const [buf] = await this.call(file.download({ validation: false }), timeoutMs);
     return buf;
   }
@@ -172,11 +176,11 @@ export class BucketObjects {
     timeoutMs = DEFAULT_REQUEST_TIMEOUT_MS,
   ): Promise<{ items?: GcsObjectResource[]; nextPageToken?: string }> {
     const query = Object.fromEntries(Object.entries(qs).filter(([, v]) => v !== undefined));
-    return this.request(this.storage.bucket(this.bucket), { method: 'GET', uri: '/o', qs: query }, timeoutMs);
+    return this.request(this.handle, { method: 'GET', uri: '/o', qs: query }, timeoutMs);
   }
 
   private file(name: string): File {
-    return this.storage.bucket(this.bucket).file(name);
+    return this.handle.file(name);
   }
 
   private request<T>(
