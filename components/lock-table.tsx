@@ -41,6 +41,9 @@ export function LockTable({ locks, withSource = false, serverNow, sort, onSort, 
     count: locks.length,
     getScrollElement: () => scroller.current,
     estimateSize: () => rowHeight,
+    // rounded up, never to the nearest pixel: a card 97.4 px tall counted as 97 would overlap the next by 0.4 px
+    measureElement: (el, entry) =>
+      Math.ceil(entry?.borderBoxSize?.[0]?.blockSize ?? (el as HTMLElement).getBoundingClientRect().height),
     overscan: 12,
     initialRect: { width: 1200, height: 640 },
   });

@@ -19,19 +19,30 @@ export class DateHeaderClock {
     this.offsetMs = (this.bounds[0] + this.bounds[1]) / 2;
   }
 
-  /** Sends an AWS SDK command, feeding the Date header of its response (or its error's) to the clock. */
-  async send<T>(
-    client: { send(command: never): Promise<unknown> },
-    command: { middlewareStack: { add: (mw: never, opts: { step: 'deserialize'; name: string }) => void } },
-  ): Promise<T> {
-    const sentAt = Date.now();
+  /**
+   * The clock of one SDK client: a middleware added to the client once reads every response's Date header (adding it
+   * to each command instead made the SDK rebuild its handler chain for every request).
+   */
+  static of(client: object): DateHeaderClock {
+    let clock = clocks.get(client);
+    if (clock) return clock;
+    const made = (clock = new DateHeaderClock());
+    clocks.set(client, made);
+    const stack = (client as { middlewareStack?: { add(mw: never, opts: object): void } }).middlewareStack;
     const middleware = ((next: (args: unknown) => Promise<{ response: { headers?: Record<string, string> } }>) =>
       async (args: unknown) => {
+        const sentAt = Date.now();
         const result = await next(args);
-        this.observe(result.response?.headers?.date, sentAt);
+        made.observe(result.response?.headers?.date, sentAt);
         return result;
       }) as never;
-    command.middlewareStack.add(middleware, { step: 'deserialize', name: 'lockboardServerDate' });
+    stack?.add(middleware, { step: 'deserialize', name: 'lockboardServerDate' });
+    return made;
+  }
+
+  /** Sends an AWS SDK command through `of(client)`'s clock; an error's Date header is read here. */
+  async send<T>(client: { send(command: never): Promise<unknown> }, command: object): Promise<T> {
+    const sentAt = Date.now();
     try {
       return (await client.send(command as never)) as T;
     } catch (err) {
@@ -41,3 +52,5 @@ export class DateHeaderClock {
     }
   }
 }
+
+const clocks = new WeakMap<object, DateHeaderClock>();

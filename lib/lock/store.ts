@@ -71,6 +71,8 @@ export interface StoreReleaseResult {
  */
 export interface ListOptions {
   later?: (read: { views: LockView[]; dropped: string[] }) => void;
+  /** Fewer objects on this page than the store's usual page (a first screen); stores without pages ignore it. */
+  pageSize?: number;
 }
 
 /** One page of a listing; a store without paging answers one page with no token. */

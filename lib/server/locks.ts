@@ -9,6 +9,8 @@ import { cachedPage, storeFor } from './stores';
 import type { Source } from './sources';
 
 export const MAX_LOCKS_PER_RESPONSE = 10_000;
+/** Objects listed per source for a page's first paint: a few screens' worth; the stream brings the rest. */
+const FIRST_SCREEN = 200;
 
 /** A lock as the console shows it: `bucket` names the source's container as requests name it. */
 export type ConsoleLock = Omit<LockView, 'sensitive'> & { sensitive?: [string, string][] };
@@ -63,7 +65,10 @@ export async function listForConsole(
   let partial = false;
   for (const source of selection.sources) {
     do {
-      const page = await cachedPage(source, pageToken, { progressive: filters.progressive === true });
+      const page = await cachedPage(source, pageToken, {
+        progressive: filters.progressive === true,
+        ...(filters.firstScreen ? { pageSize: FIRST_SCREEN } : {}),
+      });
       for (const lock of page.locks) {
         const key = `${source.bucketId}\u0000${lock.name}`;
         if (seen.has(key)) continue;
@@ -75,7 +80,7 @@ export async function listForConsole(
       pageToken = page.nextPageToken;
       if (pageToken && filters.firstScreen) {
         partial = true;
-        pageToken = selection.sources.length === 1 ? pageToken : undefined;
+        pageToken = undefined; // a token of a 200-object page continues nothing else: the rest comes in full
         break;
       }
     } while (pageToken && locks.length < MAX_LOCKS_PER_RESPONSE);

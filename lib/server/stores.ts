@@ -41,8 +41,12 @@ export function onLaterReads(source: Source, fn: (read: Read) => void): () => vo
  * next listing has it from the cache; watchers get it as it arrives), so a cold prefix never waits for every body.
  * Without it (the JSON API, metrics) every lock is complete.
  */
-export function cachedPage(source: Source, pageToken?: string, o: { progressive?: boolean } = {}): Promise<StorePage> {
-  const key = `${source.id}\u0000${pageToken ?? ''}\u0000${o.progressive ? 'p' : ''}`;
+export function cachedPage(
+  source: Source,
+  pageToken?: string,
+  o: { progressive?: boolean; pageSize?: number } = {},
+): Promise<StorePage> {
+  const key = `${source.id}\u0000${pageToken ?? ''}\u0000${o.progressive ? 'p' : ''}\u0000${o.pageSize ?? ''}`;
   const now = performance.now();
   const hit = pages.get(key);
   if (hit && now - hit.at < TTL_MS) return hit.value;
@@ -53,7 +57,8 @@ export function cachedPage(source: Source, pageToken?: string, o: { progressive?
       const later = (read: Read) => {
         for (const fn of readers.get(source.id) ?? []) fn(read);
       };
-      return await store.list(pageToken, o.progressive ? { later } : {});
+      const size = o.pageSize ? { pageSize: o.pageSize } : {};
+      return await store.list(pageToken, o.progressive ? { later, ...size } : size);
     } finally {
       observeList(source.store, (performance.now() - started) / 1000);
     }

@@ -61,8 +61,8 @@ function overlaps(page: Page, rowSelector: string): Promise<string[]> {
     const found: string[] = [];
     for (let i = 1; i < drawn.length; i++) {
       const [above, below] = [drawn[i - 1]!, drawn[i]!];
-      // half a pixel for sub-pixel borders
-      if (above.bottom > below.top + 0.5)
+      // a tenth of a pixel for floating-point positions; a row measured short by a rounding shows
+      if (above.bottom > below.top + 0.1)
         found.push(
           `${above.label} [${above.top}–${above.bottom}] overlaps ${below.label} [${below.top}–${below.bottom}]`,
         );
@@ -114,6 +114,8 @@ describe('lock cards at 390 px never overlap', () => {
       [PHONE, 'narrowed'],
       [WIDE, 'widened'],
       [PHONE, 'narrowed again'],
+      [WIDE, 'widened again'],
+      [PHONE, 'narrowed a third time'],
     ] as const) {
       await page.setViewportSize(size);
       if (size === PHONE) await expectCardsApart(page, label);

@@ -33,14 +33,16 @@ export const isConditionFailed = (err: unknown): boolean =>
   (err as { name?: string })?.name === 'ConditionalCheckFailedException';
 
 export class DynamoTable {
-  readonly clock = new DateHeaderClock();
+  readonly clock: DateHeaderClock;
   requests = 0;
   private schema: Promise<KeySchema> | undefined;
 
   constructor(
     readonly client: DynamoDBClient,
     readonly name: string,
-  ) {}
+  ) {
+    this.clock = DateHeaderClock.of(client);
+  }
 
   send<T>(command: { middlewareStack: never }): Promise<T> {
     this.requests++;

@@ -53,7 +53,14 @@ export class GcsLockStore implements LockStore {
   async list(pageToken?: string, o: ListOptions = {}): Promise<StorePage> {
     this.o.onListCall?.();
     const later = o.later && this.laterFor(o.later);
-    const page = await listLocks({ ...this.base(), prefix: this.prefix, pageToken, ...(later ? { later } : {}) });
+    const size = o.pageSize ? { maxResults: o.pageSize } : {};
+    const page = await listLocks({
+      ...this.base(),
+      prefix: this.prefix,
+      pageToken,
+      ...size,
+      ...(later ? { later } : {}),
+    });
     const audit = page.locks.filter((l) => l.name.startsWith(this.auditPrefix)).length;
     return {
       locks: page.locks.filter((l) => !l.name.startsWith(this.auditPrefix)).map((l) => this.view(l)),

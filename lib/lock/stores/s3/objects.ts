@@ -33,22 +33,22 @@ export function s3Status(err: unknown): number | undefined {
 }
 
 export class S3Objects {
-  /** Server time minus local time, from the newest response's Date header (second precision). */
-  private readonly clock = new DateHeaderClock();
+  /** The service's clock, from its responses' Date headers (one per client). */
+  private readonly clock: DateHeaderClock;
   requests = 0;
 
   constructor(
     readonly client: S3Client,
     readonly bucket: string,
-  ) {}
+  ) {
+    this.clock = DateHeaderClock.of(client);
+  }
 
   now(): number {
     return this.clock.now();
   }
 
-  private send<T>(command: {
-    middlewareStack: { add: (mw: never, opts: { step: 'deserialize'; name: string }) => void };
-  }): Promise<T> {
+  private send<T>(command: object): Promise<T> {
     this.requests++;
     return this.clock.send<T>(this.client as never, command);
   }
@@ -99,12 +99,12 @@ export class S3Objects {
     await this.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key, IfMatch: ifMatch }));
   }
 
-  async list(prefix: string, token?: string): Promise<{ items: S3Listed[]; next?: string }> {
+  async list(prefix: string, token?: string, maxKeys = 1000): Promise<{ items: S3Listed[]; next?: string }> {
     const out = await this.send<{
       Contents?: { Key?: string; ETag?: string; LastModified?: Date; Size?: number }[];
       NextContinuationToken?: string;
       IsTruncated?: boolean;
-    }>(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token, MaxKeys: 1000 }));
+    }>(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token, MaxKeys: maxKeys }));
     return {
       items: (out.Contents ?? []).map((c) => ({
         key: c.Key ?? '',

@@ -69,7 +69,7 @@ export class S3LockStore implements LockStore {
    * background.
    */
   async list(pageToken?: string, o: ListOptions = {}): Promise<StorePage> {
-    const page = await this.objects.list(this.prefix, pageToken);
+    const page = await this.objects.list(this.prefix, pageToken, o.pageSize);
     const listed = page.items.filter((i) => !i.key.startsWith(this.auditPrefix));
     this.keepBodiesOf(listed, pageToken, page.next);
     const later = o.later;
