@@ -8,6 +8,7 @@ import { isListedLock, type ChangeFeed, type LockView } from '@/lib/lock/store';
 import { definitionByKind } from '@/lib/lock/stores';
 import { mapLimit } from '@/lib/lock/map-limit';
 import { env } from './env';
+import { changed } from './watch-diff';
 import { countFeedLag, countWatchEvent, setFeedMode } from './metrics';
 import { cachedPage, invalidateListings, onLaterReads, storeFor } from './stores';
 import type { Source } from './sources';
@@ -38,6 +39,7 @@ class SourceWatcher {
   private pending = new Map<string, number>();
   private flushing: NodeJS.Timeout | undefined;
   private stopReads: (() => void) | undefined;
+  private lastListMs = 0;
 
   constructor(private readonly source: Source) {}
 
@@ -123,9 +125,9 @@ class SourceWatcher {
 
   private schedule(): void {
     if (this.timer || this.listeners.size === 0) return;
-    const every = this.feed
-      ? (env().LOCKBOARD_RECONCILE ?? 60_000)
-      : definitionByKind(this.source.kind).watchIntervalMs;
+    const pace = definitionByKind(this.source.kind).watchIntervalMs;
+    // a big source is not listed back to back: at least twice as long between listings as one listing takes
+    const every = this.feed ? (env().LOCKBOARD_RECONCILE ?? 60_000) : Math.max(pace, 2 * this.lastListMs);
     this.timer = setTimeout(() => void this.tick(), every);
     this.timer.unref();
   }
@@ -142,6 +144,7 @@ class SourceWatcher {
   }
 
   private async listAndDiff(): Promise<void> {
+    const started = performance.now();
     const next = new Map<string, LockView>();
     let token: string | undefined;
     let skipped = 0;
@@ -153,6 +156,7 @@ class SourceWatcher {
       token = page.nextPageToken;
     } while (token);
     this.skipped = skipped;
+    this.lastListMs = performance.now() - started;
     const upsert = [...next.values()].filter((l) => changed(this.locks.get(l.name), l));
     const remove = [...this.locks.keys()].filter((name) => !next.has(name));
     this.locks = next;
@@ -189,20 +193,6 @@ class SourceWatcher {
     countWatchEvent(this.source, upsert.length + remove.length);
     for (const fn of this.listeners) fn(change);
   }
-}
-
-/** What a browser shows changed: another version, health, expiry (a refresh that keeps the version), or read state. */
-const changed = (before: LockView | undefined, now: LockView): boolean =>
-  !before ||
-  before.version !== now.version ||
-  before.health !== now.health ||
-  moved(before.expiresAt, now.expiresAt) ||
-  before.pending !== now.pending;
-
-/** An expiry read from a TTL wobbles by the milliseconds between two reads: only a move of over a second counts. */
-function moved(a: string | undefined, b: string | undefined): boolean {
-  if (a === undefined || b === undefined) return a !== b;
-  return Math.abs(Date.parse(a) - Date.parse(b)) > 1_000;
 }
 
 const watchers = new Map<string, SourceWatcher>();
