@@ -20,6 +20,9 @@ interface Change {
   remove: string[];
 }
 
+/** A tab hidden this long closes its stream. */
+const HIDDEN_CLOSE_MS = 30_000;
+
 /** Not live this long after opening: poll meanwhile (a proxy that buffers the stream, say). */
 const OPEN_TIMEOUT_MS = 10_000;
 
@@ -82,10 +85,31 @@ export function useLockStream(source: string): LiveState {
       };
     };
     open();
+    // a tab left in the background gives its connection back (a browser has ~6 per site over HTTP/1.1, and every
+    // open tab would hold one); back in view, it opens again from a new snapshot
+    let hidden: ReturnType<typeof setTimeout> | undefined;
+    const onVisibility = () => {
+      clearTimeout(hidden);
+      if (document.visibilityState === 'hidden') {
+        hidden = setTimeout(() => {
+          es?.close();
+          clearTimeout(retry);
+          clearTimeout(opening);
+          es = undefined;
+        }, HIDDEN_CLOSE_MS);
+      } else if (!es || es.readyState === EventSource.CLOSED) {
+        clearTimeout(retry);
+        setState('connecting');
+        open();
+      }
+    };
+    document.addEventListener('visibilitychange', onVisibility);
     return () => {
+      document.removeEventListener('visibilitychange', onVisibility);
       es?.close();
       clearTimeout(retry);
       clearTimeout(opening);
+      clearTimeout(hidden);
     };
   }, [client, source]);
   return state;

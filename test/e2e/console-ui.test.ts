@@ -148,6 +148,28 @@ describe('a clean, live console for every role', () => {
     await context.close();
   });
 
+  it('gives its stream back while the tab is hidden, and is live again from a fresh snapshot when shown', async () => {
+    const context = await contextAs('viewer@demo.lockboard');
+    const page = await context.newPage();
+    await page.goto(`${app.url}/locks?source=${encodeURIComponent(`gs://${t.bucket}/ci/`)}`);
+    await expect.poll(() => page.getByTestId('updated').textContent(), { timeout: 10_000 }).toBe('live');
+    const setVisibility = (state: 'hidden' | 'visible') =>
+      page.evaluate((v) => {
+        Object.defineProperty(document, 'visibilityState', { value: v, configurable: true });
+        document.dispatchEvent(new Event('visibilitychange'));
+      }, state);
+    await setVisibility('hidden');
+    await delay(31_000); // HIDDEN_CLOSE_MS: the stream is closed now
+    const lock = await acquireLock({ storage: t.storage, bucket: t.bucket, name: 'ci/while-hidden', ttlMs: 60_000 });
+    await delay(3_000); // more than the store's pace: a stream still open would have shown it
+    expect(await row(page, 'ci/while-hidden').count()).toBe(0);
+    await setVisibility('visible');
+    await row(page, 'ci/while-hidden').waitFor({ timeout: 5_000 });
+    expect(await page.getByTestId('updated').textContent()).toBe('live');
+    await lock.release();
+    await context.close();
+  }, 60_000);
+
   it('shows a signed-in user on no list the forbidden page and no lock data, on every page', async () => {
     const context = await contextAs('mallory@elsewhere.example');
     const page = await context.newPage();
