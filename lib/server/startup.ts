@@ -8,3 +8,16 @@ try {
   console.error(`\n${err.message}\n`);
   process.exit(1);
 }
+
+// Every configured source's store is opened now, in the background: its SDK loaded and its connection made before
+// the first page asks (a cold console's first screen would otherwise wait for them). A source that cannot be opened
+// yet is opened again on the first request that needs it.
+void (async () => {
+  const { sources } = await import('./sources');
+  const { storeFor } = await import('./stores');
+  for (const source of sources()) {
+    storeFor(source).catch((err: unknown) =>
+      console.warn(`[lockboard] ${source.id} cannot be opened yet: ${(err as Error).message}`),
+    );
+  }
+})().catch(() => undefined);
