@@ -104,7 +104,19 @@ export function useLockStream(source: string): LiveState {
       }
     };
     document.addEventListener('visibilitychange', onVisibility);
+    // a server render of the page (a navigation, a refresh) hydrates its first screen over what the stream sent:
+    // ask the stream for a new snapshot
+    const unwatch = client.getQueryCache().subscribe((event) => {
+      const [name, of] = event.query.queryKey as [string, string];
+      if (event.type !== 'updated' || name !== 'locks' || of !== source) return;
+      if (!(event.query.state.data as LocksData | undefined)?.partial) return;
+      if (es?.readyState !== EventSource.OPEN) return;
+      es.close();
+      clearTimeout(opening);
+      open();
+    });
     return () => {
+      unwatch();
       document.removeEventListener('visibilitychange', onVisibility);
       es?.close();
       clearTimeout(retry);

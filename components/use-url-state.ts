@@ -1,6 +1,6 @@
 'use client';
 
-import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { usePathname, useSearchParams } from 'next/navigation';
 import { useCallback } from 'react';
 import type { LockHealth } from '@/lib/lock/types';
 import { HEALTHS } from '@/lib/health';
@@ -20,7 +20,6 @@ const SORT_KEYS: SortKey[] = [
 
 /** Source, health chip, filter text and sort live in the address: shareable, and the back button undoes them. */
 export function useUrlState() {
-  const router = useRouter();
   const pathname = usePathname();
   const search = useSearchParams();
   const healthParam = search.get('health');
@@ -41,9 +40,11 @@ export function useUrlState() {
         else next.set(k, v);
       }
       const qs = next.toString();
-      router[mode](`${pathname}${qs ? `?${qs}` : ''}`, { scroll: false });
+      // the browser's own history (Next keeps useSearchParams in step): no server round trip for a sort or a
+      // filter, and the page's data stays what the stream made it
+      window.history[mode === 'push' ? 'pushState' : 'replaceState'](null, '', `${pathname}${qs ? `?${qs}` : ''}`);
     },
-    [router, pathname, search],
+    [pathname, search],
   );
   return { ...state, update };
 }

@@ -6,7 +6,7 @@
 // 3. GCS list calls per hour for one prefix: 2 s polling (today) vs the stream, with 1 and with 100 open pages.
 import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import type { Page } from 'playwright-core';
-import { acquireOn, openSource } from '@/lib/lock/stores';
+import { openSource } from '@/lib/lock/stores';
 import { listAll } from '@/lib/lock/list-all';
 import { forgetBodies } from '@/lib/lock/stores/gcs/list';
 import { mapLimit } from '@/lib/lock/map-limit';
