@@ -1,11 +1,10 @@
 'use client';
 
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import type { LockInfo } from '@/lib/lock/types';
 import { HEALTHS, withLiveHealth } from '@/lib/health';
-import { ALL_SOURCES, locksQuery, POLL_INTERVAL_MS, type LocksData, type SourceOption } from '@/lib/queries';
+import { ALL_SOURCES, type SourceOption } from '@/lib/queries';
 import { SuccessNotice } from './ui/notice';
 import { BULK_LIMIT, BulkReleaseDialog } from './bulk-release-dialog';
 import { ForceReleaseDialog, releasedNotice } from './force-release-dialog';
@@ -13,7 +12,7 @@ import { HealthBadge } from './health-badge';
 import { LockTable } from './lock-table';
 import { chip, countByHealth, filterLocks, sortLocks } from './locks-filter';
 import { ListingNotes, LiveIndicator } from './listing-notes';
-import { useLockStream } from './use-lock-stream';
+import { useFilterText, useLocksData } from './use-locks-data';
 import { useUrlState } from './use-url-state';
 import { useReturnFocus } from './use-return-focus';
 import { useLocalNow, useServerNow } from './use-server-now';
@@ -30,41 +29,10 @@ interface Props {
 export function LocksView({ sources, source, canRelease, unknownSource }: Props) {
   const router = useRouter();
   const url = useUrlState();
-  const live = useLockStream(source);
-  // while the stream is open (or reconnecting by itself) the server pushes every change: no polling
-  const pushed = live !== 'polling';
-  const query = useQuery({
-    ...locksQuery(source),
-    placeholderData: keepPreviousData,
-    // pushed: no polling; polled: sooner while some rows are still being read
-    ...(pushed
-      ? { refetchInterval: false as const, staleTime: Infinity }
-      : {
-          refetchInterval: (q: { state: { data?: LocksData } }) =>
-            q.state.data?.partial || q.state.data?.locks.some((l) => l.pending) ? 1_000 : POLL_INTERVAL_MS,
-        }),
-  });
+  const { live, query } = useLocksData(source);
   const serverNow = useServerNow(query.data?.serverTime, query.dataUpdatedAt);
   const localNow = useLocalNow(query.dataUpdatedAt);
-  // The filter box answers every keystroke; the address follows a moment later (replace: no history per key)
-  const [text, setText] = useState(url.q);
-  const { q: urlQ, update } = url;
-  const written = useRef(urlQ);
-  useEffect(() => {
-    // The address changed by itself (back button, a shared link): the box follows it
-    if (urlQ !== written.current) {
-      written.current = urlQ;
-      setText(urlQ);
-    }
-  }, [urlQ]);
-  useEffect(() => {
-    if (text === written.current) return;
-    const timer = setTimeout(() => {
-      written.current = text;
-      update({ q: text }, 'replace');
-    }, 300);
-    return () => clearTimeout(timer);
-  }, [text, update]);
+  const [text, setText] = useFilterText(url);
   const health = url.health;
   const sort = url.sort;
   const [releasing, setReleasing] = useState<LockInfo | null>(null);

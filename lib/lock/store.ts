@@ -6,6 +6,8 @@ import { AuditWriteError, LockOptionsError } from './errors';
 import type { LockInfo, StoreTerms } from './types';
 
 export type { StoreTerms } from './types';
+export type { ChangeFeed, ChangeFeedHandlers, ListOptions } from './store-feeds';
+import type { ChangeFeed, ChangeFeedHandlers, ListOptions } from './store-feeds';
 
 /** A store's kind as the registry names it (`lib/lock/stores/index.ts`); the core never branches on it. */
 export type StoreKind = string;
@@ -64,17 +66,6 @@ export interface StoreReleaseResult {
   released?: LockView;
 }
 
-/**
- * Metadata first (optional for a store; one whose listing reads no bodies ignores it): objects whose body is not read
- * yet are listed at once as `pending`, their bodies read in the background with bounded concurrency, and each batch
- * read is reported to `later` (the views, and the names that turned out not to be locks).
- */
-export interface ListOptions {
-  later?: (read: { views: LockView[]; dropped: string[] }) => void;
-  /** Fewer objects on this page than the store's usual page (a first screen); stores without pages ignore it. */
-  pageSize?: number;
-}
-
 /** One page of a listing; a store without paging answers one page with no token. */
 export interface StorePage {
   locks: LockView[];
@@ -118,19 +109,6 @@ export interface LockStore {
    * the console then lists at the store's own pace.
    */
   changes?(handlers: ChangeFeedHandlers): Promise<ChangeFeed | null>;
-}
-
-export interface ChangeFeedHandlers {
-  /** These names were created, changed or deleted (reported at `sentAt`, ms, where the feed says): read them again. */
-  changed(names: string[], sentAt?: number): void;
-  /** Changes may have been missed (a reconnect, a gap): list again. */
-  missed(reason: string): void;
-}
-
-export interface ChangeFeed {
-  /** What feeds the changes, as an operator would recognise it (for the console's log and metrics). */
-  readonly description: string;
-  stop(): Promise<void>;
 }
 
 /** Whether a view is one the store's listing shows (a lock, not data or a key of another kind). */

@@ -1,0 +1,26 @@
+// The live view's optional parts of the LockStore interface: metadata-first listings and change feeds.
+import type { LockView } from './store';
+
+/**
+ * Metadata first (optional for a store; one whose listing reads no bodies ignores it): objects whose body is not read
+ * yet are listed at once as `pending`, their bodies read in the background with bounded concurrency, and each batch
+ * read is reported to `later` (the views, and the names that turned out not to be locks).
+ */
+export interface ListOptions {
+  later?: (read: { views: LockView[]; dropped: string[] }) => void;
+  /** Fewer objects on this page than the store's usual page (a first screen); stores without pages ignore it. */
+  pageSize?: number;
+}
+
+export interface ChangeFeedHandlers {
+  /** These names were created, changed or deleted (reported at `sentAt`, ms, where the feed says): read them again. */
+  changed(names: string[], sentAt?: number): void;
+  /** Changes may have been missed (a reconnect, a gap): list again. */
+  missed(reason: string): void;
+}
+
+export interface ChangeFeed {
+  /** What feeds the changes, as an operator would recognise it (for the console's log and metrics). */
+  readonly description: string;
+  stop(): Promise<void>;
+}
