@@ -48,8 +48,15 @@ export class ServerClock {
 }
 
 export function isoTime(ms: number): string {
-  return new Date(ms).toISOString();
+  // listings stamp thousands of objects with times that repeat (S3 keeps whole seconds): remember recent ones
+  let iso = recentIso.get(ms);
+  if (iso === undefined) {
+    if (recentIso.size >= 4096) recentIso.clear();
+    recentIso.set(ms, (iso = new Date(ms).toISOString()));
+  }
+  return iso;
 }
+const recentIso = new Map<number, string>();
 
 /** Whether `ms` is a time a Date can represent (±8.64e15 ms); absurd stored values must never throw. */
 export function isValidTime(ms: number | undefined): ms is number {

@@ -1,5 +1,5 @@
 // npm run bench: every benchmark, each printing a table and writing bench-results/<name>.json.
-// Run one with: npm run bench -- emulator | lock-core | handover | formats | console | churn | cli-startup | events | s3 | redis | postgres | dynamodb | live | live-soak
+// Run one with: npm run bench -- emulator | lock-core | handover | formats | console | churn | cli-startup | events | s3 | redis | postgres | dynamodb | live | live-soak | ls
 import { benchChurn } from './churn';
 import { benchCliStartup } from './cli-startup';
 import { benchDynamodb } from './dynamodb';
@@ -10,6 +10,7 @@ import { benchHandover } from './handover';
 import { benchLive } from './live';
 import { benchLiveSoak } from './live-soak';
 import { benchLockCore } from './lock-core';
+import { benchLs } from './ls';
 import { benchPostgres } from './postgres';
 import { benchRedis } from './redis';
 import { benchS3 } from './s3';
@@ -41,6 +42,7 @@ const ALL: Record<string, () => Promise<unknown>> = {
   dynamodb: benchDynamodb,
   live: benchLive,
   'live-soak': benchLiveSoak,
+  ls: benchLs,
 };
 const chosen = process.argv.slice(2).filter((a) => a !== '--');
 for (const name of chosen) {

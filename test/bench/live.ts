@@ -4,32 +4,18 @@
 // 2. Change → on screen, p50/p95 per store, on both consoles: acquire, refresh, release, a force-release through
 //    the other console.
 // 3. GCS list calls per hour for one prefix: 2 s polling (today) vs the stream, with 1 and with 100 open pages.
-import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import type { Page } from 'playwright-core';
-import { openSource } from '@/lib/lock/stores';
-import { listAll } from '@/lib/lock/list-all';
-import { forgetBodies } from '@/lib/lock/stores/gcs/list';
-import { mapLimit } from '@/lib/lock/map-limit';
-import { dataReason, needsBody } from '@/lib/lock/objects/formats';
-import { LOCKBOARD_BODY_LIMIT } from '@/lib/lock/stores/s3/view';
-import { objectViewOf } from '@/lib/lock/objects/inspect';
 import { s3ClientFor } from '../helpers/s3';
-import { mixedObject as gcsMixed } from './formats';
+import { seedColdPrefixes } from './cold-seed';
 import { listCalls, startLiveWorld, type LiveWorld } from './live-setup';
 import { measureChanges } from './live-changes';
+import { lsVsHandWritten } from './ls';
 import { printTable, quantile, round, writeJson } from './report';
-import { mixedObject as s3Mixed } from './s3';
 
 const OBJECTS = 10_000;
 
 async function seed(w: Parameters<Parameters<typeof startLiveWorld>[0]>[0]) {
-  const now = Date.now();
-  for (let i = 0; i < OBJECTS; i++) {
-    const [name, data, metadata] = gcsMixed(i, now);
-    w.store.insertObject('cold', name, data, metadata ? { metadata } : {}, {}, now);
-    const [key, body] = s3Mixed(i, now);
-    w.s3!.store.put('cold-s3', key, Buffer.from(body), { contentType: 'application/json', metadata: {} }, {}, now);
-  }
+  seedColdPrefixes(w, OBJECTS);
 }
 
 /** First screen in the browser (navigation to the first row) vs the complete JSON listing on the other console. */
@@ -70,80 +56,6 @@ async function coldScreens(w: LiveWorld) {
       locks: complete.locks.length,
     });
   }
-  return rows;
-}
-
-/** A cold run each: the library's body cache emptied, a new store (S3 keeps its bodies per store). */
-async function timed(fn: () => Promise<unknown>): Promise<number> {
-  forgetBodies();
-  const started = performance.now();
-  await fn();
-  return performance.now() - started;
-}
-
-/** GCS: getFiles over every page, then the bodies a format needs, 32 at once (READ_CONCURRENCY). */
-async function gcsByHand(w: LiveWorld): Promise<number> {
-  const [files] = await w.storage.bucket('cold').getFiles({ prefix: 'mixed/', autoPaginate: true });
-  const wanted = files.filter((f) => needsBody(objectViewOf({ ...f.metadata, name: f.name } as never)));
-  await mapLimit(wanted, 32, (f) => f.download());
-  return wanted.length;
-}
-
-/** S3: ListObjectsV2 over every page, then the bodies the store reads, 16 at once (the store's concurrency). */
-async function s3ByHand(w: LiveWorld, s3: ReturnType<typeof s3ClientFor>): Promise<number> {
-  const keys: { Key?: string; Size?: number }[] = [];
-  let token: string | undefined;
-  do {
-    const page = await s3.send(
-      new ListObjectsV2Command({ Bucket: 'cold-s3', Prefix: 'mixed/', ContinuationToken: token }),
-    );
-    keys.push(...(page.Contents ?? []));
-    token = page.NextContinuationToken;
-  } while (token);
-  // the bodies the store reads: a small object that is not data (Lockboard's JSON body), or what a format needs
-  const wanted = keys.filter((k) => {
-    const size = k.Size ?? 0;
-    const probe = objectViewOf({ name: k.Key!, size: String(size), generation: '1', metageneration: '1' } as never);
-    if (size > 64 * 1024) return false;
-    return size <= LOCKBOARD_BODY_LIMIT ? dataReason(probe) === null && !k.Key!.endsWith('/') : needsBody(probe);
-  });
-  await mapLimit(wanted, 16, async (k) =>
-    (await s3.send(new GetObjectCommand({ Bucket: 'cold-s3', Key: k.Key }))).Body?.transformToString(),
-  );
-  return wanted.length;
-}
-
-/** `lockboard ls`'s listing (listAll) vs a hand-written one, cold, three runs each alternating: the medians. */
-async function lsVsHandWritten(w: LiveWorld) {
-  const s3 = s3ClientFor(w.emulator.s3!.url);
-  const rows = [];
-  for (const [store, source, byHand] of [
-    ['gcs', w.cold.gcs, () => gcsByHand(w)],
-    ['s3', w.cold.s3, () => s3ByHand(w, s3)],
-  ] as const) {
-    const hand: number[] = [];
-    const ls: number[] = [];
-    let bodies = 0;
-    let locks = 0;
-    for (let run = 0; run < 3; run++) {
-      hand.push(await timed(async () => (bodies = await byHand())));
-      ls.push(
-        await timed(async () => {
-          const opened = await openSource(w.spec(source), { env: w.env, role: 'cli' });
-          locks = (await listAll(opened)).locks.length;
-          await opened.close();
-        }),
-      );
-    }
-    rows.push({
-      store,
-      'bodies read': bodies,
-      'hand-written ms (median of 3)': round(quantile(hand, 0.5)),
-      'lockboard ls ms (median of 3)': round(quantile(ls, 0.5)),
-      locks,
-    });
-  }
-  s3.destroy();
   return rows;
 }
 
@@ -213,7 +125,16 @@ export async function benchLive() {
       `Cold first screen of a ${OBJECTS}-object mixed prefix (goal ≤ 2 s), and the complete listing it no longer waits for`,
       cold,
     );
-    const ls = await lsVsHandWritten(w);
+    const s3 = s3ClientFor(w.emulator.s3!.url);
+    const ls = await lsVsHandWritten(
+      {
+        gcs: { storage: w.storage, bucket: 'cold', source: w.cold.gcs },
+        s3: { client: s3, bucket: 'cold-s3', source: w.cold.s3 },
+        env: w.env,
+      },
+      3,
+    );
+    s3.destroy();
     printTable(
       'lockboard ls vs a hand-written listing with the official client (same bodies, same concurrency), cold',
       ls,

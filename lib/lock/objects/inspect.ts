@@ -14,92 +14,107 @@ export interface InspectOptions {
   body?: Buffer;
 }
 
+/** What names an object besides its view: its bucket and version fields, as the store reports them. */
+export interface ObjectIdentity {
+  bucket: string;
+  generation: string;
+  metageneration: string;
+  temporaryHold?: boolean;
+}
+
 /**
  * An object whose body is still being read (a metadata-first listing): listed by name and times so the first screen
  * does not wait for every body; never releasable until read.
  */
 export function pendingLock(object: GcsObjectResource, serverNow: number, bucket: string): LockInfo {
-  const view = objectViewOf(object);
-  return {
-    bucket,
-    name: object.name,
-    generation: String(object.generation),
-    metageneration: String(object.metageneration),
-    createdAt: safeIso(view.createdMs),
-    updatedAt: safeIso(view.updatedMs),
-    heldMs: isValidTime(view.createdMs) ? Math.max(0, Math.round(serverNow - view.createdMs)) : 0,
-    metadata: view.metadata,
-    size: view.size,
-    format: 'other',
-    formatLabel: 'Reading…',
-    details: [],
-    health: 'unknown',
-    releasable: false,
-    releaseRule: 'none',
-    releaseNote: 'Still being read: the release is offered once the lock is known.',
-    note: 'Its body is being read; owner and expiry follow in a moment.',
-    pending: true,
-  };
+  return pendingView(objectViewOf(object), identityOf(object, bucket), serverNow);
+}
+
+/** `pendingLock` for a store that builds the object's view itself. */
+export function pendingView(view: ObjectView, id: ObjectIdentity, serverNow: number): LockInfo {
+  const info = baseOf(view, id, serverNow, 'other', 'Reading…');
+  info.releaseNote = 'Still being read: the release is offered once the lock is known.';
+  info.note = 'Its body is being read; owner and expiry follow in a moment.';
+  info.pending = true;
+  return info;
 }
 
 const NOT_A_LOCK = 'Not a lock: Lockboard never deletes an object it does not recognise as a lock.';
 
 export function inspectLock(object: GcsObjectResource, serverNow: Date | number, opts: InspectOptions = {}): LockInfo {
   const now = typeof serverNow === 'number' ? serverNow : serverNow.getTime();
-  const view = objectViewOf(object, opts.body);
+  return inspectView(objectViewOf(object, opts.body), identityOf(object, opts.bucket), now, opts.longHeldMs);
+}
+
+/**
+ * `inspectLock` for a store that builds the object's view itself (S3 keeps its times as numbers: no ISO round trip
+ * for each of thousands of listed objects). One object built per lock, no spreads: a cold listing does this 10 000
+ * times.
+ */
+export function inspectView(view: ObjectView, id: ObjectIdentity, now: number, longHeldMs?: number): LockInfo {
   const classified = classifyObject(view);
-  const base = {
-    bucket: opts.bucket ?? object.bucket ?? '',
-    name: object.name,
+  if (classified.kind !== 'lock') {
+    const data = classified.kind === 'data';
+    const info = baseOf(view, id, now, classified.kind, data ? 'Data object' : 'Not a recognised lock');
+    info.note = `${data ? 'Data object' : 'Not a lock'}: ${classified.reason}`;
+    return info;
+  }
+  const info = baseOf(view, id, now, classified.format.id as LockInfo['format'], '');
+  return readLock(classified, view, info, now, longHeldMs);
+}
+
+function identityOf(object: GcsObjectResource, bucket: string | undefined): ObjectIdentity {
+  return {
+    bucket: bucket ?? object.bucket ?? '',
     generation: String(object.generation),
     metageneration: String(object.metageneration),
+    ...(object.temporaryHold !== undefined ? { temporaryHold: object.temporaryHold } : {}),
+  };
+}
+
+/** The fields every object has, as a not-releasable object; a lock's reading fills in the rest. */
+function baseOf(view: ObjectView, id: ObjectIdentity, now: number, format: LockInfo['format'], label: string) {
+  const info: LockInfo = {
+    bucket: id.bucket,
+    name: view.name,
+    generation: id.generation,
+    metageneration: id.metageneration,
     createdAt: safeIso(view.createdMs),
     updatedAt: safeIso(view.updatedMs),
     heldMs: isValidTime(view.createdMs) ? Math.max(0, Math.round(now - view.createdMs)) : 0,
     metadata: view.metadata,
     size: view.size,
-    ...(object.temporaryHold !== undefined ? { temporaryHold: object.temporaryHold } : {}),
+    format,
+    formatLabel: label,
+    details: [],
+    health: 'unknown',
+    releasable: false,
+    releaseRule: 'none',
+    releaseNote: NOT_A_LOCK,
   };
-  if (classified.kind !== 'lock') {
-    return {
-      ...base,
-      format: classified.kind,
-      formatLabel: classified.kind === 'data' ? 'Data object' : 'Not a recognised lock',
-      details: [],
-      health: 'unknown',
-      releasable: false,
-      releaseRule: 'none',
-      releaseNote: NOT_A_LOCK,
-      note: `${classified.kind === 'data' ? 'Data object' : 'Not a lock'}: ${classified.reason}`,
-    };
-  }
-  return { ...base, ...readLock(classified, view, now, opts.longHeldMs) };
+  if (id.temporaryHold !== undefined) info.temporaryHold = id.temporaryHold;
+  return info;
 }
 
 function readLock(
   { format, reading }: Extract<Classification, { kind: 'lock' }>,
   view: ObjectView,
+  info: LockInfo,
   now: number,
   longHeldMs: number | undefined,
-): Omit<
-  LockInfo,
-  'bucket' | 'name' | 'generation' | 'metageneration' | 'createdAt' | 'updatedAt' | 'heldMs' | 'metadata' | 'size'
-> {
+): LockInfo {
   let note = reading.note;
   let staleAt = reading.staleAt;
   if (staleAt !== undefined && !isValidTime(staleAt)) {
     note ??= 'its expiry is not a representable time';
     staleAt = undefined;
   }
-  const info: ReturnType<typeof readLock> = {
-    format: format.id as LockInfo['format'],
-    formatLabel: format.label,
-    details: reading.details ?? [],
-    health: judgeHealth(now, view, { ...reading, staleAt }, longHeldMs),
-    releasable: true,
-    releaseRule: format.release,
-    releaseNote: format.releaseNote,
-  };
+  info.formatLabel = format.label;
+  info.details = reading.details ?? [];
+  info.health = judgeHealth(now, view, reading, staleAt, longHeldMs);
+  info.releasable = true;
+  info.releaseRule = format.release;
+  info.releaseNote = format.releaseNote;
   if (note !== undefined) info.note = note;
   if (reading.identity !== undefined) info.identity = reading.identity;
   if (format.id === 'lockboard') {
@@ -119,7 +134,8 @@ function readLock(
 function judgeHealth(
   now: number,
   view: ObjectView,
-  reading: { released?: boolean; freeAt?: number; staleAt?: number; refreshMs?: number },
+  reading: { released?: boolean; freeAt?: number; refreshMs?: number },
+  staleAt: number | undefined,
   longHeldMs: number | undefined,
 ): LockHealth {
   if (reading.released) return 'free';
@@ -127,7 +143,7 @@ function judgeHealth(
     if (!isValidTime(reading.freeAt)) return 'unknown';
     return now > reading.freeAt ? 'free' : 'healthy';
   }
-  const { staleAt, refreshMs } = reading;
+  const { refreshMs } = reading;
   if (staleAt === undefined) return 'unknown';
   if (now >= staleAt) return 'expired';
   if (longHeldMs !== undefined && now - view.createdMs > longHeldMs) return 'long-held';

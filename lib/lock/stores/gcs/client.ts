@@ -1,42 +1,17 @@
 // The few GCS calls the protocol makes, through the official client, with our own timeouts and no client retries
-// (the protocol decides what to retry), and every response's time fed to the server clock.
+// (the protocol decides what to retry), and every response's time fed to the server clock. Bodies are read by a
+// plain GET with the client's endpoint and credentials (media.ts).
 import { Storage, type Bucket, type File, type StorageOptions } from '@google-cloud/storage';
 import { ServerClock } from '../../time';
 import type { GcsObjectResource } from '../../types';
+import { BucketNotFoundError, GcsCallError, mediaError, statusOf } from './errors';
+import { readMedia } from './media';
 
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../options';
 
 export { DEFAULT_REQUEST_TIMEOUT_MS };
 
-/** A failed GCS call: `status` is the HTTP status, or 0 for a timeout or a network error. */
-export class GcsCallError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'GcsCallError';
-  }
-}
-
-/** The bucket itself does not exist (a configuration error): never mistaken for a missing lock object. */
-export class BucketNotFoundError extends GcsCallError {
-  constructor(
-    readonly bucket: string,
-    message: string,
-  ) {
-    super(404, `Bucket "${bucket}" does not exist: ${message}`);
-    this.name = 'BucketNotFoundError';
-  }
-}
-
-export const isTransient = (err: unknown): boolean =>
-  err instanceof GcsCallError &&
-  !(err instanceof BucketNotFoundError) &&
-  (err.status === 0 || err.status === 429 || err.status >= 500);
-/** The HTTP status of a failed object call; undefined for a missing bucket, so no caller reads it as "no object". */
-export const statusOf = (err: unknown): number | undefined =>
-  err instanceof GcsCallError && !(err instanceof BucketNotFoundError) ? err.status : undefined;
+export { BucketNotFoundError, GcsCallError, isTransient, statusOf } from './errors';
 
 interface Client {
   storage: Storage;
@@ -78,6 +53,7 @@ export interface Preconditions {
 export class BucketObjects {
   readonly clock: ServerClock;
   private readonly handle: Bucket;
+  private readonly storage: Storage;
 
   constructor(
     storage: Storage,
@@ -85,6 +61,7 @@ export class BucketObjects {
   ) {
     const client = clientFor(storage);
     this.clock = client.clock;
+    this.storage = client.storage;
     let handle = client.buckets.get(bucket);
     if (!handle) client.buckets.set(bucket, (handle = client.storage.bucket(bucket)));
     this.handle = handle;
@@ -127,10 +104,12 @@ export class BucketObjects {
     }
   }
 
+  /** One generation's bytes, by a plain GET on the client's endpoint with its credentials (media.ts). */
   async download(name: string, generation: string, timeoutMs = DEFAULT_REQUEST_TIMEOUT_MS): Promise<Buffer> {
-    const file = this.handle.file(name, { generation: Number(generation) });
-    const [buf] = await this.call(file.download({ validation: false }), timeoutMs);
-    return buf;
+    const res = await readMedia(this.storage, this.bucket, name, generation, timeoutMs);
+    this.clock.observeDateHeader(res.date);
+    if (res.status >= 200 && res.status < 300) return res.body;
+    throw new GcsCallError(res.status, mediaError(res));
   }
 
   /** Custom-metadata PATCH (a refresh or an adoption), with both preconditions. */

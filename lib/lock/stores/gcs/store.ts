@@ -145,20 +145,16 @@ export class GcsLockStore implements LockStore {
   }
 }
 
-/** The GCS view of a LockInfo: version = generation.metageneration. */
+/** The GCS view of a LockInfo just built for it (filled in place: one object per lock); version = generation.metageneration. */
 export function gcsView(lock: LockInfo, source: string): LockView {
+  const view = lock as LockView;
   // Terraform's gcs backend takes the .tflock's generation as its lock ID
-  const details: LockInfo['details'] =
-    lock.format === 'terraform'
-      ? [...lock.details, ['Equivalent command', `terraform force-unlock ${lock.generation}`]]
-      : lock.details;
-  return {
-    ...lock,
-    details,
-    store: 'gcs',
-    source,
-    version: `${lock.generation}.${lock.metageneration}`,
-    versionLabel: `generation ${lock.generation} / metageneration ${lock.metageneration}`,
-    terms: gcsTerms(lock),
-  };
+  if (lock.format === 'terraform')
+    view.details = [...lock.details, ['Equivalent command', `terraform force-unlock ${lock.generation}`]];
+  view.store = 'gcs';
+  view.source = source;
+  view.version = `${lock.generation}.${lock.metageneration}`;
+  view.versionLabel = `generation ${lock.generation} / metageneration ${lock.metageneration}`;
+  view.terms = gcsTerms(lock);
+  return view;
 }

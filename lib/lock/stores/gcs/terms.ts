@@ -7,9 +7,16 @@ const TRAIL =
   'Force-releases and Lockboard holders’ events are audit objects in the bucket; with bucket notifications, ' +
   'changes made by other tools are recorded too. Holders started with `audit: false` record none.';
 
+/** A lock with a TTL (Lockboard-style, refreshed) or without one (Terraform's and other foreign locks). */
 export function gcsTerms(lock: LockInfo): StoreTerms {
-  const refreshes = lock.ttlMs !== undefined;
-  return {
+  return lock.ttlMs !== undefined ? REFRESHED : FOREIGN;
+}
+
+const REFRESHED = termsOf(true);
+const FOREIGN = termsOf(false);
+
+function termsOf(refreshes: boolean): StoreTerms {
+  return Object.freeze({
     storeLabel: 'Cloud Storage',
     versionName: 'generation / metageneration',
     since: 'Held since',
@@ -24,5 +31,5 @@ export function gcsTerms(lock: LockInfo): StoreTerms {
     rule: 'Cloud Storage rule: one DELETE with ifGenerationMatch and ifMetagenerationMatch on the version you see here. GCS refuses it (412) if the object was replaced or refreshed since, so a successor’s lock is never deleted.',
     trail: TRAIL,
     rawMetadata: true,
-  };
+  });
 }

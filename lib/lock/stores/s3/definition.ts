@@ -22,6 +22,9 @@ async function s3Client(env: OpenOptions['env']): Promise<S3Client> {
     throw Object.assign(new Error('No AWS region: set AWS_REGION (e.g. AWS_REGION=eu-west-1).'), { code: 'CONFIG' });
   return new sdk.S3Client({
     region,
+    // one resolved handler per command class instead of re-sorting the middleware stack on every request: a cold
+    // listing sends thousands of GETs (Lockboard adds its own middleware once, before the first request)
+    cacheMiddleware: true,
     ...(endpoint ? { endpoint, forcePathStyle: true } : {}),
     ...(endpoint && !env.AWS_ACCESS_KEY_ID
       ? { credentials: { accessKeyId: 'lockboard', secretAccessKey: 'lockboard' } }

@@ -81,7 +81,8 @@ export class S3Objects {
         LastModified?: Date;
         Metadata?: Record<string, string>;
       }>(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
-      const body = Buffer.from((await out.Body?.transformToByteArray()) ?? new Uint8Array());
+      const bytes = (await out.Body?.transformToByteArray()) ?? new Uint8Array();
+      const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength); // no copy
       return {
         key,
         etag: out.ETag ?? '',

@@ -6,13 +6,13 @@ import type { AuditRecord } from '../../audit-record';
 import { ReadLimiter, readLater } from '../../later-reads';
 import { mapLimit } from '../../map-limit';
 import { dataReason, needsBody } from '../../objects/formats';
-import { inspectLock, objectViewOf, pendingLock } from '../../objects/inspect';
+import { inspectView, pendingView } from '../../objects/inspect';
 import { DEFAULT_AUDIT_PREFIX } from '../../options';
 import { assertVersion, recordedRelease, type LockStore, type LockView, type ReleaseRequest } from '../../store';
 import type { ListOptions, StorePage, StoreReleaseResult } from '../../store';
 import { S3AuditTrail } from './audit';
 import { s3Status, S3Objects, type S3Body, type S3Listed } from './objects';
-import { LOCKBOARD_BODY_LIMIT, releasedMarker, resourceOf, s3View, tokenOfVersion } from './view';
+import { LOCKBOARD_BODY_LIMIT, objectOf, releasedMarker, s3View, tokenOfVersion } from './view';
 import { S3_VERSION } from './version';
 
 export interface S3StoreOptions {
@@ -73,15 +73,16 @@ export class S3LockStore implements LockStore {
     const listed = page.items.filter((i) => !i.key.startsWith(this.auditPrefix));
     this.keepBodiesOf(listed, pageToken, page.next);
     const later = o.later;
-    const deferred = new Set(later ? listed.filter((item) => this.wantsBody(item)) : []);
+    const deferred = later ? listed.filter((item) => this.wantsBody(item)) : [];
+    const pending = new Set(deferred);
     const views = await mapLimit(listed, CONCURRENCY, async (item) =>
-      deferred.has(item) ? this.pendingOf(item) : this.viewOf(item),
+      pending.has(item) ? this.pendingOf(item) : this.viewOf(item),
     );
-    if (later && deferred.size) {
+    if (later && deferred.length) {
       void readLater(
-        [...deferred],
+        deferred,
         s3Reads,
-        (item) => this.viewOf(item),
+        (item) => this.viewOf(item, true),
         (read) =>
           later({
             views: read.filter((v) => v.releasable),
@@ -112,13 +113,13 @@ export class S3LockStore implements LockStore {
   /** Whether listing this object needs a body not read yet (Lockboard's S3 lock keeps its fields in a small JSON body; other formats say what they need). */
   private wantsBody(item: S3Listed): boolean {
     if (this.bodies.get(`${item.key}\u0000${item.etag}`) || item.size > READ_LIMIT) return false;
-    const probe = objectViewOf(resourceOf(item, undefined));
+    const probe = objectOf(item, undefined, this.o.bucket).view;
     return item.size <= LOCKBOARD_BODY_LIMIT ? dataReason(probe) === null && !item.key.endsWith('/') : needsBody(probe);
   }
 
   private pendingOf(item: S3Listed): LockView {
-    const info = pendingLock(resourceOf(item, undefined), this.objects.now(), this.o.bucket);
-    return { ...s3View(info, this.source, item.etag, item.lastModifiedMs), pending: true };
+    const { view, id } = objectOf(item, undefined, this.o.bucket);
+    return s3View(pendingView(view, id, this.objects.now()), this.source, item.etag, item.lastModifiedMs);
   }
 
   /** The object under `key` now (a lock, or not one), or null when there is no such object. */
@@ -129,20 +130,18 @@ export class S3LockStore implements LockStore {
     return this.viewOf({ key, etag: body.etag, lastModifiedMs: body.lastModifiedMs, size: body.body.length });
   }
 
-  private async viewOf(item: S3Listed): Promise<LockView> {
+  /** `wanted`: already known to need a body not read yet (a metadata-first listing decided it). */
+  private async viewOf(item: S3Listed, wanted?: boolean): Promise<LockView> {
     let body = this.bodies.get(`${item.key}\u0000${item.etag}`);
-    if (this.wantsBody(item)) {
+    if (wanted ? !body : this.wantsBody(item)) {
       body = (await this.objects.get(item.key)) ?? undefined;
       if (body) this.bodies.set(`${item.key}\u0000${body.etag}`, body);
     }
     // the object may have changed between the listing and the read: describe what was read
     const seen =
       body && body.etag === item.etag ? item : body ? { ...item, etag: body.etag, size: body.body.length } : item;
-    const info = inspectLock(resourceOf(seen, body), this.objects.now(), {
-      bucket: this.o.bucket,
-      body: body?.body,
-      longHeldMs: this.o.longHeldMs,
-    });
+    const { view, id } = objectOf(seen, body, this.o.bucket);
+    const info = inspectView(view, id, this.objects.now(), this.o.longHeldMs);
     return s3View(info, this.source, seen.etag, seen.lastModifiedMs);
   }
 

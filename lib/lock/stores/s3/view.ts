@@ -1,26 +1,36 @@
 // How an S3 object is shown: Lockboard's S3 lock keeps its fields in a small JSON body, other formats go through the
 // object format registry GCS shares; the version is ETag + LastModified, in S3's own words.
-import type { inspectLock } from '../../objects/inspect';
+import type { ObjectView } from '../../objects/formats';
+import type { ObjectIdentity } from '../../objects/inspect';
 import type { LockView, StoreTerms } from '../../store';
-import type { GcsObjectResource } from '../../types';
+import type { LockInfo } from '../../types';
 import type { S3Body, S3Listed } from './objects';
 
 /** Lockboard's S3 lock bodies are under 1 KiB: objects this small are read to find them. */
 export const LOCKBOARD_BODY_LIMIT = 4096;
 
-/** An S3 object as the format registry sees it: Lockboard's S3 lock keeps its fields in its JSON body. */
-export function resourceOf(item: S3Listed, body: S3Body | undefined): GcsObjectResource {
+/**
+ * An S3 object as the format registry sees it: Lockboard's S3 lock keeps its fields in its JSON body (its fencing
+ * token and refresh count stand where GCS has generation and metageneration). Times stay numbers: a cold listing
+ * builds this for every one of thousands of objects.
+ */
+export function objectOf(
+  item: S3Listed,
+  body: S3Body | undefined,
+  bucket: string,
+): { view: ObjectView; id: ObjectIdentity } {
   const fields = body ? lockboardFields(body.body) : undefined;
   const acquired = Number(fields?.acquired_ms);
-  return {
+  const view: ObjectView = {
     name: item.key,
-    generation: fields?.token ?? '0',
-    metageneration: fields?.seq ?? '1',
-    timeCreated: new Date(Number.isFinite(acquired) && acquired > 0 ? acquired : item.lastModifiedMs).toISOString(),
-    updated: new Date(item.lastModifiedMs).toISOString(),
-    size: item.size,
     metadata: fields ?? body?.metadata ?? {},
+    size: item.size,
+    createdMs: Number.isFinite(acquired) && acquired > 0 ? acquired : item.lastModifiedMs,
+    updatedMs: item.lastModifiedMs,
+    temporaryHold: false,
   };
+  if (body) view.body = body.body;
+  return { view, id: { bucket, generation: fields?.token ?? '0', metageneration: fields?.seq ?? '1' } };
 }
 
 /** The string fields of a Lockboard S3 lock body (`format: lockboard/1`), or undefined for any other body. */
@@ -35,26 +45,20 @@ export function lockboardFields(body: Buffer): Record<string, string> | undefine
   }
 }
 
-export function s3View(
-  info: ReturnType<typeof inspectLock>,
-  source: string,
-  etag: string,
-  lastModifiedMs: number,
-): LockView {
+/** The S3 view of a LockInfo just built for it (filled in place: one object per lock). */
+export function s3View(info: LockInfo, source: string, etag: string, lastModifiedMs: number): LockView {
   const hex = etag.replace(/"/g, '');
   // ETag + LastModified: a lock rewritten with the same bytes (a plain "lock" body) has the same ETag but not the
   // same LastModified, so a release prepared on the old one is refused on the re-read before the DeleteObject
   // A Lockboard lock's version also names its fencing token: a newer version with the same token is a refresh
   const lockboard = info.format === 'lockboard';
   const version = `${hex}.${lastModifiedMs}${lockboard ? `.${info.generation}` : ''}`;
-  const view: LockView = {
-    ...info,
-    store: 's3',
-    source,
-    version,
-    versionLabel: `ETag ${hex.slice(0, 8)}${lockboard ? ` · token ${info.generation}` : ''}`,
-    terms: s3Terms(lockboard),
-  };
+  const view = info as LockView;
+  view.store = 's3';
+  view.source = source;
+  view.version = version;
+  view.versionLabel = `ETag ${hex.slice(0, 8)}${lockboard ? ` · token ${info.generation}` : ''}`;
+  view.terms = lockboard ? LOCKBOARD_TERMS : FOREIGN_TERMS;
   if (info.format === 'terraform') {
     const id = info.details.find(([label]) => label === 'Terraform lock info ID')?.[1];
     view.releaseNote =
@@ -89,8 +93,11 @@ export function tokenOfVersion(version: string): string | undefined {
   return version.split('.')[2];
 }
 
+const LOCKBOARD_TERMS = s3Terms(true);
+const FOREIGN_TERMS = s3Terms(false);
+
 function s3Terms(lockboard: boolean): StoreTerms {
-  return {
+  return Object.freeze({
     storeLabel: 'S3',
     versionName: 'ETag + last modified',
     since: 'Held since',
@@ -106,5 +113,5 @@ function s3Terms(lockboard: boolean): StoreTerms {
     trail:
       'Force-releases and Lockboard holders’ events are audit objects in the bucket; changes other tools make are not recorded.',
     rawMetadata: !lockboard,
-  };
+  });
 }
