@@ -9,8 +9,13 @@ import { cachedPage, storeFor } from './stores';
 import type { Source } from './sources';
 
 export const MAX_LOCKS_PER_RESPONSE = 10_000;
-/** Objects listed per source for a page's first paint: a few screens' worth; the stream brings the rest. */
+/** Locks listed per source for a page's first paint: a few screens' worth; the stream brings the rest. */
 const FIRST_SCREEN = 200;
+/**
+ * A first screen lists on (1 000 objects a page) past data objects until it has FIRST_SCREEN locks, but no further
+ * than this many objects: an S3 prefix that sorts 2 000 state files before its first lock still paints locks.
+ */
+const FIRST_SCREEN_SCAN = 5_000;
 
 /** A lock as the console shows it: `bucket` names the source's container as requests name it. */
 export type ConsoleLock = Omit<LockView, 'sensitive'> & { sensitive?: [string, string][] };
@@ -64,11 +69,15 @@ export async function listForConsole(
   const seen = new Set<string>(); // nested sources (gs://b/ and gs://b/ci/) list some objects twice
   let partial = false;
   for (const source of selection.sources) {
+    let listed = 0;
+    let found = 0;
     do {
       const page = await cachedPage(source, pageToken, {
         progressive: filters.progressive === true,
-        ...(filters.firstScreen ? { pageSize: FIRST_SCREEN } : {}),
+        ...(filters.firstScreen ? { pageSize: pageToken ? 1000 : FIRST_SCREEN } : {}),
       });
+      listed += page.locks.length + page.skipped;
+      found += page.locks.length;
       for (const lock of page.locks) {
         const key = `${source.bucketId}\u0000${lock.name}`;
         if (seen.has(key)) continue;
@@ -78,9 +87,9 @@ export async function listForConsole(
       skipped += page.skipped;
       serverTime = page.serverTime > serverTime ? page.serverTime : serverTime;
       pageToken = page.nextPageToken;
-      if (pageToken && filters.firstScreen) {
+      if (pageToken && filters.firstScreen && (found >= FIRST_SCREEN || listed >= FIRST_SCREEN_SCAN)) {
         partial = true;
-        pageToken = undefined; // a token of a 200-object page continues nothing else: the rest comes in full
+        pageToken = undefined; // the first screen's pages continue nothing else: the rest comes in full
         break;
       }
     } while (pageToken && locks.length < MAX_LOCKS_PER_RESPONSE);

@@ -11,13 +11,17 @@ try {
 
 // Every configured source's store is opened now, in the background: its SDK loaded and its connection made before
 // the first page asks (a cold console's first screen would otherwise wait for them). A source that cannot be opened
-// yet is opened again on the first request that needs it.
+// yet is opened again on the first request that needs it. Each source's change feed is opened too (GCS: this
+// replica's own pull subscription, with its expiry), so the first page to watch does not wait to subscribe.
 void (async () => {
   const { sources } = await import('./sources');
   const { storeFor } = await import('./stores');
-  for (const source of sources()) {
+  const { prepareWatchers } = await import('./watch');
+  const all = sources();
+  for (const source of all) {
     storeFor(source).catch((err: unknown) =>
       console.warn(`[lockboard] ${source.id} cannot be opened yet: ${(err as Error).message}`),
     );
   }
+  prepareWatchers(all);
 })().catch(() => undefined);

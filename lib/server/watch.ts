@@ -27,3 +27,22 @@ export function changedOnThisReplica(source: Source, names?: string[]): void {
 export function heardOf(source: Source, names: string[], sentAt?: number): void {
   watchers.get(source.id)?.hint(names, sentAt);
 }
+
+/** Start-up: every source's change feed opened before anyone watches (one pull subscription per replica on GCS). */
+export function prepareWatchers(sources: Source[]): void {
+  for (const source of sources) {
+    watcherFor(source)
+      .prepare()
+      .catch((err: unknown) =>
+        console.warn(`[lockboard] ${source.id}: no change feed yet (${(err as Error).message})`),
+      );
+  }
+  const close = () => void closeWatchers();
+  process.once('SIGTERM', close);
+  process.once('SIGINT', close);
+}
+
+/** Process exit: every feed stopped (GCS: this replica's subscription deleted). */
+export async function closeWatchers(): Promise<void> {
+  await Promise.all([...watchers.values()].map((w) => w.close()));
+}

@@ -26,6 +26,8 @@ type Listener = (change: SourceChange) => void;
 
 /** Changes reported within this window are read together: a burst of refreshes is one event, not a flood. */
 const COALESCE_MS = 100;
+/** A source without a change feed is looked at again (a notification config added since) at most this often. */
+const FEED_RECHECK_MS = 5 * 60_000;
 
 export class SourceWatcher {
   private locks = new Map<string, LockView>();
@@ -36,6 +38,8 @@ export class SourceWatcher {
   private serverTime = '';
   private ready: Promise<void> | undefined;
   private feed: ChangeFeed | null = null;
+  private feedReady: Promise<void> | undefined;
+  private feedCheckedAt = 0;
   private pending = new Map<string, number>();
   private flushing: NodeJS.Timeout | undefined;
   private stopReads: (() => void) | undefined;
@@ -47,7 +51,6 @@ export class SourceWatcher {
   async subscribe(fn: Listener): Promise<{ locks: LockView[]; skipped: number; serverTime: string; stop: () => void }> {
     this.ready ??= this.start().catch((err: unknown) => {
       this.ready = undefined; // unreachable now: the next subscriber tries again
-      void this.stopFeed();
       throw err;
     });
     await this.ready;
@@ -77,10 +80,28 @@ export class SourceWatcher {
     this.flushing ??= setTimeout(() => void this.flush(), COALESCE_MS);
   }
 
-  /** The feed is started before the first listing, so no change falls between the two. */
-  private async start(): Promise<void> {
+  /**
+   * The store's change feed, opened once for the life of the process (at start-up, or by the first watcher): GCS's
+   * pull subscription for this replica exists before anyone watches. Its reports are ignored while nobody watches;
+   * where the store has no feed (or it failed) it is looked for again by a watcher at most every 5 minutes.
+   */
+  prepare(): Promise<void> {
+    if (this.feedReady && !this.feed && Date.now() - this.feedCheckedAt > FEED_RECHECK_MS) this.feedReady = undefined;
+    this.feedReady ??= this.openFeed();
+    return this.feedReady;
+  }
+
+  /** Process exit: the feed's subscription is deleted (it would expire by itself a day later). */
+  async close(): Promise<void> {
+    const feed = this.feed;
+    this.feed = null;
+    this.feedReady = Promise.resolve();
+    await feed?.stop().catch(() => undefined);
+  }
+
+  private async openFeed(): Promise<void> {
+    this.feedCheckedAt = Date.now();
     const store = await storeFor(this.source);
-    this.stopReads ??= onLaterReads(this.source, (read) => this.applyRead(read.views, read.dropped));
     this.feed =
       (await store
         .changes?.({
@@ -92,6 +113,12 @@ export class SourceWatcher {
           return null;
         })) ?? null;
     setFeedMode(this.source, this.feed ? this.feed.description : null);
+  }
+
+  /** The feed is opened before the first listing, so no change falls between the two. */
+  private async start(): Promise<void> {
+    this.stopReads ??= onLaterReads(this.source, (read) => this.applyRead(read.views, read.dropped));
+    await this.prepare().catch(() => (this.feedReady = undefined));
     await this.poll();
   }
 
@@ -104,12 +131,6 @@ export class SourceWatcher {
     this.publish(upsert, remove);
   }
 
-  private async stopFeed(): Promise<void> {
-    const feed = this.feed;
-    this.feed = null;
-    await feed?.stop().catch(() => undefined);
-  }
-
   private unsubscribe(fn: Listener): void {
     if (!this.listeners.delete(fn)) return;
     if (this.listeners.size > 0) return;
@@ -120,7 +141,6 @@ export class SourceWatcher {
     this.ready = undefined; // the next watcher starts from a fresh listing
     this.stopReads?.();
     this.stopReads = undefined;
-    void this.stopFeed();
   }
 
   private schedule(): void {

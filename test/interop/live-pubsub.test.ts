@@ -1,6 +1,6 @@
 // The live view on GCS with notifications, through Google's own Pub/Sub emulator: the bucket's notification topic is
 // found by the store, every console process subscribes with its own pull subscription (so two replicas both hear
-// every change), the stream shows a new holder and a release from elsewhere within a second, and with the feed on a
+// every change) created at start-up and deleted when the process stops, the stream shows a new holder and a release from elsewhere within a second, and with the feed on a
 // source is listed once when watched and then only by the 60 s reconcile, however many streams are open.
 import { Storage } from '@google-cloud/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -74,6 +74,16 @@ describe('GCS change feed through Pub/Sub', () => {
     expect(await quiet.changes({ changed: () => undefined, missed: () => undefined })).toBeNull();
   });
 
+  it('subscribes at start-up, before anyone watches', async () => {
+    const { prepareWatchers } = await import('@/lib/server/watch');
+    const { sources } = await import('@/lib/server/sources');
+    expect(await subscriptions()).toEqual([]);
+    prepareWatchers(sources());
+    const deadline = Date.now() + 10_000;
+    while ((await subscriptions()).length === 0 && Date.now() < deadline) await delay(100);
+    expect(await subscriptions()).toHaveLength(1);
+  });
+
   it('streams a change made elsewhere within a second, listing the source once for ten streams', async () => {
     gcs.requests.clear();
     const streams = await Promise.all(Array.from({ length: 10 }, () => openStream(stream.GET, 'viewer@example.com')));
@@ -93,5 +103,13 @@ describe('GCS change feed through Pub/Sub', () => {
     const lists = gcs.requests.count((e) => e.method === 'GET' && e.path === '/storage/v1/b/live/o');
     expect(lists).toBe(1);
     await Promise.all(streams.map((s) => s.close()));
+  });
+
+  it("keeps this replica's subscription while nobody watches, and deletes it when the process stops", async () => {
+    await delay(500);
+    expect(await subscriptions()).toHaveLength(1); // the streams above closed; the next watcher has it at once
+    const { closeWatchers } = await import('@/lib/server/watch');
+    await closeWatchers();
+    expect(await subscriptions()).toEqual([]);
   });
 });

@@ -58,12 +58,13 @@ export async function startGcsFeed(o: FeedOptions, handlers: ChangeFeedHandlers)
     });
   await create();
   let stopped = false;
+  const stopping = new AbortController(); // a held pull ends at stop, not when Pub/Sub answers it
   const loop = (async () => {
     let failures = 0;
     while (!stopped) {
       const started = Date.now();
       try {
-        const body = (await call('POST', `${subscription}:pull`, { maxMessages: 1000 })) as {
+        const body = (await call('POST', `${subscription}:pull`, { maxMessages: 1000 }, stopping.signal)) as {
           receivedMessages?: ReceivedMessage[];
         };
         if (failures > 0) handlers.missed('the Pub/Sub subscription answers again');
@@ -86,6 +87,7 @@ export async function startGcsFeed(o: FeedOptions, handlers: ChangeFeedHandlers)
     description: `Pub/Sub ${found.topic}${found.refreshes ? '' : ' (creates and deletes only)'}`,
     async stop() {
       stopped = true;
+      stopping.abort();
       await call('DELETE', subscription).catch(() => undefined);
       await loop;
     },
@@ -105,14 +107,15 @@ function deliver(received: ReceivedMessage[], o: FeedOptions, handlers: ChangeFe
   for (const [at, names] of byTime) handlers.changed(names, at);
 }
 
-type Caller = (method: string, path: string, body?: unknown) => Promise<unknown>;
+type Caller = (method: string, path: string, body?: unknown, signal?: AbortSignal) => Promise<unknown>;
 
 /** Pub/Sub's REST API: the emulator over plain HTTP, or pubsub.googleapis.com with the storage client's credentials. */
 function pubsubCaller(o: FeedOptions): Caller {
   if (o.pubsubEmulatorHost) {
-    return async (method, path, body) => {
+    return async (method, path, body, signal) => {
       const res = await fetch(`http://${o.pubsubEmulatorHost}/v1/${path}`, {
         method,
+        ...(signal ? { signal } : {}),
         headers: { 'content-type': 'application/json' },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
@@ -122,10 +125,11 @@ function pubsubCaller(o: FeedOptions): Caller {
       return text ? JSON.parse(text) : {};
     };
   }
-  return async (method, path, body) => {
+  return async (method, path, body, signal) => {
     const res = await o.storage.authClient.request({
       url: `https://pubsub.googleapis.com/v1/${path}`,
       method: method as 'GET',
+      ...(signal ? { signal: signal as never } : {}),
       ...(body === undefined ? {} : { data: body }),
     });
     return res.data;
