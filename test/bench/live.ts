@@ -1,6 +1,6 @@
 // npm run bench -- live: the console live by push, measured in real Chromium against two console processes.
-// 1. Cold first screen of a 10 000-object mixed prefix (GCS, S3) vs the complete listing the page used to wait for,
-//    and `lockboard ls` vs a hand-written listing with the official client (same bodies, same concurrency).
+// 1. Cold first screen of a 10 000-object mixed prefix (GCS, S3) on a console started for each round (live-cold.ts)
+//    vs the complete listing the page used to wait for, and `lockboard ls` vs a hand-written listing (ls.ts).
 // 2. Change → on screen, p50/p95 per store, on both consoles: acquire, refresh, release, a force-release through
 //    the other console.
 // 3. GCS list calls per hour for one prefix: 2 s polling (today) vs the stream, with 1 and with 100 open pages.
@@ -8,55 +8,15 @@ import type { Page } from 'playwright-core';
 import { s3ClientFor } from '../helpers/s3';
 import { seedColdPrefixes } from './cold-seed';
 import { listCalls, startLiveWorld, type LiveWorld } from './live-setup';
+import { coldScreens } from './live-cold';
 import { measureChanges } from './live-changes';
 import { lsVsHandWritten } from './ls';
-import { printTable, quantile, round, writeJson } from './report';
+import { printTable, writeJson } from './report';
 
 const OBJECTS = 10_000;
 
 async function seed(w: Parameters<Parameters<typeof startLiveWorld>[0]>[0]) {
   seedColdPrefixes(w, OBJECTS);
-}
-
-/** First screen in the browser (navigation to the first row) vs the complete JSON listing on the other console. */
-async function coldScreens(w: LiveWorld) {
-  const rows = [];
-  for (const [store, source] of Object.entries(w.cold)) {
-    const context = await w.browser.newContext({ viewport: { width: 1400, height: 900 } });
-    await context.addCookies([
-      { name: 'next-auth.session-token', value: (await w.cookie()).split('=')[1]!, url: w.consoles[0].url },
-    ]);
-    const page = await context.newPage();
-    let started = performance.now();
-    await page.goto(`${w.consoles[0].url}/locks?source=${encodeURIComponent(source)}`);
-    await page.locator('[data-lock]').first().waitFor({ timeout: 60_000 });
-    const firstScreen = performance.now() - started;
-    const pending = await page
-      .getByTestId('pending-count')
-      .textContent({ timeout: 1_000 })
-      .catch(() => '');
-    await page.waitForFunction(() => !document.querySelector('[data-testid="pending-count"]'), null, {
-      timeout: 120_000,
-    });
-    const allRead = performance.now() - started;
-    await context.close();
-    started = performance.now();
-    const res = await fetch(`${w.consoles[1].url}/api/locks?source=${encodeURIComponent(source)}`, {
-      headers: { cookie: await w.cookie() },
-    });
-    const complete = (await res.json()) as { locks: unknown[] };
-    const completeMs = performance.now() - started;
-    rows.push({
-      store,
-      objects: OBJECTS,
-      'first screen (browser) ms': round(firstScreen),
-      'pending at first paint': pending?.match(/\d+/)?.[0] ?? '0',
-      'every row read ms': round(allRead),
-      'complete listing (before) ms': round(completeMs),
-      locks: complete.locks.length,
-    });
-  }
-  return rows;
 }
 
 /** The closing scrape of /api/metrics lists every source itself: one listing in each window that is not the pages'. */
@@ -120,7 +80,7 @@ export async function benchLive() {
     console.log(
       `Pub/Sub emulator: ${w.pubsub ? 'yes (GCS has its change feed)' : 'not installed (GCS lists at its 2 s pace)'}`,
     );
-    const cold = await coldScreens(w);
+    const cold = await coldScreens(w, OBJECTS);
     printTable(
       `Cold first screen of a ${OBJECTS}-object mixed prefix (goal ≤ 2 s), and the complete listing it no longer waits for`,
       cold,
