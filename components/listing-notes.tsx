@@ -38,7 +38,9 @@ export function ListingNotes(p: {
     <>
       {p.more === 'loading' && (
         <p className="text-sm text-zinc-600 dark:text-zinc-400" role="status" data-testid="first-screen">
-          Showing the first {p.shown} locks in {p.where}; the rest is on its way.
+          {p.shown === 0
+            ? `No locks among the first objects in ${p.where}; the rest is still being listed.`
+            : `Showing the first ${p.shown} locks in ${p.where}; the rest is on its way.`}
         </p>
       )}
       {p.more === true && (

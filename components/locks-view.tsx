@@ -147,7 +147,7 @@ export function LocksView({ sources, source, canRelease, unknownSource }: Props)
         skipped={query.data?.skipped ?? 0}
         more={query.data?.partial ? 'loading' : Boolean(query.data?.nextPageToken)}
       />
-      {query.data && all.length === 0 ? (
+      {query.data?.partial && all.length === 0 ? null : query.data && all.length === 0 ? (
         <div className="rounded-lg border border-dashed border-zinc-300 p-10 text-center text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-400">
           <p className="font-medium">No locks in {where} right now.</p>
           <p>

@@ -105,12 +105,17 @@ describe('Redis formats', () => {
 describe('force-release by compare-and-delete', () => {
   it('never releases a holder that re-acquired or a successor, for any string format', async () => {
     const s = store('s:*');
+    let micros = 0;
     for (const [key, write] of [
       ['s:redlock', () => cmd('SET', 's:redlock', hex(16), 'PX', '10000')],
       ['s:lock:py', () => cmd('SET', 's:lock:py', randomBytes(18).toString('base64'), 'EX', '30')],
       ['s:redsync', () => cmd('SET', 's:redsync', randomBytes(16).toString('base64'), 'PX', '8000')],
-      // time.time() has microseconds: two acquirers never write the same stamp
-      ['s:setnx', () => cmd('SET', 's:setnx', (Date.now() / 1000 - 1 + Math.random() / 1000).toFixed(6))],
+      // time.time() has microseconds: two acquirers never write the same stamp (a random one repeated 1 in 1 000
+      // times when both writes fell in the same millisecond)
+      [
+        's:setnx',
+        () => cmd('SET', 's:setnx', `${((Date.now() - 1000) / 1000).toFixed(3)}${String(++micros).padStart(3, '0')}`),
+      ],
     ] as const) {
       await write();
       const seen = (await s.inspect(key))!;
