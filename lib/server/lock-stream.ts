@@ -26,10 +26,16 @@ const EPOCH = randomBytes(4).toString('hex'); // this process: an event id from 
  */
 const open = new Set<() => void>();
 let signalsHooked = false;
+/** Set once the process was told to stop: a browser reconnecting meanwhile (a kept-alive socket) is ended at once. */
+let stopping = false;
+
+/** Whether this process is stopping (SIGTERM/SIGINT seen by the streams). */
+export const streamsStopping = (): boolean => stopping;
 function endAllOnStop(): void {
   if (signalsHooked) return;
   signalsHooked = true;
   const endAll = () => {
+    stopping = true;
     for (const end of [...open]) end();
   };
   process.once('SIGTERM', endAll);
@@ -103,6 +109,7 @@ export function lockStream(
       metrics.streams.inc();
       open.add(cleanup);
       endAllOnStop();
+      if (stopping) return (write('retry: 2000\n\n'), cleanup()); // the route closes this connection: see there
       o.signal.addEventListener('abort', cleanup, { once: true });
       write('retry: 1000\n\n'); // headers go out with the first chunk
       const ends = Math.min(Date.now() + (env().LOCKBOARD_STREAM_MAX ?? 240_000), user.expiresAt ?? Infinity);

@@ -1,6 +1,6 @@
 // The locks page's first paint (listForConsole with firstScreen): a few hundred rows per source, metadata first,
-// marked partial. An S3 prefix whose keys sort 1 500 data objects before its first lock (Terraform state and build
-// artefacts under `assets/`) still paints locks: the first screen lists on past data, up to a bound.
+// marked partial. An S3 prefix whose keys sort 1 500 data objects before its first lock (Terraform state under
+// `state/`) still paints locks: the first screen lists on past data, up to a bound.
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '@/lib/emulator';
@@ -16,9 +16,9 @@ beforeAll(async () => {
   const now = Date.now();
   const put = (bucket: string, key: string, body: string) =>
     emulator.s3!.store.put(bucket, key, Buffer.from(body), { contentType: 'application/json', metadata: {} }, {}, now);
-  for (let i = 0; i < 1500; i++) put('deep', `a/assets/${String(i).padStart(5, '0')}.bin`, 'y'.repeat(70_000));
+  for (let i = 0; i < 1500; i++) put('deep', `a/state/${String(i).padStart(5, '0')}.tfstate`, '{"version":4}');
   for (let i = 0; i < 1000; i++) put('deep', `a/tf/${String(i).padStart(5, '0')}/terraform.tfstate.tflock`, tflock(i));
-  for (let i = 0; i < 6000; i++) put('empty-ish', `a/${String(i).padStart(5, '0')}.bin`, 'y'.repeat(70_000));
+  for (let i = 0; i < 6000; i++) put('empty-ish', `a/${String(i).padStart(5, '0')}.tfstate`, '{"version":4}');
   await s3ClientFor(emulator.s3!.url).send(
     new PutObjectCommand({ Bucket: 'empty-ish', Key: 'a/zz.tflock', Body: tflock(1) }),
   );

@@ -19,10 +19,30 @@ let gcs: Lock;
 let s3Lock: S3Lock;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ buckets: ['ci-locks'], s3: { buckets: ['tf-state'] } });
+  emulator = await startEmulator({ buckets: ['ci-locks'], s3: { buckets: ['tf-state', 'states'] } });
+  // a prefix whose keys sort 5 200 Terraform states before its one lock: past the first screen's bound
+  const now = Date.now();
+  for (let i = 0; i < 5200; i++) {
+    const key = `env-${String(i).padStart(5, '0')}/terraform.tfstate`;
+    emulator.s3!.store.put(
+      'states',
+      key,
+      Buffer.from('{"version":4}'),
+      { contentType: 'application/json', metadata: {} },
+      {},
+      now,
+    );
+  }
   const s3 = s3ClientFor(emulator.s3!.url);
   await s3.send(
     new PutObjectCommand({ Bucket: 'tf-state', Key: 'envs/prod/terraform.tfstate', Body: '{"version":4}' }),
+  );
+  await s3.send(
+    new PutObjectCommand({
+      Bucket: 'states',
+      Key: 'zz/terraform.tfstate.tflock',
+      Body: JSON.stringify({ ID: 'tf-zz', Operation: 'OperationTypeApply', Who: 'last@ci' }),
+    }),
   );
   await s3.send(
     new PutObjectCommand({
@@ -36,7 +56,7 @@ beforeAll(async () => {
   const storage = new Storage({ apiEndpoint: emulator.url, projectId: 'test' });
   gcs = await acquireLock({ storage, bucket: 'ci-locks', name: 'locks/deploy', identity: 'runner-1', ttlMs: 60_000 });
   c = await startBrowserConsole({
-    LOCKBOARD_SOURCES: 'gs://ci-locks/locks/,s3://tf-state/',
+    LOCKBOARD_SOURCES: 'gs://ci-locks/locks/,s3://tf-state/,s3://states/',
     LOCKBOARD_GCS_ENDPOINT: emulator.url,
     AWS_ENDPOINT_URL_S3: emulator.s3!.url,
   });
@@ -69,7 +89,7 @@ describe('S3 sources in the console', () => {
     await page.goto(`${c.app.url}/locks?source=all`, { waitUntil: 'networkidle' });
     expect(await page.getByLabel('Source').locator('option').allTextContents()).toContain('s3://tf-state/');
     const tf = page.locator(`[data-lock="${TFLOCK}"]`);
-    await tf.waitFor();
+    await tf.filter({ hasText: 'crashed@laptop' }).waitFor(); // listed first, its body read after (metadata first)
     expect(await tf.textContent()).toMatch(/crashed@laptop/);
     expect(await tf.textContent()).toMatch(/s3 · terraform/);
     expect(await tf.getByTestId('generation').textContent()).toMatch(/^ETag [0-9a-f]{8}$/);
@@ -106,4 +126,21 @@ describe('S3 sources in the console', () => {
     expect(seen).toEqual([]);
     await context.close();
   }, 90_000);
+
+  it('paints a prefix of data as still being listed, never as empty, then shows its lock', async () => {
+    const context = await c.contextAs('viewer@demo.lockboard');
+    const url = `${c.app.url}/locks?source=${encodeURIComponent('s3://states/')}`;
+    // the server-rendered first screen, before any stream: past its bound, with no lock found yet
+    const html = await (await context.request.get(url)).text();
+    expect(html).toContain('No locks among the first objects in');
+    expect(html).not.toMatch(/No locks in [^<]* right now/);
+    const page = await context.newPage();
+    const seen = problems(page);
+    await page.goto(url);
+    await page.locator('[data-lock="zz/terraform.tfstate.tflock"]').waitFor({ timeout: 20_000 });
+    expect(await page.getByTestId('skipped-count').textContent()).toMatch(/^5200 other objects/);
+    expect(await page.getByTestId('first-screen').count()).toBe(0);
+    expect(seen).toEqual([]);
+    await context.close();
+  }, 60_000);
 });
