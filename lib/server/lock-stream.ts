@@ -12,6 +12,7 @@ import { env } from './env';
 import type { RouteUser } from './http';
 import { consoleView } from './locks';
 import { metrics } from './metrics';
+import { isStopping, onStop } from './shutdown';
 import type { Source } from './sources';
 import { watcherFor, type SourceChange } from './watch';
 
@@ -25,22 +26,9 @@ const EPOCH = randomBytes(4).toString('hex'); // this process: an event id from 
  * request, and a stream would hold a deploy (or the demo's stop) for minutes. Browsers reconnect elsewhere.
  */
 const open = new Set<() => void>();
-let signalsHooked = false;
-/** Set once the process was told to stop: a browser reconnecting meanwhile (a kept-alive socket) is ended at once. */
-let stopping = false;
-
-/** Whether this process is stopping (SIGTERM/SIGINT seen by the streams). */
-export const streamsStopping = (): boolean => stopping;
-function endAllOnStop(): void {
-  if (signalsHooked) return;
-  signalsHooked = true;
-  const endAll = () => {
-    stopping = true;
-    for (const end of [...open]) end();
-  };
-  process.once('SIGTERM', endAll);
-  process.once('SIGINT', endAll);
-}
+const endAll = () => {
+  for (const end of [...open]) end();
+};
 
 export function lockStream(
   selection: { id: string; sources: Source[] },
@@ -108,8 +96,8 @@ export function lockStream(
       controller = c;
       metrics.streams.inc();
       open.add(cleanup);
-      endAllOnStop();
-      if (stopping) return (write('retry: 2000\n\n'), cleanup()); // the route closes this connection: see there
+      onStop(endAll);
+      if (isStopping()) return (write('retry: 2000\n\n'), cleanup()); // the route closes this connection: see there
       o.signal.addEventListener('abort', cleanup, { once: true });
       write('retry: 1000\n\n'); // headers go out with the first chunk
       const ends = Math.min(Date.now() + (env().LOCKBOARD_STREAM_MAX ?? 240_000), user.expiresAt ?? Infinity);

@@ -1,6 +1,7 @@
 // The registry of watchers (lib/server/watcher.ts): one per source per console process, and the two ways this
 // replica tells them of a change, a mutation it made and a push it received.
 import 'server-only';
+import { onStop } from './shutdown';
 import { invalidateListings } from './stores';
 import type { Source } from './sources';
 import { SourceWatcher } from './watcher';
@@ -37,9 +38,7 @@ export function prepareWatchers(sources: Source[]): void {
         console.warn(`[lockboard] ${source.id}: no change feed yet (${(err as Error).message})`),
       );
   }
-  const close = () => void closeWatchers();
-  process.once('SIGTERM', close);
-  process.once('SIGINT', close);
+  onStop(() => void closeWatchers());
 }
 
 /** Process exit: every feed stopped (GCS: this replica's subscription deleted). */

@@ -4,12 +4,13 @@
 // says it missed something; where it has none it lists at its store's pace (the definition's watchIntervalMs). It
 // works only while someone watches, and reads at once after a release on this replica or a push about the source.
 import 'server-only';
-import { isListedLock, type ChangeFeed, type LockView } from '@/lib/lock/store';
+import { isListedLock, type LockView } from '@/lib/lock/store';
 import { definitionByKind } from '@/lib/lock/stores';
 import { mapLimit } from '@/lib/lock/map-limit';
 import { env } from './env';
 import { changed } from './watch-diff';
-import { countFeedLag, countWatchEvent, setFeedMode } from './metrics';
+import { countFeedLag, countWatchEvent } from './metrics';
+import { SourceFeed } from './source-feed';
 import { cachedPage, onLaterReads, storeFor } from './stores';
 import type { Source } from './sources';
 
@@ -26,8 +27,6 @@ type Listener = (change: SourceChange) => void;
 
 /** Changes reported within this window are read together: a burst of refreshes is one event, not a flood. */
 const COALESCE_MS = 100;
-/** A source without a change feed is looked at again (a notification config added since) at most this often. */
-const FEED_RECHECK_MS = 5 * 60_000;
 
 export class SourceWatcher {
   private locks = new Map<string, LockView>();
@@ -37,15 +36,18 @@ export class SourceWatcher {
   private running: Promise<void> | undefined;
   private serverTime = '';
   private ready: Promise<void> | undefined;
-  private feed: ChangeFeed | null = null;
-  private feedReady: Promise<void> | undefined;
-  private feedCheckedAt = 0;
+  private readonly feed: SourceFeed;
   private pending = new Map<string, number>();
   private flushing: NodeJS.Timeout | undefined;
   private stopReads: (() => void) | undefined;
   private lastListMs = 0;
 
-  constructor(private readonly source: Source) {}
+  constructor(private readonly source: Source) {
+    this.feed = new SourceFeed(source, {
+      changed: (names, sentAt) => this.hint(names, sentAt),
+      missed: () => this.nudge(),
+    });
+  }
 
   /** The current listing (read once if nobody was watching), then every change until the returned stop is called. */
   async subscribe(fn: Listener): Promise<{ locks: LockView[]; skipped: number; serverTime: string; stop: () => void }> {
@@ -80,45 +82,20 @@ export class SourceWatcher {
     this.flushing ??= setTimeout(() => void this.flush(), COALESCE_MS);
   }
 
-  /**
-   * The store's change feed, opened once for the life of the process (at start-up, or by the first watcher): GCS's
-   * pull subscription for this replica exists before anyone watches. Its reports are ignored while nobody watches;
-   * where the store has no feed (or it failed) it is looked for again by a watcher at most every 5 minutes.
-   */
+  /** Start-up: the feed opened before anyone watches (source-feed.ts). */
   prepare(): Promise<void> {
-    if (this.feedReady && !this.feed && Date.now() - this.feedCheckedAt > FEED_RECHECK_MS) this.feedReady = undefined;
-    this.feedReady ??= this.openFeed();
-    return this.feedReady;
+    return this.feed.open();
   }
 
-  /** Process exit: the feed's subscription is deleted (it would expire by itself a day later). */
-  async close(): Promise<void> {
-    const feed = this.feed;
-    this.feed = null;
-    this.feedReady = Promise.resolve();
-    await feed?.stop().catch(() => undefined);
-  }
-
-  private async openFeed(): Promise<void> {
-    this.feedCheckedAt = Date.now();
-    const store = await storeFor(this.source);
-    this.feed =
-      (await store
-        .changes?.({
-          changed: (names, sentAt) => this.hint(names, sentAt),
-          missed: () => this.nudge(),
-        })
-        .catch((err: unknown) => {
-          console.warn(`[lockboard] ${this.source.id}: no change feed (${(err as Error).message}); listing instead`);
-          return null;
-        })) ?? null;
-    setFeedMode(this.source, this.feed ? this.feed.description : null);
+  /** Process exit. */
+  close(): Promise<void> {
+    return this.feed.close();
   }
 
   /** The feed is opened before the first listing, so no change falls between the two. */
   private async start(): Promise<void> {
     this.stopReads ??= onLaterReads(this.source, (read) => this.applyRead(read.views, read.dropped));
-    await this.prepare().catch(() => (this.feedReady = undefined));
+    await this.feed.open();
     await this.poll();
   }
 
@@ -147,7 +124,7 @@ export class SourceWatcher {
     if (this.timer || this.listeners.size === 0) return;
     const pace = definitionByKind(this.source.kind).watchIntervalMs;
     // a big source is not listed back to back: at least twice as long between listings as one listing takes
-    const every = this.feed ? (env().LOCKBOARD_RECONCILE ?? 60_000) : Math.max(pace, 2 * this.lastListMs);
+    const every = this.feed.active ? (env().LOCKBOARD_RECONCILE ?? 60_000) : Math.max(pace, 2 * this.lastListMs);
     this.timer = setTimeout(() => void this.tick(), every);
     this.timer.unref();
   }

@@ -4,7 +4,8 @@
 // never retries a 401, and the browser would log it as a failed load; the page goes to sign-in instead.
 import { z } from 'zod';
 import { parseWith, withRole } from '@/lib/server/http';
-import { lockStream, streamsStopping } from '@/lib/server/lock-stream';
+import { lockStream } from '@/lib/server/lock-stream';
+import { isStopping } from '@/lib/server/shutdown';
 import { resolveSources } from '@/lib/server/sources';
 
 export const dynamic = 'force-dynamic';
@@ -24,7 +25,7 @@ const stream = withRole('viewer', async (req, { user }) => {
   });
   // A process that is stopping ends the stream at once and closes the connection: a browser reconnecting every
   // second on a kept-alive socket would otherwise hold the server's graceful close open for as long as the tab is.
-  return new Response(body, { headers: streamsStopping() ? { ...HEADERS, connection: 'close' } : HEADERS });
+  return new Response(body, { headers: isStopping() ? { ...HEADERS, connection: 'close' } : HEADERS });
 });
 
 export async function GET(...args: Parameters<typeof stream>): Promise<Response> {
