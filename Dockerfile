@@ -7,8 +7,8 @@ FROM node:20-bookworm-slim AS build
 WORKDIR /app
 ENV NEXT_TELEMETRY_DISABLED=1
 COPY package.json package-lock.json ./
-# npm ci refuses this registry's lockfile (see stack-notes); install keeps it unchanged. Scripts run after COPY . .
-RUN npm install --no-audit --no-fund --ignore-scripts
+# The committed lockfile is complete for every platform (see stack-notes): npm ci installs exactly it.
+RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY . .
 RUN npm run build
 
