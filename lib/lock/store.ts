@@ -12,6 +12,21 @@ import type { ChangeFeed, ChangeFeedHandlers, ListOptions } from './store-feeds'
 /** A store's kind as the registry names it (`lib/lock/stores/index.ts`); the core never branches on it. */
 export type StoreKind = string;
 
+/**
+ * One contender queued behind the holder, in the order the store will grant the lock (etcd: create revision;
+ * ZooKeeper: sequence suffix). Shown, never released: removing a waiter can make two holders (facts-coordination).
+ */
+export interface LockWaiter {
+  /** The waiter as its recipe records it (a lease, a session, a node's data). */
+  identity: string;
+  /** The waiter's own key, node or row under the lock, where it has one. */
+  key?: string;
+  /** When the store says it started waiting, or when the console first saw it ("seen since"). */
+  since?: string;
+  /** The waiter's version in the store's words (create revision, sequence number). */
+  version: string;
+}
+
 export interface LockView extends LockInfo {
   store: StoreKind;
   /** The source as shown (never with credentials), e.g. `s3://tf-state/envs/`. */
@@ -31,6 +46,8 @@ export interface LockView extends LockInfo {
    * and dynamodb_table holds one LockInfo as an S3 .tflock and a DynamoDB item): shown as a pair, released together.
    */
   pairKey?: string;
+  /** Contenders queued behind the holder, first to be granted first; absent or empty where the store queues none. */
+  waiters?: LockWaiter[];
 }
 
 /** The view for someone who may not see `sensitive` fields (a viewer): the same lock without them. */
