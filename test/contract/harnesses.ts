@@ -21,6 +21,22 @@ export interface Harness {
   hold(): Promise<void>;
   successor(): Promise<void>;
   stop(): Promise<void>;
+  /** Where the store queues contenders (contract rule 7): a holder and waiters written by the store's own tools. */
+  queue?: QueueHarness;
+}
+
+/** A lock with a holder and at least two waiters, for contract rule 7 (waiters in grant order, never released). */
+export interface QueueHarness {
+  /** The lock's name under the source. */
+  name: string;
+  /** Starts the holder, then the waiters one after another; resolves when all are queued. */
+  start(): Promise<void>;
+  /** The waiters' identities in the order they queued (the order the store grants them). */
+  order: string[];
+  /** Resolves with the identity that holds the lock now (after the holder's release: the first waiter). */
+  holder(): Promise<string>;
+  /** Stops every contender it started. */
+  stop(): Promise<void>;
 }
 
 const tflock = (who: string) =>
@@ -153,4 +169,5 @@ export const HARNESSES: [string, () => Promise<Harness>][] = [
   ['redis', redisHarness],
   ['postgres', postgresHarness],
   ['dynamodb', dynamodbHarness],
+  // One line per store below; each store's harness lives in its own file (harness-<store>.ts).
 ];
