@@ -32,6 +32,11 @@ export type LockFormat =
   | 'db-scheduler'
   // DynamoDB formats (lib/lock/stores/dynamodb)
   | 'dynamodb-lock-client'
+  // etcd formats (lib/lock/stores/etcd)
+  | 'etcd-mutex'
+  | 'etcd-election'
+  | 'etcd3-lock'
+  | 'python-etcd3'
   | 'data'
   | 'other';
 /** Every health value, most urgent first. `free`: a released marker, an object a library keeps after release. */
