@@ -83,8 +83,9 @@ export async function storeRelease(
   else {
     const where = `${t.spec.id}${t.spec.prefix && t.name!.startsWith(t.spec.prefix) ? t.name!.slice(t.spec.prefix.length) : ` ${t.name}`}`;
     const holder = result.current?.identity;
-    let line = describeOutcome(result.outcome, { where, version: o.version, holder });
-    if (result.outcome === 'not-a-lock' && result.current?.note) line += ` (${result.current.note})`;
+    const queuedFor = result.current?.queuedFor;
+    let line = describeOutcome(result.outcome, { where, version: o.version, holder, queuedFor });
+    if (result.outcome === 'not-a-lock' && result.current?.note && !queuedFor) line += ` (${result.current.note})`;
     console.log(line);
     if (result.confirmed === false)
       console.log(

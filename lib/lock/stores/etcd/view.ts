@@ -72,15 +72,22 @@ export function etcdView(r: EtcdReading, lease: LeaseInfo | null, c: ViewContext
     ],
     releasable: true,
     releaseRule: 'delete',
-    releaseNote: election
-      ? 'Deletes the leader’s key if its create revision is still the one you saw; the next candidate leads at once. The old leader is not told: it may act as leader until it next checks its key.'
-      : 'Deletes the holder’s key if its create revision is still the one you saw; the first waiter gets the lock at once. The holder is not told; its lease and other keys are left alone.',
+    releaseNote: releaseNoteOf(r.format),
     size: r.holder.value.length,
     version: r.holder.createRevision,
     versionLabel: `create revision ${r.holder.createRevision}`,
     terms: etcdTerms(r.format, lease !== null),
     waiters,
   };
+}
+
+const QUEUED: EtcdFormat[] = ['etcd-mutex', 'etcd-election'];
+
+function releaseNoteOf(format: EtcdFormat): string {
+  if (format === 'etcd-election')
+    return 'Deletes the leader’s key if its create revision is still the one you saw; the next candidate leads at once. The old leader is not told: it may act as leader until it next checks its key.';
+  const next = QUEUED.includes(format) ? ' the first waiter gets the lock at once;' : '';
+  return `Deletes the holder’s key if its create revision is still the one you saw;${next} the holder is not told, and its lease and other keys are left alone.`;
 }
 
 export function leaseLabel(lease: string): string {
@@ -100,7 +107,7 @@ export function etcdTerms(format: EtcdFormat, hasLease: boolean): StoreTerms {
       : 'The key has no lease: it stays until its owner or an operator deletes it.',
     effect: election
       ? 'Clearing deletes the leader’s key; the next candidate becomes leader, and the old leader is not told: it keeps acting as leader until it next checks its key.'
-      : 'Clearing deletes the holder’s key; the first waiter gets the lock at once, and the holder is not told: its command keeps running.',
+      : `Clearing deletes the holder’s key;${QUEUED.includes(format) ? ' the first waiter gets the lock at once, and' : ''} the holder is not told: its work keeps running.`,
     rule: 'etcd rule: one transaction, If(CreateRevision(key) == the revision you see) Then Delete(key), on the holder only. A successor’s key has a newer revision, so it is never deleted; waiters are never released (removing a waiter’s key can let two contenders hold the lock at once), and the lease is never revoked (that would drop every key of the holder’s session).',
     trail:
       'Force-releases and Lockboard’s own etcd holders are recorded under lockboard/audit/ in the same etcd; other clients record nothing.',
