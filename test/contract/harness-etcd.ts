@@ -1,37 +1,19 @@
 // The contract's etcd: Debian's etcd on free loopback ports, locks written by real `etcdctl lock` processes (Go's
 // concurrency.Mutex): alice holds, bob queues and takes over when alice's process ends; the queue case (rule 7) is a
 // holder and two waiters, each its own `etcdctl lock` process.
-import { startEtcd, type Contender, type TestEtcd } from '../helpers/etcd';
+import { startEtcd, type Contender, type Queued, type TestEtcd } from '../helpers/etcd';
 import { delay } from '../helpers/requests';
 import type { Harness, QueueHarness } from './harnesses';
 
-/** The keys under `<name>/` by create revision (what `etcdctl lock` queued), as etcdctl prints them. */
-function queueKeys(etcd: TestEtcd, name: string): string[] {
-  const out = etcd.ctl('get', '--prefix', `${name}/`, '--keys-only', '--sort-by=CREATE', '--order=ASCEND');
-  return out.split('\n').filter((l) => l.startsWith(`${name}/`));
-}
-
-/** Starts `etcdctl lock` on `name` and resolves with its key once it is queued (or holds). */
-async function queueOne(etcd: TestEtcd, name: string): Promise<{ key: string; c: Contender }> {
-  const before = new Set(queueKeys(etcd, name));
-  const c = await etcd.contender(['lock', '--ttl', '30', name], { queued: true });
-  for (let i = 0; i < 200; i++) {
-    const key = queueKeys(etcd, name).find((k) => !before.has(k));
-    if (key) return { key, c };
-    await delay(10);
-  }
-  throw new Error(`etcdctl lock ${name} did not queue: ${c.output()}`);
-}
-
 function queueHarness(etcd: TestEtcd): QueueHarness {
   const name = 'locks/queue';
-  const started: { key: string; c: Contender }[] = [];
+  const started: Queued[] = [];
   const identity = (key: string) => `lease ${key.slice(name.length + 1)}`;
   return {
     name,
     order: [],
     async start() {
-      for (let i = 0; i < 3; i++) started.push(await queueOne(etcd, name));
+      for (let i = 0; i < 3; i++) started.push(await etcd.queue(['lock', '--ttl', '30', name]));
       await started[0]!.c.waitFor(started[0]!.key);
       this.order.push(...started.slice(1).map((s) => identity(s.key)));
     },
@@ -60,11 +42,11 @@ export async function etcdHarness(): Promise<Harness> {
     lock: 'locks/nightly',
     notALock: 'locks/nightly-config',
     async hold() {
-      alice = (await queueOne(etcd, 'locks/nightly')).c;
+      alice = (await etcd.queue(['lock', '--ttl', '60', 'locks/nightly'])).c;
       etcd.ctl('put', 'locks/nightly-config', JSON.stringify({ schedule: '0 3 * * *' }));
     },
     async successor() {
-      const bob = await queueOne(etcd, 'locks/nightly');
+      const bob = await etcd.queue(['lock', '--ttl', '60', 'locks/nightly']);
       await alice!.stop(); // etcdctl lock unlocks on SIGTERM: bob's etcdctl lock takes it
       await bob.c.waitFor(bob.key);
     },

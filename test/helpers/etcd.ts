@@ -27,8 +27,10 @@ export interface TestEtcd {
   endpoint: string;
   /** Runs etcdctl against this server; resolves to stdout (throws on a non-zero exit). */
   ctl(...args: string[]): string;
-  /** Starts `etcdctl lock` (or `elect`) in the background: resolves once it printed its key (holding or queued). */
+  /** Starts `etcdctl lock` (or `elect`) in the background: resolves once it printed something, or at once if `queued`. */
   contender(args: string[], o?: { queued?: boolean }): Promise<Contender>;
+  /** Starts `etcdctl lock|elect … NAME [proposal]` and resolves with its key once that is queued (or holds). */
+  queue(args: string[]): Promise<Queued>;
   stop(): Promise<void>;
 }
 
@@ -39,6 +41,13 @@ export interface Contender {
   /** Resolves when `text` appears in the output, or rejects after `ms`. */
   waitFor(text: string | RegExp, ms?: number): Promise<number>;
   stop(): Promise<void>;
+}
+
+export interface Queued {
+  key: string;
+  c: Contender;
+  /** The key's lease in hex (its suffix). */
+  lease: string;
 }
 
 export async function startEtcd(): Promise<TestEtcd> {
@@ -78,9 +87,24 @@ export async function startEtcd(): Promise<TestEtcd> {
     }
   }
   const children = new Set<Contender>();
-  return {
+  const keysOf = (name: string) =>
+    ctl('get', '--prefix', `${name}/`, '--keys-only', '--sort-by=CREATE', '--order=ASCEND')
+      .split('\n')
+      .filter((l) => l.startsWith(`${name}/`));
+  const self: TestEtcd = {
     endpoint,
     ctl,
+    async queue(args) {
+      const name = args.filter((a) => !a.startsWith('--') && !/^\d+$/.test(a))[1]!; // the verb, then the name
+      const before = new Set(keysOf(name));
+      const c = await self.contender(args, { queued: true });
+      for (let i = 0; i < 300; i++) {
+        const key = keysOf(name).find((k) => !before.has(k));
+        if (key) return { key, c, lease: key.slice(name.length + 1) };
+        await delay(10);
+      }
+      throw new Error(`etcdctl ${args.join(' ')} did not queue: ${c.output()}`);
+    },
     async contender(args, o) {
       const child = spawn(ETCDCTL, ['--endpoints', endpoint, ...args], {
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -121,4 +145,5 @@ export async function startEtcd(): Promise<TestEtcd> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+  return self;
 }
