@@ -31,6 +31,8 @@ export interface TestEtcd {
   contender(args: string[], o?: { queued?: boolean }): Promise<Contender>;
   /** Starts `etcdctl lock|elect … NAME [proposal]` and resolves with its key once that is queued (or holds). */
   queue(args: string[]): Promise<Queued>;
+  /** Kills the server and starts it again on the same ports and data (a dropped connection for every client). */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -56,15 +58,13 @@ export async function startEtcd(): Promise<TestEtcd> {
   const [c, p] = [await freePort(), await freePort()];
   const client = `http://127.0.0.1:${c}`;
   const peer = `http://127.0.0.1:${p}`;
-  const server = spawn(
-    ETCD,
-    [
-      ...['--name', 't', '--data-dir', join(dir, 'data'), '--listen-client-urls', client],
-      ...['--advertise-client-urls', client, '--listen-peer-urls', peer, '--initial-advertise-peer-urls', peer],
-      ...['--initial-cluster', `t=${peer}`, '--log-level', 'error'],
-    ],
-    { stdio: 'ignore', env: { ...process.env, ETCD_UNSUPPORTED_ARCH: process.env.ETCD_UNSUPPORTED_ARCH ?? '' } },
-  );
+  const args = [
+    ...['--name', 't', '--data-dir', join(dir, 'data'), '--listen-client-urls', client],
+    ...['--advertise-client-urls', client, '--listen-peer-urls', peer, '--initial-advertise-peer-urls', peer],
+    ...['--initial-cluster', `t=${peer}`, '--log-level', 'error'],
+  ];
+  const launch = () => spawn(ETCD, args, { stdio: 'ignore' });
+  let server = launch();
   const endpoint = `127.0.0.1:${c}`;
   const ctl = (...args: string[]) => {
     const r = spawnSync(ETCDCTL, ['--endpoints', endpoint, ...args], {
@@ -74,18 +74,21 @@ export async function startEtcd(): Promise<TestEtcd> {
     if (r.status !== 0) throw new Error(`etcdctl ${args.join(' ')}: ${r.stderr || r.stdout}`);
     return r.stdout;
   };
-  for (let i = 0; ; i++) {
-    try {
-      ctl('endpoint', 'health');
-      break;
-    } catch (err) {
-      if (i > 100) {
-        server.kill('SIGKILL');
-        throw new Error(`etcd did not start on ${endpoint}: ${(err as Error).message}`);
+  const healthy = async () => {
+    for (let i = 0; ; i++) {
+      try {
+        ctl('endpoint', 'health');
+        return;
+      } catch (err) {
+        if (i > 100) {
+          server.kill('SIGKILL');
+          throw new Error(`etcd did not start on ${endpoint}: ${(err as Error).message}`);
+        }
+        await delay(50);
       }
-      await delay(50);
     }
-  }
+  };
+  await healthy();
   const children = new Set<Contender>();
   const keysOf = (name: string) =>
     ctl('get', '--prefix', `${name}/`, '--keys-only', '--sort-by=CREATE', '--order=ASCEND')
@@ -138,6 +141,13 @@ export async function startEtcd(): Promise<TestEtcd> {
       children.add(handle);
       if (!o?.queued) await waitFor(/\S/);
       return handle;
+    },
+    async restart() {
+      const exited = new Promise((r) => server.once('exit', r));
+      server.kill('SIGKILL');
+      await exited;
+      server = launch();
+      await healthy();
     },
     async stop() {
       for (const h of [...children]) await h.stop();
