@@ -39,6 +39,7 @@ Examples:
   lockboard run --source s3://ci-locks/locks/ deploy-prod -- ./deploy.sh
   lockboard run --source redis://127.0.0.1:6379/0 locks:nightly -- ./nightly.sh
   lockboard run --source postgres://lockboard@db:5432/app nightly-report -- ./report.sh
+  lockboard run --source etcd://127.0.0.1:2379/locks/ nightly -- ./nightly.sh   (one queue with etcdctl lock)
 
 ${EXIT_CODES_HELP}`;
 
