@@ -12,6 +12,7 @@ import { SuccessNotice } from './ui/notice';
 import { ForceReleaseDialog, releasedNotice } from './force-release-dialog';
 import { HealthBadge } from './health-badge';
 import { LockTimeline } from './lock-timeline';
+import { LockWaiters, WaiterNotReleased } from './lock-waiters';
 import { Button } from './ui/button';
 import { useReturnFocus } from './use-return-focus';
 import { useServerNow } from './use-server-now';
@@ -45,7 +46,9 @@ export function LockDetail({ name, bucket, canRelease }: { name: string; bucket?
         </p>
       )}
       {lock && <LockFields lock={lock} serverNow={serverNow} />}
-      {lock && canRelease && (
+      {lock && <LockWaiters lock={lock} serverNow={serverNow} />}
+      {lock && <WaiterNotReleased lock={lock} />}
+      {lock && canRelease && !(lock as { queuedFor?: string }).queuedFor && (
         <Button
           variant="danger"
           onClick={() => {

@@ -31,6 +31,8 @@ export interface TestEtcd {
   contender(args: string[], o?: { queued?: boolean }): Promise<Contender>;
   /** Starts `etcdctl lock|elect … NAME [proposal]` and resolves with its key once that is queued (or holds). */
   queue(args: string[]): Promise<Queued>;
+  /** etcdctl's credentials from now on (`root:pw` once auth is enabled). */
+  setUser(user: string): void;
   /** Kills the server and starts it again on the same ports and data (a dropped connection for every client). */
   restart(): Promise<void>;
   stop(): Promise<void>;
@@ -66,8 +68,10 @@ export async function startEtcd(): Promise<TestEtcd> {
   const launch = () => spawn(ETCD, args, { stdio: 'ignore' });
   let server = launch();
   const endpoint = `127.0.0.1:${c}`;
+  let user: string | undefined;
+  const userArgs = () => (user ? [`--user=${user}`] : []);
   const ctl = (...args: string[]) => {
-    const r = spawnSync(ETCDCTL, ['--endpoints', endpoint, ...args], {
+    const r = spawnSync(ETCDCTL, ['--endpoints', endpoint, ...userArgs(), ...args], {
       encoding: 'utf8',
       env: { ...process.env, ETCDCTL_API: '3' },
     });
@@ -95,6 +99,9 @@ export async function startEtcd(): Promise<TestEtcd> {
       .split('\n')
       .filter((l) => l.startsWith(`${name}/`));
   const self: TestEtcd = {
+    setUser(u) {
+      user = u;
+    },
     endpoint,
     ctl,
     async queue(args) {
@@ -109,7 +116,7 @@ export async function startEtcd(): Promise<TestEtcd> {
       throw new Error(`etcdctl ${args.join(' ')} did not queue: ${c.output()}`);
     },
     async contender(args, o) {
-      const child = spawn(ETCDCTL, ['--endpoints', endpoint, ...args], {
+      const child = spawn(ETCDCTL, ['--endpoints', endpoint, ...userArgs(), ...args], {
         stdio: ['ignore', 'pipe', 'pipe'],
         env: { ...process.env, ETCDCTL_API: '3' },
       });

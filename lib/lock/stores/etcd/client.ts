@@ -45,7 +45,7 @@ export async function connectEtcd(src: EtcdSource, o: Pick<OpenOptions, 'role'>)
     defaultCallOptions: (ctx) => (ctx.isStream ? {} : { deadline: Date.now() + deadlineMs }),
   });
   try {
-    await client.maintenance.status();
+    await client.getAll().prefix(src.prefix).limit(1).keys(); // a read the source's role must allow anyway
   } catch (err) {
     client.close();
     const why = (err as Error).message.split('\n')[0];
