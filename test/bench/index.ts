@@ -1,10 +1,11 @@
 // npm run bench: every benchmark, each printing a table and writing bench-results/<name>.json.
-// Run one with: npm run bench -- emulator | lock-core | handover | formats | console | churn | cli-startup | events | s3 | redis | postgres | dynamodb | live | live-soak | ls
+// Run one with: npm run bench -- emulator | lock-core | handover | formats | console | churn | cli-startup | events | s3 | redis | postgres | dynamodb | etcd | live | live-soak | ls
 import { benchChurn } from './churn';
 import { benchCliStartup } from './cli-startup';
 import { benchDynamodb } from './dynamodb';
 import { spawnSync } from 'node:child_process';
 import { benchEmulator } from './emulator';
+import { benchEtcd } from './etcd';
 import { benchFormats } from './formats';
 import { benchHandover } from './handover';
 import { benchLive } from './live';
@@ -40,6 +41,7 @@ const ALL: Record<string, () => Promise<unknown>> = {
   redis: benchRedis,
   postgres: benchPostgres,
   dynamodb: benchDynamodb,
+  etcd: benchEtcd,
   live: benchLive,
   'live-soak': benchLiveSoak,
   ls: benchLs,
