@@ -52,13 +52,22 @@ export class EtcdLockStore implements LockStore {
     return res.kvs.map(kvOf).filter((kv) => !kv.key.startsWith(AUDIT_PREFIX));
   }
 
-  /** The lease of a key: TTL remaining and granted, and every key a revoke would drop; null where it has none. */
+  /**
+   * The lease of a key: TTL remaining and granted, and every key a revoke would drop (`keys: null` where this role
+   * may not read them all: etcd ≥ 3.4.26 / 3.5.8 refuse `keys: true` then); null where the key has no lease.
+   */
   private async lease(id: string): Promise<LeaseInfo | null> {
     if (id === '0') return null;
-    const r = await this.o.client.leaseClient.leaseTimeToLive({ ID: id, keys: true });
+    const ttlOf = (keys: boolean) => this.o.client.leaseClient.leaseTimeToLive({ ID: id, keys });
+    const r = await ttlOf(true).catch(async (err: Error) => {
+      if (!/permission denied/i.test(err.message)) throw err;
+      return { ...(await ttlOf(false)), keys: null };
+    });
     const ttl = Number(r.TTL);
-    if (ttl === -1) return { ttl: 0, granted: Number(r.grantedTTL), keys: [] };
-    return { ttl, granted: Number(r.grantedTTL), keys: r.keys.map((k) => k.toString('utf8')) };
+    const keys = r.keys ? r.keys.map((k) => k.toString('utf8')) : null;
+    return ttl === -1
+      ? { ttl: 0, granted: Number(r.grantedTTL), keys: [] }
+      : { ttl, granted: Number(r.grantedTTL), keys };
   }
 
   private context(): ViewContext {

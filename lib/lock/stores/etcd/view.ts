@@ -8,7 +8,8 @@ import { identityOf, leaseHex, type EtcdFormat, type EtcdKv, type EtcdReading } 
 export interface LeaseInfo {
   ttl: number;
   granted: number;
-  keys: string[];
+  /** null: this role may not read every key of the lease. */
+  keys: string[] | null;
 }
 
 export interface ViewContext {
@@ -43,7 +44,9 @@ export function etcdView(r: EtcdReading, lease: LeaseInfo | null, c: ViewContext
         : lease
           ? 'healthy'
           : 'unknown';
-  const others = lease ? lease.keys.filter((k) => k !== r.holder.key) : [];
+  const others = lease?.keys ? lease.keys.filter((k) => k !== r.holder.key) : [];
+  const alsoDropped =
+    lease && !lease.keys ? 'not known (this role may not read every key of the lease)' : others.join(', ');
   return {
     store: 'etcd',
     source: c.source,
@@ -66,7 +69,7 @@ export function etcdView(r: EtcdReading, lease: LeaseInfo | null, c: ViewContext
       ['Create revision', r.holder.createRevision],
       ['Lease', leaseLabel(r.holder.lease)],
       ['Lease TTL', lease ? `${lease.ttl} s remaining of ${lease.granted} s granted` : 'none (lease gone)'],
-      ['A lease revoke would also drop', others.length ? others.join(', ') : 'no other key'],
+      ['A lease revoke would also drop', alsoDropped || 'no other key'],
       [election ? 'Candidates waiting' : 'Waiters', String(waiters.length)],
       ['Held for', 'seen since (etcd keeps no wall-clock time for keys or leases)'],
     ],
