@@ -54,22 +54,44 @@ export interface Queued {
   lease: string;
 }
 
-export async function startEtcd(): Promise<TestEtcd> {
+/** PEM files for a TLS etcd: the CA, the server's and a client's certificate and key (`tls.ts` writes them). */
+export interface EtcdTls {
+  ca: string;
+  cert: string;
+  key: string;
+  serverCert: string;
+  serverKey: string;
+}
+
+export async function startEtcd(o: { tls?: EtcdTls } = {}): Promise<TestEtcd> {
   requireEtcd();
   const dir = mkdtempSync(join(tmpdir(), 'lockboard-etcd-'));
   const [c, p] = [await freePort(), await freePort()];
-  const client = `http://127.0.0.1:${c}`;
+  const client = `${o.tls ? 'https' : 'http'}://127.0.0.1:${c}`;
+  const tlsArgs = o.tls
+    ? [
+        '--cert-file',
+        o.tls.serverCert,
+        '--key-file',
+        o.tls.serverKey,
+        '--trusted-ca-file',
+        o.tls.ca,
+        '--client-cert-auth',
+      ]
+    : [];
+  const ctlTls = o.tls ? ['--cacert', o.tls.ca, '--cert', o.tls.cert, '--key', o.tls.key] : [];
   const peer = `http://127.0.0.1:${p}`;
   const args = [
     ...['--name', 't', '--data-dir', join(dir, 'data'), '--listen-client-urls', client],
     ...['--advertise-client-urls', client, '--listen-peer-urls', peer, '--initial-advertise-peer-urls', peer],
     ...['--initial-cluster', `t=${peer}`, '--log-level', 'error'],
+    ...tlsArgs,
   ];
   const launch = () => spawn(ETCD, args, { stdio: 'ignore' });
   let server = launch();
   const endpoint = `127.0.0.1:${c}`;
   let user: string | undefined;
-  const userArgs = () => (user ? [`--user=${user}`] : []);
+  const userArgs = () => [...ctlTls, ...(user ? [`--user=${user}`] : [])];
   const ctl = (...args: string[]) => {
     const r = spawnSync(ETCDCTL, ['--endpoints', endpoint, ...userArgs(), ...args], {
       encoding: 'utf8',
