@@ -31,39 +31,44 @@ export function useLocksData(source: string, query: LocksQuery) {
   return { live, query: data, more, reload };
 }
 
-/** The windows after the first, by cursor; cleared when the query or the first window's end changes. */
+/** The windows after the first, by cursor; dropped when the query or the first window's end changes. */
 function useMoreWindows(source: string, query: LocksQuery, firstCursor: string | undefined) {
-  const [rows, setRows] = useState<LockInfo[]>([]);
-  const [cursor, setCursor] = useState<string | undefined>(undefined);
-  const [loading, setLoading] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const params = locksParams(source, query).toString();
-  const started = useRef(firstCursor);
-  useEffect(() => {
-    started.current = firstCursor;
-    setRows([]);
-    setCursor(undefined);
-    setError(null);
-  }, [params, firstCursor]);
-  const next = rows.length ? cursor : firstCursor;
+  const key = `${params}\u0000${firstCursor ?? ''}`;
+  const [state, setState] = useState<{ key: string; rows: LockInfo[]; cursor?: string; error?: string }>({
+    key,
+    rows: [],
+  });
+  const [loading, setLoading] = useState(false);
+  // a window loaded for another query (or before the first window moved) is not shown
+  const mine = state.key === key ? state : { key, rows: [] as LockInfo[] };
+  const next = mine.rows.length ? mine.cursor : firstCursor;
   const load = useCallback(async () => {
-    if (!next || loading || rows.length >= MAX_ROWS) return;
+    if (!next || loading || mine.rows.length >= MAX_ROWS) return;
     setLoading(true);
     try {
       const page = await apiFetch<LocksData>(`/api/locks?${locksParams(source, { ...query, cursor: next })}`);
-      if (started.current !== firstCursor) return; // the first window moved meanwhile
-      setRows((r) => [...r, ...page.locks]);
-      setCursor(page.nextCursor);
-      setError(null);
+      setState((s) => ({
+        key,
+        rows: [...(s.key === key ? s.rows : []), ...page.locks],
+        ...(page.nextCursor ? { cursor: page.nextCursor } : {}),
+      }));
     } catch (err) {
-      setError((err as Error).message);
+      setState((s) => ({ ...(s.key === key ? s : { key, rows: [] }), error: (err as Error).message }));
     } finally {
       setLoading(false);
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [next, loading, rows.length, params, firstCursor]);
-  const hasMore = Boolean(next) && rows.length < MAX_ROWS;
-  return { rows, load, loading, hasMore, capped: rows.length >= MAX_ROWS && Boolean(next), error };
+  }, [next, loading, mine.rows.length, key]);
+  const hasMore = Boolean(next) && mine.rows.length < MAX_ROWS;
+  return {
+    rows: mine.rows,
+    load,
+    loading,
+    hasMore,
+    capped: mine.rows.length >= MAX_ROWS && Boolean(next),
+    error: 'error' in mine ? (mine.error ?? null) : null,
+  };
 }
 
 /** The filter box answers every keystroke; the address follows a moment later (replace: no history per key). */

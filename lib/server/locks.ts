@@ -15,6 +15,9 @@ import type { Source } from './sources';
 /** A lock as the console shows it: `bucket` names the source's container as requests name it. */
 export type ConsoleLock = Omit<LockView, 'sensitive'> & { sensitive?: [string, string][] };
 
+/** A row of a window: a lock without its format's shared sentences (lib/server/locks.ts rowView). */
+export type ConsoleRow = Omit<ConsoleLock, 'terms'> & { terms?: ConsoleLock['terms'] };
+
 /** A window of the selection's locks, as the server's index answers a query (lib/server/index/query.ts). */
 export interface LocksResponse {
   serverTime: string;
@@ -24,7 +27,7 @@ export interface LocksResponse {
   bucket?: string;
   prefix?: string;
   /** The window: at most `limit` rows after the cursor, filtered and sorted over every lock the index holds. */
-  locks: ConsoleLock[];
+  locks: ConsoleRow[];
   /** Locks matching the filter, over the whole selection. */
   matched: number;
   /** Locks in the selection. */
@@ -55,7 +58,7 @@ export function consoleView(source: Source, view: LockView | IndexRow, seesSensi
  * A window's row: what the table paints, without the sentences every lock of a format shares (the store's terms, the
  * release note): the lock page and the release dialog read the whole lock. Keeps a window of 100 under 100 KB.
  */
-export function rowView(lock: ConsoleLock): ConsoleLock {
+export function rowView(lock: ConsoleLock): ConsoleRow {
   return { ...lock, terms: undefined, releaseNote: '', note: undefined };
 }
 
