@@ -3,7 +3,7 @@
 import 'server-only';
 import { z } from 'zod';
 import { LOCK_HEALTHS } from '@/lib/lock';
-import { parseWith } from './http';
+import { ApiError, parseWith } from './http';
 import { DEFAULT_LIMIT, MAX_LIMIT, SORT_KEYS, type IndexSortKey, type LockQuery } from './index/query';
 
 export const lockQuerySchema = z.object({
@@ -30,6 +30,11 @@ export function lockQueryOf(raw: Record<string, string | undefined>): {
   prefix?: string;
   query: LockQuery;
 } {
+  if (raw.pageToken !== undefined)
+    throw new ApiError(
+      'bad_request',
+      'pageToken: windows are paged by cursor now (the nextCursor of the last window).',
+    );
   const p = parseWith(lockQuerySchema, raw);
   const q = p.q?.trim();
   return {

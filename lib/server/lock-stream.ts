@@ -46,6 +46,8 @@ export function lockStream(
   let behind = false;
   let seq = 0;
   let matched = 0;
+  /** The window held every matching row when sent: a new match joins it (nothing moves under a cursor). */
+  let whole = false;
 
   const sse = openSse({
     onCancel: () => {
@@ -63,6 +65,7 @@ export function lockStream(
     for (const l of w.locks)
       inWindow.add(`${selection.sources.find((s) => s.bucketId === l.bucket)?.id}\u0000${l.name}`);
     matched = w.matched;
+    whole = w.nextCursor === undefined;
     outside.added = outside.changed = 0;
     countsDirty = false;
     send('snapshot', w);
@@ -89,6 +92,9 @@ export function lockStream(
       if (inWindow.has(key(s, name))) {
         if (after && is) upsert.push(rowView(consoleView(s, after, operator)));
         else remove.push(name);
+      } else if (is && whole && inWindow.size < query.limit) {
+        inWindow.add(key(s, name));
+        upsert.push(rowView(consoleView(s, after!, operator)));
       } else if (is) {
         if (was) outside.changed++;
         else outside.added++;
@@ -121,7 +127,15 @@ export function lockStream(
       };
       sse.after(COUNTS_MS, counts);
       for (const s of selection.sources) sse.onClose(watcherFor(s).subscribe(onChange(s)));
-      await Promise.all(selection.sources.map((s) => watcherFor(s).firstPage(FIRST_PAGE_MS)));
+      // the same freshness as a query: a quick source is listed now, a big one answers from its index at once
+      await Promise.all(
+        selection.sources.map(async (s) => {
+          const w = watcherFor(s);
+          w.ask();
+          await w.firstPage(FIRST_PAGE_MS);
+          await w.fresh(FIRST_PAGE_MS);
+        }),
+      );
       if (o.lastEventId) {
         // A reconnect: what happened in between is not replayed; the client starts again from this window
         metrics.resets.inc();

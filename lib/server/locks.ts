@@ -78,8 +78,14 @@ export async function queryForConsole(
     throw new ApiError('bad_request', 'cursor is not one this console gave: start again without it.');
   const watchers = selection.sources.map((s) => ({ source: s, w: watcherFor(s) }));
   for (const { w } of watchers) w.ask();
-  await Promise.all(watchers.map(({ w }) => w.firstPage(FIRST_PAGE_MS)));
-  return windowOf(selection, query, o.sensitive === true);
+  await Promise.all(watchers.map(({ w }) => w.firstPage(FIRST_PAGE_MS).then(() => w.fresh(FIRST_PAGE_MS))));
+  const window = windowOf(selection, query, o.sensitive === true);
+  // every source failed its last pass: the store's own words as a 503 (one that answers keeps the rest listed)
+  const failed = window.sources.filter((st) => st.error && !(st.lastGoodRead && st.lastGoodRead > st.error.at));
+  if (failed.length === window.sources.length && failed[0]?.error) {
+    throw new ApiError('storage_unavailable', failed.map((st) => `${st.source}: ${st.error!.message}`).join('; '));
+  }
+  return window;
 }
 
 /** The selection's counts and listing progress, from the indexes' running counts (no pass over the rows). */

@@ -32,6 +32,8 @@ const COALESCE_MS = 100;
 /** A query keeps the source listed this long after it, with nobody watching. */
 const ASKED_KEEPS_MS = 5 * 60_000;
 const SWEEP_MS = 1_000;
+/** A pass this quick is waited for by a query (a small source stays as fresh as a direct listing). */
+const QUICK_PASS_MS = 500;
 
 export class SourceWatcher {
   readonly index = new LockIndex();
@@ -61,10 +63,22 @@ export class SourceWatcher {
     return this.index.pending > 0 ? { ...st, complete: false } : st;
   }
 
-  /** A query is about to read the index: the source is listed (the first pass starts now if it never ran). */
+  /**
+   * A query is about to read the index: the source is listed (the first pass starts now if it never ran). A source
+   * whose passes are quick and whose last one is over a second old is listed again now, and the query may wait for it
+   * (`fresh`): a small source answers as fresh as a direct listing did; a big one answers from the index at once.
+   */
   ask(): void {
     this.askedAt = Date.now();
     this.begin();
+    const quick = this.lastListMs < QUICK_PASS_MS;
+    if (quick && !this.running && this.started) this.nudge();
+  }
+
+  /** Waits (at most `ms`) for a quick pass under way. */
+  async fresh(ms: number): Promise<void> {
+    if (!this.running || this.lastListMs >= QUICK_PASS_MS) return;
+    await Promise.race([this.running, new Promise((r) => setTimeout(r, ms))]);
   }
 
   /** Resolves once the pass under way has a first page (or failed), or after `ms`: a first screen is never empty for want of a moment. */
@@ -178,7 +192,7 @@ export class SourceWatcher {
     let token: string | undefined;
     try {
       do {
-        const page = await cachedPage(this.source, token, { progressive: true });
+        const page = await cachedPage(this.source, token, { progressive: true, fresh: true });
         const store = await storeFor(this.source);
         const now = Date.parse(page.serverTime) || store.now();
         const out: RowChange[] = [];
