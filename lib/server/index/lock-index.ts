@@ -11,6 +11,31 @@ import { TransitionHeap } from './heap';
 /** A row as the index keeps it and a window shows it: a LockView without its per-lock details. */
 export type IndexRow = Omit<LockView, 'sensitive'> & { sensitive?: undefined };
 
+/** What queries read of a row, computed once when it is set (never sent: a symbol key is not serialised). */
+export const KEYS = Symbol('index keys');
+export interface RowKeys {
+  /** name, owner, purpose and host, lower-cased, for the text filter. */
+  hay: string;
+  created: number;
+  updated: number;
+  expires: number;
+}
+
+const FAR = Number.MAX_SAFE_INTEGER;
+
+export function keysOf(row: IndexRow): RowKeys {
+  const cached = (row as { [KEYS]?: RowKeys })[KEYS];
+  if (cached) return cached;
+  const keys: RowKeys = {
+    hay: [row.name, row.identity ?? '', row.purpose ?? '', row.host ?? ''].join('\u0000').toLowerCase(),
+    created: Date.parse(row.createdAt) || 0,
+    updated: Date.parse(row.updatedAt) || 0,
+    expires: row.expiresAt ? Date.parse(row.expiresAt) || FAR : FAR,
+  };
+  Object.defineProperty(row, KEYS, { value: keys, enumerable: false });
+  return keys;
+}
+
 const NO_DETAILS: [string, string][] = [];
 const NO_METADATA: Record<string, string> = {};
 
@@ -71,6 +96,7 @@ export class LockIndex {
     if (before) this.count(before, -1);
     this.count(row, 1);
     this.rows.set(row.name, row);
+    keysOf(row);
     const at = nextTransition(row, now);
     if (at !== undefined) this.heap.push(at, row);
     return { before, after: row };
@@ -114,6 +140,7 @@ export class LockIndex {
       const health = liveHealth(row, now);
       if (health === row.health) continue;
       const after: IndexRow = { ...row, health };
+      Object.defineProperty(after, KEYS, { value: keysOf(row), enumerable: false });
       this.counts[row.health]--;
       this.counts[health]++;
       this.rows.set(row.name, after);

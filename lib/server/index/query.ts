@@ -3,7 +3,7 @@
 // the whole selection, and a cursor for the next window. Cost: one pass over the rows, keeping only the best `limit`.
 import { HEALTHS } from '@/lib/health';
 import type { LockHealth } from '@/lib/lock/types';
-import { zeroCounts, type HealthCounts, type IndexRow } from './lock-index';
+import { keysOf, zeroCounts, type HealthCounts, type IndexRow } from './lock-index';
 
 export const SORT_KEYS = ['name', 'source', 'owner', 'health', 'held', 'refresh', 'expires', 'generation', 'format'];
 export type IndexSortKey =
@@ -41,15 +41,14 @@ export interface QueryResult {
 
 type Key = string | number;
 
-const FAR = Number.MAX_SAFE_INTEGER;
 const SORT_VALUE: Record<IndexSortKey, (r: IndexRow, source: string) => Key> = {
   name: (r) => r.name,
   source: (_, s) => s,
   owner: (r) => r.identity ?? '',
   health: (r) => HEALTHS.indexOf(r.health),
-  held: (r) => -(Date.parse(r.createdAt) || 0),
-  refresh: (r) => -(Date.parse(r.updatedAt) || 0),
-  expires: (r) => (r.expiresAt ? Date.parse(r.expiresAt) || FAR : FAR),
+  held: (r) => -keysOf(r).created,
+  refresh: (r) => -keysOf(r).updated,
+  expires: (r) => keysOf(r).expires,
   generation: (r) => r.version ?? r.generation,
   format: (r) => r.format,
 };
@@ -60,7 +59,7 @@ export function matcher(q: LockQuery): (r: IndexRow) => boolean {
   return (r) =>
     (!q.health || r.health === q.health) &&
     (!q.format || r.format === q.format) &&
-    (!text || [r.name, r.identity, r.purpose, r.host].some((v) => v !== undefined && v.toLowerCase().includes(text)));
+    (!text || keysOf(r).hay.includes(text));
 }
 
 interface Entry {
