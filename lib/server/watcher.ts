@@ -10,7 +10,7 @@ import { definitionByKind } from '@/lib/lock/stores';
 import { mapLimit } from '@/lib/lock/map-limit';
 import { isListedLock, type LockView } from '@/lib/lock/store';
 import { env } from './env';
-import { LockIndex, type RowChange } from './index/lock-index';
+import { LockIndex, type RowChange } from '../lock/query/lock-index';
 import { countFeedLag, countWatchEvent } from './metrics';
 import { SourceFeed } from './source-feed';
 import { cachedPage, onLaterReads, storeFor } from './stores';

@@ -4,9 +4,9 @@
 // in the index, and the cost of the queries a page makes (first window, filter, sort, exact name, next window), each
 // over every lock; the window's JSON size. Run with --expose-gc for the memory figures (the bench script does).
 import { RedisLockStore } from '@/lib/lock/stores/redis';
-import { runQuery, type LockQuery } from '@/lib/server/index/query';
-import { rowView } from '@/lib/server/index/row-view';
-import { expand } from '@/lib/server/index/row';
+import { runQuery, type LockQuery } from '@/lib/lock/query/query';
+import { rowView } from '@/lib/lock/query/row-view';
+import { expand } from '@/lib/lock/query/row';
 import { startRedis } from '../helpers/redis';
 import { bareScan, fillRedis, indexRedis } from '../helpers/scale';
 import { printTable, quantile, round, writeJson } from './report';

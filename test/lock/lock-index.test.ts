@@ -1,9 +1,9 @@
 // The console's index of one source (lib/server/index): counts kept as rows change, health that moves with time alone
 // moved by the sweep (not by judging every row), passes that remove what they did not see, and windows by cursor.
 import { describe, expect, it } from 'vitest';
-import { LockIndex } from '@/lib/server/index/lock-index';
-import { runQuery } from '@/lib/server/index/query';
-import { expand } from '@/lib/server/index/row';
+import { LockIndex } from '@/lib/lock/query/lock-index';
+import { runQuery } from '@/lib/lock/query/query';
+import { expand } from '@/lib/lock/query/row';
 import type { LockView } from '@/lib/lock/store';
 
 const T0 = Date.parse('2026-11-25T10:00:00Z');

@@ -3,10 +3,10 @@
 // holds; counts, filters and sorts cover every lock; following cursors reaches each lock once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisLockStore } from '@/lib/lock/stores/redis';
-import { runQuery, type LockQuery } from '@/lib/server/index/query';
-import type { LockIndex } from '@/lib/server/index/lock-index';
-import { expand } from '@/lib/server/index/row';
-import { rowView } from '@/lib/server/index/row-view';
+import { runQuery, type LockQuery } from '@/lib/lock/query/query';
+import type { LockIndex } from '@/lib/lock/query/lock-index';
+import { expand } from '@/lib/lock/query/row';
+import { rowView } from '@/lib/lock/query/row-view';
 import { startRedis } from '../helpers/redis';
 import { fillRedis, indexRedis } from '../helpers/scale';
 

@@ -3,9 +3,9 @@
 // metadata and sensitive fields are read again on demand (the lock page, the release dialog). Counts by health are
 // kept as rows change, and health that moves with time alone (a TTL running out, a refresh overdue) is moved by
 // `sweep` from a heap of each row's next transition, never by judging every row again.
-import { HEALTHS } from '@/lib/health';
-import type { LockView } from '@/lib/lock/store';
-import type { LockHealth } from '@/lib/lock/types';
+import { LOCK_HEALTHS as HEALTHS, type LockHealth } from '../types';
+import type { LockView } from '../store';
+
 import { TransitionHeap } from './heap';
 import { compact, healthAt, nextTransition, Row } from './row';
 

@@ -1,8 +1,8 @@
 // A lock as the index keeps it: one small object per lock, times as numbers, the lower-cased text the filter reads,
 // and every field that locks of one format share (labels, notes, the store's terms) in one interned object. Rebuilt
 // into a LockView-shaped row (`expand`) only for the rows of a window. About 400 bytes a lock instead of ~2 KB.
-import type { LockView, LockWaiter } from '@/lib/lock/store';
-import type { LockFormat, LockHealth } from '@/lib/lock/types';
+import type { LockView, LockWaiter } from '../store';
+import type { LockFormat, LockHealth } from '../types';
 
 /** What every lock of one format in one source shares. */
 interface Shared {
