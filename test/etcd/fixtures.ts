@@ -26,3 +26,22 @@ export async function npmEtcd3Lock(endpoint: string, name: string): Promise<() =
     client.close();
   };
 }
+
+/** An npm etcd3 Election (`election/<name>/<lease in decimal>`): a leader and a candidate, until the returned stop. */
+export async function npmEtcd3Election(endpoint: string, name: string): Promise<() => Promise<void>> {
+  const client = new Etcd3({ hosts: `http://${endpoint}` });
+  const election = client.election(name, 30);
+  const leader = election.campaign('npm-leader');
+  await new Promise<void>((resolve, reject) => leader.once('elected', resolve).once('error', reject));
+  const candidate = election.campaign('npm-candidate');
+  candidate.on('error', () => undefined);
+  for (let i = 0; (await client.getAll().prefix(`election/${name}/`).keys()).length < 2; i++) {
+    if (i > 200) throw new Error('the npm etcd3 candidate did not queue');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return async () => {
+    await candidate.resign().catch(() => undefined);
+    await leader.resign().catch(() => undefined);
+    client.close();
+  };
+}

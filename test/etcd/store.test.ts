@@ -6,7 +6,7 @@ import type { LockStore } from '@/lib/lock/store';
 import { openSource, parseSource } from '@/lib/lock/stores';
 import { startEtcd, type TestEtcd } from '../helpers/etcd';
 import { delay } from '../helpers/requests';
-import { npmEtcd3Lock, pythonEtcd3Lock } from './fixtures';
+import { npmEtcd3Election, npmEtcd3Lock, pythonEtcd3Lock } from './fixtures';
 
 let etcd: TestEtcd;
 let store: LockStore;
@@ -31,11 +31,18 @@ describe('the etcd store', () => {
     await etcd.queue(['elect', 'leaders/api', 'node-b']);
     pythonEtcd3Lock(etcd.endpoint, 'nightly');
     const releaseNpm = await npmEtcd3Lock(etcd.endpoint, 'npm-job');
+    const stopElection = await npmEtcd3Election(etcd.endpoint, 'npm-leaders');
     etcd.ctl('put', 'config/app', '{"replicas":3}');
     try {
       const page = await store.list();
       const byName = new Map(page.locks.map((l) => [l.name, l]));
-      expect([...byName.keys()].sort()).toEqual(['/locks/nightly', 'jobs/deploy', 'leaders/api', 'npm-job']);
+      expect([...byName.keys()].sort()).toEqual([
+        '/locks/nightly',
+        'election/npm-leaders',
+        'jobs/deploy',
+        'leaders/api',
+        'npm-job',
+      ]);
       const deploy = byName.get('jobs/deploy')!;
       expect(deploy.format).toBe('etcd-mutex');
       expect(deploy.identity).toBe(`lease ${h.lease}`);
@@ -51,10 +58,17 @@ describe('the etcd store', () => {
       expect(api.releaseNote).toMatch(/old leader is not told/);
       expect(byName.get('/locks/nightly')!.format).toBe('python-etcd3');
       expect(byName.get('npm-job')!.format).toBe('etcd3-lock');
+      const npmElection = byName.get('election/npm-leaders')!;
+      expect([npmElection.formatLabel, npmElection.identity, npmElection.waiters!.map((w) => w.identity)]).toEqual([
+        'etcd3 (npm) Election',
+        'npm-leader',
+        ['npm-candidate'],
+      ]);
       expect(page.skipped).toBe(1); // config/app
       expect((await store.inspect('config/app'))!.releasable).toBe(false);
     } finally {
       await releaseNpm();
+      await stopElection();
     }
   });
 
