@@ -135,9 +135,9 @@ export interface LockStore {
   estimateTotal?(): Promise<number>;
 }
 
-/** Whether a view is one the store's listing shows (a lock, not data or a key of another kind). */
+/** Whether a view is one the store's listing shows (a lock, not data, a key of another kind or a queued waiter). */
 export const isListedLock = (v: LockView): boolean =>
-  v.pending === true || (v.format !== 'other' && v.format !== 'data');
+  v.pending === true || (v.format !== 'other' && v.format !== 'data' && v.queuedFor === undefined);
 
 /** A version that does not have the store's shape: a usage error naming the shape (CLI 2, API 400). */
 export class VersionShapeError extends LockOptionsError {

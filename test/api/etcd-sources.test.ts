@@ -6,6 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LockView } from '@/lib/lock/store';
 import { call, importRoutes, SECRET, type Routes } from '../helpers/routes';
 import { startEtcd, type Queued, type TestEtcd } from '../helpers/etcd';
+import { openStream } from '../helpers/stream';
+import { Etcd3 } from 'etcd3';
+import { acquireEtcdLock } from '@/lib/lock/stores/etcd';
 
 const OPERATOR = 'ops@example.com';
 let etcd: TestEtcd;
@@ -40,6 +43,13 @@ beforeAll(async () => {
   routes = await importRoutes();
 }, 30_000);
 afterAll(() => etcd?.stop());
+
+async function streamOf() {
+  const { GET } = await import('@/app/api/locks/stream/route');
+  return openStream(GET as Parameters<typeof openStream>[0], OPERATOR, {
+    path: `/api/locks/stream?bucket=${encodeURIComponent(bucket)}`,
+  });
+}
 
 const page = async (name: string) =>
   (
@@ -93,5 +103,30 @@ describe('etcd sources in the console (least-privilege role)', () => {
       'force-release-requested',
       'force-released',
     ]);
+  });
+
+  it('brings a new lock to the stream within a second of its write (the watch)', async () => {
+    const s = await streamOf();
+    try {
+      const snapshot = await s.next('snapshot');
+      expect((snapshot.locks as LockView[]).map((l) => l.name)).toEqual(['jobs/deploy']);
+      // the console's first listing pass over (its counts say so, or it was over by the snapshot): the watch is on
+      for (;;) {
+        const counts = await s.next('counts', 1_500).catch(() => null);
+        if (!counts || !(counts.sources as { listing: boolean }[])[0]!.listing) break;
+      }
+      const client = new Etcd3({ hosts: `http://${etcd.endpoint}`, auth: { username: 'root', password: 'root-pw' } });
+      const t0 = Date.now(); // Lockboard's own lock writes the Mutex key at once: the clock starts at the write
+      const lock = await acquireEtcdLock({ client, name: 'jobs/nightly', ttlMs: 30_000 });
+      const added = await s.next('change', 2_000);
+      const ms = Date.now() - t0;
+      expect((added.upsert as LockView[]).map((l) => l.name)).toEqual(['jobs/nightly']);
+      expect(ms).toBeLessThan(1_000);
+      console.log(`[etcd live] a new lock reached the stream ${ms} ms after its write`);
+      await lock.release();
+      client.close();
+    } finally {
+      await s.close();
+    }
   });
 });

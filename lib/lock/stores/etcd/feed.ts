@@ -16,7 +16,10 @@ interface RawKv {
   lease: string;
 }
 
-/** The names a changed key concerns: the key itself and the lock it queues for (a deleted key's lease is its previous one). */
+/**
+ * The name a changed key concerns: the lock it holds or queues for (a deleted key's lease is its previous one), never
+ * a waiter's own key (which is no row of its own), or the key itself where it is no lock's.
+ */
 export function namesOf(kv: RawKv, prev?: RawKv): string[] {
   const key = kv.key.toString('utf8');
   const at = prev ?? kv;
@@ -27,7 +30,7 @@ export function namesOf(kv: RawKv, prev?: RawKv): string[] {
     modRevision: kv.mod_revision,
     lease: at.lease || '0',
   })?.name;
-  return lock && lock !== key ? [key, lock] : [key];
+  return [lock ?? key];
 }
 
 export async function startEtcdFeed(
