@@ -87,6 +87,8 @@ export async function storeRelease(
     let line = describeOutcome(result.outcome, { where, version: o.version, holder, queuedFor });
     if (result.outcome === 'not-a-lock' && result.current?.note && !queuedFor) line += ` (${result.current.note})`;
     console.log(line);
+    // a store that queues contenders: who gets the lock now, and what the released holder (or leader) is told
+    if (result.outcome === 'released' && result.released?.waiters) console.log(`Note: ${result.released.terms.effect}`);
     if (result.confirmed === false)
       console.log(
         'Note: the response to the delete was lost and its retry found the lock gone: it was removed by this command or, at the same moment, by its holder.',

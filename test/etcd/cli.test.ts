@@ -43,4 +43,18 @@ describe('lockboard on an etcd source', () => {
     expect(r.stdout).toMatch(/waiting for jobs\/deploy \(a waiter: never released by Lockboard\)/);
     expect(r.stdout).toMatch(/place in queue\s+2nd of 2/);
   });
+
+  it('release of an election leader says the old leader is not told', async () => {
+    await etcd.queue(['elect', 'jobs/leader', 'node-a']);
+    const next = await etcd.queue(['elect', 'jobs/leader', 'node-b']);
+    const status = await runCli(['status', source, 'leader', '--json'], {});
+    const { version } = JSON.parse(status.stdout) as { version: string };
+    const r = await runCli(
+      ['release', source, 'leader', '--version', version, '--reason', 't', '--operator', 'ci'],
+      {},
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/Note: .*the next candidate becomes leader, and the old leader is not told/);
+    await next.c.waitFor('node-b');
+  });
 });

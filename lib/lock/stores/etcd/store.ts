@@ -147,11 +147,13 @@ export class EtcdLockStore implements LockStore {
     const key = at.reading.holder.key;
     const fields = { version: o.version, operator: o.operator, reason: o.reason, format: at.reading.format, key };
     const trail = { lock: o.name, trail: AUDIT_PREFIX, fields, record: (f: Record<string, string>) => this.record(f) };
-    return recordedRelease(trail, async () => {
+    const before = etcdView(at.reading, null, this.context()); // as released (no extra request for its lease)
+    const result = await recordedRelease(trail, async () => {
       const txn = await this.o.client.if(key, 'Create', '==', o.version).then(this.o.client.delete().key(key)).commit();
       if (txn.succeeded) return { outcome: 'released', current: await this.inspect(o.name) };
       const current = await this.inspect(o.name);
       return { outcome: current?.releasable ? 'changed' : 'gone', current };
     });
+    return result.outcome === 'released' ? { ...result, released: before } : result;
   }
 }
