@@ -43,9 +43,11 @@ export async function startDemoEtcd(dataDir: string, port: number, stop: Stopper
   children.push(server);
   // etcdctl, not the client: a gRPC channel refused at first backs off for seconds before it tries again
   for (let i = 0; spawnSync('etcdctl', ['--endpoints', client, 'endpoint', 'health']).status !== 0; i++) {
-    if (i > 50 || server.exitCode !== null) {
+    if (i > 150 || server.exitCode !== null) {
       server.kill('SIGKILL');
-      throw new Error(`etcd did not start on port ${port}`);
+      throw new Error(
+        `etcd did not start on port ${port} (peers on ${port + 1})${server.exitCode !== null ? `: it exited with ${server.exitCode}` : ''}`,
+      );
     }
     await sleep(100, stop.signal());
   }

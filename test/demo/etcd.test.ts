@@ -1,6 +1,7 @@
 // The demo's etcd on Debian's etcd-server: a wedged etcdctl lock holder with two waiters queued behind it, an
 // election, an npm etcd3 lock, Lockboard's own workers, and a key that is not a lock; all stopped with the demo.
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,12 +13,25 @@ import { requireEtcd } from '../helpers/etcd';
 import { delay } from '../helpers/requests';
 
 let demo: DemoEtcd | null;
+
+/** A free port whose next one is free too (the demo's etcd takes both: clients and peers). */
+async function freePair(): Promise<number> {
+  for (;;) {
+    const port = await freePort();
+    const ok = await new Promise<boolean>((resolve) => {
+      const srv = createServer();
+      srv.once('error', () => resolve(false));
+      srv.listen(port + 1, '127.0.0.1', () => srv.close(() => resolve(true)));
+    });
+    if (ok && port < 65534) return port;
+  }
+}
 const stop = new Stopper();
 const dir = mkdtempSync(join(tmpdir(), 'lockboard-demo-etcd-'));
 
 beforeAll(async () => {
   requireEtcd();
-  demo = await startDemoEtcd(dir, await freePort(), stop);
+  demo = await startDemoEtcd(dir, await freePair(), stop);
 }, 20_000);
 afterAll(async () => {
   stop.stop();

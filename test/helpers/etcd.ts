@@ -106,7 +106,7 @@ export async function startEtcd(o: { tls?: EtcdTls } = {}): Promise<TestEtcd> {
         ctl('endpoint', 'health');
         return;
       } catch (err) {
-        if (i > 100) {
+        if (i > 200 || server.exitCode !== null) {
           server.kill('SIGKILL');
           throw new Error(`etcd did not start on ${endpoint}: ${(err as Error).message}`);
         }
