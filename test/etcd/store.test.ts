@@ -79,6 +79,8 @@ describe('the etcd store', () => {
     await h.c.waitFor(h.key);
     const waiter = (await store.inspect(w1.key))!;
     expect([waiter.releasable, waiter.queuedFor]).toEqual([false, 'jobs/report']);
+    expect(waiter.details).toContainEqual(['Lease', `${w1.lease} (decimal ${BigInt(`0x${w1.lease}`)})`]);
+    expect(waiter.details.find(([k]) => k === 'Lease TTL')![1]).toMatch(/^\d+ s remaining of 30 s granted$/);
     const refused = await release(w1.key, waiter.version);
     expect(refused.outcome).toBe('not-a-lock');
     expect(etcd.ctl('get', w1.key, '--keys-only')).toContain(w1.key);

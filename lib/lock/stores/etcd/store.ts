@@ -114,7 +114,8 @@ export class EtcdLockStore implements LockStore {
     const at = await this.locate(name);
     if (!at) return null;
     if (at.kind === 'lock') return this.view(at.reading);
-    if (at.kind === 'waiter') return waiterView(at.reading, at.waiter, this.context());
+    if (at.kind === 'waiter')
+      return waiterView(at.reading, at.waiter, await this.lease(at.waiter.lease), this.context());
     return notALockView({
       kind: this.kind,
       source: this.source,

@@ -3,12 +3,12 @@
 // after waiting), so Lockboard refuses it and says why (facts-coordination.md Part B §2).
 import type { LockView } from '../../store';
 import { identityOf, type EtcdKv, type EtcdReading } from './formats';
-import { etcdTerms, leaseLabel, seenSince, type ViewContext } from './view';
+import { etcdTerms, leaseLabel, seenSince, type LeaseInfo, type ViewContext } from './view';
 
 const ordinal = (n: number) =>
   `${n}${n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'}`;
 
-export function waiterView(r: EtcdReading, w: EtcdKv, c: ViewContext): LockView {
+export function waiterView(r: EtcdReading, w: EtcdKv, lease: LeaseInfo | null, c: ViewContext): LockView {
   const place = r.waiters.findIndex((k) => k.key === w.key) + 1;
   const since = seenSince(w, c);
   const who = r.format === 'etcd-election' ? 'candidate' : 'waiter';
@@ -32,6 +32,11 @@ export function waiterView(r: EtcdReading, w: EtcdKv, c: ViewContext): LockView 
       ['Place in queue', `${ordinal(place)} of ${r.waiters.length} (after holder ${r.holder.key})`],
       ['Create revision', w.createRevision],
       ['Lease', leaseLabel(w.lease)],
+      ['Lease TTL', lease ? `${lease.ttl} s remaining of ${lease.granted} s granted` : 'none (lease gone)'],
+      [
+        'A lease revoke would also drop',
+        lease?.keys ? lease.keys.filter((k) => k !== w.key).join(', ') || 'no other key' : 'not known',
+      ],
     ],
     releasable: false,
     releaseRule: 'none',
