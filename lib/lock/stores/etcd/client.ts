@@ -48,7 +48,7 @@ export async function connectEtcd(src: EtcdSource, o: Pick<OpenOptions, 'role'>)
     await client.getAll().prefix(src.prefix).limit(1).keys(); // a read the source's role must allow anyway
   } catch (err) {
     client.close();
-    const why = (err as Error).message.split('\n')[0];
+    const why = (err as Error).message.split('\n')[0]!.replace(/\.?\s*Resolution note:.*$/, '');
     throw Object.assign(new Error(`Cannot reach ${src.display}: ${why}`), { code: 'ECONNREFUSED' });
   }
   return client;
