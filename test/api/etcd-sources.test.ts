@@ -7,6 +7,7 @@ import type { LockView } from '@/lib/lock/store';
 import { call, importRoutes, SECRET, type Routes } from '../helpers/routes';
 import { startEtcd, type Queued, type TestEtcd } from '../helpers/etcd';
 import { openStream } from '../helpers/stream';
+import { runCli } from '../helpers/cli';
 import { Etcd3 } from 'etcd3';
 import { acquireEtcdLock } from '@/lib/lock/stores/etcd';
 
@@ -128,5 +129,12 @@ describe('etcd sources in the console (least-privilege role)', () => {
     } finally {
       await s.close();
     }
+  });
+
+  it('names a wrong password as such (exit 3), never showing it', async () => {
+    const r = await runCli(['ls', `etcd://lockboard:not-the-password@${etcd.endpoint}/jobs/`], {});
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/authentication failed/i);
+    expect(r.stdout + r.stderr).not.toContain('not-the-password');
   });
 });
