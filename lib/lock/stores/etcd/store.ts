@@ -8,7 +8,7 @@ import type { ChangeFeed, ChangeFeedHandlers, ReleaseRequest, StorePage, StoreRe
 import { AUDIT_PREFIX, readEtcdEvents, recordEtcdEvent } from './audit';
 import { kvOf, type Etcd3Client } from './client';
 import { startEtcdFeed } from './feed';
-import { classifyKey, readLocks, type EtcdKv, type EtcdReading } from './formats';
+import { classifyKey, readLocks, sortByCreate, type EtcdKv, type EtcdReading } from './formats';
 import { ETCD_VERSION } from './version';
 import { etcdTerms, etcdView, type LeaseInfo, type ViewContext } from './view';
 import { waiterView } from './waiter';
@@ -47,9 +47,16 @@ export class EtcdLockStore implements LockStore {
     await this.o.close?.();
   }
 
+  /** The keys under `prefix`, oldest first; the audit trail's keys are left out by the server, never read. */
   private async range(prefix: string): Promise<EtcdKv[]> {
-    const res = await this.o.client.getAll().prefix(prefix).sort('Create', 'Ascend').exec();
-    return res.kvs.map(kvOf).filter((kv) => !kv.key.startsWith(AUDIT_PREFIX));
+    const { Range } = await import('etcd3');
+    const all = Range.prefix(prefix);
+    const audit = Range.prefix(AUDIT_PREFIX);
+    const parts = AUDIT_PREFIX.startsWith(prefix)
+      ? [new Range(all.start, audit.start), new Range(audit.end, all.end)]
+      : [all];
+    const read = await Promise.all(parts.map((r) => this.o.client.getAll().inRange(r).sort('Create', 'Ascend').exec()));
+    return sortByCreate(read.flatMap((res) => res.kvs.map(kvOf)));
   }
 
   /**
