@@ -14,8 +14,9 @@ export const etcd: StoreDefinition = {
   form: 'etcd://HOST:PORT[,HOST:PORT]/PREFIX',
   parse(url, env) {
     const s = parseEtcdSource(url, env);
-    const bucketId = s.display.replace(/\/[^/]*$/, '').replace(/\/$/, '');
-    return { kind: 'etcd', id: s.display, bucket: bucketId, bucketId: s.display, prefix: s.prefix, url };
+    // the container is the cluster (its audit trail is one); requests name the source with its prefix
+    const cluster = `${s.tls ? 'etcds' : 'etcd'}://${s.hosts.join(',').toLowerCase()}`;
+    return { kind: 'etcd', id: s.display, bucket: cluster, bucketId: s.display, prefix: s.prefix, url };
   },
   async open(spec, o) {
     const [{ EtcdLockStore }, { connectEtcd }] = await Promise.all([import('./store'), import('./client')]);
