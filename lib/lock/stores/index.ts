@@ -6,11 +6,12 @@ import { gcs } from './gcs/definition';
 import { postgres } from './postgres/definition';
 import { redis } from './redis/definition';
 import { s3 } from './s3/definition';
+import { zookeeper } from './zookeeper/definition';
 import type { HeldLock, OpenOptions, RunOptions, SourceSpec, StoreDefinition } from './types';
 
 export type { HeldLock, OpenOptions, RunOptions, SourceSpec, StoreDefinition } from './types';
 
-export const STORES: readonly StoreDefinition[] = [gcs, s3, redis, postgres, dynamodb];
+export const STORES: readonly StoreDefinition[] = [gcs, s3, redis, postgres, dynamodb, zookeeper];
 
 /** Every source form, for help texts and messages. */
 export const SOURCE_FORMS = STORES.map((s) => s.form).join(', ');
