@@ -99,7 +99,9 @@ export async function connectZooKeeper(
     client.once('connected', () => (clearTimeout(timer), resolve()));
     client.once('authenticationFailed', () => {
       clearTimeout(timer);
-      reject(new Error(`${source.display} refused the digest credentials (check ZOOKEEPER_AUTH or the URL's user:password)`));
+      reject(
+        new Error(`${source.display} refused the digest credentials (check ZOOKEEPER_AUTH or the URL's user:password)`),
+      );
     });
   });
   client.connect();

@@ -30,10 +30,7 @@ export const zookeeper: StoreDefinition = {
     };
   },
   async open(spec, o) {
-    const [{ ZooKeeperLockStore }, conn] = await Promise.all([
-      import('./store'),
-      connectZooKeeper(sourceOf(spec, o)),
-    ]);
+    const [{ ZooKeeperLockStore }, conn] = await Promise.all([import('./store'), connectZooKeeper(sourceOf(spec, o))]);
     return new ZooKeeperLockStore({ conn, longHeldMs: o.longHeldMs, close: async () => conn.client.close() });
   },
   async acquire(spec, name, o) {

@@ -31,7 +31,9 @@ export interface ZooKeeperLock {
 }
 
 function predecessorOf(names: string[], mine: string): string | null {
-  const queue = bySequence(names.map(recipeNode).filter((r) => r && r.marker.startsWith('kazoo')) as { seq: string; name: string }[]);
+  const queue = bySequence(
+    names.map(recipeNode).filter((r) => r && r.marker.startsWith('kazoo')) as { seq: string; name: string }[],
+  );
   const at = queue.findIndex((n) => n.name === mine);
   return at > 0 ? queue[at - 1]!.name : null;
 }
@@ -91,7 +93,9 @@ function held(conn: ZkConn, name: string, path: string): ZooKeeperLock {
   conn.client.on('expired', onExpired);
   const watch = () =>
     void conn
-      .exists(path, (e) => (e.type === conn.zk.Event.NODE_DELETED ? lose('released-by-operator', 'the node was deleted') : watch()))
+      .exists(path, (e) =>
+        e.type === conn.zk.Event.NODE_DELETED ? lose('released-by-operator', 'the node was deleted') : watch(),
+      )
       .then((s) => !s && lose('released-by-operator', 'the node was deleted'))
       .catch(() => undefined);
   watch();

@@ -35,7 +35,12 @@ declare module 'node-zookeeper-client' {
     getSessionId(): Buffer;
     getSessionTimeout(): number;
     addAuthInfo(scheme: string, auth: Buffer): void;
-    create(path: string, data: Buffer | null, mode: number, cb: (error: ZkException | null, path: string) => void): void;
+    create(
+      path: string,
+      data: Buffer | null,
+      mode: number,
+      cb: (error: ZkException | null, path: string) => void,
+    ): void;
     remove(path: string, version: number, cb: (error: ZkException | null) => void): void;
     setData(path: string, data: Buffer, version: number, cb: (error: ZkException | null, stat: Stat) => void): void;
     getData(
@@ -43,7 +48,11 @@ declare module 'node-zookeeper-client' {
       watcher: Watcher | undefined,
       cb: (error: ZkException | null, data: Buffer | undefined, stat: Stat) => void,
     ): void;
-    exists(path: string, watcher: Watcher | undefined, cb: (error: ZkException | null, stat: Stat | null) => void): void;
+    exists(
+      path: string,
+      watcher: Watcher | undefined,
+      cb: (error: ZkException | null, stat: Stat | null) => void,
+    ): void;
     getChildren(
       path: string,
       watcher: Watcher | undefined,
@@ -56,7 +65,12 @@ declare module 'node-zookeeper-client' {
     connectionString: string,
     options?: { sessionTimeout?: number; spinDelay?: number; retries?: number },
   ): Client;
-  export const CreateMode: { PERSISTENT: number; PERSISTENT_SEQUENTIAL: number; EPHEMERAL: number; EPHEMERAL_SEQUENTIAL: number };
+  export const CreateMode: {
+    PERSISTENT: number;
+    PERSISTENT_SEQUENTIAL: number;
+    EPHEMERAL: number;
+    EPHEMERAL_SEQUENTIAL: number;
+  };
   export const Exception: {
     NO_NODE: number;
     BAD_VERSION: number;
@@ -66,5 +80,10 @@ declare module 'node-zookeeper-client' {
     SESSION_EXPIRED: number;
     NO_AUTH: number;
   };
-  export const Event: { NODE_CREATED: number; NODE_DELETED: number; NODE_DATA_CHANGED: number; NODE_CHILDREN_CHANGED: number };
+  export const Event: {
+    NODE_CREATED: number;
+    NODE_DELETED: number;
+    NODE_DATA_CHANGED: number;
+    NODE_CHILDREN_CHANGED: number;
+  };
 }

@@ -38,7 +38,11 @@ async function readNodes(conn: ZkConn, parent: string, names: string[]): Promise
 
 async function queueOf(conn: ZkConn, parent: string, names: string[]): Promise<Contender[]> {
   const byName = new Map(names.map((n) => [n, recipeNode(n)] as const));
-  const nodes = await readNodes(conn, parent, [...byName].filter(([, r]) => r).map(([n]) => n));
+  const nodes = await readNodes(
+    conn,
+    parent,
+    [...byName].filter(([, r]) => r).map(([n]) => n),
+  );
   return nodes.map((node) => {
     const r = byName.get(node.path.slice(node.path.lastIndexOf('/') + 1))!;
     return { node, seq: r.seq, shared: r.shared, owner: long(node.stat.ephemeralOwner) };

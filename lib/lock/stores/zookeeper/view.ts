@@ -21,7 +21,8 @@ export function identityOf(c: Contender): string {
     }
   }
   const printable = text.replace(/[^\x20-\x7e\u00a0-\uffff]/g, '').trim();
-  return printable.slice(0, 200) || '(no identifier)';
+  // kazoo 2.8's Semaphore passes bytes to its Lock, which writes their repr: b'sem-3'
+  return (/^b'(.*)'$/.exec(printable)?.[1] ?? printable).slice(0, 200) || '(no identifier)';
 }
 
 const nodeName = (c: Contender) => c.node.path.slice(c.node.path.lastIndexOf('/') + 1);
@@ -63,7 +64,7 @@ export function zookeeperView(
     (h, i) =>
       [
         lock.holders.length > 1 ? `Holder ${i + 1}` : 'Holder node',
-        `${nodeName(h)} — ${identityOf(h)} — ${sessionOf(h, o.sessions)} — version ${versionOf(long(h.node.stat.czxid), h.node.stat.version)}`,
+        `${nodeName(h)} — ${lock.lease?.holder ?? identityOf(h)} — ${sessionOf(h, o.sessions)} — version ${versionOf(long(h.node.stat.czxid), h.node.stat.version)}`,
       ] as [string, string],
   );
   return {
@@ -85,6 +86,9 @@ export function zookeeperView(
     details: [
       ...holders,
       ...(lock.maxLeases ? [['Max leases', lock.maxLeases] as [string, string]] : []),
+      ...(lock.lease
+        ? [['Lease ends', `${new Date(lock.lease.endMs).toISOString()} (the holder’s wall clock)`] as [string, string]]
+        : []),
       ['Waiters', lock.waiters.length ? `${lock.waiters.length}, in sequence order` : 'none'],
     ],
     releasable: true,

@@ -39,8 +39,7 @@ export async function walkLocks(conn: ZkConn, root: string): Promise<Walked> {
       if (!p.names) return;
       const kind = layoutOf(p.names, p.siblingQueue);
       for (const n of p.names) {
-        if (recipeNode(n) || (p.path === root && n === '.lockboard') || (p.path === '/' && n === 'zookeeper'))
-          continue;
+        if (recipeNode(n) || (p.path === root && n === '.lockboard') || (p.path === '/' && n === 'zookeeper')) continue;
         if (kind !== 'queue' && kind !== 'none' && (PARTS.has(n) || kind === 'kazoo-semaphore')) continue;
         if (n.endsWith('-__lock__') && p.names.includes(n.slice(0, -'-__lock__'.length))) continue;
         next.push({ path: joinPath(p.path, n), siblingQueue: p.names.includes(`${n}-__lock__`) });
