@@ -1,7 +1,9 @@
 // Real ZooKeeper recipe writers, driven from Node: kazoo (Debian's /usr/bin/python3 with python3-kazoo) and Curator
 // (Debian's jars, a single-file Java source). One process each; every contender has its own session in it.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, renameSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
@@ -83,9 +85,27 @@ export function startKazoo(hosts: string): RecipeDriver {
   return drive(child, 'kazoo');
 }
 
+/** CuratorDriver compiled once per machine and source version (javac: ~4 s), into a directory under the OS tmpdir. */
+function compiledCurator(classpath: string): string {
+  const source = join(HERE, 'CuratorDriver.java');
+  const hash = createHash('sha256').update(readFileSync(source)).update(classpath).digest('hex').slice(0, 12);
+  const dir = join(tmpdir(), `lockboard-curator-${hash}`);
+  if (existsSync(join(dir, 'CuratorDriver.class'))) return dir;
+  const build = `${dir}.${process.pid}`;
+  const r = spawnSync('javac', ['-nowarn', '-cp', classpath, '-d', build, source], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`javac CuratorDriver.java failed (a JDK is needed): ${r.stderr || r.error}`);
+  renameSync(build, dir);
+  return dir;
+}
+
 export function startCurator(hosts: string, classpath: string): RecipeDriver {
-  const child = spawn('java', ['-Xmx128m', '-cp', classpath, join(HERE, 'CuratorDriver.java'), hosts], {
-    stdio: ['pipe', 'pipe', 'ignore'],
-  });
+  const dir = compiledCurator(classpath);
+  const child = spawn(
+    'java',
+    ['-Xmx128m', '-XX:TieredStopAtLevel=1', '-cp', `${dir}:${classpath}`, 'CuratorDriver', hosts],
+    {
+      stdio: ['pipe', 'pipe', 'ignore'],
+    },
+  );
   return drive(child, 'Curator');
 }

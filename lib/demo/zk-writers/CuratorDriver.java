@@ -110,6 +110,7 @@ public class CuratorDriver {
       }
     }
     for (Contender c : contenders.values()) c.client.close();
+    System.exit(0); // Curator's threads would keep the JVM alive
   }
 
   static boolean hasNodeOf(Contender c, String kind, String path) throws Exception {

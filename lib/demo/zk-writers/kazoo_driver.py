@@ -3,11 +3,13 @@
 #   <id> held | release | close
 # Each contender has its own KazooClient (its own session). Replies on stdout: "<id> ok <value>" or "<id> err <msg>".
 import datetime
+import os
 import sys
 import threading
 import time
 
 from kazoo.client import KazooClient
+from kazoo.exceptions import NoNodeError
 
 HOSTS = sys.argv[1]
 contenders = {}
@@ -58,11 +60,23 @@ class Contender:
     def queued(self):
         # the node is created before the recipe waits: wait until it exists (or the lock is held)
         for _ in range(200):
-            node = getattr(getattr(self.obj, "lock", self.obj), "node", None)
-            if self.held or node or getattr(self.obj, "is_acquired", False):
+            if self.held or getattr(self.obj, "is_acquired", False) or self.has_node():
                 return True
             time.sleep(0.025)
         return False
+
+    def has_node(self):
+        if self.recipe == "semaphore":  # it queues in the kazoo Lock at <path>-__lock__
+            path = self.obj.lock_path
+            try:
+                for child in self.client.get_children(path):
+                    data, _ = self.client.get(path + "/" + child)
+                    if self.obj.data in data:
+                        return True
+            except NoNodeError:  # not created yet, or a contender left between the two reads
+                pass
+            return False
+        return getattr(getattr(self.obj, "lock", self.obj), "node", None) is not None
 
     def is_held(self):
         if self.recipe in ("lock", "rlock", "wlock"):
@@ -98,3 +112,7 @@ for line in sys.stdin:
             reply(cid, "ok", str(c.is_held()))
     except Exception as e:  # reported to the test, never a silent hang
         reply(cid, "err", repr(e).replace("\n", " "))
+
+for c in list(contenders.values()):
+    c.client.stop()
+os._exit(0)  # kazoo's threads would keep the interpreter alive
