@@ -17,7 +17,8 @@ is recorded in the store's audit trail before anything is changed (nothing is ch
 
 Options:
   --version V         the version "lockboard status" / "ls --json" shows, exactly (quote it): GENERATION.META
-                      on GCS, ETAG.MILLIS on S3, 16 hex digits on Redis, the session or row version on PostgreSQL
+                      on GCS, ETAG.MILLIS on S3, 16 hex digits on Redis, the session or row version on PostgreSQL,
+                      CZXID.VERSION of the holder node on ZooKeeper
   --generation G      GCS only, the older form: the generation you saw (with --metageneration M: G.M)
   --reason TEXT       why (required; recorded in the audit trail)
   --operator NAME     who (default: the OS user)
