@@ -48,6 +48,8 @@ export interface LockView extends LockInfo {
   pairKey?: string;
   /** Contenders queued behind the holder, first to be granted first; absent or empty where the store queues none. */
   waiters?: LockWaiter[];
+  /** This key is a waiter queued for the lock named here (shown, never released, as `releasable: false`). */
+  queuedFor?: string;
 }
 
 /** The view for someone who may not see `sensitive` fields (a viewer): the same lock without them. */

@@ -53,6 +53,13 @@ describe('the ZooKeeper store on real kazoo and Curator locks', () => {
     const asWaiter = `${bob!.stat.czxid.readBigInt64BE(0)}.${bob!.stat.version}`;
     const refused = await store.forceRelease({ name: view.name, version: asWaiter, ...op });
     expect(refused.outcome).toBe('changed');
+    const byNode = await store.forceRelease({
+      name: view.waiters![0]!.key!,
+      version: view.waiters![0]!.version,
+      ...op,
+    });
+    expect(byNode.outcome).toBe('not-a-lock');
+    expect(byNode.current).toMatchObject({ queuedFor: '/app/jobs/report', releasable: false });
     expect(await admin.exists(view.waiters![0]!.key!)).not.toBeNull();
     const r = await store.forceRelease({ name: view.name, version: view.version, ...op });
     expect(r.outcome).toBe('released');

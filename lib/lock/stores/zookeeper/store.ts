@@ -8,6 +8,7 @@ import type { ChangeFeed, ChangeFeedHandlers, ReleaseRequest, StorePage, StoreRe
 import { readEvents, recordEvent } from './audit';
 import type { ZkConn } from './conn';
 import { startZooKeeperFeed } from './feed';
+import { isContenderNode, lockOfNode, partView } from './parts';
 import { readLock, type ZkLock } from './read';
 import { assertAccepted, deleteExactly, targetOf } from './release';
 import { readSessions, type Sessions } from './sessions';
@@ -88,6 +89,12 @@ export class ZooKeeperLockStore implements LockStore {
     if (!name.startsWith('/')) return null;
     const [read, sessions] = await Promise.all([this.readAt(name), this.sessions()]);
     if (read.lock) return this.view(read.lock, sessions);
+    if (isContenderNode(name)) {
+      const lock = await this.inspect(lockOfNode(name));
+      const part =
+        lock && partView(name, lock, { kind: this.kind, source: this.source, nowMs: this.now(), size: read.size });
+      if (part) return part;
+    }
     if (!read.exists) return null; // free: an empty lock parent, or nothing
     return notALockView({
       kind: this.kind,

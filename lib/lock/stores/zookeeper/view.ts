@@ -40,7 +40,7 @@ export function waiterOf(c: Contender): LockWaiter {
     identity: identityOf(c),
     key: c.node.path,
     since: new Date(Number(long(c.node.stat.ctime))).toISOString(),
-    version: c.seq || versionOf(long(c.node.stat.czxid), c.node.stat.version),
+    version: versionOf(long(c.node.stat.czxid), c.node.stat.version),
   };
 }
 
