@@ -37,6 +37,7 @@ export type LockFormat =
   | 'curator-rwlock'
   | 'curator-semaphore'
   | 'curator-leader-latch'
+  | 'curator-leader-selector'
   | 'kazoo-lock'
   | 'kazoo-rwlock'
   | 'kazoo-semaphore'

@@ -3,7 +3,7 @@
 import { createServer, type Server } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isServing } from '@/lib/demo/zookeeper-server';
-import { isElection, recipeNode, splitQueue } from '@/lib/lock/stores/zookeeper/recipes';
+import { isElection, isSelectorId, recipeNode, splitQueue } from '@/lib/lock/stores/zookeeper/recipes';
 import { parseCons } from '@/lib/lock/stores/zookeeper/sessions';
 import { parseZooKeeperSource } from '@/lib/lock/stores/zookeeper/source';
 
@@ -45,6 +45,8 @@ describe('ZooKeeper recipe nodes', () => {
     expect(isElection('curator-leader-latch', '/services/api')).toBe(true);
     expect(isElection('kazoo-lock', '/services/api/leader')).toBe(true);
     expect(isElection('curator-mutex', '/jobs/nightly')).toBe(false);
+    expect(isSelectorId(Buffer.from('127.0.0.1'))).toBe(false);
+    expect(isSelectorId(Buffer.from('payments-node-3'))).toBe(true);
   });
 });
 

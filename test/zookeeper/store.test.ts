@@ -102,6 +102,18 @@ describe('the ZooKeeper store on real kazoo and Curator locks', () => {
     expect(await c.held('A')).toBe(true); // the trap the confirmation names: two leaders
   });
 
+  it('reads a Curator LeaderSelector with an id as an election, and a kazoo Election at a leader path', async () => {
+    for (const id of ['sel-1', 'sel-2']) await c.start(id, 'selector', '/app/cur/selector', `node-${id}`);
+    for (const id of ['e-1', 'e-2']) await k.start(id, 'election', '/app/api/leader', `api-${id}`);
+    const selector = (await store.inspect('/app/cur/selector'))!;
+    expect(selector).toMatchObject({ format: 'curator-leader-selector', identity: 'node-sel-1' });
+    expect(selector.terms.twoLeaders).toBeTruthy();
+    const election = (await store.inspect('/app/api/leader'))!;
+    expect(election.terms.twoLeaders).toBeTruthy();
+    expect(election.waiters!.map((w) => w.identity)).toEqual(['api-e-2']);
+    expect((await store.inspect('/app/cur/mutex'))!.terms.twoLeaders).toBeUndefined(); // data: the local address
+  });
+
   it('never deletes a re-created non-sequential node that restarted at the version seen (kazoo lease_holder)', async () => {
     await k.start('cron', 'lease', '/app/leases/hourly', 'cron-1', '600');
     const seen = (await store.inspect('/app/leases/hourly'))!;

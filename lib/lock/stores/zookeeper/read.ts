@@ -1,7 +1,7 @@
 // Reading one logical lock: the recipe's nodes, one getData each (data and Stat in one request), grouped as the recipe
 // groups them (`<p>/leases` + `<p>/locks`, `<p>` + `<p>-__lock__`), holders and waiters in sequence order.
 import { long, type ZkConn, type ZNode } from './conn';
-import { bySequence, formatOf, isKazooLease, recipeNode, splitQueue, type ZkFormat } from './recipes';
+import { bySequence, formatOf, isKazooLease, isSelectorId, recipeNode, splitQueue, type ZkFormat } from './recipes';
 import { joinPath } from './source';
 
 export interface Contender {
@@ -134,6 +134,8 @@ export async function readLock(
   const { holders, waiters } = splitQueue(queue);
   let format = formatOf(names.map(recipeNode).filter((r) => r !== null));
   if (format === 'kazoo-lock' && holders[0] && isLockboard(holders[0].node.data)) format = 'lockboard';
+  if (format === 'curator-mutex' && holders[0] && isSelectorId(holders[0].node.data))
+    format = 'curator-leader-selector';
   return { path, format, holders, waiters, reusedNames: false };
 }
 

@@ -66,6 +66,7 @@ export type ZkFormat =
   | 'curator-rwlock'
   | 'curator-semaphore'
   | 'curator-leader-latch'
+  | 'curator-leader-selector'
   | 'kazoo-lock'
   | 'kazoo-rwlock'
   | 'kazoo-semaphore'
@@ -87,6 +88,7 @@ export const FORMAT_LABELS: Record<ZkFormat, string> = {
   'curator-rwlock': 'Curator InterProcessReadWriteLock',
   'curator-semaphore': 'Curator InterProcessSemaphoreV2 / SemaphoreMutex',
   'curator-leader-latch': 'Curator LeaderLatch (leader election)',
+  'curator-leader-selector': 'Curator LeaderSelector (leader election)',
   'kazoo-lock': 'kazoo Lock (Election uses the same layout)',
   'kazoo-rwlock': 'kazoo ReadLock / WriteLock',
   'kazoo-semaphore': 'kazoo Semaphore',
@@ -94,11 +96,21 @@ export const FORMAT_LABELS: Record<ZkFormat, string> = {
 };
 
 /**
- * Whether releasing this lock's holder is a leader election's: LeaderLatch always; the layouts an election shares with
- * a lock (Curator LeaderSelector = InterProcessMutex, kazoo Election = Lock) when the path names an election.
+ * A Curator `-lock-` node's data: InterProcessMutex writes the framework's default, the local address; a LeaderSelector
+ * writes its participant id when it has one. Anything but an address is a selector's id.
+ */
+export const isSelectorId = (data: Buffer): boolean => {
+  const text = data.toString('utf8');
+  return text.length > 0 && !/^(\d{1,3}\.){3}\d{1,3}$|^[0-9a-f:]+$/i.test(text);
+};
+
+/**
+ * Whether releasing this lock's holder is a leader election's: LeaderLatch and a LeaderSelector with an id always; the
+ * layouts an election shares with a lock (an id-less LeaderSelector = InterProcessMutex, kazoo Election = Lock) when
+ * the path names an election.
  */
 export function isElection(format: ZkFormat, path: string): boolean {
-  if (format === 'curator-leader-latch') return true;
+  if (format === 'curator-leader-latch' || format === 'curator-leader-selector') return true;
   const named = /leader|elect|master/i.test(path.slice(path.lastIndexOf('/') + 1));
   return named && (format === 'curator-mutex' || format === 'kazoo-lock');
 }
