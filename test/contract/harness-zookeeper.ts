@@ -7,14 +7,15 @@ export async function zookeeperHarness(): Promise<Harness> {
   const server = await startZooKeeper();
   const k = kazoo(server.hosts);
   const admin = await zkClient(server.hosts);
-  const lock = '/contract/locks/nightly';
-  const q = '/contract/queue/deploy';
+  // names are znode paths without the leading slash (the kazoo writers are given the paths)
+  const lock = 'contract/locks/nightly';
+  const q = 'contract/queue/deploy';
   const queued = ['q-holder', 'q-first', 'q-second'];
   const queue: QueueHarness = {
     name: q,
     order: queued.slice(1),
     async start() {
-      for (const who of queued) await k.start(who, 'lock', q, who);
+      for (const who of queued) await k.start(who, 'lock', `/${q}`, who);
     },
     async holder() {
       // a force-released holder is not told (kazoo's is_acquired stays true): the waiters are asked first
@@ -34,15 +35,15 @@ export async function zookeeperHarness(): Promise<Harness> {
     source: `zookeeper://${server.hosts}/contract`,
     env: {},
     lock,
-    notALock: '/contract/config/app',
+    notALock: 'contract/config/app',
     async hold() {
-      await k.start('alice', 'lock', lock, 'alice@laptop');
+      await k.start('alice', 'lock', `/${lock}`, 'alice@laptop');
       await admin.mkdirp('/contract/config');
       await admin.create('/contract/config/app', Buffer.from('{"replicas":3}'), admin.zk.CreateMode.PERSISTENT);
     },
     async successor() {
       await k.release('alice');
-      await k.start('bob', 'lock', lock, 'bob@ci');
+      await k.start('bob', 'lock', `/${lock}`, 'bob@ci');
     },
     queue,
     async stop() {

@@ -26,14 +26,11 @@ it('starts ZooKeeper with recipes that have holders and waiters, and stops it', 
   }
   await store.close();
   const formats = new Map(locks.map((l) => [l.name, l]));
-  expect(formats.get('/locks/deploy/prod')?.waiters).toHaveLength(2);
-  expect(formats.get('/locks/etl/nightly')?.waiters?.map((w) => w.identity)).toEqual([
-    'etl-b@batch-1',
-    'etl-c@batch-1',
-  ]);
-  expect(formats.get('/services/kafka-tools/latch')?.terms.twoLeaders).toBeTruthy();
-  expect(formats.get('/locks/pool/gpu')?.format).toBe('kazoo-semaphore');
-  expect(locks.some((l) => l.name.startsWith('/config'))).toBe(false);
+  expect(formats.get('locks/deploy/prod')?.waiters).toHaveLength(2);
+  expect(formats.get('locks/etl/nightly')?.waiters?.map((w) => w.identity)).toEqual(['etl-b@batch-1', 'etl-c@batch-1']);
+  expect(formats.get('services/kafka-tools/latch')?.terms.twoLeaders).toBeTruthy();
+  expect(formats.get('locks/pool/gpu')?.format).toBe('kazoo-semaphore');
+  expect(locks.some((l) => l.name.startsWith('config'))).toBe(false);
   stop.stop();
   await zk!.stop();
   zk = null;

@@ -49,7 +49,7 @@ describe('the ZooKeeper store on real kazoo and Curator locks', () => {
 
   it('never releases a waiter, and releasing the holder lets the first waiter in', async () => {
     const view = (await store.inspect('/app/jobs/report'))!;
-    const bob = await admin.read(view.waiters![0]!.key!);
+    const bob = await admin.read(`/${view.waiters![0]!.key!}`);
     const asWaiter = `${bob!.stat.czxid.readBigInt64BE(0)}.${bob!.stat.version}`;
     const refused = await store.forceRelease({ name: view.name, version: asWaiter, ...op });
     expect(refused.outcome).toBe('changed');
@@ -59,8 +59,8 @@ describe('the ZooKeeper store on real kazoo and Curator locks', () => {
       ...op,
     });
     expect(byNode.outcome).toBe('not-a-lock');
-    expect(byNode.current).toMatchObject({ queuedFor: '/app/jobs/report', releasable: false });
-    expect(await admin.exists(view.waiters![0]!.key!)).not.toBeNull();
+    expect(byNode.current).toMatchObject({ queuedFor: 'app/jobs/report', releasable: false });
+    expect(await admin.exists(`/${view.waiters![0]!.key!}`)).not.toBeNull();
     const r = await store.forceRelease({ name: view.name, version: view.version, ...op });
     expect(r.outcome).toBe('released');
     expect(await until(() => k.held('bob'))).toBe(true);
@@ -76,13 +76,13 @@ describe('the ZooKeeper store on real kazoo and Curator locks', () => {
     for (const id of ['m1', 'm2', 'm3']) await c.start(id, 'mutex', '/app/cur/mutex', '');
     for (const id of ['s1', 's2', 's3', 's4']) await c.start(id, 'semaphore', '/app/cur/sem', id, '2');
     const locks = new Map((await store.list()).locks.map((l) => [l.name, l] as [string, LockView]));
-    expect(locks.get('/app/cur/mutex')).toMatchObject({ format: 'curator-mutex' });
-    expect(locks.get('/app/cur/mutex')!.waiters).toHaveLength(2);
-    const sem = locks.get('/app/cur/sem')!;
+    expect(locks.get('app/cur/mutex')).toMatchObject({ format: 'curator-mutex' });
+    expect(locks.get('app/cur/mutex')!.waiters).toHaveLength(2);
+    const sem = locks.get('app/cur/sem')!;
     expect(sem.format).toBe('curator-semaphore');
     expect(sem.details.filter(([l]) => l.startsWith('Holder'))).toHaveLength(2);
     expect(sem.waiters).toHaveLength(2); // the one holding locks/ while it waits, then the locks/ queue
-    expect(locks.has('/app/cur/sem/leases') || locks.has('/app/cur/sem/locks')).toBe(false);
+    expect(locks.has('app/cur/sem/leases') || locks.has('app/cur/sem/locks')).toBe(false);
   });
 
   it('refuses to release a LeaderLatch leader without the two-leaders confirmation; with it there are two leaders', async () => {

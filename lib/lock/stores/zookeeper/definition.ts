@@ -3,7 +3,7 @@
 // own session: its node lives exactly as long as that session.
 import { holdOn, type OpenOptions, type SourceSpec, type StoreDefinition } from '../types';
 import { connectZooKeeper } from './conn';
-import { parseZooKeeperSource } from './source';
+import { nameOfPath, parseZooKeeperSource, pathOfName } from './source';
 import { ZOOKEEPER_VERSION } from './version';
 
 function sourceOf(spec: SourceSpec, o: OpenOptions) {
@@ -25,7 +25,7 @@ export const zookeeper: StoreDefinition = {
       id: z.display,
       bucket: bucketId,
       bucketId,
-      prefix: z.path === '/' ? '/' : `${z.path}/`,
+      prefix: z.path === '/' ? '' : `${nameOfPath(z.path)}/`,
       url,
     };
   },
@@ -35,7 +35,7 @@ export const zookeeper: StoreDefinition = {
   },
   async acquire(spec, name, o) {
     const source = sourceOf(spec, o);
-    const path = name.startsWith('/') ? name : `${source.path === '/' ? '' : source.path}/${name}`;
+    const path = pathOfName(name);
     // the session is the lease: its timeout is the lock's TTL (the server bounds it to 2-20 ticks)
     const [{ acquireZooKeeperLock }, { ZooKeeperLockStore }, conn] = await Promise.all([
       import('./lock'),
@@ -48,13 +48,15 @@ export const zookeeper: StoreDefinition = {
       close: () => conn.client.close(),
       acquire: async () => {
         const lock = await acquireZooKeeperLock({ conn, name: path, ...o });
-        await trail.record({ event: 'acquired', lock: path, generation: lock.fencingToken }).catch(() => '');
+        await trail
+          .record({ event: 'acquired', lock: nameOfPath(path), generation: lock.fencingToken })
+          .catch(() => '');
         return lock;
       },
       async release(lock, details) {
         const outcome = await lock.release();
         await trail
-          .record({ event: 'released', lock: path, generation: lock.fencingToken, ...details })
+          .record({ event: 'released', lock: nameOfPath(path), generation: lock.fencingToken, ...details })
           .catch(() => '');
         return outcome;
       },

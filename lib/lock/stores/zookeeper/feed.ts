@@ -5,7 +5,7 @@
 import type { ChangeFeed, ChangeFeedHandlers } from '../../store';
 import type { ZkConn } from './conn';
 import { recipeNode } from './recipes';
-import { joinPath } from './source';
+import { joinPath, nameOfPath } from './source';
 import { MAX_ZNODES } from './walk';
 
 /** The lock a changed znode belongs to: a semaphore's `leases`/`locks` and a kazoo `<p>-__lock__` name `<p>`. */
@@ -29,7 +29,7 @@ export async function startZooKeeperFeed(
       .children(path, (event) => {
         armed.delete(path);
         if (stopped) return;
-        handlers.changed([lockOfPath(event.path)], Date.now());
+        handlers.changed([nameOfPath(lockOfPath(event.path))], Date.now());
         void arm(path).catch(() => armed.delete(path));
       })
       .catch(() => null);

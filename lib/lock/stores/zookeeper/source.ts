@@ -39,6 +39,19 @@ export function parseZooKeeperSource(raw: string, env: Record<string, string | u
   return { hosts: hosts.join(','), path, ...(digest ? { digest } : {}), display };
 }
 
+/**
+ * A lock's name is its znode path without the leading slash (`locks/nightly`), as object names are: it travels in
+ * URLs (`/locks/<name>`) where a leading slash would be a double one. A name given with the slash is the same lock; under a source `zookeeper://h/svc`, `api/x`
+ * is `svc/api/x` as a GCS name is under its prefix.
+ */
+export function pathOfName(name: string): string {
+  // an absolute path typed after a source (`zookeeper://h/svc /svc/a`) reaches here as `svc//svc/a`: znode paths never
+  // hold `//`, so what follows the last one is the path the user meant
+  const at = name.lastIndexOf('//');
+  return `/${(at >= 0 ? name.slice(at + 1) : name).replace(/^\/+/, '')}`;
+}
+export const nameOfPath = (path: string): string => path.replace(/^\/+/, '');
+
 /** `/a/b` + `c` → `/a/b/c`, whatever the slashes. */
 export function joinPath(parent: string, child: string): string {
   return `${parent === '/' ? '' : parent}/${child}`;

@@ -12,6 +12,7 @@ import { isContenderNode, lockOfNode, partView } from './parts';
 import { readLock, type ZkLock } from './read';
 import { assertAccepted, deleteExactly, targetOf } from './release';
 import { readSessions, type Sessions } from './sessions';
+import { nameOfPath, pathOfName } from './source';
 import { zookeeperTerms } from './terms';
 import { identityOf, zookeeperView } from './view';
 import { ZOOKEEPER_VERSION } from './version';
@@ -85,12 +86,13 @@ export class ZooKeeperLockStore implements LockStore {
     return { lock: held, exists: !held && !empty && !lock, size: self.dataLength };
   }
 
-  async inspect(name: string): Promise<LockView | null> {
-    if (!name.startsWith('/')) return null;
-    const [read, sessions] = await Promise.all([this.readAt(name), this.sessions()]);
+  async inspect(lockName: string): Promise<LockView | null> {
+    const path = pathOfName(lockName);
+    const name = nameOfPath(path);
+    const [read, sessions] = await Promise.all([this.readAt(path), this.sessions()]);
     if (read.lock) return this.view(read.lock, sessions);
-    if (isContenderNode(name)) {
-      const lock = await this.inspect(lockOfNode(name));
+    if (isContenderNode(path)) {
+      const lock = await this.inspect(lockOfNode(path));
       const part =
         lock && partView(name, lock, { kind: this.kind, source: this.source, nowMs: this.now(), size: read.size });
       if (part) return part;
@@ -112,12 +114,13 @@ export class ZooKeeperLockStore implements LockStore {
   }
 
   readAudit(from: Date, to: Date, lock?: string): Promise<AuditRecord[]> {
-    return readEvents(this.o.conn, this.root, from, to, lock);
+    return readEvents(this.o.conn, this.root, from, to, lock === undefined ? undefined : nameOfPath(lock));
   }
 
-  async forceRelease(r: ReleaseRequest): Promise<StoreReleaseResult> {
-    assertVersion(this, r.version);
-    const { lock } = await this.readAt(r.name);
+  async forceRelease(request: ReleaseRequest): Promise<StoreReleaseResult> {
+    assertVersion(this, request.version);
+    const r = { ...request, name: nameOfPath(pathOfName(request.name)) };
+    const { lock } = await this.readAt(pathOfName(r.name));
     const before = lock ? this.view(lock, undefined) : await this.inspect(r.name);
     if (!before) return { outcome: 'gone', current: null, audit: [] };
     if (!before.releasable || !lock) return { outcome: 'not-a-lock', current: before, audit: [] };

@@ -7,6 +7,7 @@ import { long } from './conn';
 import type { Contender, ZkLock } from './read';
 import { FORMAT_LABELS, isElection } from './recipes';
 import { sessionLabel, type Sessions } from './sessions';
+import { nameOfPath } from './source';
 import { zookeeperTerms } from './terms';
 import { versionOf } from './version';
 
@@ -38,7 +39,7 @@ function sessionOf(c: Contender, sessions: Sessions | undefined): string {
 export function waiterOf(c: Contender): LockWaiter {
   return {
     identity: identityOf(c),
-    key: c.node.path,
+    key: nameOfPath(c.node.path),
     since: new Date(Number(long(c.node.stat.ctime))).toISOString(),
     version: versionOf(long(c.node.stat.czxid), c.node.stat.version),
   };
@@ -71,7 +72,7 @@ export function zookeeperView(
     store: 'zookeeper',
     source: o.source,
     bucket: o.source,
-    name: lock.path,
+    name: nameOfPath(lock.path),
     format: lock.format,
     formatLabel: FORMAT_LABELS[lock.format],
     identity: lock.lease?.holder ?? lock.holders.map(identityOf).join(', '),
