@@ -26,6 +26,28 @@ afterAll(async () => {
   await server?.stop();
 });
 
+/**
+ * The classic way to expire a session: connect with its id and password, then close that connection. The owner may
+ * win its connection back first (then the close does not reach the server): tried again until it expires.
+ */
+async function expireSession(own: ZkConn): Promise<void> {
+  let expired = false;
+  own.client.once('expired', () => (expired = true));
+  for (let i = 0; i < 10 && !expired; i++) {
+    const twin = own.zk.createClient(server.hosts, {
+      sessionId: own.client.getSessionId(),
+      sessionPassword: (own.client as unknown as { getSessionPassword(): Buffer }).getSessionPassword(),
+    } as never);
+    await new Promise<void>((r) => {
+      const timer = setTimeout(r, 1_000); // the owner took the session back first: try again
+      twin.once('connected', () => (clearTimeout(timer), r()));
+      twin.connect();
+    });
+    twin.close();
+    for (let j = 0; j < 20 && !expired; j++) await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 const until = async (check: () => Promise<boolean>) => {
   for (let i = 0; i < 100 && !(await check()); i++) await new Promise((r) => setTimeout(r, 30));
   return check();
@@ -66,6 +88,16 @@ describe('Lockboard’s lock on ZooKeeper', () => {
     expect(await until(async () => lock.signal.aborted)).toBe(true);
     expect(lock.signal.reason).toBeInstanceOf(LockLostError);
     expect(await lock.release()).toBe('already-lost');
+  });
+
+  it('aborts its signal when its session expires (closed by another client with the same session id)', async () => {
+    const own = await zkClient(server.hosts);
+    const lock = await acquireZooKeeperLock({ conn: own, name: '/run/expiring', identity: 'lockboard-expiring' });
+    await expireSession(own);
+    expect(await until(async () => lock.signal.aborted)).toBe(true);
+    expect(String((lock.signal.reason as Error).message)).toMatch(/session expired|node was deleted/);
+    expect(await conn.children('/run/expiring')).toEqual([]);
+    own.client.close();
   });
 
   it('reports a new contender through the change feed within a second, and a lost connection as missed', async () => {
