@@ -30,7 +30,19 @@ export class ZkConn {
 
   private call<T>(run: (done: (err: ZkException | null, value: T) => void) => void): Promise<T> {
     this.requests++;
-    return new Promise((resolve, reject) => run((err, value) => (err ? reject(err) : resolve(value))));
+    return new Promise((resolve, reject) => run((err, value) => (err ? reject(this.explain(err)) : resolve(value))));
+  }
+
+  /** NO_AUTH names what to grant (README "Locks in ZooKeeper": ACLs), keeping the code for callers. */
+  private explain(err: ZkException): Error {
+    if (codeOf(err) !== ZK.NO_AUTH) return err;
+    const how = this.source.digest ? 'the digest identity given' : 'this client (no ZOOKEEPER_AUTH given)';
+    return Object.assign(
+      new Error(
+        `${this.source.display} refused ${how} (NO_AUTH): grant it READ on the source path (and DELETE on lock parents, CREATE on .lockboard/audit to release), or pass digest credentials in ZOOKEEPER_AUTH`,
+      ),
+      { code: ZK.NO_AUTH },
+    );
   }
 
   children(path: string, watcher?: Watcher): Promise<string[]> {
