@@ -32,6 +32,18 @@ export type LockFormat =
   | 'db-scheduler'
   // DynamoDB formats (lib/lock/stores/dynamodb)
   | 'dynamodb-lock-client'
+  // lock-file formats (lib/lock/stores/files)
+  | 'excl-file'
+  | 'softfilelock'
+  | 'kernel-lock'
+  | 'dotlock'
+  | 'procmail'
+  | 'git'
+  | 'terraform-local'
+  | 'proper-lockfile'
+  | 'pidfile'
+  | 'mercurial'
+  | 'lockboard-dir'
   | 'data'
   | 'other';
 /** Every health value, most urgent first. `free`: a released marker, an object a library keeps after release. */

@@ -1,0 +1,143 @@
+// Lock files in a directory (issue #38): listed with one holder scan of the machine per listing, each entry read by
+// its tool's convention; force-released by the rename-verify protocol, refused while a live process holds the file;
+// audited in `.lockboard/audit.jsonl` beside the locks.
+import fs from 'node:fs';
+import type { AuditRecord } from '../../audit-record';
+import { assertVersion, notALockView, recordedRelease, type LockStore, type LockView } from '../../store';
+import type { ChangeFeed, ChangeFeedHandlers, ReleaseRequest, StorePage, StoreReleaseResult } from '../../store';
+import { readEvents, recordEvent } from './audit';
+import { FILES_VERSION, readEntry, type Entry } from './entry';
+import { startFilesFeed } from './feed';
+import { readEntryAsLock } from './formats-special';
+import { scanHolders } from './proc';
+import { thisHost } from './process';
+import type { Context, Reading } from './reading';
+import { removeIfSame } from './release';
+import type { FilesSource } from './source';
+import { filesTerms, filesView } from './view';
+import { walk } from './walk';
+
+export class FilesLockStore implements LockStore {
+  readonly kind = 'files';
+  readonly versionShape = FILES_VERSION;
+  readonly source: string;
+
+  constructor(
+    private readonly src: FilesSource,
+    private readonly o: { longHeldMs?: number } = {},
+  ) {
+    this.source = src.display;
+  }
+
+  now(): number {
+    return Date.now();
+  }
+
+  async close(): Promise<void> {}
+
+  changes(handlers: ChangeFeedHandlers): Promise<ChangeFeed | null> {
+    return Promise.resolve(startFilesFeed(this.src, handlers));
+  }
+
+  private context(): Context {
+    return { scan: scanHolders(), host: thisHost(), nowMs: Date.now() };
+  }
+
+  private view(e: Entry, c: Context): LockView | null {
+    return this.read(e, c)?.view ?? null;
+  }
+
+  private read(e: Entry, c: Context): { view: LockView; reading: Reading } | null {
+    const reading = readEntryAsLock(e, c);
+    if (!reading) return null;
+    const o = { source: this.source, dir: this.src.dir, nowMs: c.nowMs, longHeldMs: this.o.longHeldMs };
+    return { view: filesView(e, reading, o), reading };
+  }
+
+  async list(): Promise<StorePage> {
+    const c = this.context();
+    const locks: LockView[] = [];
+    let skipped = 0;
+    let n = 0;
+    for (const e of walk(this.src.dir, this.src.depth, this.src.audit)) {
+      if (++n % 2000 === 0) await new Promise((r) => setImmediate(r)); // let the console answer meanwhile
+      const v = e === 'skipped' ? null : this.view(e, c);
+      if (v) locks.push(v);
+      else skipped++;
+    }
+    return { locks, skipped, serverTime: new Date(c.nowMs).toISOString() };
+  }
+
+  async inspect(name: string): Promise<LockView | null> {
+    return (await this.inspectRead(name))?.view ?? null;
+  }
+
+  private async inspectRead(name: string): Promise<{ view: LockView; reading?: Reading } | null> {
+    if (name.split('/').some((s) => s === '..' || s === '' || s === '.')) return null;
+    const e = readEntry(this.src.dir, name);
+    if (!e) return null;
+    const c = this.context();
+    const read = this.read(e, c);
+    if (read) return read;
+    const what =
+      e.kind === 'dir' ? 'A directory' : e.kind === 'file' ? `A file of ${e.stat.size} bytes` : `A ${e.kind}`;
+    const terms = filesTerms();
+    return { view: notALockView({ kind: this.kind, source: this.source, name, what, nowMs: c.nowMs, terms }) };
+  }
+
+  record(fields: Record<string, string>): Promise<string> {
+    try {
+      return Promise.resolve(recordEvent(this.src.audit, fields));
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
+  }
+
+  readAudit(from: Date, to: Date, lock?: string): Promise<AuditRecord[]> {
+    return Promise.resolve(readEvents(this.src.audit, from, to, lock));
+  }
+
+  /** Refused while a live process holds it; otherwise removed only if it is still exactly the file seen. */
+  async forceRelease(o: ReleaseRequest): Promise<StoreReleaseResult> {
+    assertVersion(this, o.version);
+    const read = await this.inspectRead(o.name);
+    if (!read) return { outcome: 'gone', current: null, audit: [] };
+    const { view: before, reading } = read;
+    if (!before.releasable || !reading) return { outcome: 'not-a-lock', current: before, audit: [] };
+    const fields: Record<string, string> = {
+      version: o.version,
+      operator: o.operator,
+      reason: o.reason,
+      format: before.format,
+    };
+    const trail = {
+      lock: o.name,
+      trail: this.src.audit,
+      fields,
+      record: (f: Record<string, string>) => this.record(f),
+    };
+    const member = reading.member;
+    const path = member?.path ?? `${this.src.dir}/${o.name}`;
+    let detail: string | undefined;
+    const result = await recordedRelease(trail, async () => {
+      if (before.version === o.version && reading.status === 'live') {
+        detail = before.releaseNote;
+        fields.detail = detail; // recorded with the outcome
+        return { outcome: 'refreshed', current: before };
+      }
+      const r = removeIfSame(path, member?.name ?? o.name, o.version);
+      if (r.outcome === 'changed' && r.detail) fields.detail = detail = r.detail;
+      if (r.outcome === 'released' && member) removeEmptyDir(`${this.src.dir}/${o.name}`);
+      return { outcome: r.outcome, current: r.outcome === 'released' ? null : await this.inspect(o.name) };
+    });
+    return { ...result, ...(detail ? { detail } : {}), ...(result.outcome === 'released' ? { released: before } : {}) };
+  }
+}
+
+function removeEmptyDir(p: string) {
+  try {
+    fs.rmdirSync(p);
+  } catch {
+    /* a new holder is inside, or it is gone */
+  }
+}
