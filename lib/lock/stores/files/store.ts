@@ -121,7 +121,7 @@ export class FilesLockStore implements LockStore {
     let detail: string | undefined;
     const result = await recordedRelease(trail, async () => {
       if (before.version === o.version && reading.status === 'live') {
-        detail = before.releaseNote;
+        detail = before.releaseNote.replace(/^Refused while held: /, '');
         fields.detail = detail; // recorded with the outcome
         return { outcome: 'refreshed', current: before };
       }

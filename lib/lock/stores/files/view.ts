@@ -76,7 +76,7 @@ export function filesView(
     health,
     heldMs,
     metadata: {},
-    details: [...r.details, ['Path', target.path], ['Holder', r.why]],
+    details: [...r.details, ['Path', target.path]],
     releasable: true,
     releaseRule: 'delete',
     releaseNote: releaseNoteOf(r),
