@@ -125,7 +125,7 @@ export class FilesLockStore implements LockStore {
         fields.detail = detail; // recorded with the outcome
         return { outcome: 'refreshed', current: before };
       }
-      const r = removeIfSame(path, member?.name ?? o.name, o.version);
+      const r = removeIfSame(path, member?.name ?? o.name, o.version, `${this.src.audit}/release`);
       if (r.outcome === 'changed' && r.detail) fields.detail = detail = r.detail;
       if (r.outcome === 'released' && member) removeEmptyDir(`${this.src.dir}/${o.name}`);
       return { outcome: r.outcome, current: r.outcome === 'released' ? null : await this.inspect(o.name) };
