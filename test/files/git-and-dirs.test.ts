@@ -1,5 +1,5 @@
 // git's index.lock left by a `git commit` killed with SIGKILL (held while git works in the repository, stale after),
-// npm proper-lockfile's directory (its mtime heartbeat), and Terraform's local state lock where Terraform is installed.
+// and npm proper-lockfile's directory (its mtime heartbeat). Terraform's local state lock: test/interop/terraform-local.test.ts.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,7 +9,7 @@ import { killAndWait, need, startHolder, stopAll, storeOf, tempDir, until } from
 const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', ['-c', 'user.name=ci', '-c', 'user.email=ci@example.com', ...args], { cwd, stdio: 'pipe' });
 
-describe('git, proper-lockfile and Terraform locks', () => {
+describe('git and proper-lockfile locks', () => {
   let dir: string;
   beforeAll(() => {
     need('git', 'apt-get install git');
@@ -69,33 +69,4 @@ describe('git, proper-lockfile and Terraform locks', () => {
     expect(r.outcome).toBe('released');
     expect(fs.existsSync(`${file}.lock`)).toBe(false);
   });
-
-  it('Terraform local backend: locked only while the state file carries its POSIX lock; a leftover .lock.info is free', async () => {
-    need('terraform', 'Terraform ≥ 1.10 on PATH (https://developer.hashicorp.com/terraform/install)');
-    const tf = path.join(dir, 'tf');
-    fs.mkdirSync(tf);
-    fs.writeFileSync(
-      path.join(tf, 'main.tf'),
-      'resource "terraform_data" "sleep" {\n  input = timestamp()\n  provisioner "local-exec" { command = "echo started; sleep 120" }\n}\n',
-    );
-    const env = { ...process.env, TF_CLI_CONFIG_FILE: '/dev/null', CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1' };
-    execFileSync('terraform', ['init', '-no-color'], { cwd: tf, env, stdio: 'pipe' });
-    const apply = await startHolder(
-      'sh',
-      ['-c', 'exec terraform apply -auto-approve -no-color | grep --line-buffered started'],
-      { cwd: tf },
-    );
-    const store = storeOf(tf);
-    const held = await until(() => store.inspect('.terraform.tfstate.lock.info'), 'the lock info');
-    expect([held.format, held.health]).toEqual(['terraform-local', 'healthy']);
-    expect(held.identity).toMatch(/\(terraform/);
-    expect(held.releaseNote).toMatch(/two holders/);
-    await stopAll(); // kill -9 terraform: the kernel drops its lock, the info file stays
-    void apply;
-    const leftover = await until(async () => {
-      const v = await store.inspect('.terraform.tfstate.lock.info');
-      return v?.health === 'free' ? v : null;
-    }, 'the lock to be dropped');
-    expect(leftover.note).toMatch(/leftover/);
-  }, 60_000);
 });

@@ -48,7 +48,16 @@ describe("Lockboard's own lock in a directory", () => {
   it('lockboard run --source file:///DIR holds it for the command and gives it the fencing token', async () => {
     dir = tempDir();
     const r = await runCli(
-      ['run', '--source', `file://${dir}`, 'job', '--', 'sh', '-c', `ls ${dir}/job.lockd; echo token=$LOCKBOARD_FENCING_TOKEN`],
+      [
+        'run',
+        '--source',
+        `file://${dir}`,
+        'job',
+        '--',
+        'sh',
+        '-c',
+        `ls ${dir}/job.lockd; echo token=$LOCKBOARD_FENCING_TOKEN`,
+      ],
       {},
     );
     expect(r.code, r.stderr).toBe(0);
