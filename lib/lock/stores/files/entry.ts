@@ -67,9 +67,11 @@ export interface Identity {
   sha: string;
 }
 
+const EMPTY_SHA = createHash('sha256').digest('hex').slice(0, 16);
+
 export function identityOf(e: Pick<Entry, 'stat' | 'kind' | 'body'>): Identity {
   const s = e.stat;
-  const sha = createHash('sha256').update(e.body).digest('hex').slice(0, 16);
+  const sha = e.body.length ? createHash('sha256').update(e.body).digest('hex').slice(0, 16) : EMPTY_SHA;
   return { dev: s.dev, ino: s.ino, birthNs: s.birthtimeNs, mtimeNs: s.mtimeNs, size: s.size, kind: e.kind, sha };
 }
 

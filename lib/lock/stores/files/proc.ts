@@ -25,6 +25,8 @@ export interface HolderScan {
   procfs: boolean;
   /** Processes by pid with their cwd (for git: a git process working in a repository). */
   cwds: Map<number, string>;
+  /** Every inode number that is locked or open somewhere: most files are in neither, and are passed at once. */
+  inos: Set<bigint>;
 }
 
 /** glibc's major/minor split of st_dev, as /proc/locks prints it. */
@@ -65,7 +67,7 @@ export function scanHolders(): HolderScan {
   try {
     text = fs.readFileSync('/proc/locks', 'utf8');
   } catch {
-    return { locks: new Map(), fds: new Map(), hidden: 0, procfs: false, cwds: new Map() };
+    return { locks: new Map(), fds: new Map(), hidden: 0, procfs: false, cwds: new Map(), inos: new Set() };
   }
   const fds = new Map<string, FdHolder[]>();
   const cwds = new Map<number, string>();
@@ -97,5 +99,8 @@ export function scanHolders(): HolderScan {
       }
     }
   }
-  return { locks: parseProcLocks(text), fds, hidden, procfs: true, cwds };
+  const locks = parseProcLocks(text);
+  const inos = new Set<bigint>();
+  for (const key of [...locks.keys(), ...fds.keys()]) inos.add(BigInt(key.slice(key.lastIndexOf(':') + 1)));
+  return { locks, fds, hidden, procfs: true, cwds, inos };
 }

@@ -42,7 +42,7 @@ function userName(uid: string): string {
 }
 
 export function processInfo(pid: number): ProcessInfo {
-  if (!Number.isInteger(pid) || pid <= 0) return { pid, state: 'gone' };
+  if (!Number.isInteger(pid) || pid <= 0 || !fs.existsSync(`/proc/${pid}`)) return { pid, state: 'gone' };
   let stat: string;
   try {
     stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');

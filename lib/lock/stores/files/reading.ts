@@ -40,6 +40,7 @@ export interface Holders {
 }
 
 export function holdersOf(e: Entry, scan: HolderScan): Holders {
+  if (!scan.inos.has(e.stat.ino)) return { kernel: [], procs: [] };
   const kernel = scan.locks.get(devKey(e.stat.dev, e.stat.ino)) ?? [];
   const pids = new Set<number>((scan.fds.get(`${e.stat.dev}:${e.stat.ino}`) ?? []).map((h) => h.pid));
   for (const k of kernel) if (k.pid > 0) pids.add(k.pid);
