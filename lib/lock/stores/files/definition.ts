@@ -21,7 +21,7 @@ export const files: StoreDefinition = {
     const fs = await import('node:fs');
     if (!fs.statSync(src.dir, { throwIfNoEntry: false })?.isDirectory())
       throw Object.assign(new Error(`${src.dir} is not a directory: check the path in ${spec.id}`), {
-        code: 'ENOENT',
+        code: 'CONFIG',
       });
     return new FilesLockStore(src, { longHeldMs: o.longHeldMs });
   },

@@ -2,7 +2,9 @@
 // its tool's convention; force-released by the rename-verify protocol, refused while a live process holds the file;
 // audited in `.lockboard/audit.jsonl` beside the locks.
 import fs from 'node:fs';
+import path from 'node:path';
 import type { AuditRecord } from '../../audit-record';
+import { LockOptionsError } from '../../errors';
 import { assertVersion, notALockView, recordedRelease, type LockStore, type LockView } from '../../store';
 import type { ChangeFeed, ChangeFeedHandlers, ReleaseRequest, StorePage, StoreReleaseResult } from '../../store';
 import { readEvents, recordEvent } from './audit';
@@ -73,7 +75,11 @@ export class FilesLockStore implements LockStore {
   }
 
   private async inspectRead(name: string): Promise<{ view: LockView; reading?: Reading } | null> {
-    if (name.split('/').some((s) => s === '..' || s === '' || s === '.')) return null;
+    if (name.split('/').some((s) => s === '..' || s === '' || s === '.'))
+      throw new LockOptionsError(
+        `${JSON.stringify(name)} is not a name in ${this.source}: use a path relative to the directory, without ".." (e.g. site/.git/index.lock)`,
+      );
+    if (!insideDir(this.src.dir, name)) return null; // through a symlinked subdirectory: not this source's
     const e = readEntry(this.src.dir, name);
     if (!e) return null;
     const c = this.context();
@@ -117,7 +123,7 @@ export class FilesLockStore implements LockStore {
       record: (f: Record<string, string>) => this.record(f),
     };
     const member = reading.member;
-    const path = member?.path ?? `${this.src.dir}/${o.name}`;
+    const target = member?.path ?? path.join(this.src.dir, o.name);
     let detail: string | undefined;
     const result = await recordedRelease(trail, async () => {
       if (before.version === o.version && reading.status === 'live') {
@@ -125,12 +131,22 @@ export class FilesLockStore implements LockStore {
         fields.detail = detail; // recorded with the outcome
         return { outcome: 'refreshed', current: before };
       }
-      const r = removeIfSame(path, member?.name ?? o.name, o.version, `${this.src.audit}/release`);
+      const r = removeIfSame(target, member?.name ?? o.name, o.version, `${this.src.audit}/release`);
       if (r.outcome === 'changed' && r.detail) fields.detail = detail = r.detail;
       if (r.outcome === 'released' && member) removeEmptyDir(`${this.src.dir}/${o.name}`);
       return { outcome: r.outcome, current: r.outcome === 'released' ? null : await this.inspect(o.name) };
     });
     return { ...result, ...(detail ? { detail } : {}), ...(result.outcome === 'released' ? { released: before } : {}) };
+  }
+}
+
+function insideDir(dir: string, name: string): boolean {
+  const parent = path.dirname(path.join(dir, name));
+  try {
+    const real = fs.realpathSync(parent);
+    return real === fs.realpathSync(dir) || real.startsWith(fs.realpathSync(dir) + path.sep);
+  } catch {
+    return true; // a parent that does not exist: readEntry answers null
   }
 }
 

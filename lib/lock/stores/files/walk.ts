@@ -18,7 +18,12 @@ export function* walk(root: string, depth: number, skip: string, rel = ''): Gene
   try {
     names = fs.readdirSync(dir);
   } catch (err) {
-    if (rel && ['ENOENT', 'ENOTDIR', 'EACCES'].includes((err as NodeJS.ErrnoException).code ?? '')) return;
+    const code = (err as NodeJS.ErrnoException).code ?? '';
+    if (rel && ['ENOENT', 'ENOTDIR', 'EACCES'].includes(code)) return;
+    if (['ENOENT', 'ENOTDIR', 'EACCES'].includes(code))
+      throw Object.assign(new Error(`Cannot list ${dir} (${code}) as uid ${process.getuid?.() ?? '?'}`), {
+        code: 'CONFIG',
+      });
     throw err;
   }
   for (const base of names.sort()) {
