@@ -25,6 +25,7 @@ export const POST = withRole('operator', async (req, { user }) => {
     {
       outcome: result.outcome,
       current: result.current,
+      ...(result.detail ? { detail: result.detail } : {}),
       ...recorded,
     },
   );
