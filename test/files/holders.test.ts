@@ -109,6 +109,19 @@ open(sys.argv[1] + "/worker.pid", "w").write("%d\\n" % p); time.sleep(0.2); prin
     await killAndWait(parent);
   });
 
+  it('a pid file older than the process with its pid names a reused pid: stale, not alive', async () => {
+    const other = await startHolder('sh', ['-c', 'echo up; exec sleep 120']);
+    fs.writeFileSync(`${dir}/old.pid`, `${other.pid}\n`);
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    fs.utimesSync(`${dir}/old.pid`, hourAgo, hourAgo); // written an hour before that process started
+    const v = (await storeOf(dir).inspect('old.pid'))!;
+    expect([v.format, v.health]).toEqual(['pidfile', 'expired']);
+    expect(v.note).toMatch(/reused/);
+    fs.utimesSync(`${dir}/old.pid`, new Date(), new Date());
+    expect((await storeOf(dir).inspect('old.pid'))!.health).toBe('healthy');
+    await killAndWait(other);
+  });
+
   it('lists them all in one pass, and something else is not a lock', async () => {
     fs.writeFileSync(`${dir}/notes.txt`, 'hello');
     const page = await storeOf(dir).list();
