@@ -1,7 +1,7 @@
 // Lock files written by the real tools, their holders named from /proc, and a release refused while a live process
 // holds the file, allowed (exactly the file seen) once it is dead: the seed's MachineLock, python3-filelock, flock(1),
 // lockfile-progs, a zombie's pid file.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -72,9 +72,13 @@ print(os.getpid(), flush=True); time.sleep(120)`;
     const store = storeOf(dir);
     const first = await until(async () => (await store.inspect('util.lock'))?.pid, 'the flock');
     expect(first).toBe(String(holder.pid));
-    const sleeper = execFileSync('pgrep', ['-P', String(holder.pid)])
-      .toString()
-      .trim();
+    // flock forks, then the child execs sleep: wait until it has
+    const sleeper = await until(() => {
+      const pid = spawnSync('pgrep', ['-P', String(holder.pid)])
+        .stdout.toString()
+        .trim();
+      return pid && fs.readFileSync(`/proc/${pid}/comm`, 'utf8') === 'sleep\n' ? pid : '';
+    }, 'flock to run sleep');
     await killAndWait(holder);
     expect(fs.readFileSync('/proc/locks', 'utf8')).toMatch(new RegExp(`FLOCK .* ${holder.pid} `));
     const now = (await store.inspect('util.lock'))!;
