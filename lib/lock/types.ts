@@ -125,6 +125,8 @@ export interface StoreTerms {
   trail: string;
   /** The release needs the lock's name typed (it ends more than the lock, e.g. a whole session). */
   confirmByName?: boolean;
+  /** What an expired lock means here, where it is not "the next acquirer takes it over" (lock files: git never does). */
+  expiredMeans?: string;
   /** Whether `metadata` holds anything worth a "Raw metadata" panel. */
   rawMetadata?: boolean;
 }

@@ -27,6 +27,8 @@ function terms(ttl: boolean): StoreTerms {
     storeLabel: 'Lock files',
     versionName: 'device, inode, birth and modification times, size and content hash',
     since: 'Created',
+    expiredMeans:
+      'stale: no process holds it; removing it is safe (some tools, like git, never take a stale lock over themselves)',
     updated: 'Last modified',
     ...(ttl ? { ttl: 'Stale after' } : {}),
     liveness:
