@@ -56,4 +56,14 @@ describe('recognition', () => {
     expect((await store.inspect('lock'))!.health).toBe('unknown');
     expect((await store.inspect('.terraform.tfstate.lock.info'))!.health).toBe('free');
   });
+
+  it("git's gc.pid (pid host, no newline): another host's is unknown for 12 hours, then stale by git's own rule", async () => {
+    dir = tempDir();
+    fs.writeFileSync(`${dir}/gc.pid`, '15195 ci-runner-3');
+    const store = storeOf(dir);
+    expect((await store.inspect('gc.pid'))!.health).toBe('unknown');
+    const old = new Date(Date.now() - 13 * 3_600_000);
+    fs.utimesSync(`${dir}/gc.pid`, old, old);
+    expect((await store.inspect('gc.pid'))!.health).toBe('expired');
+  });
 });

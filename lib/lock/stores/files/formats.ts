@@ -6,6 +6,7 @@ import { heldBy, holdersOf, noHolder, type Context, type Reading } from './readi
 import type { Entry } from './entry';
 
 const LOCKFILE_PROGS_MS = 300_000; // liblockfile: valid for 5 minutes after the last touch
+const GIT_GC_PID_MS = 12 * 3_600_000; // builtin/gc.c: a gc.pid older than 12 hours is ignored
 
 /** A pid named in a file, judged on this host only. */
 function byPid(r: Omit<Reading, 'status' | 'why'>, pid: number, host: string | undefined, e: Entry, c: Context) {
@@ -66,6 +67,8 @@ export function readLockFile(e: Entry, c: Context): Reading | null {
   if (pidFile && /(^|\/)[^/]+\.pid$/.test(e.name)) {
     const r = { ...base, format: 'pidfile' as const, label: 'PID file', pid: pidFile[1], host: pidFile[2] };
     if (pidFile[2]) r.details = [['Host', pidFile[2]]];
+    if (/(^|\/)gc\.pid$/.test(e.name) && Number(e.stat.mtimeMs) + GIT_GC_PID_MS < c.nowMs)
+      return { ...r, status: 'stale', why: 'Stale: git ignores a gc.pid older than 12 hours.' };
     return byPid(r, Number(pidFile[1]), pidFile[2], e, c);
   }
   if (/^\d+\n$/.test(text) && isLockName) {
