@@ -10,8 +10,7 @@ import { definitionByKind } from '@/lib/lock/stores';
 import { mapLimit } from '@/lib/lock/map-limit';
 import { isListedLock, type LockView } from '@/lib/lock/store';
 import { env } from './env';
-import { LockIndex, type RowChange } from './index/lock-index';
-import { changed } from './watch-diff';
+import { LockIndex, type RowChange } from '../lock/query/lock-index';
 import { countFeedLag, countWatchEvent } from './metrics';
 import { SourceFeed } from './source-feed';
 import { cachedPage, onLaterReads, storeFor } from './stores';
@@ -157,7 +156,7 @@ export class SourceWatcher {
     const now = this.now();
     const out: RowChange[] = [];
     for (const v of views) {
-      const c = this.index.upsert(v, now, (a, b) => changed(a, b));
+      const c = this.index.upsert(v, now);
       if (c) out.push(c);
     }
     for (const name of dropped) {
@@ -197,7 +196,7 @@ export class SourceWatcher {
         const now = Date.parse(page.serverTime) || store.now();
         const out: RowChange[] = [];
         for (const lock of page.locks) {
-          const c = this.index.upsert(lock, now, (a, b) => changed(a, b));
+          const c = this.index.upsert(lock, now);
           if (c) out.push(c);
         }
         this.status.page(page.locks.length + page.skipped, page.skipped, page.serverTime);
@@ -235,8 +234,7 @@ export class SourceWatcher {
     const out: RowChange[] = [];
     for (const { name, view } of read) {
       if (view === undefined) continue;
-      const c =
-        view && isListedLock(view) ? this.index.upsert(view, now, (a, b) => changed(a, b)) : this.index.remove(name);
+      const c = view && isListedLock(view) ? this.index.upsert(view, now) : this.index.remove(name);
       if (c) out.push(c);
     }
     this.status.serverTime = new Date(now).toISOString();
