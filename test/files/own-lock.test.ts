@@ -13,20 +13,26 @@ describe("Lockboard's own lock in a directory", () => {
 
   it('is listed as held, refuses a second holder, and loses to an operator release through its signal', async () => {
     dir = tempDir();
-    const lock = await acquireFileLock({ dir, name: 'deploy', ttlMs: 400, identity: 'ci-runner-7', purpose: 'deploy' });
+    const lock = await acquireFileLock({
+      dir,
+      name: 'deploy',
+      ttlMs: 2_000,
+      identity: 'ci-runner-7',
+      purpose: 'deploy',
+    });
     const store = storeOf(dir);
     const view = (await store.inspect('deploy.lockd'))!;
     expect([view.format, view.health, view.generation]).toEqual(['lockboard-dir', 'healthy', lock.fencingToken]);
     expect(view.details).toContainEqual(['Identity', 'ci-runner-7']);
-    await expect(acquireFileLock({ dir, name: 'deploy', ttlMs: 400, timeoutMs: 0 })).rejects.toBeInstanceOf(
+    await expect(acquireFileLock({ dir, name: 'deploy', ttlMs: 2_000, timeoutMs: 0 })).rejects.toBeInstanceOf(
       LockTimeoutError,
     );
     const lost = new Promise((r) => lock.signal.addEventListener('abort', () => r(lock.signal.reason)));
     const r = await store.forceRelease({ name: 'deploy.lockd', version: view.version, reason: 't', operator: 'ci' });
     expect(r.outcome).toBe('released');
     expect(fs.existsSync(`${dir}/deploy.lockd`)).toBe(false);
-    expect(await lost).toBeInstanceOf(LockLostError); // within one refresh (ttl / 4 = 100 ms)
-    const next = await acquireFileLock({ dir, name: 'deploy', ttlMs: 400, timeoutMs: 0 });
+    expect(await lost).toBeInstanceOf(LockLostError); // within one refresh (ttl / 4 = 500 ms)
+    const next = await acquireFileLock({ dir, name: 'deploy', ttlMs: 2_000, timeoutMs: 0 });
     expect(BigInt(next.fencingToken)).toBeGreaterThan(BigInt(lock.fencingToken));
     expect(await next.release()).toBe('released');
     expect(await lock.release()).toBe('already-lost');
@@ -34,10 +40,10 @@ describe("Lockboard's own lock in a directory", () => {
 
   it('a refresh keeps it held past its TTL; a version seen before a refresh is "refreshed", never removed', async () => {
     dir = tempDir();
-    const lock = await acquireFileLock({ dir, name: 'nightly', ttlMs: 300 });
+    const lock = await acquireFileLock({ dir, name: 'nightly', ttlMs: 1_200 });
     const store = storeOf(dir);
     const seen = (await store.inspect('nightly.lockd'))!;
-    await new Promise((r) => setTimeout(r, 450));
+    await new Promise((r) => setTimeout(r, 1_500));
     expect((await store.inspect('nightly.lockd'))!.health).toBe('healthy');
     const r = await store.forceRelease({ name: 'nightly.lockd', version: seen.version, reason: 't', operator: 'ci' });
     expect(r.outcome).toBe('refreshed');
