@@ -99,8 +99,20 @@ export function scanHolders(): HolderScan {
       }
     }
   }
-  const locks = parseProcLocks(text);
+  return withLockTable({ locks: new Map(), fds, hidden, procfs: true, cwds, inos: new Set() }, text);
+}
+
+/** A scan whose open files are reused (a burst of inspections) with the kernel's lock table read afresh. */
+export function withLockTable(scan: HolderScan, text?: string): HolderScan {
+  if (!scan.procfs) return scan;
+  let table = text;
+  try {
+    table ??= fs.readFileSync('/proc/locks', 'utf8');
+  } catch {
+    table = '';
+  }
+  const locks = parseProcLocks(table);
   const inos = new Set<bigint>();
-  for (const key of [...locks.keys(), ...fds.keys()]) inos.add(BigInt(key.slice(key.lastIndexOf(':') + 1)));
-  return { locks, fds, hidden, procfs: true, cwds, inos };
+  for (const key of [...locks.keys(), ...scan.fds.keys()]) inos.add(BigInt(key.slice(key.lastIndexOf(':') + 1)));
+  return { ...scan, locks, inos };
 }

@@ -11,13 +11,15 @@ import { readEvents, recordEvent } from './audit';
 import { FILES_VERSION, readEntry, type Entry } from './entry';
 import { startFilesFeed } from './feed';
 import { readEntryAsLock } from './formats-special';
-import { scanHolders } from './proc';
+import { scanHolders, withLockTable, type HolderScan } from './proc';
 import { thisHost } from './process';
 import type { Context, Reading } from './reading';
 import { removeIfSame } from './release';
 import type { FilesSource } from './source';
 import { filesTerms, filesView } from './view';
 import { walk } from './walk';
+
+const SCAN_REUSE_MS = 250;
 
 export class FilesLockStore implements LockStore {
   readonly kind = 'files';
@@ -41,8 +43,19 @@ export class FilesLockStore implements LockStore {
     return Promise.resolve(startFilesFeed(this.src, handlers));
   }
 
-  private context(): Context {
-    return { scan: scanHolders(), host: thisHost(), nowMs: Date.now() };
+  private lastScan: { at: number; scan: HolderScan } | undefined;
+
+  /**
+   * One holder scan of the machine. Inspections in a burst (a feed's changes) share its open files up to 250 ms old
+   * (each holder found is still checked alive); the kernel's lock table is read afresh every time, and a listing or a
+   * release always scans anew.
+   */
+  private context(fresh = true): Context {
+    const now = Date.now();
+    if (fresh || !this.lastScan || now - this.lastScan.at > SCAN_REUSE_MS)
+      this.lastScan = { at: now, scan: scanHolders() };
+    else this.lastScan.scan = withLockTable(this.lastScan.scan);
+    return { scan: this.lastScan.scan, host: thisHost(), nowMs: now };
   }
 
   private view(e: Entry, c: Context): LockView | null {
@@ -71,10 +84,10 @@ export class FilesLockStore implements LockStore {
   }
 
   async inspect(name: string): Promise<LockView | null> {
-    return (await this.inspectRead(name))?.view ?? null;
+    return (await this.inspectRead(name, false))?.view ?? null;
   }
 
-  private async inspectRead(name: string): Promise<{ view: LockView; reading?: Reading } | null> {
+  private async inspectRead(name: string, fresh = true): Promise<{ view: LockView; reading?: Reading } | null> {
     if (name.split('/').some((s) => s === '..' || s === '' || s === '.'))
       throw new LockOptionsError(
         `${JSON.stringify(name)} is not a name in ${this.source}: use a path relative to the directory, without ".." (e.g. site/.git/index.lock)`,
@@ -82,7 +95,7 @@ export class FilesLockStore implements LockStore {
     if (!insideDir(this.src.dir, name)) return null; // through a symlinked subdirectory: not this source's
     const e = readEntry(this.src.dir, name);
     if (!e) return null;
-    const c = this.context();
+    const c = this.context(fresh);
     const read = this.read(e, c);
     if (read) return read;
     const what =
