@@ -148,7 +148,10 @@ function healthChange(lock: LockInfo): string {
   if (lock.health === 'free') return 'Nobody holds it; the next holder replaces this released marker.';
   if (lock.health === 'unknown')
     return 'Never by itself: a foreign lock stays until its owner or an operator removes it.';
-  if (lock.health === 'expired') return 'It stays expired until an acquirer takes it over or an operator clears it.';
+  if (lock.health === 'expired')
+    return lock.terms?.expiredMeans
+      ? `It stays so until an operator clears it: ${lock.terms.expiredMeans}.`
+      : 'It stays expired until an acquirer takes it over or an operator clears it.';
   const overdueAt = lock.refreshIntervalMs ? Date.parse(lock.updatedAt) + 1.5 * lock.refreshIntervalMs : undefined;
   const parts = [];
   if (overdueAt && lock.health !== 'overdue')

@@ -9,6 +9,8 @@ export interface Conflict {
   outcome: 'changed' | 'refreshed' | 'gone' | 'not-a-lock';
   message: string;
   current?: LockInfo;
+  /** The store's own words for the refusal (a live process holding a lock file): the message says it all. */
+  detail?: string;
 }
 
 export function ConflictNotice({
@@ -36,7 +38,7 @@ export function ConflictNotice({
           <span className="font-mono">{versionText(current)}</span>). Their lock is intact.
         </p>
       )}
-      {conflict.outcome === 'refreshed' && current && (
+      {conflict.outcome === 'refreshed' && !conflict.detail && current && (
         <>
           <p>
             The holder refreshed: the lock is now at <span className="font-mono">{versionText(current)}</span>. It is

@@ -107,7 +107,7 @@ export async function storeRelease(
   else {
     const where = `${t.spec.id}${t.spec.prefix && t.name!.startsWith(t.spec.prefix) ? t.name!.slice(t.spec.prefix.length) : ` ${t.name}`}`;
     const holder = result.current?.identity;
-    let line = describeOutcome(result.outcome, { where, version: o.version, holder });
+    let line = describeOutcome(result.outcome, { where, version: o.version, holder, detail: result.detail });
     if (result.outcome === 'not-a-lock' && result.current?.note) line += ` (${result.current.note})`;
     console.log(line);
     if (result.confirmed === false)

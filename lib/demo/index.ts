@@ -10,6 +10,7 @@ import { startHolders } from './holders';
 import { PLATFORM_BUCKET } from './platform';
 import { startDemoPostgres } from './postgres';
 import { startDemoDynamo } from './dynamodb';
+import { startDemoFiles } from './files';
 import { startDemoRedis } from './redis';
 import { pause, shutdown, stopRequested } from './shutdown';
 import { S3_BUCKET } from './s3';
@@ -114,11 +115,20 @@ async function main(): Promise<number> {
     console.error(`demo: DynamoDB locks are off: ${(err as Error).message}. Try --dynamodb-port.`);
     return null;
   });
+  const files = await startDemoFiles(values['data-dir'], redisStop).catch((err: unknown) => {
+    console.error(`demo: lock files are off: ${(err as Error).message}.`);
+    return null;
+  });
   // The servers go first: a holder loop blocked on a query of a server being stopped must not hold the stop up
   const stopRedis = async () => {
     redisStop.stop();
-    await Promise.allSettled([redis?.stop(), postgres?.stop(), dynamo?.stop()]);
-    const loops = [...(redis?.loops ?? []), ...(postgres?.loops ?? []), ...(dynamo?.loops ?? [])];
+    await Promise.allSettled([redis?.stop(), postgres?.stop(), dynamo?.stop(), files?.stop()]);
+    const loops = [
+      ...(redis?.loops ?? []),
+      ...(postgres?.loops ?? []),
+      ...(dynamo?.loops ?? []),
+      ...(files?.loops ?? []),
+    ];
     await Promise.race([Promise.allSettled(loops), pause(2_000)]);
   };
   const killServers = () => {
@@ -129,7 +139,7 @@ async function main(): Promise<number> {
   try {
     console_ = await startConsole(port, {
       LOCKBOARD_DEMO: '1',
-      LOCKBOARD_SOURCES: `gs://${bucket}/locks/,gs://${bucket}/ci/,gs://${PLATFORM_BUCKET}/,s3://${S3_BUCKET}/${redis ? `,${redis.url}` : ''}${postgres ? `,${postgres.url}` : ''}${dynamo ? `,${dynamo.sources.join(',')}` : ''}`,
+      LOCKBOARD_SOURCES: `gs://${bucket}/locks/,gs://${bucket}/ci/,gs://${PLATFORM_BUCKET}/,s3://${S3_BUCKET}/${redis ? `,${redis.url}` : ''}${postgres ? `,${postgres.url}` : ''}${dynamo ? `,${dynamo.sources.join(',')}` : ''}${files ? `,${files.url}` : ''}`,
       LOCKBOARD_GCS_ENDPOINT: emulator.url,
       AWS_ENDPOINT_URL_S3: s3Url,
       ...(dynamo ? { AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint } : {}),
@@ -163,7 +173,7 @@ Lockboard demo is running.
                dynamo
                  ? `\n             AWS_ENDPOINT_URL_DYNAMODB=${dynamo.endpoint} npx lockboard ls dynamodb://tf-locks   (Terraform, lock clients)`
                  : ''
-             }
+             }${files ? `\n             npx lockboard ls '${files.url}'   (lock files: a live holder, a crash, a stale git lock)` : ''}
   Metrics:   curl -H 'Authorization: Bearer demo-metrics-token-0123456789' ${console_.url}/api/metrics
 Press Ctrl-C to stop.`);
   await Promise.race([stopping, new Promise<void>((resolve) => console_.child.once('exit', () => resolve()))]);

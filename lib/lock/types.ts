@@ -32,6 +32,18 @@ export type LockFormat =
   | 'db-scheduler'
   // DynamoDB formats (lib/lock/stores/dynamodb)
   | 'dynamodb-lock-client'
+  // lock-file formats (lib/lock/stores/files)
+  | 'excl-file'
+  | 'softfilelock'
+  | 'kernel-lock'
+  | 'dotlock'
+  | 'procmail'
+  | 'git'
+  | 'terraform-local'
+  | 'proper-lockfile'
+  | 'pidfile'
+  | 'mercurial'
+  | 'lockboard-dir'
   | 'data'
   | 'other';
 /** Every health value, most urgent first. `free`: a released marker, an object a library keeps after release. */
@@ -113,6 +125,8 @@ export interface StoreTerms {
   trail: string;
   /** The release needs the lock's name typed (it ends more than the lock, e.g. a whole session). */
   confirmByName?: boolean;
+  /** What an expired lock means here, where it is not "the next acquirer takes it over" (lock files: git never does). */
+  expiredMeans?: string;
   /** Whether `metadata` holds anything worth a "Raw metadata" panel. */
   rawMetadata?: boolean;
 }

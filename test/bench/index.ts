@@ -1,10 +1,11 @@
 // npm run bench: every benchmark, each printing a table and writing bench-results/<name>.json.
-// Run one with: npm run bench -- scale | emulator | lock-core | handover | formats | console | churn | cli-startup | events | s3 | redis | postgres | dynamodb | live | live-soak | ls
+// Run one with: npm run bench -- scale | emulator | lock-core | handover | formats | console | churn | cli-startup | events | s3 | redis | postgres | dynamodb | live | live-soak | ls | files
 import { benchChurn } from './churn';
 import { benchCliStartup } from './cli-startup';
 import { benchDynamodb } from './dynamodb';
 import { spawnSync } from 'node:child_process';
 import { benchEmulator } from './emulator';
+import { benchFiles } from './files';
 import { benchFormats } from './formats';
 import { benchHandover } from './handover';
 import { benchLive } from './live';
@@ -52,6 +53,7 @@ const ALL: Record<string, () => Promise<unknown>> = {
   live: benchLive,
   'live-soak': benchLiveSoak,
   ls: benchLs,
+  files: benchFiles,
 };
 const chosen = process.argv.slice(2).filter((a) => a !== '--');
 for (const name of chosen) {
