@@ -1,5 +1,5 @@
 // npm run bench: every benchmark, each printing a table and writing bench-results/<name>.json.
-// Run one with: npm run bench -- scale | emulator | lock-core | handover | formats | console | churn | cli-startup | events | s3 | redis | postgres | dynamodb | live | live-soak | ls | files
+// Run one with: npm run bench -- scale | scale-console | emulator | lock-core | handover | formats | console | churn | cli-startup | events | s3 | redis | postgres | dynamodb | live | live-soak | ls | files
 import { benchChurn } from './churn';
 import { benchCliStartup } from './cli-startup';
 import { benchDynamodb } from './dynamodb';
@@ -17,6 +17,7 @@ import { benchRedis } from './redis';
 import { benchS3 } from './s3';
 
 const ALL: Record<string, () => Promise<unknown>> = {
+  'scale-console': async () => (await import('./scale-console')).benchScaleConsole(),
   scale: async () => {
     // the index of a million locks: a larger heap, and gc exposed for the bytes-per-lock figure
     const r = spawnSync(
