@@ -32,6 +32,9 @@ export type LockFormat =
   | 'db-scheduler'
   // DynamoDB formats (lib/lock/stores/dynamodb)
   | 'dynamodb-lock-client'
+  // Kubernetes formats (lib/lock/stores/kubernetes)
+  | 'client-go-lease'
+  | 'lease'
   | 'data'
   | 'other';
 /** Every health value, most urgent first. `free`: a released marker, an object a library keeps after release. */

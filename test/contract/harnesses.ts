@@ -9,6 +9,7 @@ import { startDynamo } from '../helpers/dynamodb';
 import { startPostgres } from '../helpers/postgres';
 import { startRedis } from '../helpers/redis';
 import { startS3 } from '../helpers/s3';
+import { kubernetesHarness } from './harness-kubernetes';
 
 export interface Harness {
   kind: string;
@@ -170,4 +171,5 @@ export const HARNESSES: [string, () => Promise<Harness>][] = [
   ['postgres', postgresHarness],
   ['dynamodb', dynamodbHarness],
   // One line per store below; each store's harness lives in its own file (harness-<store>.ts).
+  ['kubernetes', kubernetesHarness],
 ];
