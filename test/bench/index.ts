@@ -1,5 +1,5 @@
 // npm run bench: every benchmark, each printing a table and writing bench-results/<name>.json.
-// Run one with: npm run bench -- emulator | lock-core | handover | formats | console | churn | cli-startup | events | s3 | redis | postgres | dynamodb | live | live-soak | ls
+// Run one with: npm run bench -- emulator | lock-core | handover | formats | console | churn | cli-startup | events | s3 | redis | postgres | dynamodb | kubernetes | live | live-soak | ls
 import { benchChurn } from './churn';
 import { benchCliStartup } from './cli-startup';
 import { benchDynamodb } from './dynamodb';
@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { benchEmulator } from './emulator';
 import { benchFormats } from './formats';
 import { benchHandover } from './handover';
+import { benchKubernetes } from './kubernetes';
 import { benchLive } from './live';
 import { benchLiveSoak } from './live-soak';
 import { benchLockCore } from './lock-core';
@@ -40,6 +41,7 @@ const ALL: Record<string, () => Promise<unknown>> = {
   redis: benchRedis,
   postgres: benchPostgres,
   dynamodb: benchDynamodb,
+  kubernetes: benchKubernetes,
   live: benchLive,
   'live-soak': benchLiveSoak,
   ls: benchLs,

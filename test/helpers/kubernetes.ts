@@ -52,7 +52,8 @@ export interface TestKube {
   stop(): Promise<void>;
 }
 
-export async function startKube(): Promise<TestKube> {
+/** `rbac`: authorize with RBAC (the admin token is system:masters) instead of allowing everything. */
+export async function startKube(o: { rbac?: boolean } = {}): Promise<TestKube> {
   requireKube();
   const dir = mkdtempSync(join(tmpdir(), 'lockboard-kube-'));
   const [client, peer, secure] = [await freePort(), await freePort(), await freePort()];
@@ -98,7 +99,7 @@ export async function startKube(): Promise<TestKube> {
         `--secure-port=${secure}`,
         `--cert-dir=${join(dir, 'certs')}`,
         '--advertise-address=127.0.0.1',
-        '--authorization-mode=AlwaysAllow',
+        `--authorization-mode=${o.rbac ? 'RBAC' : 'AlwaysAllow'}`,
         `--token-auth-file=${join(dir, 'tokens.csv')}`,
         '--service-account-issuer=https://kubernetes.default.svc',
         `--service-account-key-file=${join(dir, 'sa.pub')}`,
