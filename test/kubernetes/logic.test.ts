@@ -5,7 +5,7 @@ import { readLease, notALock } from '@/lib/lock/stores/kubernetes/formats';
 import { microTime, type Lease } from '@/lib/lock/stores/kubernetes/lease';
 import { clearedLease, outcomeAgainst } from '@/lib/lock/stores/kubernetes/release';
 import { parseKubeSource } from '@/lib/lock/stores/kubernetes/source';
-import { KUBERNETES_VERSION } from '@/lib/lock/stores/kubernetes/version';
+import { holderHash, KUBERNETES_VERSION } from '@/lib/lock/stores/kubernetes/version';
 
 const UID = '0b6f4c52-5d3e-4b8a-9c1e-2f7a9d1c3e5b';
 const lease = (spec: Lease['spec'], meta: Partial<Lease['metadata']> = {}): Lease => ({
@@ -77,7 +77,7 @@ describe('the Kubernetes store, pure logic', () => {
   });
 
   it('reads a 409 as refreshed (same holder), changed (another holder or a re-created Lease) or gone', () => {
-    const seen = { uid: UID, resourceVersion: '7', identity: 'pod-a' };
+    const seen = { uid: UID, resourceVersion: '7', holder: holderHash('pod-a') };
     const renewed = lease({ ...clientGo.spec }, { resourceVersion: '8' });
     expect(outcomeAgainst(renewed, seen)).toBe('refreshed');
     expect(outcomeAgainst(lease({ ...clientGo.spec, holderIdentity: 'pod-b' }, { resourceVersion: '8' }), seen)).toBe(
@@ -90,8 +90,9 @@ describe('the Kubernetes store, pure logic', () => {
     expect(outcomeAgainst(null, seen)).toBe('gone');
   });
 
-  it('a version is RESOURCEVERSION.UID', () => {
-    expect(KUBERNETES_VERSION.test(`42.${UID}`)).toBe(true);
+  it('a version is RESOURCEVERSION.UID.HOLDER', () => {
+    expect(KUBERNETES_VERSION.test(`42.${UID}.9f86d081`)).toBe(true);
+    expect(KUBERNETES_VERSION.test(`42.${UID}`)).toBe(false);
     expect(KUBERNETES_VERSION.test('42')).toBe(false);
     expect(KUBERNETES_VERSION.describe).toMatch(/^a Kubernetes version is/);
   });

@@ -87,6 +87,19 @@ describe('Kubernetes Leases on a real apiserver', () => {
     await b.stop();
   });
 
+  it('shows why a release never deletes: kubectl delete of a live leader’s Lease is re-created by it at once', async () => {
+    const leader = kube.candidate({ namespace: 'default', name: 'ctrl-deleted', id: 'pod-d' });
+    await leader.waitFor('LEADING');
+    const before = (await api().read('default', 'ctrl-deleted'))!;
+    expect(kube.kubectl(['delete', 'lease', 'ctrl-deleted']).code).toBe(0); // no precondition at all
+    let after = await api().read('default', 'ctrl-deleted');
+    for (let i = 0; i < 40 && !after; i++) after = await delay(100).then(() => api().read('default', 'ctrl-deleted'));
+    expect(after?.spec?.holderIdentity).toBe('pod-d'); // the same leader, a new Lease: nothing was handed over
+    expect(after?.metadata.uid).not.toBe(before.metadata.uid);
+    expect(after?.spec?.leaseTransitions ?? 0).toBe(0); // the fencing count starts again
+    await leader.stop();
+  });
+
   it('writes MicroTime the apiserver accepts: three fractional digits (a JS Date) get 400', async () => {
     kube.kubectl(
       ['create', '-f', '-'],

@@ -5,6 +5,7 @@
 import type { StoreReleaseOutcome } from '../../store';
 import { readLease, TF_LOCK_INFO } from './formats';
 import { KubeRequestError, microTime, type Lease, type LeaseApi } from './lease';
+import { holderHash } from './version';
 
 /** The Lease as its writer leaves it released, pinned to `resourceVersion`. */
 export function clearedLease(l: Lease, resourceVersion: string, nowMs: number): Lease {
@@ -31,14 +32,14 @@ export function outcomeAgainst(now: Lease | null, seen: Seen): StoreReleaseOutco
   if (!now || !r) return 'gone';
   if (now.metadata.uid !== seen.uid) return 'changed'; // deleted and re-created: another Lease
   if (now.metadata.resourceVersion === seen.resourceVersion) return 'released';
-  return seen.identity !== undefined && r.identity === seen.identity ? 'refreshed' : 'changed';
+  return holderHash(r.holder) === seen.holder ? 'refreshed' : 'changed';
 }
 
-/** What the operator saw: the Lease's uid and resourceVersion, and its holder where known. */
+/** What the operator saw: the Lease's uid and resourceVersion, and the hash of its holderIdentity. */
 export interface Seen {
   uid: string;
   resourceVersion: string;
-  identity?: string;
+  holder: string;
 }
 
 /** The pinned PUT: `released`, or (on 409 or 404) what the Lease is now. */

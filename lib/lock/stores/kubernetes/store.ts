@@ -114,9 +114,7 @@ export class KubeLockStore implements LockStore {
     if (notALock(l)) return { outcome: 'not-a-lock', current: await this.inspect(o.name), audit: [] };
     const r = readLease(l);
     if (!r) return { outcome: 'gone', current: null, audit: [] };
-    const pinned = parseVersion(o.version);
-    const identity = o.identity ?? (l.metadata.resourceVersion === pinned.resourceVersion ? r.identity : undefined);
-    const seen = { ...pinned, ...(identity !== undefined ? { identity } : {}) };
+    const seen = parseVersion(o.version);
     const fields = { version: o.version, operator: o.operator, reason: o.reason, format: r.kind };
     const trail = {
       lock: o.name,

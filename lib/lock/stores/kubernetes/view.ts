@@ -83,7 +83,7 @@ export function leaseView(
       'Writes holderIdentity "" to the Lease, pinned to the resourceVersion you saw (as client-go and Terraform release); the Lease itself stays.',
     ...(note ? { note } : {}),
     size: JSON.stringify(l.spec ?? {}).length,
-    version: versionOfLease(rv, l.metadata.uid ?? ''),
+    version: versionOfLease(rv, l.metadata.uid ?? '', r.holder),
     versionLabel: `resourceVersion ${rv}`,
     terms: kubeTerms(r.kind),
   };
