@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireKubeLease, KubeLockStore, connectKubernetes, type LeaseApi } from '@/lib/lock/stores/kubernetes';
 import { startKube, type TestKube } from '../helpers/kubernetes';
+import { runCli } from '../helpers/cli';
 import { abortedWithin } from '../helpers/requests';
 
 let kube: TestKube;
@@ -62,5 +63,19 @@ describe('Lockboard’s lock as a client-go Lease', () => {
     expect(r.outcome).toBe('released');
     expect(await abortedWithin(lock.signal, 5_000)).toBeLessThan(5_000); // at its next renew
     expect((lock.signal.reason as Error).message).toMatch(/cleared|released/);
+  });
+
+  it('lockboard run --source kubernetes://NS holds the Lease while the command runs and releases it as client-go does', async () => {
+    const script = 'console.log(process.env.LOCKBOARD_FENCING_TOKEN, process.env.LOCKBOARD_LOCK)';
+    const args = ['run', '--source', 'kubernetes://default', 'cli-job', '--ttl', '10s', '--identity', 'cli-1'];
+    const r = await runCli([...args, '--', process.execPath, '-e', script], kube.env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^0 /);
+    const lease = (await api.read('default', 'cli-job'))!;
+    expect(lease.spec).toMatchObject({ holderIdentity: '', leaseDurationSeconds: 1 });
+    const bad = await runCli(['run', '--source', 'kubernetes://default', 'Not_A_Lease', '--', 'true'], kube.env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/Lease name/);
+    expect(bad.stderr).not.toMatch(/\n\s+at /);
   });
 });
