@@ -5,6 +5,7 @@ import type { LockStore } from '@/lib/lock/store';
 import { openSource, parseSource } from '@/lib/lock/stores';
 import type { KubeLockStore } from '@/lib/lock/stores/kubernetes';
 import { startKube, type TestKube } from '../helpers/kubernetes';
+import { runCli } from '../helpers/cli';
 import { delay } from '../helpers/requests';
 
 let kube: TestKube;
@@ -60,6 +61,13 @@ describe('Kubernetes Leases on a real apiserver', () => {
     expect(r.outcome).toBe('refreshed');
     expect(r.current?.identity).toBe('pod-live');
     expect(seen.terms.rule).toMatch(/409 Conflict/);
+    expect(r.current?.terms.conflict).toMatch(/409 Conflict/); // the dialog and the CLI show it with the refusal
+    const cli = await runCli(
+      ['release', 'kubernetes://default', 'ctrl-live', '--version', seen.version, '--reason', 'x', '--operator', 'ci'],
+      kube.env,
+    );
+    expect(cli.code, cli.stderr).toBe(11);
+    expect(cli.stdout).toMatch(/refreshed since you looked[\s\S]*409 Conflict/);
     expect(leader.lines).not.toContain('STOPPED pod-live');
     await leader.stop();
   });

@@ -26,5 +26,7 @@ export function kubeTerms(kind: LeaseKind | 'none'): StoreTerms {
       'Clearing writes holderIdentity "" to the Lease (as client-go and Terraform release it), so a waiting candidate takes it at its next retry; a holder that is still running finds out at its next renew, which then fails.',
     rule: 'Kubernetes rule: one PUT of the Lease pinned to the resourceVersion you see here. If the holder renewed it since, or anyone else wrote it, the apiserver answers 409 Conflict (“the object has been modified; please apply your changes to the latest version”) and nothing changes: a live leader’s Lease cannot be cleared. The Lease is never deleted (a deleted Lease is re-created by its live holder).',
     trail: TRAIL,
+    conflict:
+      'The apiserver answered 409 Conflict (“the object has been modified; please apply your changes to the latest version and try again”): the Lease was written after you viewed it. A live leader renews its Lease every few seconds, so the resourceVersion pin refuses to clear it.',
   };
 }

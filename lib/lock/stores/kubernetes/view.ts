@@ -78,7 +78,7 @@ export function leaseView(
         : []),
     ],
     releasable: true,
-    releaseRule: 'delete',
+    releaseRule: 'clear-holder',
     releaseNote:
       'Writes holderIdentity "" to the Lease, pinned to the resourceVersion you saw (as client-go and Terraform release); the Lease itself stays.',
     ...(note ? { note } : {}),
