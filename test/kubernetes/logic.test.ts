@@ -6,6 +6,8 @@ import { microTime, type Lease } from '@/lib/lock/stores/kubernetes/lease';
 import { clearedLease, outcomeAgainst } from '@/lib/lock/stores/kubernetes/release';
 import { parseKubeSource } from '@/lib/lock/stores/kubernetes/source';
 import { holderHash, KUBERNETES_VERSION } from '@/lib/lock/stores/kubernetes/version';
+import { connectKubernetes } from '@/lib/lock/stores/kubernetes/client';
+import { viewOf, type Observations } from '@/lib/lock/stores/kubernetes/view';
 
 const UID = '0b6f4c52-5d3e-4b8a-9c1e-2f7a9d1c3e5b';
 const lease = (spec: Lease['spec'], meta: Partial<Lease['metadata']> = {}): Lease => ({
@@ -95,5 +97,24 @@ describe('the Kubernetes store, pure logic', () => {
     expect(KUBERNETES_VERSION.test(`42.${UID}`)).toBe(false);
     expect(KUBERNETES_VERSION.test('42')).toBe(false);
     expect(KUBERNETES_VERSION.describe).toMatch(/^a Kubernetes version is/);
+  });
+
+  it('judges health as client-go does: expired once seen unchanged for its lease; the writer’s clock alone is overdue', () => {
+    const seen: Observations = new Map();
+    const renew = Date.parse('2026-11-25T10:05:00.123Z');
+    const o = { source: 'kubernetes://', name: 'default/ctrl', seen };
+    expect(viewOf(clientGo, { ...o, now: renew + 5_000 })?.health).toBe('healthy');
+    expect(viewOf(clientGo, { ...o, now: renew + 14_000 })?.health).toBe('healthy'); // unchanged for 9 s of 15
+    const late = viewOf(clientGo, { ...o, now: renew + 21_000 })!; // unchanged for 16 s since first seen
+    expect(late.health).toBe('expired');
+    expect(late.note).toMatch(/Unchanged for 16 s/);
+    const fresh: Observations = new Map(); // a console that has just started: only the writer's renewTime says so
+    expect(viewOf(clientGo, { ...o, seen: fresh, now: renew + 60_000 })?.health).toBe('overdue');
+    const renewed = lease({ ...clientGo.spec, renewTime: microTime(renew + 21_000) }, { resourceVersion: '8' });
+    expect(viewOf(renewed, { ...o, now: renew + 22_000 })?.health).toBe('healthy'); // a new version: seen anew
+  });
+
+  it('names what to set when no credentials are found, and the contexts when a context is unknown', async () => {
+    await expect(connectKubernetes({ HOME: '/nonexistent' })).rejects.toThrow(/set KUBECONFIG, write ~\/.kube\/config/);
   });
 });
