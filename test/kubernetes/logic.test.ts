@@ -7,6 +7,9 @@ import { clearedLease, outcomeAgainst } from '@/lib/lock/stores/kubernetes/relea
 import { parseKubeSource } from '@/lib/lock/stores/kubernetes/source';
 import { holderHash, KUBERNETES_VERSION } from '@/lib/lock/stores/kubernetes/version';
 import { connectKubernetes } from '@/lib/lock/stores/kubernetes/client';
+import { KubeLockStore } from '@/lib/lock/stores/kubernetes/store';
+import type { LeaseApi } from '@/lib/lock/stores/kubernetes/lease';
+import { LockOptionsError } from '@/lib/lock/errors';
 import { viewOf, type Observations } from '@/lib/lock/stores/kubernetes/view';
 
 const UID = '0b6f4c52-5d3e-4b8a-9c1e-2f7a9d1c3e5b';
@@ -116,5 +119,16 @@ describe('the Kubernetes store, pure logic', () => {
 
   it('names what to set when no credentials are found, and the contexts when a context is unknown', async () => {
     await expect(connectKubernetes({ HOME: '/nonexistent' })).rejects.toThrow(/set KUBECONFIG, write ~\/.kube\/config/);
+  });
+
+  it('refuses a name that cannot name a Lease under the source, saying what to give', async () => {
+    const api = { read: async () => null } as unknown as LeaseApi;
+    const every = new KubeLockStore({ api });
+    await expect(every.inspect('no-slash')).rejects.toBeInstanceOf(LockOptionsError);
+    await expect(every.inspect('no-slash')).rejects.toThrow(/give NAMESPACE\/NAME/);
+    expect(every.refOf('ops/ctrl')).toEqual({ namespace: 'ops', lease: 'ctrl' });
+    const one = new KubeLockStore({ api, namespace: 'ops' });
+    await expect(one.inspect('ops/ctrl')).rejects.toThrow(/give the Lease’s name/);
+    expect(await one.inspect('ctrl')).toBeNull();
   });
 });

@@ -2,6 +2,7 @@
 // kubectl finds them: KUBECONFIG, then ~/.kube/config, then the pod's service account; `?context=` picks a context.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { LockOptionsError } from '../../errors';
 import { missingSdk } from '../types';
 import { KubeRequestError, type Lease, type LeaseApi, type LeasePage } from './lease';
 
@@ -15,22 +16,29 @@ async function loadSdk(): Promise<ClientNode> {
   }
 }
 
+export const NO_CREDENTIALS =
+  'no Kubernetes credentials: set KUBECONFIG, write ~/.kube/config (as kubectl uses), or run in a pod with a service account';
+
+/** Where kubectl would find credentials: a kubeconfig file, or the pod's service account (undefined: none). */
+export function credentialsOf(env: Record<string, string | undefined>): string | undefined {
+  const files = (env.KUBECONFIG ?? '').split(':').filter((f) => f && existsSync(f));
+  const home = env.HOME ? join(env.HOME, '.kube', 'config') : undefined;
+  if (files[0]) return files[0];
+  if (home && existsSync(home)) return home;
+  return env.KUBERNETES_SERVICE_HOST ? 'in-cluster' : undefined;
+}
+
 /** The kubeconfig kubectl would use, or a message naming what to set. */
 function loadConfig(k8s: ClientNode, env: Record<string, string | undefined>, context?: string) {
   const kc = new k8s.KubeConfig();
-  const files = (env.KUBECONFIG ?? '').split(':').filter((f) => f && existsSync(f));
-  const home = env.HOME ? join(env.HOME, '.kube', 'config') : undefined;
-  if (files[0]) kc.loadFromFile(files[0]);
-  else if (home && existsSync(home)) kc.loadFromFile(home);
-  else if (env.KUBERNETES_SERVICE_HOST) kc.loadFromCluster();
-  else
-    throw new Error(
-      'no Kubernetes credentials: set KUBECONFIG, write ~/.kube/config (as kubectl uses), or run in a pod with a service account',
-    );
+  const found = credentialsOf(env);
+  if (found === undefined) throw new LockOptionsError(NO_CREDENTIALS);
+  if (found === 'in-cluster') kc.loadFromCluster();
+  else kc.loadFromFile(found);
   if (context !== undefined) {
     const names = kc.getContexts().map((c) => c.name);
     if (!names.includes(context))
-      throw new Error(`no context "${context}" in the kubeconfig; contexts: ${names.join(', ') || 'none'}`);
+      throw new LockOptionsError(`no context "${context}" in the kubeconfig; contexts: ${names.join(', ') || 'none'}`);
     kc.setCurrentContext(context);
   }
   return kc;

@@ -31,15 +31,12 @@ export const kubernetes: StoreDefinition = {
   open,
   async acquire(spec, name, o) {
     const [{ acquireKubeLease }, store] = await Promise.all([import('./acquire'), open(spec, o)]);
-    const ref = store.refOf(name);
-    if (!ref) {
+    let ref: { namespace: string; lease: string };
+    try {
+      ref = store.refOf(name);
+    } catch (err) {
       await store.close();
-      throw Object.assign(
-        new Error(
-          `${JSON.stringify(name)} does not name a Lease in ${spec.id}: ${spec.id === 'kubernetes://' ? 'NAMESPACE/NAME' : 'a Lease name'}`,
-        ),
-        { code: 'USAGE' },
-      );
+      throw err;
     }
     const r = runOptions(o);
     return holdOn({

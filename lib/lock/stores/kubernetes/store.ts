@@ -2,6 +2,7 @@
 // judged as client-go judges them, released by one PUT pinned to the resourceVersion seen, audited in the
 // lockboard-audit Lease, and watched for the console's live view.
 import type { AuditRecord } from '../../audit-record';
+import { LockOptionsError } from '../../errors';
 import { assertVersion, notALockView, recordedRelease, type LockStore, type LockView } from '../../store';
 import type { ChangeFeed, ChangeFeedHandlers, ReleaseRequest, StorePage, StoreReleaseResult } from '../../store';
 import { readEvents, recordEvent } from './audit';
@@ -52,11 +53,15 @@ export class KubeLockStore implements LockStore {
     return this.o.namespace ? l.metadata.name : `${l.metadata.namespace}/${l.metadata.name}`;
   }
 
-  /** The namespace and Lease a name means, or undefined when it cannot name a Lease here. */
-  refOf(name: string): { namespace: string; lease: string } | undefined {
-    if (this.o.namespace) return name.includes('/') ? undefined : { namespace: this.o.namespace, lease: name };
-    const [namespace, lease, ...rest] = name.split('/');
-    return namespace && lease && rest.length === 0 ? { namespace, lease } : undefined;
+  /** The namespace and Lease a name means; a name that cannot name a Lease here is a usage error saying why. */
+  refOf(name: string): { namespace: string; lease: string } {
+    const [namespace, lease, ...rest] = this.o.namespace ? [this.o.namespace, ...name.split('/')] : name.split('/');
+    if (!namespace || !lease || rest.length > 0)
+      throw new LockOptionsError(
+        `${JSON.stringify(name)} does not name a Lease in ${this.source}: ` +
+          (this.o.namespace ? 'give the Lease’s name' : 'give NAMESPACE/NAME (or use kubernetes://NAMESPACE)'),
+      );
+    return { namespace, lease };
   }
 
   async list(pageToken?: string): Promise<StorePage> {
@@ -97,7 +102,6 @@ export class KubeLockStore implements LockStore {
 
   async inspect(name: string): Promise<LockView | null> {
     const ref = this.refOf(name);
-    if (!ref) return null;
     const l = await this.o.api.read(ref.namespace, ref.lease);
     if (!l) return null;
     const why = notALock(l);
@@ -109,7 +113,7 @@ export class KubeLockStore implements LockStore {
   async forceRelease(o: ReleaseRequest): Promise<StoreReleaseResult> {
     assertVersion(this, o.version);
     const ref = this.refOf(o.name);
-    const l = ref ? await this.o.api.read(ref.namespace, ref.lease) : null;
+    const l = await this.o.api.read(ref.namespace, ref.lease);
     if (!l) return { outcome: 'gone', current: null, audit: [] };
     if (notALock(l)) return { outcome: 'not-a-lock', current: await this.inspect(o.name), audit: [] };
     const r = readLease(l);
