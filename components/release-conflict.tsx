@@ -32,6 +32,7 @@ export function ConflictNotice({
       className="space-y-2 rounded-md bg-red-50 p-3 text-sm text-red-900 dark:bg-red-950 dark:text-red-200"
     >
       <p className="font-medium">{conflict.message}</p>
+      {current?.terms?.conflict && <p data-testid="release-conflict-store">{current.terms.conflict}</p>}
       {conflict.outcome === 'changed' && current && (
         <p>
           Now held by <strong>{current.identity ?? 'unknown'}</strong> (

@@ -109,6 +109,8 @@ export async function storeRelease(
     const holder = result.current?.identity;
     let line = describeOutcome(result.outcome, { where, version: o.version, holder, detail: result.detail });
     if (result.outcome === 'not-a-lock' && result.current?.note) line += ` (${result.current.note})`;
+    const refused = result.outcome === 'changed' || result.outcome === 'refreshed';
+    if (refused && result.current?.terms?.conflict) line += `\n${result.current.terms.conflict}`;
     console.log(line);
     if (result.confirmed === false)
       console.log(

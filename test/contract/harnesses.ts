@@ -10,6 +10,7 @@ import { startPostgres } from '../helpers/postgres';
 import { startRedis } from '../helpers/redis';
 import { startS3 } from '../helpers/s3';
 import { filesHarness } from './harness-files';
+import { kubernetesHarness } from './harness-kubernetes';
 
 export interface Harness {
   kind: string;
@@ -172,4 +173,5 @@ export const HARNESSES: [string, () => Promise<Harness>][] = [
   ['dynamodb', dynamodbHarness],
   // One line per store below; each store's harness lives in its own file (harness-<store>.ts).
   ['files', filesHarness],
+  ['kubernetes', kubernetesHarness],
 ];
