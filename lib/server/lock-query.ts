@@ -4,7 +4,7 @@ import 'server-only';
 import { z } from 'zod';
 import { LOCK_HEALTHS } from '@/lib/lock';
 import { ApiError, parseWith } from './http';
-import { DEFAULT_LIMIT, MAX_LIMIT, SORT_KEYS, type IndexSortKey, type LockQuery } from './index/query';
+import { DEFAULT_LIMIT, MAX_LIMIT, SORT_KEYS, type IndexSortKey, type LockQuery } from '../lock/query/query';
 
 export const lockQuerySchema = z.object({
   source: z.string().max(1100).optional(),

@@ -10,7 +10,8 @@ import { randomBytes } from 'node:crypto';
 import { resolveRole } from './auth';
 import { env } from './env';
 import type { RouteUser } from './http';
-import { matcher, type LockQuery } from './index/query';
+import { matcher, type LockQuery } from '../lock/query/query';
+import { expand } from '../lock/query/row';
 import { consoleView, rowView, statusOf, windowOf } from './locks';
 import { metrics } from './metrics';
 import { isStopping, onStop } from './shutdown';
@@ -90,11 +91,11 @@ export function lockStream(
       matched += (is ? 1 : 0) - (was ? 1 : 0);
       const name = (after ?? before)!.name;
       if (inWindow.has(key(s, name))) {
-        if (after && is) upsert.push(rowView(consoleView(s, after, operator)));
+        if (after && is) upsert.push(rowView(consoleView(s, expand(after), operator)));
         else remove.push(name);
       } else if (is && whole && inWindow.size < query.limit) {
         inWindow.add(key(s, name));
-        upsert.push(rowView(consoleView(s, after!, operator)));
+        upsert.push(rowView(consoleView(s, expand(after!), operator)));
       } else if (is) {
         if (was) outside.changed++;
         else outside.added++;

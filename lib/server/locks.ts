@@ -6,8 +6,10 @@ import { ApiError } from './http';
 import { partnersOf } from './pairs';
 import { storeFor } from './stores';
 import { HEALTHS } from '@/lib/health';
-import { zeroCounts, type HealthCounts, type IndexRow } from './index/lock-index';
-import { decodeCursor, runQuery, type LockQuery } from './index/query';
+import { zeroCounts, type HealthCounts, type IndexRow } from '../lock/query/lock-index';
+import { expand } from '../lock/query/row';
+import { decodeCursor, runQuery, type LockQuery } from '../lock/query/query';
+import { rowView as windowRow } from '../lock/query/row-view';
 import type { SourceState } from './listing-status';
 import { watcherFor } from './watch';
 import type { Source } from './sources';
@@ -59,7 +61,7 @@ export function consoleView(source: Source, view: LockView | IndexRow, seesSensi
  * release note): the lock page and the release dialog read the whole lock. Keeps a window of 100 under 100 KB.
  */
 export function rowView(lock: ConsoleLock): ConsoleRow {
-  return { ...lock, terms: undefined, releaseNote: '', note: undefined };
+  return windowRow(lock);
 }
 
 /** A first screen waits this long for a source's first listing page, never for the whole pass. */
@@ -124,7 +126,7 @@ export function windowOf(selection: { id: string; sources: Source[] }, query: Lo
     serverTime: states.reduce((t, st) => (st.serverTime > t ? st.serverTime : t), ''),
     source: selection.id,
     ...(single ? { bucket: single.bucketId, prefix: single.prefix } : {}),
-    locks: result.rows.map(({ source, row }) => rowView(consoleView(byId.get(source)!, row, sensitive))),
+    locks: result.rows.map(({ source, row }) => rowView(consoleView(byId.get(source)!, expand(row), sensitive))),
     matched: result.matched,
     total: result.total,
     counts: result.counts,

@@ -10,8 +10,7 @@ import { definitionByKind } from '@/lib/lock/stores';
 import { mapLimit } from '@/lib/lock/map-limit';
 import { isListedLock, type LockView } from '@/lib/lock/store';
 import { env } from './env';
-import { LockIndex, type RowChange } from './index/lock-index';
-import { changed } from './watch-diff';
+import { LockIndex, type RowChange } from '../lock/query/lock-index';
 import { countFeedLag, countWatchEvent } from './metrics';
 import { SourceFeed } from './source-feed';
 import { cachedPage, onLaterReads, storeFor } from './stores';
@@ -60,7 +59,14 @@ export class SourceWatcher {
   /** The listing's state; complete only once every row listed metadata first has its body read. */
   state(id: string): SourceState {
     const st = this.status.state(id);
-    return this.index.pending > 0 ? { ...st, complete: false } : st;
+    const feed = this.feed.description;
+    const live = feed ? { push: feed } : { pollMs: Math.round(this.pollEvery()) };
+    return { ...st, live, ...(this.index.pending > 0 ? { complete: false } : {}) };
+  }
+
+  /** The pace of listings without a feed: the store's, or twice a pass's length for a big source. */
+  private pollEvery(): number {
+    return Math.max(definitionByKind(this.source.kind).watchIntervalMs, 2 * this.lastListMs);
   }
 
   /**
@@ -157,7 +163,7 @@ export class SourceWatcher {
     const now = this.now();
     const out: RowChange[] = [];
     for (const v of views) {
-      const c = this.index.upsert(v, now, (a, b) => changed(a, b));
+      const c = this.index.upsert(v, now);
       if (c) out.push(c);
     }
     for (const name of dropped) {
@@ -169,9 +175,8 @@ export class SourceWatcher {
 
   private schedule(): void {
     if (this.timer || !this.wanted) return;
-    const pace = definitionByKind(this.source.kind).watchIntervalMs;
     // a big source is not listed back to back: at least twice as long between passes as one pass takes
-    const every = this.feed.active ? (env().LOCKBOARD_RECONCILE ?? 60_000) : Math.max(pace, 2 * this.lastListMs);
+    const every = this.feed.active ? (env().LOCKBOARD_RECONCILE ?? 60_000) : this.pollEvery();
     this.timer = setTimeout(() => void this.tick(), every);
     this.timer.unref();
   }
@@ -197,7 +202,7 @@ export class SourceWatcher {
         const now = Date.parse(page.serverTime) || store.now();
         const out: RowChange[] = [];
         for (const lock of page.locks) {
-          const c = this.index.upsert(lock, now, (a, b) => changed(a, b));
+          const c = this.index.upsert(lock, now);
           if (c) out.push(c);
         }
         this.status.page(page.locks.length + page.skipped, page.skipped, page.serverTime);
@@ -235,8 +240,7 @@ export class SourceWatcher {
     const out: RowChange[] = [];
     for (const { name, view } of read) {
       if (view === undefined) continue;
-      const c =
-        view && isListedLock(view) ? this.index.upsert(view, now, (a, b) => changed(a, b)) : this.index.remove(name);
+      const c = view && isListedLock(view) ? this.index.upsert(view, now) : this.index.remove(name);
       if (c) out.push(c);
     }
     this.status.serverTime = new Date(now).toISOString();

@@ -1,8 +1,7 @@
 // Many locks in a real Redis, and the console's index of them: shared by the scale bench and its CI-sized test.
 // The locks are redis-py's (`SET name token NX PX ttl`: a 32-hex token), beside as many keys that are not locks.
 import { RedisLockStore } from '@/lib/lock/stores/redis';
-import { LockIndex } from '@/lib/server/index/lock-index';
-import { changed } from '@/lib/server/watch-diff';
+import { LockIndex } from '@/lib/lock/query/lock-index';
 
 type Client = { sendCommand(args: string[]): Promise<unknown> };
 
@@ -50,7 +49,7 @@ export async function indexRedis(
   do {
     const page = await store.list(token);
     const now = store.now();
-    for (const lock of page.locks) index.upsert(lock, now, changed);
+    for (const lock of page.locks) index.upsert(lock, now);
     listed += page.locks.length + page.skipped;
     pages++;
     if (pages === 1) firstPageMs = performance.now() - started;

@@ -1,8 +1,9 @@
 // The console's index of one source (lib/server/index): counts kept as rows change, health that moves with time alone
 // moved by the sweep (not by judging every row), passes that remove what they did not see, and windows by cursor.
 import { describe, expect, it } from 'vitest';
-import { LockIndex } from '@/lib/server/index/lock-index';
-import { runQuery } from '@/lib/server/index/query';
+import { LockIndex } from '@/lib/lock/query/lock-index';
+import { runQuery } from '@/lib/lock/query/query';
+import { expand } from '@/lib/lock/query/row';
 import type { LockView } from '@/lib/lock/store';
 
 const T0 = Date.parse('2026-11-25T10:00:00Z');
@@ -32,20 +33,18 @@ const view = (name: string, o: Partial<LockView> = {}): LockView =>
     terms: { storeLabel: 'Redis' } as LockView['terms'],
     ...o,
   }) as LockView;
-const differs = (a: { version?: string; health: string }, b: { version?: string; health: string }) =>
-  a.version !== b.version || a.health !== b.health;
 
 describe('the lock index', () => {
   it('keeps counts by health as rows come and go, and drops what a whole pass did not see', () => {
     const ix = new LockIndex();
     ix.beginPass();
-    ix.upsert(view('a'), T0, differs);
-    ix.upsert(view('b', { health: 'unknown' }), T0, differs);
+    ix.upsert(view('a'), T0);
+    ix.upsert(view('b', { health: 'unknown' }), T0);
     expect(ix.counts.healthy).toBe(1);
     expect(ix.counts.unknown).toBe(1);
-    expect(ix.upsert(view('a'), T0, differs)).toBeUndefined(); // unchanged: no event
+    expect(ix.upsert(view('a'), T0)).toBeUndefined(); // unchanged: no event
     ix.beginPass();
-    ix.upsert(view('b', { health: 'unknown' }), T0, differs);
+    ix.upsert(view('b', { health: 'unknown' }), T0);
     expect(ix.endPass().map((c) => c.before?.name)).toEqual(['a']);
     expect(ix.counts.healthy).toBe(0);
     expect(ix.size).toBe(1);
@@ -53,15 +52,17 @@ describe('the lock index', () => {
 
   it('keeps no details or metadata in memory: the lock page reads them again', () => {
     const ix = new LockIndex();
-    ix.upsert(view('a'), T0, differs);
-    expect(ix.rows.get('a')!.details).toEqual([]);
-    expect(ix.rows.get('a')!.metadata).toEqual({});
+    ix.upsert(view('a'), T0);
+    const row = expand(ix.rows.get('a')!);
+    expect(row.details).toEqual([]);
+    expect(row.metadata).toEqual({});
+    expect(row.version).toBe('v-a');
   });
 
   it('moves a row to expired when its TTL runs out, with no store event, only that row', () => {
     const ix = new LockIndex();
-    ix.upsert(view('soon', { expiresAt: iso(T0 + 5_000), afterExpiry: 'expired' }), T0, differs);
-    ix.upsert(view('later', { expiresAt: iso(T0 + 60_000), afterExpiry: 'expired' }), T0, differs);
+    ix.upsert(view('soon', { expiresAt: iso(T0 + 5_000), afterExpiry: 'expired' }), T0);
+    ix.upsert(view('later', { expiresAt: iso(T0 + 60_000), afterExpiry: 'expired' }), T0);
     expect(ix.sweep(T0 + 1_000)).toEqual([]);
     const moved = ix.sweep(T0 + 6_000);
     expect(moved.map((c) => [c.after!.name, c.after!.health])).toEqual([['soon', 'expired']]);
@@ -71,8 +72,8 @@ describe('the lock index', () => {
 
   it('a row refreshed since it was scheduled is not moved by its old expiry', () => {
     const ix = new LockIndex();
-    ix.upsert(view('a', { expiresAt: iso(T0 + 5_000), afterExpiry: 'expired' }), T0, differs);
-    ix.upsert(view('a', { version: 'v2', expiresAt: iso(T0 + 50_000), afterExpiry: 'expired' }), T0 + 4_000, differs);
+    ix.upsert(view('a', { expiresAt: iso(T0 + 5_000), afterExpiry: 'expired' }), T0);
+    ix.upsert(view('a', { version: 'v2', expiresAt: iso(T0 + 50_000), afterExpiry: 'expired' }), T0 + 4_000);
     expect(ix.sweep(T0 + 6_000)).toEqual([]);
     expect(ix.counts.healthy).toBe(1);
   });
@@ -80,8 +81,8 @@ describe('the lock index', () => {
   it('pages a sorted, filtered window by cursor over several sources, each row once', () => {
     const a = new LockIndex();
     const b = new LockIndex();
-    for (let i = 0; i < 250; i++) a.upsert(view(`job-${String(i).padStart(3, '0')}`), T0, differs);
-    for (let i = 0; i < 250; i++) b.upsert(view(`job-${String(i).padStart(3, '0')}`, { identity: 'ci' }), T0, differs);
+    for (let i = 0; i < 250; i++) a.upsert(view(`job-${String(i).padStart(3, '0')}`), T0);
+    for (let i = 0; i < 250; i++) b.upsert(view(`job-${String(i).padStart(3, '0')}`, { identity: 'ci' }), T0);
     const sources = [
       { id: 'a', rows: a.rows.values(), counts: a.counts, size: a.size },
       { id: 'b', rows: b.rows.values(), counts: b.counts, size: b.size },

@@ -1,9 +1,9 @@
 // One query over the indexes of the sources selected: filter, sort and page on the server (facts-scale.md). A window
 // of at most `limit` rows after a keyset cursor (sort value, source, name), the number matched, counts by health over
 // the whole selection, and a cursor for the next window. Cost: one pass over the rows, keeping only the best `limit`.
-import { HEALTHS } from '@/lib/health';
-import type { LockHealth } from '@/lib/lock/types';
-import { keysOf, zeroCounts, type HealthCounts, type IndexRow } from './lock-index';
+import { LOCK_HEALTHS as HEALTHS, type LockHealth } from '../types';
+
+import { zeroCounts, type HealthCounts, type Row } from './lock-index';
 
 export const SORT_KEYS = ['name', 'source', 'owner', 'health', 'held', 'refresh', 'expires', 'generation', 'format'];
 export type IndexSortKey =
@@ -25,13 +25,13 @@ export interface LockQuery {
 export interface IndexedSource {
   /** The source's id (tie-break of the sort, part of the cursor). */
   id: string;
-  rows: Iterable<IndexRow>;
+  rows: Iterable<Row>;
   counts: HealthCounts;
   size: number;
 }
 
 export interface QueryResult {
-  rows: { source: string; row: IndexRow }[];
+  rows: { source: string; row: Row }[];
   matched: number;
   total: number;
   counts: HealthCounts;
@@ -41,31 +41,29 @@ export interface QueryResult {
 
 type Key = string | number;
 
-const SORT_VALUE: Record<IndexSortKey, (r: IndexRow, source: string) => Key> = {
+const SORT_VALUE: Record<IndexSortKey, (r: Row, source: string) => Key> = {
   name: (r) => r.name,
   source: (_, s) => s,
   owner: (r) => r.identity ?? '',
   health: (r) => HEALTHS.indexOf(r.health),
-  held: (r) => -keysOf(r).created,
-  refresh: (r) => -keysOf(r).updated,
-  expires: (r) => keysOf(r).expires,
+  held: (r) => -(r.created || 0),
+  refresh: (r) => -(r.updated || 0),
+  expires: (r) => (Number.isNaN(r.expires) ? Number.MAX_SAFE_INTEGER : r.expires),
   generation: (r) => r.version ?? r.generation,
   format: (r) => r.format,
 };
 
 /** A text filter: case-insensitive, over name, owner, purpose and host (the exact name first when it exists). */
-export function matcher(q: LockQuery): (r: IndexRow) => boolean {
+export function matcher(q: LockQuery): (r: Row) => boolean {
   const text = q.q?.trim().toLowerCase();
   return (r) =>
-    (!q.health || r.health === q.health) &&
-    (!q.format || r.format === q.format) &&
-    (!text || keysOf(r).hay.includes(text));
+    (!q.health || r.health === q.health) && (!q.format || r.format === q.format) && (!text || r.hay.includes(text));
 }
 
 interface Entry {
   key: Key;
   source: string;
-  row: IndexRow;
+  row: Row;
 }
 
 function compare(a: Entry, b: Entry): number {
