@@ -88,7 +88,7 @@ export async function benchZooKeeper() {
       operation: `force-release (${r.outcome})`,
       requests: conn.requests,
       detail:
-        'read: getChildren + 2 exists + getData per node; audit create; multi(check, delete); audit create; re-read',
+        'read: getChildren + 2 exists + getData per node (3 here); audit create; multi(check, delete); audit create; the first event under a source also creates .lockboard/audit (+2)',
     },
   ];
   printTable('ZooKeeper requests per force-release', ops);
