@@ -69,6 +69,11 @@ export interface ReleaseRequest {
   operator: string;
   /** The owner seen: a newer version by the same owner is `refreshed` (alive), not `changed`. */
   identity?: string;
+  /**
+   * The operator accepts the view's `terms.twoLeaders` (a leader election's old leader keeps leading until its session
+   * ends). A store refuses to release such a lock without it (a LockOptionsError: CLI 2, API 400).
+   */
+  acceptTwoLeaders?: boolean;
 }
 
 export interface StoreReleaseResult {
@@ -81,6 +86,9 @@ export interface StoreReleaseResult {
   confirmed?: boolean;
   /** The outcome could not be recorded (the attempt was): why. */
   auditError?: string;
+  /** The store's own words for this outcome where the general sentence is not the whole truth (a refusal naming the
+   * live process that holds a lock file; a conflict met while putting a successor's file back). */
+  detail?: string;
   /** The lock as it was released (set when released), e.g. for its pair in another store. */
   released?: LockView;
 }
