@@ -1,16 +1,18 @@
 // The contenders queued behind a lock's holder, in the order the store grants them (etcd's create revision,
 // ZooKeeper's sequence), and why none of them is ever released: shown on the lock page.
+import Link from 'next/link';
 import { formatDuration } from '@/lib/format';
+import { lockHref } from '@/lib/queries';
 import type { LockView } from '@/lib/lock/store';
 
-type Queue = Partial<Pick<LockView, 'waiters' | 'queuedFor'>>;
+type Queue = Partial<Pick<LockView, 'waiters' | 'queuedFor' | 'bucket'>>;
 
 export const WAITER_RULE =
   'Waiters are shown, never released: removing a waiter can let it and the next one hold the lock at once. Releasing the holder lets the first waiter in.';
 
 /** `lock`: any lock view; a store that queues contenders sets `waiters` (etcd, ZooKeeper). */
 export function LockWaiters({ lock, serverNow }: { lock: object; serverNow: number }) {
-  const waiters = (lock as Queue).waiters;
+  const { waiters, bucket } = lock as Queue;
   if (!waiters) return null;
   return (
     <section aria-labelledby="waiters-heading" className="space-y-2">
@@ -24,7 +26,15 @@ export function LockWaiters({ lock, serverNow }: { lock: object; serverNow: numb
           {waiters.map((w) => (
             <li key={w.key ?? w.version}>
               <span className="font-medium">{w.identity}</span>
-              {w.key && <span className="ml-2 break-all font-mono text-xs text-zinc-500">{w.key}</span>}
+              {w.key && (
+                <Link
+                  prefetch={false}
+                  href={lockHref(w.key, bucket)}
+                  className="ml-2 break-all font-mono text-xs text-blue-700 hover:underline dark:text-blue-300"
+                >
+                  {w.key}
+                </Link>
+              )}
               <span className="ml-2 text-xs text-zinc-500">
                 version {w.version}
                 {w.since ? ` · seen ${formatDuration(serverNow - Date.parse(w.since))} ago` : ''}

@@ -23,10 +23,13 @@ const waiters = [
 
 describe('the lock page’s waiters', () => {
   it('lists the waiters in grant order and says none is ever released', () => {
-    const html = renderToStaticMarkup(createElement(LockWaiters, { lock: { waiters }, serverNow: now }));
+    const html = renderToStaticMarkup(
+      createElement(LockWaiters, { lock: { waiters, bucket: 'etcd://h:2379/jobs/' }, serverNow: now }),
+    );
     expect(html).toContain('Waiters (2)');
     expect(html.indexOf('2040a20ab9857908')).toBeLessThan(html.indexOf('2040a20ab985790c'));
     expect(html).toContain('version 3 · seen 2m 00s ago');
+    expect(html).toContain('href="/locks/jobs/deploy/2040a20ab9857908?bucket=etcd%3A%2F%2Fh%3A2379%2Fjobs%2F"');
     expect(html).toContain(WAITER_RULE.replace(/’/g, '&#x27;').slice(0, 40));
   });
 
