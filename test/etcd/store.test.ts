@@ -65,6 +65,7 @@ describe('the etcd store', () => {
         ['npm-candidate'],
       ]);
       expect(page.skipped).toBe(1); // config/app
+      expect(await store.estimateTotal!()).toBeGreaterThanOrEqual(page.skipped + page.locks.length);
       expect((await store.inspect('config/app'))!.releasable).toBe(false);
     } finally {
       await releaseNpm();

@@ -134,6 +134,11 @@ export class EtcdLockStore implements LockStore {
     });
   }
 
+  /** How many keys a listing walks: one count-only range of the prefix (no keys or values sent). */
+  estimateTotal(): Promise<number> {
+    return this.o.client.getAll().prefix(this.o.prefix).count();
+  }
+
   changes(handlers: ChangeFeedHandlers): Promise<ChangeFeed | null> {
     return startEtcdFeed(this.o.client, { prefix: this.o.prefix, source: this.source }, handlers);
   }
