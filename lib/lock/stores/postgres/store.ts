@@ -8,7 +8,8 @@ import { PostgresAuditTrail } from './audit';
 import { ADVISORY_TERMS, rowTerms } from './terms';
 import type { LockHealth } from '../../types';
 import { ADVISORY_QUERY, advisoryViews, TERMINATE, type AdvisoryRow, type Queryable } from './advisory';
-import { findLockTables, ident, readRows, releaseStatement, type LockTable, type TableRow } from './tables';
+import { releaseStatement } from './release-statement';
+import { findLockTables, ident, readRows, type LockTable, type TableRow } from './tables';
 import { POSTGRES_VERSION } from './version';
 
 export interface PostgresStoreOptions {
