@@ -195,6 +195,8 @@ export async function recordedRelease(
     lock: string;
     /** Where the trail is, for the error message. */
     trail: string;
+    /** The trail and its fix in the store's words, e.g. `in the DynamoDB table "lockboard-audit"`. */
+    words?: { where: string; fix: string };
     fields: Record<string, string>;
     record: (fields: Record<string, string>) => Promise<string>;
   },
@@ -204,7 +206,7 @@ export async function recordedRelease(
   try {
     attempt = await o.record({ event: 'force-release-requested', lock: o.lock, ...o.fields });
   } catch (err) {
-    throw new AuditWriteError(o.lock, o.trail, err);
+    throw new AuditWriteError(o.lock, o.trail, err, o.words);
   }
   const { outcome, current } = await mutate();
   let auditError: string | undefined;

@@ -5,6 +5,7 @@ import type { LockView, StoreTerms } from '../../store';
 import { monotonicNow } from '../../time';
 import type { LockHealth } from '../../types';
 import { versionOf, type DynamoReading } from './formats';
+import { dynamoHealthWords } from './health-words';
 
 export interface ViewContext {
   source: string;
@@ -113,5 +114,6 @@ function dynamoTerms(r: DynamoReading): StoreTerms {
         : 'Clearing deletes the item; its holder learns at its next heartbeat (its condition fails) and should stop.',
     rule: 'DynamoDB rule: one DeleteItem whose ConditionExpression pins exactly what was read (Terraform: the whole Info string; lock clients: recordVersionNumber and ownerName). DynamoDB refuses it if the item changed, so a successor or a heartbeat is never deleted.',
     trail: 'Force-releases are recorded in the lockboard-audit table before and after; other tools record nothing.',
+    health: dynamoHealthWords(r),
   };
 }

@@ -11,7 +11,8 @@ import { isCompanionKey, readRedisKey, type RedisKeyRead, type RedisReading } fr
 import { hashOf, readEvents, recordEvent } from './audit';
 import { releaseScript } from './release';
 import { REDIS_VERSION } from './version';
-import { redisTerms, redisView } from './view';
+import { redisTerms } from './terms';
+import { redisView } from './view';
 
 export interface RedisStoreOptions {
   client: RedisClientLike;
@@ -150,7 +151,7 @@ export class RedisLockStore implements LockStore {
       name,
       what,
       nowMs: now,
-      terms: redisTerms(false, false),
+      terms: redisTerms({}, false),
     });
   }
 
@@ -181,7 +182,12 @@ export class RedisLockStore implements LockStore {
     if (!before) return { outcome: 'gone', current: null, audit: [] };
     if (!before.releasable) return { outcome: 'not-a-lock', current: before, audit: [] };
     const fields = { version: o.version, operator: o.operator, reason: o.reason, format: before.format };
-    const trail = { lock: o.name, trail: this.stream, fields, record: (f: Record<string, string>) => this.record(f) };
+    const words = {
+      where: `in the Redis stream "${this.stream}"`,
+      fix: 'let this user XADD to it (ACL +xadd), or free memory if Redis refuses writes.',
+    };
+    const record = (f: Record<string, string>) => this.record(f);
+    const trail = { lock: o.name, trail: this.stream, words, fields, record };
     return recordedRelease(trail, () => this.compareAndDelete(o.name, o.version, before.format));
   }
 }

@@ -156,7 +156,11 @@ export class S3LockStore implements LockStore {
     if (before.version !== r.version) return { outcome: judge(before, r), current: before, audit: [] };
     const fields = { version: before.version, operator: r.operator, reason: r.reason, format: before.format };
     const record = (f: Record<string, string>) => this.record(f);
-    return recordedRelease({ lock: r.name, trail: this.auditPrefix, fields, record }, async () => {
+    const words = {
+      where: `as an object under the S3 audit prefix "${this.auditPrefix}"`,
+      fix: 'grant s3:PutObject on that prefix.',
+    };
+    return recordedRelease({ lock: r.name, trail: this.auditPrefix, words, fields, record }, async () => {
       let outcome: StoreReleaseResult['outcome'] = 'released';
       try {
         if (before.format === 'lockboard') await this.objects.put(r.name, releasedMarker(before), { ifMatch: etag });
