@@ -19,7 +19,10 @@ export function ReleaseSummary({ target, serverNow }: { target: LockInfo; server
                 <span className="text-xs text-zinc-500">{f.text}</span>
               </dd>
             ) : (
-              <dd className={f.kind === 'version' ? 'font-mono text-xs' : 'break-all'} data-testid={TEST_IDS[f.label]}>
+              <dd
+                className={f.kind === 'version' ? 'font-mono text-xs' : 'break-all'}
+                data-testid={f.kind === 'version' ? 'dialog-version' : TEST_IDS[f.label]}
+              >
                 {f.text}
               </dd>
             )}

@@ -19,7 +19,8 @@ export const HEALTH_LABEL: Record<LockHealth, string> = {
  */
 export const HEALTH_MEANING: Record<LockHealth, string> = {
   healthy: 'Held, and nothing the store shows says its holder has stopped.',
-  overdue: 'The holder has not shown it is alive when it should have. It may be slow, paused or crashed.',
+  overdue:
+    'Late: the holder has not done by now what its format expects of a running holder. It may be slow, paused or crashed.',
   expired: 'Stale: by its own rules any acquirer may take it over.',
   'long-held': 'Held longer than the configured limit. Check the job is not stuck.',
   unknown:

@@ -35,18 +35,30 @@ export function healthChange(lock: LockInfo): string {
 /** "Held for" where the format records when it was taken, "Seen for" where only the console's first sight is known. */
 const heldForLabel = (lock: LockInfo) => (lock.terms?.since ?? 'Held since').replace(/ since$/, ' for');
 
+/**
+ * The format's own fields, except those that repeat a field already shown with the same value (a Lockboard lock's
+ * Identity and Purpose are both fields of the lock and entries of its details): each fact is shown once.
+ */
+function ownDetails(lock: LockInfo, shown: LockFact[]): LockFact[] {
+  const seen = new Set(shown.map((f) => `${f.label}\u0000${f.text}`));
+  return lock.details.map(([label, text]) => ({ label, text })).filter((f) => !seen.has(`${f.label}\u0000${f.text}`));
+}
+
 /** The lock page's fields, in order. */
 export function detailFacts(lock: LockInfo, serverNow: number): LockFact[] {
   const t = lock.terms;
   const ago = (iso: string) => formatDuration(serverNow - Date.parse(iso));
-  return [
+  const head: LockFact[] = [
     { label: 'Health', text: healthMeaning(lock, lock.health), kind: 'health' },
     { label: 'When it changes', text: healthChange(lock) },
     { label: 'Identity', text: lock.identity ?? 'unknown' },
     ...(lock.host ? [{ label: 'Host / pid', text: `${lock.host} / ${lock.pid ?? '?'}` }] : []),
     ...(lock.purpose ? [{ label: 'Purpose', text: lock.purpose }] : []),
     { label: 'Format', text: `${lock.formatLabel} (${lock.format})` },
-    ...lock.details.map(([label, text]) => ({ label, text })),
+  ];
+  return [
+    ...head,
+    ...ownDetails(lock, head),
     ...(lock.sensitive ?? []).map(([label, text]): LockFact => ({
       label: `${label} (unmasked: operators only)`,
       text,
@@ -72,14 +84,20 @@ export function detailFacts(lock: LockInfo, serverNow: number): LockFact[] {
 
 /** The release dialog's fields about the lock, in order. */
 export function dialogFacts(lock: LockInfo, serverNow: number): LockFact[] {
-  return [
+  const head: LockFact[] = [
     { label: 'Holder', text: lock.identity ?? 'unknown' },
     ...(lock.purpose ? [{ label: 'Purpose', text: lock.purpose }] : []),
     { label: 'Format', text: lock.formatLabel },
-    ...lock.details.map(([label, text]) => ({ label, text })),
+  ];
+  // the Holder is the lock's identity: a detail repeating it as "Identity" is the same field
+  const holder = lock.identity ? [{ label: 'Identity', text: lock.identity }] : [];
+  return [
+    ...head,
+    ...ownDetails(lock, [...head, ...holder]),
     { label: 'Health', text: healthMeaning(lock, lock.health), kind: 'health' },
     { label: heldForLabel(lock), text: formatDuration(serverNow - Date.parse(lock.createdAt)) },
-    { label: 'Version', text: versionText(lock), kind: 'version' },
+    // named like the page's: a format's own "Version" (Terraform's) is another field
+    { label: `Version (${lock.terms?.versionName ?? 'version'})`, text: versionText(lock), kind: 'version' },
   ];
 }
 

@@ -51,7 +51,8 @@ export function dynamoView(r: DynamoReading, c: ViewContext): LockView {
     health,
     ...(note ? { note } : {}),
     metadata: {},
-    details: r.acquiredMs === undefined ? [...r.details, ['Seen since', new Date(seen).toISOString()]] : r.details,
+    // "Seen since" and the lease are the page's own rows (terms.since, terms.ttl): not repeated as details
+    details: r.leaseMs === undefined ? r.details : r.details.filter(([label]) => label !== 'Lease'),
     releasable: true,
     releaseRule: 'delete',
     releaseNote: releaseNote(r),
@@ -92,7 +93,7 @@ function releaseNote(r: DynamoReading): string {
       '`terraform force-unlock`, which compares the lock ID and then deletes with no condition. If the run that holds ' +
       'it is still applying, two applies can then write the state at once.'
     );
-  return 'Deletes the item only if its recordVersionNumber and owner are still the ones you saw: a heartbeat since (the holder is alive) or a successor is never deleted.';
+  return 'Deletes the item only if its recordVersionNumber and owner are still the ones you saw: after a heartbeat or a successor’s write, nothing is deleted.';
 }
 
 function dynamoTerms(r: DynamoReading): StoreTerms {
