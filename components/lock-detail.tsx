@@ -13,11 +13,14 @@ import { ForceReleaseDialog, releasedNotice } from './force-release-dialog';
 import { HealthBadge } from './health-badge';
 import { LockTimeline } from './lock-timeline';
 import { Button } from './ui/button';
+import { useLockPush } from './use-lock-push';
 import { useReturnFocus } from './use-return-focus';
 import { useServerNow } from './use-server-now';
 
 export function LockDetail({ name, bucket, canRelease }: { name: string; bucket?: string; canRelease: boolean }) {
-  const query = useQuery(lockQuery(name, bucket));
+  const live = useLockPush(name, bucket);
+  // pushed while the lock's stream is open; polled only when it cannot be
+  const query = useQuery({ ...lockQuery(name, bucket), ...(live === 'polling' ? {} : { refetchInterval: false }) });
   const fetched = query.data;
   const [releasing, setReleasing] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);

@@ -27,7 +27,11 @@ export function healthChange(lock: LockInfo): string {
   else if (lock.health === 'unknown')
     parts.push('Never by itself: it stays until its owner or an operator removes it.');
   else if (lock.health === 'expired')
-    parts.push('It stays expired until an acquirer takes it over or an operator clears it.');
+    parts.push(
+      lock.terms?.expiredMeans
+        ? `It stays so until an operator clears it: ${lock.terms.expiredMeans}.`
+        : 'It stays expired until an acquirer takes it over or an operator clears it.',
+    );
   else parts.push(lock.terms?.liveness ?? 'Only its owner or an operator changes it.');
   return parts.join(' ');
 }

@@ -10,6 +10,9 @@ import { startPostgres } from '../helpers/postgres';
 import { startRedis } from '../helpers/redis';
 import { startS3 } from '../helpers/s3';
 import { postgresSeedHarness } from './harness-postgres-seed';
+import { filesHarness } from './harness-files';
+import { kubernetesHarness } from './harness-kubernetes';
+import { zookeeperHarness } from './harness-zookeeper';
 
 export interface Harness {
   kind: string;
@@ -174,4 +177,7 @@ export const HARNESSES: [string, () => Promise<Harness>][] = [
   ["postgres (the seed's tables)", postgresSeedHarness],
   ['dynamodb', dynamodbHarness],
   // One line per store below; each store's harness lives in its own file (harness-<store>.ts).
+  ['files', filesHarness],
+  ['kubernetes', kubernetesHarness],
+  ['zookeeper', zookeeperHarness],
 ];
