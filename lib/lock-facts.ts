@@ -41,11 +41,15 @@ const heldForLabel = (lock: LockInfo) => (lock.terms?.since ?? 'Held since').rep
 
 /**
  * The format's own fields, except those that repeat a field already shown with the same value (a Lockboard lock's
- * Identity and Purpose are both fields of the lock and entries of its details): each fact is shown once.
+ * Identity and Purpose are both fields of the lock and entries of its details) or that the page shows as its own
+ * row (`rows`: a Lease's leaseDurationSeconds is the TTL row): each fact is shown once.
  */
-function ownDetails(lock: LockInfo, shown: LockFact[]): LockFact[] {
+function ownDetails(lock: LockInfo, shown: LockFact[], rows: LockFact[] = []): LockFact[] {
   const seen = new Set(shown.map((f) => `${f.label}\u0000${f.text}`));
-  return lock.details.map(([label, text]) => ({ label, text })).filter((f) => !seen.has(`${f.label}\u0000${f.text}`));
+  const labels = new Set(rows.map((f) => f.label));
+  return lock.details
+    .map(([label, text]) => ({ label, text }))
+    .filter((f) => !seen.has(`${f.label}\u0000${f.text}`) && !labels.has(f.label));
 }
 
 /** The lock page's fields, in order. */
@@ -60,14 +64,7 @@ export function detailFacts(lock: LockInfo, serverNow: number): LockFact[] {
     ...(lock.purpose ? [{ label: 'Purpose', text: lock.purpose }] : []),
     { label: 'Format', text: `${lock.formatLabel} (${lock.format})` },
   ];
-  return [
-    ...head,
-    ...ownDetails(lock, head),
-    ...(lock.sensitive ?? []).map(([label, text]): LockFact => ({
-      label: `${label} (unmasked: operators only)`,
-      text,
-      kind: 'sensitive',
-    })),
+  const tail: LockFact[] = [
     ...(lock.note ? [{ label: 'Note', text: lock.note }] : []),
     { label: 'Releasing', text: lock.releaseNote },
     { label: t?.since ?? 'Held since', text: `${formatTime(lock.createdAt)} (${ago(lock.createdAt)})` },
@@ -84,6 +81,12 @@ export function detailFacts(lock: LockInfo, serverNow: number): LockFact[] {
     { label: 'Store', text: `${t?.storeLabel ?? lock.store ?? ''} · ${lock.source ?? lock.bucket}` },
     { label: `Version (${t?.versionName ?? 'version'})`, text: versionText(lock), kind: 'version' },
   ];
+  const sensitive = (lock.sensitive ?? []).map(([label, text]): LockFact => ({
+    label: `${label} (unmasked: operators only)`,
+    text,
+    kind: 'sensitive',
+  }));
+  return [...head, ...ownDetails(lock, head, tail), ...sensitive, ...tail];
 }
 
 /** The release dialog's fields about the lock, in order. */

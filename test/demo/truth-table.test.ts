@@ -9,6 +9,9 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { Storage } from '@google-cloud/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoDynamo, type DemoDynamo } from '@/lib/demo/dynamodb';
+import { startDemoFiles, type DemoFiles } from '@/lib/demo/files';
+import { startDemoKube, type DemoKube } from '@/lib/demo/kubernetes';
+import { startDemoZooKeeper, type DemoZooKeeper } from '@/lib/demo/zookeeper';
 import { startHolders, type Holders } from '@/lib/demo/holders';
 import { PLATFORM_BUCKET } from '@/lib/demo/platform';
 import { startDemoPostgres, type DemoPostgres } from '@/lib/demo/postgres';
@@ -42,6 +45,9 @@ let holders: Holders;
 let redis: DemoRedis | null;
 let postgres: DemoPostgres | null;
 let dynamo: DemoDynamo;
+let files: DemoFiles;
+let kube: DemoKube | null;
+let zk: DemoZooKeeper | null;
 const locks: LockView[] = [];
 
 beforeAll(async () => {
@@ -53,6 +59,12 @@ beforeAll(async () => {
   redis = await startDemoRedis(await freePort(), stopper);
   postgres = await startDemoPostgres(dataDir, await freePort(), stopper);
   dynamo = await startDemoDynamo(await freePort(), stopper);
+  // the stores the demo starts only where their servers are installed (a built kube-apiserver, ZooKeeper)
+  [files, kube, zk] = await Promise.all([
+    startDemoFiles(dataDir, stopper),
+    startDemoKube(dataDir, await freePort(), stopper),
+    startDemoZooKeeper(await freePort(), stopper),
+  ]);
   if (!redis || !postgres)
     throw new Error('This test needs redis-server and PostgreSQL (apt-get install -y redis-server postgresql).');
   await new Promise((r) => setTimeout(r, 1_500)); // the holders' first rounds
@@ -64,6 +76,7 @@ beforeAll(async () => {
     AWS_REGION: 'us-east-1',
     AWS_ACCESS_KEY_ID: 'demo',
     AWS_SECRET_ACCESS_KEY: 'demo',
+    ...(kube?.env ?? {}),
   });
   const sources = [
     'gs://lockboard-demo/locks/',
@@ -73,6 +86,9 @@ beforeAll(async () => {
     redis.url,
     postgres.url,
     ...dynamo.sources,
+    files.url,
+    ...(kube ? [kube.source] : []),
+    ...(zk ? [zk.url] : []),
   ];
   for (const source of sources) {
     const store = await openSource(parseSource(source, env), { env, role: 'cli', longHeldMs: 600_000 });
@@ -87,8 +103,9 @@ beforeAll(async () => {
 afterAll(async () => {
   stopper.stop();
   await Promise.allSettled([holders?.stop(), redis?.stop(), postgres?.stop(), dynamo?.stop()]);
+  await Promise.allSettled([files?.stop(), kube?.stop(), zk?.stop()]);
   // as the demo's own stop: a loop blocked on a stopped server's query is not waited for past 2 s
-  const loops = [...(redis?.loops ?? []), ...(postgres?.loops ?? []), ...(dynamo?.loops ?? [])];
+  const loops = [redis, postgres, dynamo, files, zk].flatMap((d) => d?.loops ?? []);
   await Promise.race([Promise.allSettled(loops), new Promise((r) => setTimeout(r, 2_000))]);
   await emulator?.close();
   rmSync(dataDir, { recursive: true, force: true });
@@ -107,7 +124,8 @@ function read(lock: LockView) {
 describe("the demo's locks, in their own store's words", () => {
   it('walks every store and format the demo holds', () => {
     const stores = new Set(locks.map((l) => l.store));
-    expect([...stores].sort()).toEqual(['dynamodb', 'gcs', 'postgres', 'redis', 's3']);
+    const started = ['dynamodb', 'files', 'gcs', 'postgres', 'redis', 's3', ...(kube ? ['kubernetes'] : [])];
+    expect([...stores].sort()).toEqual([...started, ...(zk ? ['zookeeper'] : [])].sort());
     const formats = new Set(locks.map((l) => `${l.store}/${l.format}`));
     expect(formats.size).toBeGreaterThanOrEqual(15);
     for (const lock of locks) expect(lock.terms.health, `${lock.store}/${lock.format} has a truth table`).toBeDefined();
