@@ -1,4 +1,7 @@
 import type { Storage } from '@google-cloud/storage';
+import type { HealthWords } from './health-words';
+
+export type { HealthWords } from './health-words';
 
 /** A format id from lock-formats.md, or `data` / `other` for objects that are not locks (never releasable). */
 export type LockFormat =
@@ -154,20 +157,6 @@ export interface StoreTerms {
   twoLeaders?: string;
   /** The store's truth table for this lock's format: its own words per health, where the neutral ones say less. */
   health?: HealthWords;
-}
-
-/**
- * What each health means for one store and format, when it changes and whether clearing is safe (one truth table
- * per store, per format where formats differ). A health without an entry gets the neutral words of lib/health.ts,
- * which are true on every store.
- */
-export interface HealthWords {
-  /** What the health means here (the Health row and the badge's explanation). */
-  meaning?: Partial<Record<LockHealth, string>>;
-  /** "When it changes": what moves this lock out of the health (after the times the lock carries, if any). */
-  changes?: Partial<Record<LockHealth, string>>;
-  /** "Safe to clear?": whether clearing is safe in this health (what clearing does is `StoreTerms.effect`). */
-  advice?: Partial<Record<LockHealth, string>>;
 }
 
 /** The fields of a GCS object resource the lock core reads. */

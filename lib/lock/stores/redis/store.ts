@@ -8,7 +8,7 @@ import type { ChangeFeed, ChangeFeedHandlers, ReleaseRequest, StorePage, StoreRe
 import { RedisConn, type RedisClientLike } from './conn';
 import { startRedisFeed } from './feed';
 import { isCompanionKey, readRedisKey, type RedisKeyRead, type RedisReading } from './formats';
-import { hashOf, readEvents, recordEvent } from './audit';
+import { auditWords, hashOf, readEvents, recordEvent } from './audit';
 import { releaseScript } from './release';
 import { REDIS_VERSION } from './version';
 import { redisTerms } from './terms';
@@ -197,12 +197,8 @@ export class RedisLockStore implements LockStore {
     if (!before) return { outcome: 'gone', current: null, audit: [] };
     if (!before.releasable) return { outcome: 'not-a-lock', current: before, audit: [] };
     const fields = { version: o.version, operator: o.operator, reason: o.reason, format: before.format };
-    const words = {
-      where: `in the Redis stream "${this.stream}"`,
-      fix: 'let this user XADD to it (ACL +xadd), or free memory if Redis refuses writes.',
-    };
     const record = (f: Record<string, string>) => this.record(f);
-    const trail = { lock: o.name, trail: this.stream, words, fields, record };
+    const trail = { lock: o.name, trail: this.stream, words: auditWords(this.stream), fields, record };
     return recordedRelease(trail, () => this.compareAndDelete(o.name, o.version, before.format));
   }
 }
