@@ -1,6 +1,7 @@
 // The lockboard command: dispatch, top-level help, and one place that turns errors into messages and exit codes.
 import { readFileSync } from 'node:fs';
 import { EXIT, EXIT_CODES_HELP } from './exit';
+import { quietSdkNotices } from './sdk-notices';
 
 const HELP = `Usage: lockboard <command> [options]
 
@@ -37,6 +38,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 };
 
 export async function main(argv: string[]): Promise<number> {
+  quietSdkNotices();
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     console.log(HELP);

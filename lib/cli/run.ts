@@ -5,6 +5,7 @@ import { LockAbortError, LockTimeoutError } from '../lock';
 import { acquireOn, isSourceUrl, SOURCE_FORMS, type HeldLock } from '../lock/stores';
 import { COMMON_HELP, COMMON_OPTIONS, EXIT, EXIT_CODES_HELP, parseDuration, parseFlags, UsageError } from './common';
 import { resolveTarget } from './target';
+import { operatorEnv } from './sdk-notices';
 import { WaitProgress } from './wait-progress';
 
 export const RUN_HELP = `Usage: lockboard run <lock | gs://bucket/object | s3://bucket/key> [options] -- <command> [args...]
@@ -122,7 +123,7 @@ export async function runCommand(argv: string[]): Promise<number> {
 async function holdWhileRunning(lock: HeldLock, command: string[], killAfterMs: number): Promise<number> {
   const child = spawn(command[0]!, command.slice(1), {
     stdio: 'inherit',
-    env: { ...process.env, LOCKBOARD_FENCING_TOKEN: lock.token, LOCKBOARD_LOCK: lock.name },
+    env: { ...operatorEnv(), LOCKBOARD_FENCING_TOKEN: lock.token, LOCKBOARD_LOCK: lock.name },
   });
   const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
   const forwarders = (['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((s) => [s, forward(s)] as const);

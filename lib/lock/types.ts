@@ -1,4 +1,7 @@
 import type { Storage } from '@google-cloud/storage';
+import type { HealthWords } from './health-words';
+
+export type { HealthWords } from './health-words';
 
 /** A format id from lock-formats.md, or `data` / `other` for objects that are not locks (never releasable). */
 export type LockFormat =
@@ -157,6 +160,8 @@ export interface StoreTerms {
    * session ends). Set: a release needs `acceptTwoLeaders` (the CLI's --accept-two-leaders, the dialog's checkbox).
    */
   twoLeaders?: string;
+  /** The store's truth table for this lock's format: its own words per health, where the neutral ones say less. */
+  health?: HealthWords;
 }
 
 /** The fields of a GCS object resource the lock core reads. */

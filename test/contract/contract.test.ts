@@ -114,5 +114,7 @@ describe.each(HARNESSES)('the store contract on %s', (_kind, start) => {
     expect(again.code).toBe(12);
     const events = await store.readAudit(from, new Date(store.now() + 60_000), h.lock);
     expect(events.map((e) => e.event)).toEqual(expect.arrayContaining(['force-release-requested', 'force-released']));
+    expect(events.find((e) => e.event === 'force-released')).toMatchObject({ reason: 'contract', operator: 'ci' });
+    if (h.history) expect(await h.history()).toEqual(['force-released: by ci: contract']);
   });
 });
