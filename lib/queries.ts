@@ -1,5 +1,5 @@
 // Query keys, fetchers and options shared by the server prefetch and the client hooks (no server-only imports).
-import type { ChurnSummary } from '@/lib/churn';
+import type { ChurnSummary, TrailFault } from '@/lib/churn';
 import type { AuditRecord } from '@/lib/lock/audit-record';
 import type { LockInfo } from '@/lib/lock/types';
 
@@ -99,7 +99,7 @@ export const summaryQuery = (w: ChurnWindow) => ({
   queryKey: ['audit-summary', w] as const,
   queryFn: () => {
     const { from, to } = auditWindow(w);
-    return apiFetch<ChurnSummary>(`/api/audit/summary?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`);
+    return apiFetch<ChurnSummary & { unreachable?: TrailFault[] }>(`/api/audit/summary?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`);
   },
   refetchInterval: 15_000,
   refetchIntervalInBackground: false,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { percentile, summarise, timeline, toCsv } from '@/lib/churn';
+import { percentile, summarise, timeline } from '@/lib/churn';
+import { CSV_BOM, toCsv } from '@/lib/churn-csv';
 import type { AuditRecord } from '@/lib/lock';
 
 const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 10, minute)).toISOString();
@@ -62,9 +63,27 @@ describe('churn summary', () => {
   it('exports CSV with quoting and neutralised formulas', () => {
     const csv = toCsv([ev({ event: 'released', lock: 'a,b', at: at(1), error: '=HYPERLINK("x")' })]);
     const [header, row] = csv.trim().split('\n');
-    expect(header).toMatch(/^at,event,lock,/);
+    expect(csv.startsWith(`${CSV_BOM}at,source,event,lock,`)).toBe(true);
+    expect(header).toMatch(/^at,source,event,lock,/);
     expect(row).toContain('"a,b"');
     expect(row).toContain(`"'=HYPERLINK(""x"")"`);
+  });
+
+  it('names each event’s source and starts with a BOM so spreadsheets read ✓ and 日本語 as UTF-8', () => {
+    const csv = toCsv([{ ...ev({ event: 'released', lock: '日本語✓', at: at(1) }), source: 'dynamodb://tf-locks' }]);
+    expect(csv.startsWith(CSV_BOM)).toBe(true);
+    expect(Buffer.from(csv, 'utf8').subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+    expect(csv.trim().split('\n')[1]).toMatch(/^[^,]+,dynamodb:\/\/tf-locks,released,日本語✓,/);
+  });
+
+  it('ranks the same name in two sources as two locks, each with its source', () => {
+    const a = { ...ev({ event: 'acquired', lock: 'l', at: at(1) }), source: 'dynamodb://a', bucket: 'dynamodb://a' };
+    const b = { ...a, id: 'x2', source: 'dynamodb://b', bucket: 'dynamodb://b' };
+    const s = summarise([a, a, b], new Date(at(0)), new Date(at(120)));
+    expect(s.topByAcquisitions).toEqual([
+      { lock: 'l', source: 'dynamodb://a', bucket: 'dynamodb://a', acquisitions: 2 },
+      { lock: 'l', source: 'dynamodb://b', bucket: 'dynamodb://b', acquisitions: 1 },
+    ]);
   });
 
   it('neutralises cells that start with TAB or CR, which spreadsheets also evaluate', () => {
