@@ -19,7 +19,10 @@ export interface Trail {
 
 /** A trail slower than this is reported unreachable, so one stopped server never stalls the others' answer. */
 export const TRAIL_TIMEOUT_MS = 3_000;
+/** After a failure the trail is not asked again for this long: a stopped server costs one timeout, not one a poll. */
+export const TRAIL_RETRY_MS = 10_000;
 const lastGood = new Map<string, number>();
+const down = new Map<string, { at: number; error: unknown }>();
 
 export const trailKey = (s: Source): string => s.trail ?? s.bucketId;
 
@@ -52,6 +55,8 @@ export function attribute(trail: Trail, events: AuditRecord[]): SourcedAuditReco
 /** Reads through the trail's store, within TRAIL_TIMEOUT_MS. */
 export async function readTrailWindow(trail: Trail, from: Date, to: Date, lock?: string): Promise<AuditRecord[]> {
   const first = trail.sources[0]!;
+  const failed = down.get(trail.key);
+  if (failed && Date.now() - failed.at < TRAIL_RETRY_MS) throw failed.error;
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
@@ -69,9 +74,17 @@ export async function readTrailWindow(trail: Trail, from: Date, to: Date, lock?:
 /** Every slice of a trail read: its last good read is now. */
 export function markGood(trail: Trail): void {
   lastGood.set(trail.key, Date.now());
+  if (down.delete(trail.key)) console.warn(`[lockboard] audit trail of ${names(trail)} readable again`);
 }
 
+const names = (trail: Trail) => trail.sources.map((s) => s.id).join(', ');
+
+/** The trail could not be read: remembered (and logged once, when it goes down), described for the page. */
 export function faultOf(trail: Trail, err: unknown): TrailFault {
+  const previous = down.get(trail.key);
+  if (!previous || previous.error !== err) down.set(trail.key, { at: Date.now(), error: err });
+  if (!previous)
+    console.warn(`[lockboard] audit trail of ${names(trail)} unreadable: ${(err as Error)?.message ?? err}`);
   const at = lastGood.get(trail.key);
   const first = trail.sources[0]!;
   return {

@@ -80,7 +80,6 @@ export async function readEvents(w: AuditWindow): Promise<EventsRead> {
         markGood(trail);
         return { events };
       } catch (err) {
-        console.warn(`[lockboard] audit trail of ${trail.sources.map((s) => s.id).join(', ')} unreadable:`, err);
         return { fault: faultOf(trail, err) };
       }
     }),
