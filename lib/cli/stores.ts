@@ -4,6 +4,7 @@ import { listAll, type FullListing } from '../lock/list-all';
 import { OUTCOME_EXIT, describeOutcome } from '../lock/outcomes';
 import { assertVersion, type LockStore } from '../lock/store';
 import { definitionByKind, openSource } from '../lock/stores';
+import { auditLine } from './audit-line';
 import { EXIT, formatDuration, UsageError } from './common';
 import { printFields, printTable } from './print';
 import type { Target } from './target';
@@ -90,13 +91,8 @@ export async function storeRelease(
       console.log(
         'Note: the response to the delete was lost and its retry found the lock gone: it was removed by this command or, at the same moment, by its holder.',
       );
-    if (result.audit.length)
-      console.log(
-        `Audit: attempt recorded (${result.audit[0]})` +
-          (result.audit[1]
-            ? `, outcome recorded (${result.audit[1]}).`
-            : `; the outcome could not be recorded${result.auditError ? `: ${result.auditError}` : ''}.`),
-      );
+    const audit = auditLine(result);
+    if (audit) console.log(audit);
   }
   return OUTCOME_EXIT[result.outcome];
 }

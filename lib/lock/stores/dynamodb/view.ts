@@ -85,7 +85,7 @@ function judge(r: DynamoReading, c: ViewContext, since: number, unchangedMs: num
     : '';
   const base = r.format === 'terraform' ? '' : 'no lease (FailClosed): it never expires by itself';
   const note = [base, held].filter(Boolean).join('; ');
-  return { health: 'unknown' as LockHealth, ...(note ? { note } : {}) };
+  return { health: 'unknown' as LockHealth, note: note || undefined };
 }
 
 function releaseNote(r: DynamoReading): string {

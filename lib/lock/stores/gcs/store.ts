@@ -98,6 +98,7 @@ export class GcsLockStore implements LockStore {
       outcome: result.outcome,
       current: result.current ? this.view(result.current) : null,
       audit,
+      ...(result.audit ? { recorded: { attempt: result.audit.attempt, outcome: result.audit.outcome } } : {}),
       ...(result.confirmed === false ? { confirmed: false } : {}),
       ...(result.audit?.outcomeError ? { auditError: result.audit.outcomeError } : {}),
     };
