@@ -11,6 +11,7 @@ import { PLATFORM_BUCKET } from './platform';
 import { startDemoPostgres } from './postgres';
 import { startDemoDynamo } from './dynamodb';
 import { startDemoRedis } from './redis';
+import { takenPort } from './ports';
 import { pause, shutdown, stopRequested } from './shutdown';
 import { S3_BUCKET } from './s3';
 import { Stopper } from './stopper';
@@ -60,6 +61,18 @@ async function main(): Promise<number> {
       'demo: --port, --emulator-port, --s3-port, --redis-port, --pg-port and --dynamodb-port must be port numbers (1-65535)',
     );
     return 2;
+  }
+  const taken = await takenPort({
+    port,
+    'emulator-port': emulatorPort,
+    's3-port': s3Port,
+    'redis-port': redisPort,
+    'pg-port': pgPort,
+    'dynamodb-port': dynamoPort,
+  });
+  if (taken) {
+    console.error(`demo: ${taken}`);
+    return 1;
   }
   if (needsBuild()) {
     console.log('Building the console (first run or sources changed)...');
@@ -126,18 +139,25 @@ async function main(): Promise<number> {
     postgres?.kill();
   };
   let console_;
+  // The console's whole output in a file the banner names; its warnings and errors printed here as they happen
+  const consoleLog = join(values['data-dir'], 'console.log');
   try {
-    console_ = await startConsole(port, {
-      LOCKBOARD_DEMO: '1',
-      LOCKBOARD_SOURCES: `gs://${bucket}/locks/,gs://${bucket}/ci/,gs://${PLATFORM_BUCKET}/,s3://${S3_BUCKET}/${redis ? `,${redis.url}` : ''}${postgres ? `,${postgres.url}` : ''}${dynamo ? `,${dynamo.sources.join(',')}` : ''}`,
-      LOCKBOARD_GCS_ENDPOINT: emulator.url,
-      AWS_ENDPOINT_URL_S3: s3Url,
-      ...(dynamo ? { AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint } : {}),
-      LOCKBOARD_LONG_HELD: '10m',
-      LOCKBOARD_METRICS_TOKEN: 'demo-metrics-token-0123456789',
-      LOCKBOARD_PUSH_TOKEN: PUSH_TOKEN,
-      NEXTAUTH_SECRET: randomBytes(32).toString('base64'),
-    });
+    console_ = await startConsole(
+      port,
+      {
+        LOCKBOARD_DEMO: '1',
+        LOCKBOARD_SOURCES: `gs://${bucket}/locks/,gs://${bucket}/ci/,gs://${PLATFORM_BUCKET}/,s3://${S3_BUCKET}/${redis ? `,${redis.url}` : ''}${postgres ? `,${postgres.url}` : ''}${dynamo ? `,${dynamo.sources.join(',')}` : ''}`,
+        LOCKBOARD_GCS_ENDPOINT: emulator.url,
+        AWS_ENDPOINT_URL_S3: s3Url,
+        ...(dynamo ? { AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint } : {}),
+        LOCKBOARD_LONG_HELD: '10m',
+        LOCKBOARD_METRICS_TOKEN: 'demo-metrics-token-0123456789',
+        LOCKBOARD_PUSH_TOKEN: PUSH_TOKEN,
+        NEXTAUTH_SECRET: randomBytes(32).toString('base64'),
+      },
+      '127.0.0.1',
+      { file: consoleLog, onProblem: (line) => console.error(`[console] ${line}`) },
+    );
   } catch (err) {
     console.error(`demo: ${(err as Error).message}`);
     return shutdown({
@@ -164,6 +184,7 @@ Lockboard demo is running.
                  ? `\n             AWS_ENDPOINT_URL_DYNAMODB=${dynamo.endpoint} npx lockboard ls dynamodb://tf-locks   (Terraform, lock clients)`
                  : ''
              }
+  Log:       ${consoleLog} (the console's output; its warnings and errors are also printed here)
   Metrics:   curl -H 'Authorization: Bearer demo-metrics-token-0123456789' ${console_.url}/api/metrics
 Press Ctrl-C to stop.`);
   await Promise.race([stopping, new Promise<void>((resolve) => console_.child.once('exit', () => resolve()))]);
