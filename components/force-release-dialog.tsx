@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import { versionText } from '@/lib/format';
 import type { LockInfo } from '@/lib/lock/types';
 import { apiFetch, ApiClientError } from '@/lib/queries';
+import { needsTypedName } from '@/lib/release-care';
 import { ConflictNotice, type Conflict } from './release-conflict';
 import { ReleaseSummary } from './release-summary';
 import { Button } from './ui/button';
@@ -48,13 +49,8 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
   const [reason, setReason] = useState('');
   const [typed, setTyped] = useState('');
   const [conflict, setConflict] = useState<Conflict | null>(null);
-  // A live holder, or one whose liveness cannot be judged (Terraform, Pulumi, plain), needs the typed name.
-  // An advisory lock's release ends the holder's whole session: always typed.
-  const needsTyping =
-    target.health === 'healthy' ||
-    target.health === 'long-held' ||
-    target.health === 'unknown' ||
-    target.terms?.confirmByName === true;
+  // The same rule as a bulk release's (lib/release-care.ts): a live holder, unknown liveness, an ended session
+  const needsTyping = needsTypedName(target);
 
   useEffect(() => {
     dialog.current?.showModal();

@@ -1,0 +1,41 @@
+// One rule for how careful a release is, for one lock and for many: a bulk release never preselects a live holder, a
+// lock of unknown liveness or one whose release ends a session, and including one asks its name, as one release does.
+import { describe, expect, it } from 'vitest';
+import type { LockHealth } from '@/lib/lock/types';
+import { namesMissing, needsTypedName, preselected } from '@/lib/release-care';
+
+const lock = (name: string, health: LockHealth, confirmByName?: boolean) => ({
+  name,
+  health,
+  ...(confirmByName !== undefined ? { terms: { confirmByName } } : {}),
+});
+const key = (l: { name: string }) => l.name;
+
+describe('release care', () => {
+  const locks = [
+    lock('expired', 'expired'),
+    lock('overdue', 'overdue'),
+    lock('healthy', 'healthy'),
+    lock('long', 'long-held'),
+    lock('terraform', 'unknown'),
+    lock('advisory:72707369', 'expired', true),
+    lock('marker', 'free'),
+  ];
+
+  it('asks the name of a live holder, an unknown liveness and a release that ends a session', () => {
+    expect(locks.filter(needsTypedName).map(key)).toEqual(['healthy', 'long', 'terraform', 'advisory:72707369']);
+  });
+
+  it('preselects only what a single release would clear without its name', () => {
+    expect([...preselected(locks, key)]).toEqual(['expired', 'overdue', 'marker']);
+  });
+
+  it('holds the bulk release until each included lock that needs it has its exact name typed', () => {
+    const chosen = [locks[0]!, locks[2]!, locks[5]!];
+    expect(namesMissing(chosen, {}, key).map(key)).toEqual(['healthy', 'advisory:72707369']);
+    expect(namesMissing(chosen, { healthy: 'healthy', 'advisory:72707369': 'advisory:7270736' }, key).map(key)).toEqual(
+      ['advisory:72707369'],
+    );
+    expect(namesMissing(chosen, { healthy: 'healthy', 'advisory:72707369': 'advisory:72707369' }, key)).toEqual([]);
+  });
+});
