@@ -9,6 +9,7 @@ import type { ChangeFeed, ChangeFeedHandlers, ListOptions, StoreReleaseResult } 
 import type { LockInfo } from '../../types';
 import { AuditWriter } from './audit';
 import { listAuditEvents } from './audit-read';
+import { gapPage, trailGap } from './around-trail';
 import { BucketObjects } from './client';
 import { forceReleaseLock } from './force-release';
 import { startGcsFeed } from './feed';
@@ -54,19 +55,25 @@ export class GcsLockStore implements LockStore {
     this.o.onListCall?.();
     const later = o.later && this.laterFor(o.later);
     const size = o.pageSize ? { maxResults: o.pageSize } : {};
+    // The audit trail under the source is listed around, never read (its objects are no locks)
+    const gap = trailGap(this.prefix, this.auditPrefix);
+    const around = gap && gapPage(gap, pageToken);
     const page = await listLocks({
       ...this.base(),
       prefix: this.prefix,
-      pageToken,
+      pageToken: around ? around.token : pageToken,
+      ...(around ? around.range : {}),
       ...size,
       ...(later ? { later } : {}),
     });
+    const next = around ? around.next(page.nextPageToken) : page.nextPageToken;
+    // A source inside the trail itself (its prefix under the audit prefix) still never lists audit objects as locks
     const audit = page.locks.filter((l) => l.name.startsWith(this.auditPrefix)).length;
     return {
       locks: page.locks.filter((l) => !l.name.startsWith(this.auditPrefix)).map((l) => this.view(l)),
       skipped: page.skipped.length + audit,
       serverTime: page.serverTime,
-      ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
+      ...(next ? { nextPageToken: next } : {}),
     };
   }
 
