@@ -1,10 +1,11 @@
 // npm run bench: every benchmark, each printing a table and writing bench-results/<name>.json.
-// Run one with: npm run bench -- emulator | lock-core | handover | formats | console | churn | cli-startup | events | s3 | redis | postgres | dynamodb | live | live-soak | ls
+// Run one with: npm run bench -- emulator | lock-core | handover | formats | console | churn | cli-startup | events | s3 | redis | postgres | dynamodb | live | live-soak | ls | faults
 import { benchChurn } from './churn';
 import { benchCliStartup } from './cli-startup';
 import { benchDynamodb } from './dynamodb';
 import { spawnSync } from 'node:child_process';
 import { benchEmulator } from './emulator';
+import { benchFaults } from './faults';
 import { benchFormats } from './formats';
 import { benchHandover } from './handover';
 import { benchLive } from './live';
@@ -43,6 +44,7 @@ const ALL: Record<string, () => Promise<unknown>> = {
   live: benchLive,
   'live-soak': benchLiveSoak,
   ls: benchLs,
+  faults: benchFaults,
 };
 const chosen = process.argv.slice(2).filter((a) => a !== '--');
 for (const name of chosen) {
