@@ -4,15 +4,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireLock, auditObjectName, LockOptionsError, type Lock } from '@/lib/lock';
 import { GcsLockStore } from '@/lib/lock/stores/gcs/store';
-import { trailGap } from '@/lib/lock/stores/gcs/around-trail';
+import { trailGap } from '@/lib/lock/objects/around-trail';
+import { S3LockStore } from '@/lib/lock/stores/s3';
 import { startTestEmulator, type Target } from '../helpers/gcs';
+import { s3ClientFor } from '../helpers/s3';
 
 const AUDIT = '.lockboard/audit/';
 let t: Target;
 const held: Lock[] = [];
 
 beforeAll(async () => {
-  t = await startTestEmulator();
+  t = await startTestEmulator({ s3: { buckets: ['s3-whole'] } });
   for (const name of ['.aaa/lock', '.lockboard/zz-lock', 'locks/deploy'])
     held.push(await acquireLock({ storage: t.storage, bucket: t.bucket, name, identity: name, ttlMs: 60_000 }));
 });
@@ -64,6 +66,25 @@ describe('a whole-bucket source and its audit trail', () => {
     const { names } = await listEverything(store, 1);
     expect(names).toEqual(['.aaa/lock', '.lockboard/zz-lock', 'locks/deploy']);
     await expect(store.list('CgRsb2Nr')).rejects.toBeInstanceOf(LockOptionsError);
+  });
+
+  it('lists an S3 bucket around its trail too: no page of trail keys after the first, locks on both sides', async () => {
+    const s3 = t.emulator!.s3!;
+    const now = Date.now();
+    const plain = (key: string) =>
+      s3.store.put('s3-whole', key, Buffer.from('lock'), { contentType: 'application/json', metadata: {} }, {}, now);
+    for (const key of ['.aaa.lock', 'zz/deploy.lock']) plain(key);
+    const store = new S3LockStore({ client: s3ClientFor(s3.url), bucket: 's3-whole', prefix: '' });
+    const calls: number[] = [];
+    for (const size of [10, 2_990]) {
+      for (let i = calls.length * 10; i < size; i++) plain(auditObjectName(AUDIT, now - i));
+      s3.requests.clear();
+      const { names, skipped } = await listEverything(store as unknown as GcsLockStore);
+      expect(names).toEqual(['.aaa.lock', 'zz/deploy.lock']);
+      expect(skipped).toBe(0);
+      calls.push(s3.requests.count((e) => e.method === 'GET' && e.query['list-type'] === '2'));
+    }
+    expect(calls).toEqual([2, 2]);
   });
 
   it('leaves a prefix that does not hold the trail as it was', () => {

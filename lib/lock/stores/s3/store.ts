@@ -14,6 +14,7 @@ import { S3AuditTrail } from './audit';
 import { s3Status, S3Objects, type S3Body, type S3Listed } from './objects';
 import { LOCKBOARD_BODY_LIMIT, objectOf, releasedMarker, s3View, tokenOfVersion } from './view';
 import { S3_VERSION } from './version';
+import { afterTrail, gapPage, trailGap } from '../../objects/around-trail';
 
 export interface S3StoreOptions {
   client: S3Client;
@@ -69,9 +70,9 @@ export class S3LockStore implements LockStore {
    * background.
    */
   async list(pageToken?: string, o: ListOptions = {}): Promise<StorePage> {
-    const page = await this.objects.list(this.prefix, pageToken, o.pageSize);
-    const listed = page.items.filter((i) => !i.key.startsWith(this.auditPrefix));
-    this.keepBodiesOf(listed, pageToken, page.next);
+    const { items, next, first } = await this.listAround(pageToken, o.pageSize);
+    const listed = items.filter((i) => !i.key.startsWith(this.auditPrefix));
+    this.keepBodiesOf(listed, first, next);
     const later = o.later;
     const deferred = later ? listed.filter((item) => this.wantsBody(item)) : [];
     const pending = new Set(deferred);
@@ -96,15 +97,41 @@ export class S3LockStore implements LockStore {
       locks,
       skipped: views.length - locks.length,
       serverTime,
-      ...(page.next ? { nextPageToken: page.next } : {}),
+      ...(next ? { nextPageToken: next } : {}),
     };
+  }
+
+  /**
+   * One page of keys, around the audit trail when the source holds it: up to the trail, then from after it
+   * (StartAfter), so its keys are never listed page after page. `first`: this page starts a whole pass.
+   */
+  private async listAround(token: string | undefined, pageSize?: number) {
+    const gap = trailGap(this.prefix, this.auditPrefix);
+    if (!gap) {
+      const page = await this.objects.list(this.prefix, token, pageSize);
+      return { items: page.items, next: page.next, first: token === undefined };
+    }
+    const at = gapPage(gap, token);
+    const page = await this.objects.list(
+      this.prefix,
+      at.token,
+      pageSize,
+      at.phase === 'b' ? afterTrail(gap) : undefined,
+    );
+    if (at.phase === 'b') return { items: page.items, next: at.next(page.next), first: false };
+    const before = page.items.filter((i) => i.key < gap.before);
+    if (before.length === page.items.length && page.next)
+      return { items: before, next: at.next(page.next), first: !token };
+    // The trail (or the end) is reached: the keys after it follow at once, so a small bucket is still one page
+    const after = await this.objects.list(this.prefix, undefined, pageSize, afterTrail(gap));
+    return { items: [...before, ...after.items], next: after.next && `b:${after.next}`, first: !token };
   }
 
   private seenThisPass = new Set<string>();
 
   /** Once a whole pass over the prefix is done, drops the bodies of what no longer exists (a refresh is a new ETag). */
-  private keepBodiesOf(listed: S3Listed[], token: string | undefined, next: string | undefined): void {
-    if (!token) this.seenThisPass = new Set();
+  private keepBodiesOf(listed: S3Listed[], first: boolean, next: string | undefined): void {
+    if (first) this.seenThisPass = new Set();
     for (const i of listed) this.seenThisPass.add(`${i.key}\u0000${i.etag}`);
     if (next) return;
     for (const k of this.bodies.keys()) if (!this.seenThisPass.has(k)) this.bodies.delete(k);
