@@ -7,6 +7,7 @@ import type { LockInfo } from '@/lib/lock/types';
 import { apiFetch, ApiClientError } from '@/lib/queries';
 import { needsTypedName } from '@/lib/release-care';
 import { ConflictNotice, type Conflict } from './release-conflict';
+import { CliVersion } from './cli-version';
 import { ReleaseSummary } from './release-summary';
 import { Button } from './ui/button';
 import { ModalForm, ReasonField } from './ui/modal-form';
@@ -103,6 +104,7 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
         Force-release <span className="font-mono">{target.name}</span>
       </h2>
       <ReleaseSummary target={target} serverNow={serverNow} />
+      <CliVersion lock={target} />
       {conflict ? (
         <ConflictNotice
           conflict={conflict}
@@ -131,7 +133,9 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
             <label className="block text-sm">
               {target.health === 'unknown'
                 ? 'Its liveness cannot be judged (no TTL in this format).'
-                : 'The holder is alive.'}{' '}
+                : target.health === 'healthy' || target.health === 'long-held'
+                  ? 'The holder is alive.'
+                  : (target.terms?.effect ?? '')}{' '}
               Type the lock name to confirm: <span className="font-mono">{target.name}</span>
               <input
                 value={typed}

@@ -15,6 +15,7 @@ import { LockTimeline } from './lock-timeline';
 import { Button } from './ui/button';
 import { useReturnFocus } from './use-return-focus';
 import { useServerNow } from './use-server-now';
+import { CliVersion } from './cli-version';
 
 export function LockDetail({ name, bucket, canRelease }: { name: string; bucket?: string; canRelease: boolean }) {
   const query = useQuery(lockQuery(name, bucket));
@@ -118,6 +119,9 @@ function LockFields({ lock, serverNow }: { lock: LockInfo; serverNow: number }) 
         {versionText(lock)}
       </span>,
     ],
+    ...(lock.version && lock.releasable
+      ? [['lockboard release', <CliVersion key="cli" lock={lock} />] as [string, React.ReactNode]]
+      : []),
   ];
   return (
     <div className="grid gap-6 lg:grid-cols-2">

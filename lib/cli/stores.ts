@@ -2,7 +2,8 @@
 // codes (stores.md "One contract"). Each store's SDK is loaded only when a source of it is opened.
 import { listAll, type FullListing } from '../lock/list-all';
 import { OUTCOME_EXIT, describeOutcome } from '../lock/outcomes';
-import { assertVersion, type LockStore } from '../lock/store';
+import { assertVersion, type LockStore, type LockView } from '../lock/store';
+import { recordsAcquireTime } from '../format';
 import { definitionByKind, openSource } from '../lock/stores';
 import { auditLine } from './audit-line';
 import { EXIT, formatDuration, UsageError } from './common';
@@ -24,7 +25,8 @@ export async function storeLs(t: Target, json: boolean, longHeldMs?: number): Pr
   const { locks, skipped, serverTime } = listing;
   if (json) {
     const { bucket, prefix } = t.spec;
-    console.log(JSON.stringify({ serverTime, source: store.source, bucket, prefix, locks, skipped }, null, 2));
+    const shown = locks.map(honestTimes);
+    console.log(JSON.stringify({ serverTime, source: store.source, bucket, prefix, locks: shown, skipped }, null, 2));
     return EXIT.ok;
   }
   const skippedLine = `${skipped} other object${skipped === 1 ? '' : 's'} skipped (data or not a recognised lock).`;
@@ -37,12 +39,14 @@ export async function storeLs(t: Target, json: boolean, longHeldMs?: number): Pr
     l.name,
     l.health,
     [l.identity ?? '-', l.purpose ? `(${l.purpose})` : ''].join(' ').trim(),
-    formatDuration(l.heldMs),
+    recordsAcquireTime(l) ? formatDuration(l.heldMs) : 'not recorded',
     l.expiresAt ? expiresIn(Date.parse(l.expiresAt) - now) : 'never',
     l.version,
     l.format,
   ]);
   printTable(['NAME', 'HEALTH', 'OWNER', 'HELD FOR', 'EXPIRES IN', 'VERSION', 'FORMAT'], rows);
+  if (locks.some((l) => !recordsAcquireTime(l)))
+    console.log('HELD FOR "not recorded": the format stores no acquire time, and this command saw the lock only now.');
   if (skipped) console.log(skippedLine);
   return EXIT.ok;
 }
@@ -53,7 +57,7 @@ export async function storeStatus(t: Target, json: boolean, longHeldMs?: number)
   const held = lock !== null && lock.releasable && lock.health !== 'expired' && lock.health !== 'free';
   const code = lock && !lock.releasable ? EXIT.notALock : held ? EXIT.ok : EXIT.free;
   if (json) {
-    console.log(JSON.stringify(lock, null, 2));
+    console.log(JSON.stringify(lock && honestTimes(lock), null, 2));
     return code;
   }
   if (!lock) {
@@ -95,6 +99,15 @@ export async function storeRelease(
     if (audit) console.log(audit);
   }
   return OUTCOME_EXIT[result.outcome];
+}
+
+/**
+ * A lock whose format records no acquire time: `createdAt` and `heldMs` are null (a one-shot command saw it only now;
+ * now is not when it was acquired), `seenAt` says when it was seen.
+ */
+function honestTimes(l: LockView): LockView | (Omit<LockView, 'createdAt' | 'heldMs'> & Record<string, unknown>) {
+  if (recordsAcquireTime(l)) return l;
+  return { ...l, createdAt: null, heldMs: null, seenAt: l.createdAt };
 }
 
 function expiresIn(ms: number): string {
