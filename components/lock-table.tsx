@@ -2,7 +2,7 @@
 
 import { useVirtualizer } from '@tanstack/react-virtual';
 import Link from 'next/link';
-import { useLayoutEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import type { LockInfo } from '@/lib/lock/types';
 import { formatDuration, versionText } from '@/lib/format';
 import { lockHref } from '@/lib/queries';
@@ -30,9 +30,14 @@ interface Props {
   onSort: (key: SortKey) => void;
   canRelease: boolean;
   onRelease: (lock: LockInfo) => void;
+  /** Called when the rows near the end are drawn: the next window loads (the server pages by cursor). */
+  onNearEnd?: () => void;
+  /** A line under the rows (loading more, capped). */
+  footer?: string;
 }
 
-export function LockTable({ locks, withSource = false, serverNow, sort, onSort, canRelease, onRelease }: Props) {
+export function LockTable(props: Props) {
+  const { locks, withSource = false, serverNow, sort, onSort, canRelease, onRelease, onNearEnd, footer } = props;
   const scroller = useRef<HTMLDivElement>(null);
   const narrow = useNarrow();
   const rowHeight = narrow ? CARD_HEIGHT : ROW_HEIGHT;
@@ -50,6 +55,11 @@ export function LockTable({ locks, withSource = false, serverNow, sort, onSort, 
   // Rows and cards differ in height: when the layout switches (after hydration on a phone, or as the window is
   // resized), drop every size measured in the other layout; the rendered rows are measured again at once.
   useLayoutEffect(() => virtualizer.measure(), [narrow, virtualizer]);
+  const items = virtualizer.getVirtualItems();
+  const lastDrawn = items[items.length - 1]?.index ?? -1;
+  useEffect(() => {
+    if (onNearEnd && lastDrawn >= locks.length - 20) onNearEnd();
+  }, [onNearEnd, lastDrawn, locks.length]);
   const release = (lock: LockInfo) =>
     canRelease && (
       <button
@@ -90,7 +100,7 @@ export function LockTable({ locks, withSource = false, serverNow, sort, onSort, 
           data-testid="lock-rows"
         >
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-            {virtualizer.getVirtualItems().map((item) => {
+            {items.map((item) => {
               const lock = locks[item.index]!;
               const row = {
                 role: 'row',
@@ -185,6 +195,11 @@ export function LockTable({ locks, withSource = false, serverNow, sort, onSort, 
             })}
           </div>
         </div>
+        {footer && (
+          <p className="border-t border-zinc-100 px-3 py-2 text-sm text-zinc-600 dark:border-zinc-800" role="status">
+            {footer}
+          </p>
+        )}
       </div>
     </div>
   );

@@ -128,6 +128,11 @@ export interface LockStore {
    * the console then lists at the store's own pace.
    */
   changes?(handlers: ChangeFeedHandlers): Promise<ChangeFeed | null>;
+  /**
+   * Optional: how many keys, objects or rows a full listing walks (Redis DBSIZE), for a listing's progress ("listed
+   * 230 000 of ~1 000 000 keys"); absent where the store has no cheap estimate.
+   */
+  estimateTotal?(): Promise<number>;
 }
 
 /** Whether a view is one the store's listing shows (a lock, not data or a key of another kind). */

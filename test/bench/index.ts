@@ -1,5 +1,5 @@
 // npm run bench: every benchmark, each printing a table and writing bench-results/<name>.json.
-// Run one with: npm run bench -- emulator | lock-core | handover | formats | console | churn | cli-startup | events | s3 | redis | postgres | dynamodb | live | live-soak | ls | faults
+// Run one with: npm run bench -- scale | emulator | lock-core | handover | formats | console | churn | cli-startup | events | s3 | redis | postgres | dynamodb | live | live-soak | ls | faults
 import { benchChurn } from './churn';
 import { benchCliStartup } from './cli-startup';
 import { benchDynamodb } from './dynamodb';
@@ -17,6 +17,15 @@ import { benchRedis } from './redis';
 import { benchS3 } from './s3';
 
 const ALL: Record<string, () => Promise<unknown>> = {
+  scale: async () => {
+    // the index of a million locks: a larger heap, and gc exposed for the bytes-per-lock figure
+    const r = spawnSync(
+      process.execPath,
+      ['--max-old-space-size=6144', '--expose-gc', '--import', 'tsx', 'test/bench/scale-main.ts'],
+      { stdio: 'inherit' },
+    );
+    if (r.status !== 0) throw new Error('the scale benchmark failed');
+  },
   emulator: benchEmulator,
   'lock-core': benchLockCore,
   handover: benchHandover,
