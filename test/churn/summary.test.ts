@@ -142,5 +142,19 @@ describe('the churn chart', () => {
     const colours = charted.map((k) => CHURN_COLORS[k as keyof typeof CHURN_COLORS]);
     expect(colours.every((c) => /^#[0-9a-f]{6}$/.test(c ?? ''))).toBe(true);
     expect(new Set(colours).size).toBe(charted.length);
+    // WCAG 2.1: 4.5:1 for the legend's text on the light page, 3:1 for the bars and swatches on the dark one
+    const lum = (hex: string) => {
+      const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255);
+      const lin = (c: number) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+      return 0.2126 * lin(r!) + 0.7152 * lin(g!) + 0.0722 * lin(b!);
+    };
+    const ratio = (a: string, b: string) => {
+      const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
+      return (hi! + 0.05) / (lo! + 0.05);
+    };
+    for (const c of colours) {
+      expect(ratio(c!, '#ffffff'), c).toBeGreaterThanOrEqual(4.5);
+      expect(ratio(c!, '#18181b'), c).toBeGreaterThanOrEqual(3);
+    }
   });
 });
