@@ -39,3 +39,14 @@ describe('release care', () => {
     expect(namesMissing(chosen, { healthy: 'healthy', 'advisory:72707369': 'advisory:72707369' }, key)).toEqual([]);
   });
 });
+
+describe('the reason field', () => {
+  it('counts toward the routes’ own limit and says when a longer text was cut', async () => {
+    const { REASON_MAX, reasonCounter } = await import('@/components/ui/modal-form');
+    const { reasonField } = await import('@/lib/server/release');
+    expect(reasonField.safeParse('r'.repeat(REASON_MAX)).success).toBe(true);
+    expect(reasonField.safeParse('r'.repeat(REASON_MAX + 1)).success).toBe(false);
+    expect(reasonCounter(12)).toBe('12 / 500 characters');
+    expect(reasonCounter(REASON_MAX)).toMatch(/the limit; anything longer is cut/);
+  });
+});
