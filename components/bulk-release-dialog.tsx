@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { LockInfo } from '@/lib/lock/types';
-import { apiFetch } from '@/lib/queries';
+import { apiFetch, refreshAfterRelease } from '@/lib/queries';
 import { namesMissing, preselected } from '@/lib/release-care';
 import { BulkResults, type BatchResult } from './bulk-release-results';
 import { BulkPreview } from './bulk-release-preview';
@@ -49,7 +49,7 @@ export function BulkReleaseDialog({
           })),
         }),
       }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['locks'] }),
+    onSettled: () => refreshAfterRelease(queryClient),
   });
   const results = batch.data;
   const missing = namesMissing(chosen, typedNames, key);

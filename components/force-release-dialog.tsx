@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { versionText } from '@/lib/format';
 import type { LockInfo } from '@/lib/lock/types';
-import { apiFetch, ApiClientError } from '@/lib/queries';
+import { apiFetch, ApiClientError, refreshAfterRelease } from '@/lib/queries';
 import { needsTypedName } from '@/lib/release-care';
 import { ConflictNotice, type Conflict } from './release-conflict';
 import { CliVersion } from './cli-version';
@@ -84,7 +84,7 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
         setConflict({ outcome: body.outcome, message: err.message, current: body.current });
       }
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['locks'] }),
+    onSettled: () => refreshAfterRelease(queryClient),
   });
 
   const canSubmit =

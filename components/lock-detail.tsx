@@ -29,8 +29,12 @@ export function LockDetail({ name, bucket, canRelease }: { name: string; bucket?
   return (
     <section className="space-y-6">
       <p className="text-sm">
-        <Link prefetch={false} href="/locks" className="text-blue-700 hover:underline dark:text-blue-300">
-          ← All locks
+        <Link
+          prefetch={false}
+          href={backHref(fetched?.source)}
+          className="text-blue-700 hover:underline dark:text-blue-300"
+        >
+          ← {fetched?.source ? `Locks of ${fetched.source}` : 'All locks'}
         </Link>
       </p>
       <h1 className="font-mono text-xl font-semibold">{name}</h1>
@@ -143,6 +147,11 @@ function LockFields({ lock, serverNow }: { lock: LockInfo; serverNow: number }) 
       )}
     </div>
   );
+}
+
+/** Back to the list of the lock's own source (the list keeps its filter in the address for the browser's Back). */
+function backHref(source: string | undefined): string {
+  return source ? `/locks?source=${encodeURIComponent(source)}` : '/locks';
 }
 
 function healthChange(lock: LockInfo): string {

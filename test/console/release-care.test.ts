@@ -50,3 +50,17 @@ describe('the reason field', () => {
     expect(reasonCounter(REASON_MAX)).toMatch(/the limit; anything longer is cut/);
   });
 });
+
+describe('after a release', () => {
+  it('reads the lists, the lock pages, the holders table and churn again (nothing else)', async () => {
+    const { QueryClient } = await import('@tanstack/react-query');
+    const { refreshAfterRelease } = await import('@/lib/queries');
+    const client = new QueryClient();
+    const keys = [['locks', 'all'], ['lock', '', 'a'], ['audit-lock', '', 'a', 200], ['audit-summary', {}], ['other']];
+    for (const key of keys) client.setQueryData(key, { seen: true });
+    await refreshAfterRelease(client);
+    const stale = keys.map((key) => client.getQueryState(key)?.isInvalidated);
+    expect(stale).toEqual([true, true, true, true, false]);
+    client.clear();
+  });
+});
