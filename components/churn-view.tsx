@@ -1,7 +1,9 @@
 'use client';
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { usePathname, useSearchParams } from 'next/navigation';
 import { useState } from 'react';
+import { churnWindowOf, churnWindowQuery } from '@/lib/churn-window';
 import { formatDuration, formatTime } from '@/lib/format';
 import { RANGES, summaryQuery, windowFor, type ChurnWindow, type RangeKey } from '@/lib/queries';
 import { ChurnChart } from './churn-chart';
@@ -9,7 +11,10 @@ import { EventTable, Ranking, Stat, UnreachableTrails } from './churn-parts';
 import { CustomRange } from './churn-range';
 
 export function ChurnView() {
-  const [selected, setSelected] = useState<ChurnWindow>({ range: '24h' });
+  // The window lives in the address: shareable, kept on reload, undone by Back
+  const pathname = usePathname();
+  const selected = churnWindowOf(useSearchParams());
+  const setSelected = (w: ChurnWindow) => globalThis.history.pushState(null, '', `${pathname}${churnWindowQuery(w)}`);
   // Bumped by the range buttons so the From/To fields show the range just chosen
   const [fieldsFor, setFieldsFor] = useState(0);
   const range = selected.range;

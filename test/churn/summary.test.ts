@@ -158,3 +158,17 @@ describe('the churn chart', () => {
     }
   });
 });
+
+describe('the churn window in the address', () => {
+  it('keeps a custom window and a range across a reload, and falls back to 24h for anything malformed', async () => {
+    const { churnWindowOf, churnWindowQuery } = await import('@/lib/churn-window');
+    const params = (q: string) => new URLSearchParams(q);
+    const custom = { range: 'custom' as const, from: '2026-11-01T10:00:00.000Z', to: '2026-11-02T10:00:00.000Z' };
+    expect(churnWindowOf(params(churnWindowQuery(custom)))).toEqual(custom);
+    expect(churnWindowOf(params(churnWindowQuery({ range: '7d' })))).toEqual({ range: '7d' });
+    expect(churnWindowQuery({ range: '24h' })).toBe('');
+    expect(churnWindowOf(params('from=2026-11-02T00:00:00Z&to=2026-11-01T00:00:00Z'))).toEqual({ range: '24h' });
+    expect(churnWindowOf(params('from=2026-01-01T00:00:00Z&to=2026-03-01T00:00:00Z'))).toEqual({ range: '24h' });
+    expect(churnWindowOf(params('range=1y'))).toEqual({ range: '24h' });
+  });
+});
