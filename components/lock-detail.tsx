@@ -73,7 +73,7 @@ export function LockDetail({ name, bucket, canRelease }: { name: string; bucket?
           }}
         />
       )}
-      <LockTimeline name={name} bucket={bucket} trail={lock?.terms?.trail} />
+      <LockTimeline name={name} bucket={bucket} trail={lock?.terms?.trail} free={lock === null} />
     </section>
   );
 }

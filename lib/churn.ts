@@ -165,13 +165,24 @@ export interface Tenure {
   identity?: string;
   from: string;
   to?: string;
-  ended: 'held' | 'released' | 'failed' | 'lost' | 'taken over' | 'force-released' | 'deleted outside';
+  ended:
+    | 'held'
+    | 'released'
+    | 'failed'
+    | 'lost'
+    | 'taken over'
+    | 'force-released'
+    | 'deleted outside'
+    | 'ended, not recorded';
   heldMs?: number;
   error?: string;
 }
 
-/** The holders of one lock over time: one entry per generation, newest first. */
-export function timeline(events: AuditRecord[]): Tenure[] {
+/**
+ * The holders of one lock over time: one entry per generation, newest first. `free`: nothing holds the lock now, so
+ * a tenure whose end the trail lacks (an expiry, a holder that records nothing) ended all the same: never "held".
+ */
+export function timeline(events: AuditRecord[], o: { free?: boolean } = {}): Tenure[] {
   const byGeneration = new Map<string, Tenure>();
   const ordered = [...events].sort((a, b) => (a.at < b.at ? -1 : 1));
   for (const e of ordered) {
@@ -209,5 +220,7 @@ export function timeline(events: AuditRecord[]): Tenure[] {
     else if (e.event === 'observed-deleted' && tenure.ended === 'held')
       Object.assign(tenure, { ended: 'released', to: e.at });
   }
-  return [...byGeneration.values()].reverse();
+  const tenures = [...byGeneration.values()].reverse();
+  if (o.free) for (const t of tenures) if (t.ended === 'held') t.ended = 'ended, not recorded';
+  return tenures;
 }

@@ -172,3 +172,17 @@ describe('the churn window in the address', () => {
     expect(churnWindowOf(params('range=1y'))).toEqual({ range: '24h' });
   });
 });
+
+describe('the holders of a lock that is free now', () => {
+  it('never shows a tenure as held when nothing holds the lock (its end was not recorded)', () => {
+    const events = [
+      ev({ event: 'acquired', lock: 'k', at: at(1), generation: '1', identity: 'a' }),
+      ev({ event: 'acquired', lock: 'k', at: at(5), generation: '2', identity: 'b' }),
+    ];
+    expect(timeline(events).map((t) => t.ended)).toEqual(['held', 'held']);
+    expect(timeline(events, { free: true }).map((t) => t.ended)).toEqual([
+      'ended, not recorded',
+      'ended, not recorded',
+    ]);
+  });
+});
