@@ -2,7 +2,7 @@
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { timeline } from '@/lib/churn';
+import { timeline } from '@/lib/churn-timeline';
 import { formatDuration, formatTime } from '@/lib/format';
 import { HISTORY_PAGE, lockEventsQuery } from '@/lib/queries';
 

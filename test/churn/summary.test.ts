@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { percentile, summarise, timeline } from '@/lib/churn';
+import { percentile, summarise } from '@/lib/churn';
+import { timeline } from '@/lib/churn-timeline';
 import { CSV_BOM, toCsv } from '@/lib/churn-csv';
 import type { AuditRecord } from '@/lib/lock';
 
