@@ -1,7 +1,7 @@
 'use client';
 // The lock a release dialog is about, in its store's words: holder, format, health, version, the store's rule and
 // what clearing does to the holder, and whether it is safe to clear.
-import { formatDuration, versionText } from '@/lib/format';
+import { formatDuration, recordsAcquireTime, versionText } from '@/lib/format';
 import { HEALTH_MEANING, RELEASE_ADVICE } from '@/lib/health';
 import type { LockInfo } from '@/lib/lock/types';
 import { HealthBadge } from './health-badge';
@@ -9,7 +9,8 @@ import { HealthBadge } from './health-badge';
 export function ReleaseSummary({ target, serverNow }: { target: LockInfo; serverNow: number }) {
   return (
     <>
-      <dl className="grid grid-cols-[8rem_1fr] gap-x-3 gap-y-1 text-sm">
+      {/* minmax(0,1fr): a long unbroken value (an advisory lock's version) wraps instead of widening a phone's dialog */}
+      <dl className="grid grid-cols-[8rem_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
         <dt className="text-zinc-500">Holder</dt>
         <dd data-testid="dialog-holder">{target.identity ?? 'unknown'}</dd>
         {target.purpose && (
@@ -31,10 +32,22 @@ export function ReleaseSummary({ target, serverNow }: { target: LockInfo; server
           <HealthBadge health={target.health} />{' '}
           <span className="text-xs text-zinc-500">{HEALTH_MEANING[target.health]}</span>
         </dd>
-        <dt className="text-zinc-500">Held for</dt>
-        <dd className="tabular">{formatDuration(serverNow - Date.parse(target.createdAt))}</dd>
+        {recordsAcquireTime(target) ? (
+          <>
+            <dt className="text-zinc-500">Held for</dt>
+            <dd className="tabular">{formatDuration(serverNow - Date.parse(target.createdAt))}</dd>
+          </>
+        ) : (
+          <>
+            <dt className="text-zinc-500">Seen since</dt>
+            <dd className="tabular">
+              {formatDuration(serverNow - Date.parse(target.createdAt))} ago (the console&apos;s first sighting: this
+              format records no acquire time)
+            </dd>
+          </>
+        )}
         <dt className="text-zinc-500">Version</dt>
-        <dd className="font-mono text-xs" data-testid="dialog-version">
+        <dd className="break-all font-mono text-xs" data-testid="dialog-version">
           {versionText(target)}
         </dd>
       </dl>
