@@ -57,6 +57,16 @@ export interface ConsoleLog {
 /** A line of the console's output that an operator must see: its warnings and errors (Node's and ours). */
 const PROBLEM = /\b(warn(ing)?|error|unreachable|unreadable|failed|exception)\b|^\s*⨯/i;
 
+/** Splits output chunks into whole lines and hands each warning or error line on (a line may span two chunks). */
+export function problemLines(onProblem: (line: string) => void): (chunk: string) => void {
+  let partial = '';
+  return (chunk) => {
+    const lines = (partial + chunk).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) if (PROBLEM.test(line)) onProblem(line);
+  };
+}
+
 export async function startConsole(
   port: number,
   env: Record<string, string>,
@@ -79,15 +89,12 @@ export async function startConsole(
   let output = '';
   if (log) mkdirSync(dirname(log.file), { recursive: true });
   const file = log && createWriteStream(log.file, { flags: 'a' });
-  let partial = '';
+  const problems = log && problemLines(log.onProblem);
   const take = (d: Buffer) => {
     const text = d.toString();
     output += text;
     file?.write(text);
-    if (!log) return;
-    const lines = (partial + text).split('\n');
-    partial = lines.pop() ?? '';
-    for (const line of lines) if (PROBLEM.test(line)) log.onProblem(line);
+    problems?.(text);
   };
   child.stdout!.on('data', take);
   child.stderr!.on('data', take);

@@ -51,3 +51,19 @@ describe('npm run demo on a taken port', () => {
     expect(second.stderr).toMatch(new RegExp(`port ${dynamoPort} is already in use .*--dynamodb-port `));
   }, 30_000);
 });
+
+describe('the console output the demo prints', () => {
+  it('passes on each warning and error line whole, even split across chunks, and nothing else', async () => {
+    const { problemLines } = await import('@/lib/demo/console');
+    const seen: string[] = [];
+    const feed = problemLines((l) => seen.push(l));
+    feed('▲ Next.js 16\n ✓ Ready in 1s\n[lockboard] audit trail of redis://127.0.0.1:6390/0 unread');
+    feed('able: Cannot reach redis://127.0.0.1:6390/0\n(node:1) Warning: something\n');
+    feed(' ⨯ Error: boom\nGET /api/locks 200\n');
+    expect(seen).toEqual([
+      '[lockboard] audit trail of redis://127.0.0.1:6390/0 unreadable: Cannot reach redis://127.0.0.1:6390/0',
+      '(node:1) Warning: something',
+      ' ⨯ Error: boom',
+    ]);
+  });
+});
