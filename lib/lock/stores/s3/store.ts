@@ -181,6 +181,8 @@ export class S3LockStore implements LockStore {
     if (!before.releasable) return { outcome: 'not-a-lock', current: before, audit: [] };
     if (this.readOnly) throw new ReadOnlySourceError(this.source, this.readOnly);
     if (before.version !== r.version) return { outcome: judge(before, r), current: before, audit: [] };
+    // A released marker holds nothing: rewriting it would only change its ETag, so nothing is written
+    if (before.health === 'free') return { outcome: 'gone', current: before, audit: [] };
     const fields = { version: before.version, operator: r.operator, reason: r.reason, format: before.format };
     const record = (f: Record<string, string>) => this.record(f);
     return recordedRelease({ lock: r.name, trail: this.auditPrefix, fields, record }, async () => {
