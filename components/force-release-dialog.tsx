@@ -80,8 +80,8 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
     onSuccess: (result) => onClose(result),
     onError: (err) => {
       if (err instanceof ApiClientError && (err.status === 409 || err.status === 410 || err.status === 422)) {
-        const body = err.body as { outcome: Conflict['outcome']; current?: LockInfo };
-        setConflict({ outcome: body.outcome, message: err.message, current: body.current });
+        const body = err.body as { outcome: Conflict['outcome']; current?: LockInfo; detail?: string };
+        setConflict({ outcome: body.outcome, message: err.message, current: body.current, detail: body.detail });
       }
     },
     onSettled: () => refreshAfterRelease(queryClient),

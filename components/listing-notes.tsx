@@ -67,6 +67,19 @@ export function ListingNotes(p: { where: string; sources: SourceStateData[]; pen
             The other sources are live.
           </p>
         ))}
+      {p.sources.length > 0 && (
+        <p className="text-xs text-zinc-500" data-testid="source-modes">
+          {p.sources
+            .map((s) =>
+              !s.live
+                ? s.source
+                : 'push' in s.live
+                  ? `${s.source}: pushed (${s.live.push})`
+                  : `${s.source}: polled every ${Math.max(1, Math.round(s.live.pollMs / 1000))} s`,
+            )
+            .join(' · ')}
+        </p>
+      )}
       {p.pending > 0 && (
         <p className="text-sm text-zinc-600 dark:text-zinc-400" role="status" data-testid="pending-count">
           Reading {p.pending} lock{p.pending === 1 ? '' : 's'} in {p.where}: owner and expiry fill in as they arrive.

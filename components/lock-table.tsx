@@ -89,7 +89,7 @@ export function LockTable(props: Props) {
       className="overflow-x-auto rounded-lg ring-1 ring-zinc-200 dark:ring-zinc-700"
     >
       {/* Wide: header and rows scroll sideways together inside the table, never the page */}
-      <div className={narrow ? '' : 'min-w-[72rem]'}>
+      <div className={narrow ? '' : withSource ? 'min-w-[77rem]' : 'min-w-[69rem]'}>
         <div role="rowgroup">
           <LockTableHeader narrow={narrow} withSource={withSource} sort={sort} onSort={onSort} />
         </div>
@@ -99,100 +99,113 @@ export function LockTable(props: Props) {
           className="max-h-[65vh] overflow-y-auto overflow-x-hidden"
           data-testid="lock-rows"
         >
+          {/* The drawn rows flow one after another inside one block placed at the first one's offset: a row taller
+              than its estimate pushes the next down instead of overlapping it while it is measured again */}
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-            {items.map((item) => {
-              const lock = locks[item.index]!;
-              const row = {
-                role: 'row',
-                'aria-rowindex': item.index + 2,
-                'data-lock': lock.name,
-                'data-version': lock.version ?? `${lock.generation}.${lock.metageneration}`,
-                'data-expires': lock.expiresAt ?? '',
-                'data-health': lock.health,
-                'data-index': item.index,
-                ref: virtualizer.measureElement,
-                style: { transform: `translateY(${item.start}px)`, minHeight: ROW_HEIGHT },
-              };
-              if (narrow) {
+            <div
+              style={{
+                position: 'absolute',
+                top: 0,
+                left: 0,
+                right: 0,
+                transform: `translateY(${items[0]?.start ?? 0}px)`,
+              }}
+            >
+              {items.map((item) => {
+                const lock = locks[item.index]!;
+                const row = {
+                  role: 'row',
+                  'aria-rowindex': item.index + 2,
+                  'data-lock': lock.name,
+                  'data-version': lock.version ?? `${lock.generation}.${lock.metageneration}`,
+                  'data-expires': lock.expiresAt ?? '',
+                  'data-health': lock.health,
+                  'data-index': item.index,
+                  ref: virtualizer.measureElement,
+                  style: { minHeight: ROW_HEIGHT },
+                };
+                if (narrow) {
+                  return (
+                    <div
+                      key={`${lock.bucket}/${lock.name}`}
+                      {...row}
+                      className="grid grid-cols-[1fr_auto] content-center gap-x-2 gap-y-1 border-b border-zinc-100 px-3 py-2 text-sm dark:border-zinc-800"
+                    >
+                      <div role="cell" className="min-w-0 break-all font-mono">
+                        {nameLink(lock)}
+                      </div>
+                      <div role="cell" className="justify-self-end">
+                        <HealthBadge health={lock.health} />
+                      </div>
+                      <div role="cell" className="min-w-0 break-words" title={lock.identity}>
+                        {lock.identity ?? <span className="text-zinc-500">unknown</span>}
+                      </div>
+                      <div role="cell" className="justify-self-end text-xs">
+                        <Countdown expiresAt={lock.expiresAt} serverNow={serverNow} />
+                      </div>
+                      <div role="cell" className="min-w-0 text-xs text-zinc-500">
+                        held {formatDuration(serverNow - Date.parse(lock.createdAt))} ·{' '}
+                        <span data-testid="generation">{versionText(lock)}</span> · {formatOf(lock)}
+                        {withSource && (
+                          <span className="block truncate font-mono" data-testid="source">
+                            {lock.source ?? lock.bucket}
+                          </span>
+                        )}
+                      </div>
+                      <div role="cell" className="justify-self-end">
+                        {release(lock)}
+                      </div>
+                    </div>
+                  );
+                }
                 return (
                   <div
                     key={`${lock.bucket}/${lock.name}`}
                     {...row}
-                    className="absolute left-0 right-0 top-0 grid grid-cols-[1fr_auto] content-center gap-x-2 gap-y-1 border-b border-zinc-100 px-3 py-2 text-sm dark:border-zinc-800"
+                    className={`${gridOf(withSource)} items-center border-b border-zinc-100 text-sm dark:border-zinc-800`}
                   >
-                    <div role="cell" className="min-w-0 break-all font-mono">
+                    <div role="cell" className="truncate font-mono">
                       {nameLink(lock)}
                     </div>
-                    <div role="cell" className="justify-self-end">
+                    {withSource && (
+                      <div role="cell" className="truncate font-mono text-xs" data-testid="source" title={lock.source}>
+                        {lock.source ?? lock.bucket}
+                      </div>
+                    )}
+                    <div role="cell" className="min-w-0">
+                      <div className="truncate" title={lock.identity}>
+                        {lock.identity ?? <span className="text-zinc-500">unknown</span>}
+                      </div>
+                      <div className="truncate text-xs text-zinc-500">
+                        {[lock.host, lock.purpose].filter(Boolean).join(' · ')}
+                      </div>
+                    </div>
+                    <div role="cell">
                       <HealthBadge health={lock.health} />
                     </div>
-                    <div role="cell" className="min-w-0 break-words" title={lock.identity}>
-                      {lock.identity ?? <span className="text-zinc-500">unknown</span>}
+                    <div role="cell" className="tabular">
+                      {formatDuration(serverNow - Date.parse(lock.createdAt))}
                     </div>
-                    <div role="cell" className="justify-self-end text-xs">
+                    <div role="cell" className="tabular">
+                      {formatDuration(serverNow - Date.parse(lock.updatedAt))} ago
+                    </div>
+                    <div role="cell">
                       <Countdown expiresAt={lock.expiresAt} serverNow={serverNow} />
                     </div>
-                    <div role="cell" className="min-w-0 text-xs text-zinc-500">
-                      held {formatDuration(serverNow - Date.parse(lock.createdAt))} ·{' '}
-                      <span data-testid="generation">{versionText(lock)}</span> · {formatOf(lock)}
-                      {withSource && (
-                        <span className="block truncate font-mono" data-testid="source">
-                          {lock.source ?? lock.bucket}
-                        </span>
-                      )}
+                    <div role="cell" className="truncate font-mono text-xs" data-testid="generation">
+                      {versionText(lock)}
                     </div>
-                    <div role="cell" className="justify-self-end">
+                    <div role="cell" className="text-xs">
+                      {formatOf(lock)}
+                    </div>
+                    {/* kept in view when the table scrolls sideways on a narrower screen */}
+                    <div role="cell" className="sticky right-0 bg-white text-right dark:bg-zinc-950">
                       {release(lock)}
                     </div>
                   </div>
                 );
-              }
-              return (
-                <div
-                  key={`${lock.bucket}/${lock.name}`}
-                  {...row}
-                  className={`${gridOf(withSource)} absolute left-0 right-0 top-0 items-center border-b border-zinc-100 text-sm dark:border-zinc-800`}
-                >
-                  <div role="cell" className="truncate font-mono">
-                    {nameLink(lock)}
-                  </div>
-                  {withSource && (
-                    <div role="cell" className="truncate font-mono text-xs" data-testid="source" title={lock.source}>
-                      {lock.source ?? lock.bucket}
-                    </div>
-                  )}
-                  <div role="cell" className="min-w-0">
-                    <div className="truncate" title={lock.identity}>
-                      {lock.identity ?? <span className="text-zinc-500">unknown</span>}
-                    </div>
-                    <div className="truncate text-xs text-zinc-500">
-                      {[lock.host, lock.purpose].filter(Boolean).join(' · ')}
-                    </div>
-                  </div>
-                  <div role="cell">
-                    <HealthBadge health={lock.health} />
-                  </div>
-                  <div role="cell" className="tabular">
-                    {formatDuration(serverNow - Date.parse(lock.createdAt))}
-                  </div>
-                  <div role="cell" className="tabular">
-                    {formatDuration(serverNow - Date.parse(lock.updatedAt))} ago
-                  </div>
-                  <div role="cell">
-                    <Countdown expiresAt={lock.expiresAt} serverNow={serverNow} />
-                  </div>
-                  <div role="cell" className="truncate font-mono text-xs" data-testid="generation">
-                    {versionText(lock)}
-                  </div>
-                  <div role="cell" className="text-xs">
-                    {formatOf(lock)}
-                  </div>
-                  <div role="cell" className="text-right">
-                    {release(lock)}
-                  </div>
-                </div>
-              );
-            })}
+              })}
+            </div>
           </div>
         </div>
         {footer && (

@@ -15,6 +15,7 @@ export interface SourceStateData {
   serverTime: string;
   error?: { message: string; at: string };
   lastGoodRead?: string;
+  live?: { push: string } | { pollMs: number };
 }
 
 /** One window of a query, as the route and the stream answer it (lib/server/locks.ts LocksResponse). */

@@ -27,7 +27,8 @@ Options:
   --kill-after D     if the lock is lost, SIGKILL the command D after SIGTERM (default 10s)
   --quiet            no progress output while waiting
   --source URL       where the lock lives: a SOURCE above (credentials from each store's own variables, never
-                     shown; see the README)
+                     shown; see the README). kubernetes://NAMESPACE: a Lease written as client-go writes it, --ttl
+                     its leaseDurationSeconds; file:///DIR: a DIR/<lock>.lockd generation directory, one machine
 ${COMMON_HELP}
 
 Durations: 500ms, 30s, 5m, 1h (a bare number is seconds).
@@ -39,6 +40,8 @@ Examples:
   lockboard run --source s3://ci-locks/locks/ deploy-prod -- ./deploy.sh
   lockboard run --source redis://127.0.0.1:6379/0 locks:nightly -- ./nightly.sh
   lockboard run --source postgres://lockboard@db:5432/app nightly-report -- ./report.sh
+  lockboard run --source file:///srv/lock nightly-report -- ./report.sh
+  lockboard run --source kubernetes://ops --ttl 15s db-migrate -- ./migrate.sh
 
 ${EXIT_CODES_HELP}`;
 

@@ -4,6 +4,8 @@ import { listAll, type FullListing } from '../lock/list-all';
 import { OUTCOME_EXIT, describeOutcome } from '../lock/outcomes';
 import { assertVersion, type LockStore, type LockView } from '../lock/store';
 import { recordsAcquireTime } from '../format';
+import type { LockQuery } from '../lock/query/query';
+import { queryWindow, streamJson } from './ls-query';
 import { definitionByKind, openSource } from '../lock/stores';
 import { auditLine } from './audit-line';
 import { EXIT, formatDuration, UsageError } from './common';
@@ -14,26 +16,59 @@ async function open(t: Target, longHeldMs?: number): Promise<LockStore> {
   return openSource(t.spec, { env: t.env, longHeldMs, role: 'cli' });
 }
 
-export async function storeLs(t: Target, json: boolean, longHeldMs?: number): Promise<number> {
+export async function storeLs(t: Target, json: boolean, longHeldMs?: number, query?: LockQuery): Promise<number> {
   const store = await open(t, longHeldMs);
-  let listing: FullListing;
+  const { bucket, prefix } = t.spec;
   try {
-    listing = await listAll(store);
+    if (query) return await lsWindow(store, t, json, query);
+    if (json) {
+      await streamJson(withHonestTimes(store), { bucket, prefix }, (line) => console.log(line));
+      return EXIT.ok;
+    }
+    const listing: FullListing = await listAll(store);
+    printLocks(store, listing.locks, listing.serverTime);
+    const { skipped } = listing;
+    if (listing.locks.length === 0)
+      console.log(`No locks under ${store.source}${skipped ? `; ${skippedLine(skipped)}` : ''}`);
+    else if (skipped) console.log(skippedLine(skipped));
+    return EXIT.ok;
   } finally {
     await store.close();
   }
-  const { locks, skipped, serverTime } = listing;
+}
+
+const skippedLine = (n: number) => `${n} other object${n === 1 ? '' : 's'} skipped (data or not a recognised lock).`;
+
+/** One window of the whole source, filtered and sorted over every lock (the console's query). */
+async function lsWindow(store: LockStore, t: Target, json: boolean, query: LockQuery): Promise<number> {
+  const { serverTime, locks, matched, total, skipped, w } = await queryWindow(store, query);
   if (json) {
     const { bucket, prefix } = t.spec;
-    const shown = locks.map(honestTimes);
-    console.log(JSON.stringify({ serverTime, source: store.source, bucket, prefix, locks: shown, skipped }, null, 2));
+    const doc = {
+      serverTime,
+      source: store.source,
+      bucket,
+      prefix,
+      matched,
+      total,
+      counts: w.counts,
+      locks: locks.map(honestTimes),
+      skipped,
+    };
+    console.log(JSON.stringify(doc, null, 2));
     return EXIT.ok;
   }
-  const skippedLine = `${skipped} other object${skipped === 1 ? '' : 's'} skipped (data or not a recognised lock).`;
-  if (locks.length === 0) {
-    console.log(`No locks under ${store.source}${skipped ? `; ${skippedLine}` : ''}`);
-    return EXIT.ok;
-  }
+  if (locks.length) printLocks(store, locks, serverTime);
+  console.log(
+    `${locks.length} shown of ${matched} matching, ${total} locks under ${store.source}` +
+      (matched > locks.length ? ` (raise --limit or narrow --filter to see the rest)` : '') +
+      (skipped ? `; ${skippedLine(skipped)}` : '.'),
+  );
+  return EXIT.ok;
+}
+
+function printLocks(store: LockStore, locks: LockView[], serverTime: string): void {
+  if (locks.length === 0) return;
   const now = Date.parse(serverTime);
   const rows = locks.map((l) => [
     l.name,
@@ -47,8 +82,6 @@ export async function storeLs(t: Target, json: boolean, longHeldMs?: number): Pr
   printTable(['NAME', 'HEALTH', 'OWNER', 'HELD FOR', 'EXPIRES IN', 'VERSION', 'FORMAT'], rows);
   if (locks.some((l) => !recordsAcquireTime(l)))
     console.log('HELD FOR "not recorded": the format stores no acquire time, and this command saw the lock only now.');
-  if (skipped) console.log(skippedLine);
-  return EXIT.ok;
 }
 
 export async function storeStatus(t: Target, json: boolean, longHeldMs?: number): Promise<number> {
@@ -88,8 +121,10 @@ export async function storeRelease(
   else {
     const where = `${t.spec.id}${t.spec.prefix && t.name!.startsWith(t.spec.prefix) ? t.name!.slice(t.spec.prefix.length) : ` ${t.name}`}`;
     const holder = result.current?.identity;
-    let line = describeOutcome(result.outcome, { where, version: o.version, holder });
+    let line = describeOutcome(result.outcome, { where, version: o.version, holder, detail: result.detail });
     if (result.outcome === 'not-a-lock' && result.current?.note) line += ` (${result.current.note})`;
+    const refused = result.outcome === 'changed' || result.outcome === 'refreshed';
+    if (refused && result.current?.terms?.conflict) line += `\n${result.current.terms.conflict}`;
     console.log(line);
     if (result.confirmed === false)
       console.log(
@@ -108,6 +143,15 @@ export async function storeRelease(
 function honestTimes(l: LockView): LockView | (Omit<LockView, 'createdAt' | 'heldMs'> & Record<string, unknown>) {
   if (recordsAcquireTime(l)) return l;
   return { ...l, createdAt: null, heldMs: null, seenAt: l.createdAt };
+}
+
+/** The store as `--json` lists it: the times a format does not record are null (honestTimes), never now. */
+function withHonestTimes(store: LockStore): LockStore {
+  const list: LockStore['list'] = async (token, o) => {
+    const page = await store.list(token, o);
+    return { ...page, locks: page.locks.map(honestTimes) as LockView[] };
+  };
+  return Object.assign(Object.create(store) as LockStore, { list });
 }
 
 function expiresIn(ms: number): string {

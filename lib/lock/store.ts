@@ -81,6 +81,9 @@ export interface StoreReleaseResult {
   confirmed?: boolean;
   /** The outcome could not be recorded (the attempt was): why. */
   auditError?: string;
+  /** The store's own words for this outcome where the general sentence is not the whole truth (a refusal naming the
+   * live process that holds a lock file; a conflict met while putting a successor's file back). */
+  detail?: string;
   /** The lock as it was released (set when released), e.g. for its pair in another store. */
   released?: LockView;
 }

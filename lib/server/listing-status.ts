@@ -19,6 +19,8 @@ export interface SourceState {
   error?: { message: string; at: string };
   /** When the source last answered a whole pass (console clock, ISO). */
   lastGoodRead?: string;
+  /** How changes reach the screen: pushed by the store's change feed, or polled at this pace. */
+  live?: { push: string } | { pollMs: number };
 }
 
 export class ListingStatus {

@@ -48,6 +48,8 @@ export const reasonField = z
 
 export interface ConsoleReleaseResult {
   outcome: StoreReleaseResult['outcome'];
+  /** The store's own words for the outcome (StoreReleaseResult.detail). */
+  detail?: string;
   current?: StoreReleaseResult['current'] & { bucket: string };
   confirmed?: boolean;
   audit: { attempt?: string; outcome?: string; outcomeError?: string };
@@ -81,6 +83,7 @@ export async function releaseSeen(seen: SeenLock, operator: string, reason: stri
   return {
     ...(pairs.length ? { pairs } : {}),
     outcome: result.outcome,
+    ...(result.detail ? { detail: result.detail } : {}),
     ...(result.current ? { current: { ...result.current, bucket: source.bucketId } } : {}),
     ...(result.confirmed === false ? { confirmed: false } : {}),
     audit: {

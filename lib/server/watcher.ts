@@ -59,7 +59,14 @@ export class SourceWatcher {
   /** The listing's state; complete only once every row listed metadata first has its body read. */
   state(id: string): SourceState {
     const st = this.status.state(id);
-    return this.index.pending > 0 ? { ...st, complete: false } : st;
+    const feed = this.feed.description;
+    const live = feed ? { push: feed } : { pollMs: Math.round(this.pollEvery()) };
+    return { ...st, live, ...(this.index.pending > 0 ? { complete: false } : {}) };
+  }
+
+  /** The pace of listings without a feed: the store's, or twice a pass's length for a big source. */
+  private pollEvery(): number {
+    return Math.max(definitionByKind(this.source.kind).watchIntervalMs, 2 * this.lastListMs);
   }
 
   /**
@@ -168,9 +175,8 @@ export class SourceWatcher {
 
   private schedule(): void {
     if (this.timer || !this.wanted) return;
-    const pace = definitionByKind(this.source.kind).watchIntervalMs;
     // a big source is not listed back to back: at least twice as long between passes as one pass takes
-    const every = this.feed.active ? (env().LOCKBOARD_RECONCILE ?? 60_000) : Math.max(pace, 2 * this.lastListMs);
+    const every = this.feed.active ? (env().LOCKBOARD_RECONCILE ?? 60_000) : this.pollEvery();
     this.timer = setTimeout(() => void this.tick(), every);
     this.timer.unref();
   }

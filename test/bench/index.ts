@@ -1,13 +1,15 @@
 // npm run bench: every benchmark, each printing a table and writing bench-results/<name>.json.
-// Run one with: npm run bench -- scale | emulator | lock-core | handover | formats | console | churn | cli-startup | events | s3 | redis | postgres | dynamodb | live | live-soak | ls | faults
+// Run one with: npm run bench -- scale | scale-console | emulator | lock-core | handover | formats | console | churn | cli-startup | events | s3 | redis | postgres | dynamodb | kubernetes | live | live-soak | ls | files | faults
 import { benchChurn } from './churn';
 import { benchCliStartup } from './cli-startup';
 import { benchDynamodb } from './dynamodb';
 import { spawnSync } from 'node:child_process';
 import { benchEmulator } from './emulator';
 import { benchFaults } from './faults';
+import { benchFiles } from './files';
 import { benchFormats } from './formats';
 import { benchHandover } from './handover';
+import { benchKubernetes } from './kubernetes';
 import { benchLive } from './live';
 import { benchLiveSoak } from './live-soak';
 import { benchLockCore } from './lock-core';
@@ -17,6 +19,7 @@ import { benchRedis } from './redis';
 import { benchS3 } from './s3';
 
 const ALL: Record<string, () => Promise<unknown>> = {
+  'scale-console': async () => (await import('./scale-console')).benchScaleConsole(),
   scale: async () => {
     // the index of a million locks: a larger heap, and gc exposed for the bytes-per-lock figure
     const r = spawnSync(
@@ -50,10 +53,12 @@ const ALL: Record<string, () => Promise<unknown>> = {
   redis: benchRedis,
   postgres: benchPostgres,
   dynamodb: benchDynamodb,
+  kubernetes: benchKubernetes,
   live: benchLive,
   'live-soak': benchLiveSoak,
   ls: benchLs,
   faults: benchFaults,
+  files: benchFiles,
 };
 const chosen = process.argv.slice(2).filter((a) => a !== '--');
 for (const name of chosen) {

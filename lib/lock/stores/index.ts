@@ -2,7 +2,9 @@
 // Definitions load their SDK only when a source of theirs is opened, so a GCS-only install loads no other SDK.
 import type { LockStore } from '../store';
 import { dynamodb } from './dynamodb/definition';
+import { files } from './files/definition';
 import { gcs } from './gcs/definition';
+import { kubernetes } from './kubernetes/definition';
 import { postgres } from './postgres/definition';
 import { redis } from './redis/definition';
 import { s3 } from './s3/definition';
@@ -10,7 +12,7 @@ import type { HeldLock, OpenOptions, RunOptions, SourceSpec, StoreDefinition } f
 
 export type { HeldLock, OpenOptions, RunOptions, SourceSpec, StoreDefinition } from './types';
 
-export const STORES: readonly StoreDefinition[] = [gcs, s3, redis, postgres, dynamodb];
+export const STORES: readonly StoreDefinition[] = [gcs, s3, redis, postgres, dynamodb, kubernetes, files];
 
 /** Every source form, for help texts and messages. */
 export const SOURCE_FORMS = STORES.map((s) => s.form).join(', ');
