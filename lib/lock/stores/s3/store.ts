@@ -14,7 +14,7 @@ import { S3AuditTrail } from './audit';
 import { s3Status, S3Objects, type S3Body, type S3Listed } from './objects';
 import { LOCKBOARD_BODY_LIMIT, objectOf, releasedMarker, s3View, tokenOfVersion } from './view';
 import { S3_VERSION } from './version';
-import { afterTrail, gapPage, trailGap } from '../../objects/around-trail';
+import { listAroundTrail } from './list-around';
 
 export interface S3StoreOptions {
   client: S3Client;
@@ -70,7 +70,13 @@ export class S3LockStore implements LockStore {
    * background.
    */
   async list(pageToken?: string, o: ListOptions = {}): Promise<StorePage> {
-    const { items, next, first } = await this.listAround(pageToken, o.pageSize);
+    const { items, next, first } = await listAroundTrail(
+      this.objects,
+      this.prefix,
+      this.auditPrefix,
+      pageToken,
+      o.pageSize,
+    );
     const listed = items.filter((i) => !i.key.startsWith(this.auditPrefix));
     this.keepBodiesOf(listed, first, next);
     const later = o.later;
@@ -99,32 +105,6 @@ export class S3LockStore implements LockStore {
       serverTime,
       ...(next ? { nextPageToken: next } : {}),
     };
-  }
-
-  /**
-   * One page of keys, around the audit trail when the source holds it: up to the trail, then from after it
-   * (StartAfter), so its keys are never listed page after page. `first`: this page starts a whole pass.
-   */
-  private async listAround(token: string | undefined, pageSize?: number) {
-    const gap = trailGap(this.prefix, this.auditPrefix);
-    if (!gap) {
-      const page = await this.objects.list(this.prefix, token, pageSize);
-      return { items: page.items, next: page.next, first: token === undefined };
-    }
-    const at = gapPage(gap, token);
-    const page = await this.objects.list(
-      this.prefix,
-      at.token,
-      pageSize,
-      at.phase === 'b' ? afterTrail(gap) : undefined,
-    );
-    if (at.phase === 'b') return { items: page.items, next: at.next(page.next), first: false };
-    const before = page.items.filter((i) => i.key < gap.before);
-    if (before.length === page.items.length && page.next)
-      return { items: before, next: at.next(page.next), first: !token };
-    // The trail (or the end) is reached: the keys after it follow at once, so a small bucket is still one page
-    const after = await this.objects.list(this.prefix, undefined, pageSize, afterTrail(gap));
-    return { items: [...before, ...after.items], next: after.next && `b:${after.next}`, first: !token };
   }
 
   private seenThisPass = new Set<string>();
