@@ -49,6 +49,9 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
   const [target, setTarget] = useState(lock);
   const [reason, setReason] = useState('');
   const [typed, setTyped] = useState('');
+  // a consequence the store says must be accepted explicitly (a leader election's old leader keeps leading)
+  const [accepted, setAccepted] = useState(false);
+  const mustAccept = target.terms?.twoLeaders;
   const [conflict, setConflict] = useState<Conflict | null>(null);
   // The same rule as a bulk release's (lib/release-care.ts): a live holder, unknown liveness, an ended session
   const needsTyping = needsTypedName(target);
@@ -75,6 +78,7 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
           version: seen.version,
           identity: seen.identity,
           reason,
+          ...(mustAccept && accepted ? { acceptTwoLeaders: true } : {}),
         }),
       }),
     onSuccess: (result) => onClose(result),
@@ -88,7 +92,11 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
   });
 
   const canSubmit =
-    reason.trim().length > 0 && (!needsTyping || typed === target.name) && !release.isPending && !conflict;
+    reason.trim().length > 0 &&
+    (!needsTyping || typed === target.name) &&
+    (!mustAccept || accepted) &&
+    !release.isPending &&
+    !conflict;
 
   return (
     <ModalForm
@@ -129,6 +137,12 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
             onChange={setReason}
             placeholder="e.g. runner died, pipeline cancelled"
           />
+          {mustAccept && (
+            <label className="flex gap-2 text-sm">
+              <input type="checkbox" checked={accepted} onChange={(e) => setAccepted(e.target.checked)} />
+              <span>{mustAccept}</span>
+            </label>
+          )}
           {needsTyping && (
             <label className="block text-sm">
               {target.health === 'unknown'

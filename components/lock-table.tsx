@@ -39,7 +39,8 @@ interface Props {
 export function LockTable(props: Props) {
   const { locks, withSource = false, serverNow, sort, onSort, canRelease, onRelease, onNearEnd, footer } = props;
   const scroller = useRef<HTMLDivElement>(null);
-  const narrow = useNarrow();
+  // the table's columns fit from these widths (every column and the Release button); below, cards
+  const narrow = useNarrow(withSource ? 1280 : 1024);
   const rowHeight = narrow ? CARD_HEIGHT : ROW_HEIGHT;
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is used as documented
   const virtualizer = useVirtualizer({
@@ -89,7 +90,7 @@ export function LockTable(props: Props) {
       className="overflow-x-auto rounded-lg ring-1 ring-zinc-200 dark:ring-zinc-700"
     >
       {/* Wide: header and rows scroll sideways together inside the table, never the page */}
-      <div className={narrow ? '' : withSource ? 'min-w-[77rem]' : 'min-w-[69rem]'}>
+      <div className={narrow ? '' : withSource ? 'min-w-[70.5rem]' : 'min-w-[62rem]'}>
         <div role="rowgroup">
           <LockTableHeader narrow={narrow} withSource={withSource} sort={sort} onSort={onSort} />
         </div>

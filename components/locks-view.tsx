@@ -109,7 +109,12 @@ export function LocksView({ sources, source, canRelease, unknownSource }: Props)
         />
       </div>
 
-      <div role="group" aria-label="Filter by health (counts over the whole source)" className="flex flex-wrap gap-2">
+      <div
+        role="group"
+        aria-label="Filter by health"
+        title="Counts of every lock in the source"
+        className="flex flex-wrap gap-2"
+      >
         <button
           type="button"
           aria-pressed={health === null}

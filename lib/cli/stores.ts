@@ -103,7 +103,7 @@ export async function storeStatus(t: Target, json: boolean, longHeldMs?: number)
 
 export async function storeRelease(
   t: Target,
-  o: { version?: string; reason: string; operator: string; json: boolean },
+  o: { version?: string; reason: string; operator: string; json: boolean; acceptTwoLeaders?: boolean },
 ): Promise<number> {
   const shape = definitionByKind(t.spec.kind).versionShape;
   if (!o.version)
@@ -115,7 +115,13 @@ export async function storeRelease(
   }
   const store = await open(t);
   const result = await store
-    .forceRelease({ name: t.name!, version: o.version, reason: o.reason, operator: o.operator })
+    .forceRelease({
+      name: t.name!,
+      version: o.version,
+      reason: o.reason,
+      operator: o.operator,
+      ...(o.acceptTwoLeaders ? { acceptTwoLeaders: true } : {}),
+    })
     .finally(() => store.close());
   if (o.json) console.log(JSON.stringify(result, null, 2));
   else {

@@ -14,6 +14,7 @@ import { startDemoFiles } from './files';
 import { startDemoRedis } from './redis';
 import { takenPort } from './ports';
 import { startDemoKube } from './kubernetes';
+import { startDemoZooKeeper } from './zookeeper';
 import { pause, shutdown, stopRequested } from './shutdown';
 import { S3_BUCKET } from './s3';
 import { Stopper } from './stopper';
@@ -21,9 +22,9 @@ import { Stopper } from './stopper';
 /** The demo emulator's pushes to the demo console (a shared token, as with any emulator). */
 const PUSH_TOKEN = randomBytes(16).toString('hex');
 
-const HELP = `Usage: npm run demo -- [--port 3000] [--emulator-port 4443] [--s3-port 4444] [--redis-port 6390] [--pg-port 5439] [--dynamodb-port 4445] [--kube-port 6443] [--data-dir .data/demo]
+const HELP = `Usage: npm run demo -- [--port 3000] [--emulator-port 4443] [--s3-port 4444] [--redis-port 6390] [--pg-port 5439] [--dynamodb-port 4445] [--kube-port 6443] [--zookeeper-port 2191] [--data-dir .data/demo]
 
-Starts the GCS and S3 emulator, a Redis and a PostgreSQL of its own (when they are installed), simulated lock holders
+Starts the GCS and S3 emulator, a Redis, a PostgreSQL and a ZooKeeper of its own (when they are installed), simulated lock holders
 and the Lockboard console. Ctrl-C stops everything.`;
 
 async function main(): Promise<number> {
@@ -39,6 +40,7 @@ async function main(): Promise<number> {
         'kube-port': { type: 'string', default: '6443' },
         'pg-port': { type: 'string', default: '5439' },
         'dynamodb-port': { type: 'string', default: '4445' },
+        'zookeeper-port': { type: 'string', default: '2191' },
         'data-dir': { type: 'string', default: join(import.meta.dirname, '..', '..', '.data', 'demo') },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -58,14 +60,10 @@ async function main(): Promise<number> {
   const pgPort = Number(values['pg-port']);
   const dynamoPort = Number(values['dynamodb-port']);
   const kubePort = Number(values['kube-port']);
-  if (
-    ![port, emulatorPort, s3Port, redisPort, pgPort, dynamoPort, kubePort].every(
-      (p) => Number.isInteger(p) && p > 0 && p < 65536,
-    )
-  ) {
-    console.error(
-      'demo: --port, --emulator-port, --s3-port, --redis-port, --pg-port, --dynamodb-port and --kube-port must be port numbers (1-65535)',
-    );
+  const zkPort = Number(values['zookeeper-port']);
+  const ports = [port, emulatorPort, s3Port, redisPort, pgPort, dynamoPort, kubePort, zkPort];
+  if (!ports.every((p) => Number.isInteger(p) && p > 0 && p < 65536)) {
+    console.error('demo: --port and every --*-port must be port numbers (1-65535)');
     return 2;
   }
   const taken = await takenPort({
@@ -76,6 +74,7 @@ async function main(): Promise<number> {
     'pg-port': pgPort,
     'dynamodb-port': dynamoPort,
     'kube-port': kubePort,
+    'zookeeper-port': zkPort,
   });
   if (taken) {
     console.error(`demo: ${taken}`);
@@ -142,22 +141,29 @@ async function main(): Promise<number> {
     console.error(`demo: Kubernetes Leases are off: ${(err as Error).message}. Try --kube-port.`);
     return null;
   });
+  const zk = await startDemoZooKeeper(zkPort, redisStop).catch((err: unknown) => {
+    console.error(`demo: ZooKeeper locks are off: ${(err as Error).message}. Try --zookeeper-port.`);
+    return null;
+  });
   // The servers go first: a holder loop blocked on a query of a server being stopped must not hold the stop up
   const stopRedis = async () => {
     redisStop.stop();
-    await Promise.allSettled([redis?.stop(), postgres?.stop(), dynamo?.stop(), files?.stop(), kube?.stop()]);
-    const loops = [
-      ...(redis?.loops ?? []),
-      ...(postgres?.loops ?? []),
-      ...(dynamo?.loops ?? []),
-      ...(files?.loops ?? []),
-    ];
+    await Promise.allSettled([
+      redis?.stop(),
+      postgres?.stop(),
+      dynamo?.stop(),
+      files?.stop(),
+      kube?.stop(),
+      zk?.stop(),
+    ]);
+    const loops = [redis, postgres, dynamo, files, zk].flatMap((s) => s?.loops ?? []);
     await Promise.race([Promise.allSettled(loops), pause(2_000)]);
   };
   const killServers = () => {
     redis?.kill();
     postgres?.kill();
     kube?.kill();
+    zk?.kill();
   };
   let console_;
   // The console's whole output in a file the banner names; its warnings and errors printed here as they happen
@@ -167,7 +173,7 @@ async function main(): Promise<number> {
       port,
       {
         LOCKBOARD_DEMO: '1',
-        LOCKBOARD_SOURCES: `gs://${bucket}/locks/,gs://${bucket}/ci/,gs://${PLATFORM_BUCKET}/,s3://${S3_BUCKET}/${redis ? `,${redis.url}` : ''}${postgres ? `,${postgres.url}` : ''}${dynamo ? `,${dynamo.sources.join(',')}` : ''}${files ? `,${files.url}` : ''}${kube ? `,${kube.source}` : ''}`,
+        LOCKBOARD_SOURCES: `gs://${bucket}/locks/,gs://${bucket}/ci/,gs://${PLATFORM_BUCKET}/,s3://${S3_BUCKET}/${redis ? `,${redis.url}` : ''}${postgres ? `,${postgres.url}` : ''}${dynamo ? `,${dynamo.sources.join(',')}` : ''}${files ? `,${files.url}` : ''}${kube ? `,${kube.source}` : ''}${zk ? `,${zk.url}` : ''}`,
         ...(kube?.env ?? {}),
         LOCKBOARD_GCS_ENDPOINT: emulator.url,
         AWS_ENDPOINT_URL_S3: s3Url,
@@ -205,7 +211,7 @@ Lockboard demo is running.
                dynamo
                  ? `\n             AWS_ENDPOINT_URL_DYNAMODB=${dynamo.endpoint} npx lockboard ls dynamodb://tf-locks   (Terraform, lock clients)`
                  : ''
-             }${files ? `\n             npx lockboard ls '${files.url}'   (lock files: a live holder, a crash, a stale git lock)` : ''}${kube ? `\n             KUBECONFIG=${kube.env.KUBECONFIG} npx lockboard ls kubernetes://   (client-go leader elections, Terraform)` : ''}
+             }${files ? `\n             npx lockboard ls '${files.url}'   (lock files: a live holder, a crash, a stale git lock)` : ''}${kube ? `\n             KUBECONFIG=${kube.env.KUBECONFIG} npx lockboard ls kubernetes://   (client-go leader elections, Terraform)` : ''}${zk ? `\n             npx lockboard ls ${zk.url}   (Curator and kazoo: holders and waiters in queue order)` : ''}
   Log:       ${consoleLog} (the console's output; its warnings and errors are also printed here)
   Metrics:   curl -H 'Authorization: Bearer demo-metrics-token-0123456789' ${console_.url}/api/metrics
 Press Ctrl-C to stop.`);

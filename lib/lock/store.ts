@@ -48,6 +48,8 @@ export interface LockView extends LockInfo {
   pairKey?: string;
   /** Contenders queued behind the holder, first to be granted first; absent or empty where the store queues none. */
   waiters?: LockWaiter[];
+  /** This key is a waiter queued for the lock named here (shown, never released, as `releasable: false`). */
+  queuedFor?: string;
 }
 
 /** The view for someone who may not see `sensitive` fields (a viewer): the same lock without them. */
@@ -67,6 +69,11 @@ export interface ReleaseRequest {
   operator: string;
   /** The owner seen: a newer version by the same owner is `refreshed` (alive), not `changed`. */
   identity?: string;
+  /**
+   * The operator accepts the view's `terms.twoLeaders` (a leader election's old leader keeps leading until its session
+   * ends). A store refuses to release such a lock without it (a LockOptionsError: CLI 2, API 400).
+   */
+  acceptTwoLeaders?: boolean;
 }
 
 export interface StoreReleaseResult {

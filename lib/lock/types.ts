@@ -47,6 +47,16 @@ export type LockFormat =
   // Kubernetes formats (lib/lock/stores/kubernetes)
   | 'client-go-lease'
   | 'lease'
+  // ZooKeeper formats (lib/lock/stores/zookeeper)
+  | 'curator-mutex'
+  | 'curator-rwlock'
+  | 'curator-semaphore'
+  | 'curator-leader-latch'
+  | 'curator-leader-selector'
+  | 'kazoo-lock'
+  | 'kazoo-rwlock'
+  | 'kazoo-semaphore'
+  | 'kazoo-lease'
   | 'data'
   | 'other';
 /** Every health value, most urgent first. `free`: a released marker, an object a library keeps after release. */
@@ -137,6 +147,11 @@ export interface StoreTerms {
   conflict?: string;
   /** Whether `metadata` holds anything worth a "Raw metadata" panel. */
   rawMetadata?: boolean;
+  /**
+   * A leader election's release: the sentence the operator must accept (the old leader keeps leading until its
+   * session ends). Set: a release needs `acceptTwoLeaders` (the CLI's --accept-two-leaders, the dialog's checkbox).
+   */
+  twoLeaders?: string;
 }
 
 /** The fields of a GCS object resource the lock core reads. */

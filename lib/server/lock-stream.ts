@@ -49,10 +49,12 @@ export function lockStream(
   let matched = 0;
   /** The window held every matching row when sent: a new match joins it (nothing moves under a cursor). */
   let whole = false;
+  let resend: NodeJS.Timeout | undefined;
 
   const sse = openSse({
     onCancel: () => {
       open.delete(sse.close);
+      clearTimeout(resend);
       metrics.streams.dec();
     },
   });
@@ -94,8 +96,12 @@ export function lockStream(
         if (after && is) upsert.push(rowView(consoleView(s, expand(after), operator)));
         else remove.push(name);
       } else if (is && whole && inWindow.size < query.limit) {
+        // a window that held every match takes a new one in its sorted place: the window again, at most every 100 ms
         inWindow.add(key(s, name));
-        upsert.push(rowView(consoleView(s, expand(after!), operator)));
+        resend ??= setTimeout(() => {
+          resend = undefined;
+          if (!behind) snapshot();
+        }, 100);
       } else if (is) {
         if (was) outside.changed++;
         else outside.added++;

@@ -37,6 +37,8 @@ export const seenLock = z.object({
   metageneration: decimal.optional(),
   /** The owner seen: a newer version by the same owner is reported as `refreshed`. */
   identity: z.string().max(512).optional(),
+  /** The operator accepts the lock's `terms.twoLeaders` (a leader election's old leader keeps leading). */
+  acceptTwoLeaders: z.boolean().optional(),
 });
 export type SeenLock = z.output<typeof seenLock>;
 
@@ -74,7 +76,14 @@ export async function releaseSeen(seen: SeenLock, operator: string, reason: stri
   if (version === undefined)
     throw new ApiError('bad_request', `"version" is required for ${source.id} (the lock's version as shown).`);
   const store = await storeFor(source);
-  const result = await store.forceRelease({ name: seen.name, version, reason, operator, identity: seen.identity });
+  const result = await store.forceRelease({
+    name: seen.name,
+    version,
+    reason,
+    operator,
+    identity: seen.identity,
+    ...(seen.acceptTwoLeaders ? { acceptTwoLeaders: true } : {}),
+  });
   countForceRelease(result.outcome);
   // the same lock kept in another store (Terraform's migration window) is released with it, by that store's rule
   const pairs = result.released ? await releasePartners(result.released, source, operator, reason).catch(() => []) : [];

@@ -17,6 +17,12 @@ import { cachedPage, onLaterReads, storeFor } from './stores';
 import type { Source } from './sources';
 import { ListingStatus, type SourceState } from './listing-status';
 
+/** The store's own words for a failed pass (never empty: a client may throw an error without a message). */
+function failureWords(err: unknown): string {
+  const e = err as Error;
+  return storeUnavailable(err) || e?.message || e?.name || 'the store did not answer';
+}
+
 export interface SourceChange {
   source: Source;
   serverTime: string;
@@ -213,7 +219,7 @@ export class SourceWatcher {
       this.publish(this.index.endPass());
       this.status.finish();
     } catch (err) {
-      this.status.fail(storeUnavailable(err) ?? (err as Error).message);
+      this.status.fail(failureWords(err));
     }
     this.lastListMs = performance.now() - started;
     this.emitStatus();

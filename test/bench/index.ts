@@ -1,5 +1,5 @@
 // npm run bench: every benchmark, each printing a table and writing bench-results/<name>.json.
-// Run one with: npm run bench -- scale | scale-console | emulator | lock-core | handover | formats | console | churn | cli-startup | events | s3 | redis | postgres | dynamodb | kubernetes | live | live-soak | ls | files | faults
+// Run one with: npm run bench -- scale | scale-console | emulator | lock-core | handover | formats | console | churn | cli-startup | events | s3 | redis | postgres | dynamodb | kubernetes | live | live-soak | ls | files | zookeeper | faults
 import { benchChurn } from './churn';
 import { benchCliStartup } from './cli-startup';
 import { benchDynamodb } from './dynamodb';
@@ -17,6 +17,7 @@ import { benchLs } from './ls';
 import { benchPostgres } from './postgres';
 import { benchRedis } from './redis';
 import { benchS3 } from './s3';
+import { benchZooKeeper } from './zookeeper';
 
 const ALL: Record<string, () => Promise<unknown>> = {
   'scale-console': async () => (await import('./scale-console')).benchScaleConsole(),
@@ -59,6 +60,7 @@ const ALL: Record<string, () => Promise<unknown>> = {
   ls: benchLs,
   faults: benchFaults,
   files: benchFiles,
+  zookeeper: benchZooKeeper,
 };
 const chosen = process.argv.slice(2).filter((a) => a !== '--');
 for (const name of chosen) {

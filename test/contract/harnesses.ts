@@ -11,6 +11,7 @@ import { startRedis } from '../helpers/redis';
 import { startS3 } from '../helpers/s3';
 import { filesHarness } from './harness-files';
 import { kubernetesHarness } from './harness-kubernetes';
+import { zookeeperHarness } from './harness-zookeeper';
 
 export interface Harness {
   kind: string;
@@ -174,4 +175,5 @@ export const HARNESSES: [string, () => Promise<Harness>][] = [
   // One line per store below; each store's harness lives in its own file (harness-<store>.ts).
   ['files', filesHarness],
   ['kubernetes', kubernetesHarness],
+  ['zookeeper', zookeeperHarness],
 ];

@@ -36,9 +36,10 @@ function demo(args: string[]): Promise<{ code: number | null; stdout: string; st
 
 describe('npm run demo on a taken port', () => {
   it('fails loudly for the console port and for a server port, naming the port and the flag', async () => {
-    const free = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
-    const [emulator, s3, redis, pg, dynamo] = free.map(String);
+    const free = await Promise.all([1, 2, 3, 4, 5, 6, 7].map(() => freePort()));
+    const [emulator, s3, redis, pg, dynamo, kube, zk] = free.map(String);
     const others = ['--emulator-port', emulator!, '--s3-port', s3!, '--redis-port', redis!, '--pg-port', pg!];
+    others.push('--kube-port', kube!, '--zookeeper-port', zk!);
     const consolePort = await occupy();
     const taken = await demo(['--port', String(consolePort), ...others, '--dynamodb-port', dynamo!]);
     expect(taken.code).toBe(1);
