@@ -7,7 +7,7 @@ import { AUDIT_STRING_FIELDS, type AuditRecord } from '../../audit-record';
 import type { Item } from './table';
 import { TableMissingError, type DynamoTable } from './table';
 
-export const DEFAULT_AUDIT_TABLE = 'lockboard-audit';
+export { DEFAULT_AUDIT_TABLE } from './definition';
 
 export class DynamoAuditTrail {
   constructor(
@@ -18,7 +18,9 @@ export class DynamoAuditTrail {
   async record(fields: Record<string, string>): Promise<string> {
     const at = new Date(this.table.clock.now()).toISOString();
     const id = `${at}#${randomBytes(4).toString('hex')}`;
-    const item: Item = { lock: { S: fields.lock ?? '' }, id: { S: id }, at: { S: at } };
+    // The lock table, since several may share this audit table: each event is read as one source's, once
+    const container = `dynamodb://${this.table.name}`;
+    const item: Item = { lock: { S: fields.lock ?? '' }, id: { S: id }, at: { S: at }, container: { S: container } };
     for (const [k, v] of Object.entries(fields)) if (k !== 'lock' && v !== undefined) item[k] = { S: v };
     try {
       await this.table.send(
