@@ -1,27 +1,19 @@
-// One watcher per source per console process, shared by every open browser and every query: it keeps the source's
-// index (lib/server/index) and publishes what changed. The first listing pass is walked page by page into the index,
-// so a query answers from the first page on, saying how far the pass is. Where the store has a change feed it reads
-// only the names the feed reports and reconciles with a full pass at a slow interval (LOCKBOARD_RECONCILE, 60 s);
-// without one it lists at its store's pace. It lists while someone watches or asked within the last few minutes; the
-// index stays for the next one. A source that cannot be listed keeps its last good rows and says why.
+// One watcher per source per console process, shared by every browser and query: it keeps the source's index
+// (lib/lock/query), walked page by page (a query answers from the first page on, saying how far the pass is), and
+// publishes what changed. With a change feed it reads only the names reported and reconciles every
+// LOCKBOARD_RECONCILE (60 s); without one it lists at its store's pace, while someone watches or asked in the last
+// few minutes. A source that cannot be listed keeps its last good rows and says why.
 import 'server-only';
-import { storeUnavailable } from '@/lib/lock/store-errors';
 import { definitionByKind } from '@/lib/lock/stores';
-import { mapLimit } from '@/lib/lock/map-limit';
-import { isListedLock, type LockView } from '@/lib/lock/store';
+import type { LockView } from '@/lib/lock/store';
 import { env } from './env';
 import { LockIndex, type RowChange } from '../lock/query/lock-index';
-import { countFeedLag, countWatchEvent } from './metrics';
+import { countWatchEvent } from './metrics';
 import { SourceFeed } from './source-feed';
-import { cachedPage, onLaterReads, storeFor } from './stores';
+import { onLaterReads } from './stores';
+import { listPass, readNames } from './watch-reads';
 import type { Source } from './sources';
 import { ListingStatus, type SourceState } from './listing-status';
-
-/** The store's own words for a failed pass (never empty: a client may throw an error without a message). */
-function failureWords(err: unknown): string {
-  const e = err as Error;
-  return storeUnavailable(err) || e?.message || e?.name || 'the store did not answer';
-}
 
 export interface SourceChange {
   source: Source;
@@ -154,8 +146,8 @@ export class SourceWatcher {
       .then(() => this.tick());
   }
 
-  private now(store?: { now(): number }): number {
-    return store ? store.now() : Date.parse(this.status.serverTime) || Date.now();
+  private now(): number {
+    return Date.parse(this.status.serverTime) || Date.now();
   }
 
   private sweep(): void {
@@ -194,64 +186,23 @@ export class SourceWatcher {
     this.schedule();
   }
 
-  /** One listing pass, page by page into the index; a failure keeps the last good rows and names the problem. */
+  /** One listing pass, page by page into the index (watch-reads.ts). */
   private async pass(): Promise<void> {
     const started = performance.now();
-    this.status.begin(await this.estimate());
-    this.index.beginPass();
-    this.emitStatus();
-    let token: string | undefined;
-    try {
-      do {
-        const page = await cachedPage(this.source, token, { progressive: true, fresh: true });
-        const store = await storeFor(this.source);
-        const now = Date.parse(page.serverTime) || store.now();
-        const out: RowChange[] = [];
-        for (const lock of page.locks) {
-          const c = this.index.upsert(lock, now);
-          if (c) out.push(c);
-        }
-        this.status.page(page.locks.length + page.skipped, page.skipped, page.serverTime);
-        token = page.nextPageToken;
-        this.publish(out);
-        this.emitStatus();
-      } while (token);
-      this.publish(this.index.endPass());
-      this.status.finish();
-    } catch (err) {
-      this.status.fail(failureWords(err));
-    }
+    await listPass(this.source, this.index, this.status, {
+      publish: (c) => this.publish(c),
+      progress: () => this.emitStatus(),
+    });
     this.lastListMs = performance.now() - started;
     this.emitStatus();
   }
 
-  private async estimate(): Promise<number | undefined> {
-    const store = await storeFor(this.source).catch(() => undefined);
-    return store?.estimateTotal?.().catch(() => undefined);
-  }
-
-  /** Reads the names the feed reported (eight at a time) and publishes what changed, in one event. */
+  /** Reads the names the feed reported and publishes what changed, in one event (watch-reads.ts). */
   private async flush(): Promise<void> {
     this.flushing = undefined;
     const batch = [...this.pending];
     this.pending.clear();
-    const store = await storeFor(this.source).catch(() => undefined);
-    if (!store) return;
-    const read = await mapLimit(batch, 8, async ([name, sentAt]) => {
-      const view = await store.inspect(name).catch(() => undefined); // unreadable now: the reconcile will see it
-      countFeedLag(this.source, (Date.now() - sentAt) / 1000);
-      return { name, view };
-    });
-    const now = store.now();
-    const out: RowChange[] = [];
-    for (const { name, view } of read) {
-      if (view === undefined) continue;
-      const c = view && isListedLock(view) ? this.index.upsert(view, now) : this.index.remove(name);
-      if (c) out.push(c);
-    }
-    this.status.serverTime = new Date(now).toISOString();
-    this.status.readAt = Date.now();
-    this.publish(out);
+    this.publish(await readNames(this.source, this.index, this.status, batch));
   }
 
   private publish(changes: RowChange[]): void {
