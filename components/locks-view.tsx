@@ -2,14 +2,13 @@
 
 import { useRouter } from 'next/navigation';
 import { useMemo, useRef, useState } from 'react';
-import { HEALTHS, withLiveHealth } from '@/lib/health';
+import { withLiveHealth } from '@/lib/health';
 import { ALL_SOURCES, type LocksQuery, type SourceOption } from '@/lib/queries';
 import { SuccessNotice } from './ui/notice';
 import { BULK_LIMIT, BulkReleaseDialog } from './bulk-release-dialog';
 import { ForceReleaseDialog, releasedNotice } from './force-release-dialog';
-import { HealthBadge } from './health-badge';
 import { LockTable } from './lock-table';
-import { chip } from './locks-filter';
+import { HealthChips } from './health-chips';
 import { ListingNotes, LiveIndicator } from './listing-notes';
 import { useFilterText, useLocksData } from './use-locks-data';
 import { useReleaseActions } from './use-release-actions';
@@ -109,33 +108,12 @@ export function LocksView({ sources, source, canRelease, unknownSource }: Props)
         />
       </div>
 
-      <div
-        role="group"
-        aria-label="Filter by health"
-        title="Counts of every lock in the source"
-        className="flex flex-wrap gap-2"
-      >
-        <button
-          type="button"
-          aria-pressed={health === null}
-          onClick={() => url.update({ health: null })}
-          className={chip(health === null)}
-        >
-          All <span className="tabular">{n(data?.total ?? 0)}</span>
-        </button>
-        {HEALTHS.map((h) => (
-          <button
-            key={h}
-            type="button"
-            aria-pressed={health === h}
-            onClick={() => url.update({ health: health === h ? null : h })}
-            className={chip(health === h)}
-            data-testid={`count-${h}`}
-          >
-            <HealthBadge health={h} /> <span className="tabular">{n(data?.counts?.[h] ?? 0)}</span>
-          </button>
-        ))}
-      </div>
+      <HealthChips
+        health={health}
+        total={data?.total ?? 0}
+        counts={data?.counts}
+        onPick={(h) => url.update({ health: h })}
+      />
 
       {unknownSource !== undefined && (
         <div
