@@ -8,17 +8,10 @@ import { startEmulator } from '../emulator';
 import { buildConsole, needsBuild, startConsole } from './console';
 import { startHolders } from './holders';
 import { PLATFORM_BUCKET } from './platform';
-import { startDemoPostgres } from './postgres';
-import { startDemoDynamo } from './dynamodb';
-import { startDemoFiles } from './files';
-import { startDemoRedis } from './redis';
 import { takenPort } from './ports';
-import { startDemoKube } from './kubernetes';
-import { startDemoZooKeeper } from './zookeeper';
-import { startDemoEtcd } from './etcd';
-import { pause, shutdown, stopRequested } from './shutdown';
+import { shutdown, stopRequested } from './shutdown';
 import { S3_BUCKET } from './s3';
-import { Stopper } from './stopper';
+import { startDemoServers } from './servers';
 
 /** The demo emulator's pushes to the demo console (a shared token, as with any emulator). */
 const PUSH_TOKEN = randomBytes(16).toString('hex');
@@ -123,57 +116,17 @@ async function main(): Promise<number> {
     credentials: { accessKeyId: 'demo', secretAccessKey: 'demo' },
   });
   const holders = await startHolders(storage, bucket, { s3 });
-  const redisStop = new Stopper();
-  const redis = await startDemoRedis(redisPort, redisStop).catch((err: unknown) => {
-    console.error(`demo: Redis locks are off: ${(err as Error).message}. Try --redis-port.`);
-    return null;
+  const servers = await startDemoServers(values['data-dir'], {
+    redisPort,
+    pgPort,
+    dynamoPort,
+    kubePort,
+    zkPort,
+    etcdPort,
   });
-  const postgres = await startDemoPostgres(values['data-dir'], pgPort, redisStop).catch((err: unknown) => {
-    console.error(`demo: PostgreSQL locks are off: ${(err as Error).message}. Try --pg-port.`);
-    return null;
-  });
-  const dynamo = await startDemoDynamo(dynamoPort, redisStop).catch((err: unknown) => {
-    console.error(`demo: DynamoDB locks are off: ${(err as Error).message}. Try --dynamodb-port.`);
-    return null;
-  });
-  const files = await startDemoFiles(values['data-dir'], redisStop).catch((err: unknown) => {
-    console.error(`demo: lock files are off: ${(err as Error).message}.`);
-    return null;
-  });
-  const kube = await startDemoKube(values['data-dir'], kubePort, redisStop).catch((err: unknown) => {
-    console.error(`demo: Kubernetes Leases are off: ${(err as Error).message}. Try --kube-port.`);
-    return null;
-  });
-  const zk = await startDemoZooKeeper(zkPort, redisStop).catch((err: unknown) => {
-    console.error(`demo: ZooKeeper locks are off: ${(err as Error).message}. Try --zookeeper-port.`);
-    return null;
-  });
-  const etcd = await startDemoEtcd(values['data-dir'], etcdPort, redisStop).catch((err: unknown) => {
-    console.error(`demo: etcd locks are off: ${(err as Error).message}. Try --etcd-port.`);
-    return null;
-  });
-  // The servers go first: a holder loop blocked on a query of a server being stopped must not hold the stop up
-  const stopRedis = async () => {
-    redisStop.stop();
-    await Promise.allSettled([
-      redis?.stop(),
-      postgres?.stop(),
-      dynamo?.stop(),
-      files?.stop(),
-      kube?.stop(),
-      zk?.stop(),
-      etcd?.stop(),
-    ]);
-    const loops = [redis, postgres, dynamo, files, zk, etcd].flatMap((s) => s?.loops ?? []);
-    await Promise.race([Promise.allSettled(loops), pause(2_000)]);
-  };
-  const killServers = () => {
-    redis?.kill();
-    postgres?.kill();
-    kube?.kill();
-    zk?.kill();
-    etcd?.kill();
-  };
+  const { redis, postgres, dynamo, files, kube, zk, etcd } = servers;
+  const stopRedis = servers.stop;
+  const killServers = servers.kill;
   let console_;
   // The console's whole output in a file the banner names; its warnings and errors printed here as they happen
   const consoleLog = join(values['data-dir'], 'console.log');
@@ -182,11 +135,16 @@ async function main(): Promise<number> {
       port,
       {
         LOCKBOARD_DEMO: '1',
-        LOCKBOARD_SOURCES: `gs://${bucket}/locks/,gs://${bucket}/ci/,gs://${PLATFORM_BUCKET}/,s3://${S3_BUCKET}/${redis ? `,${redis.url}` : ''}${postgres ? `,${postgres.url}` : ''}${dynamo ? `,${dynamo.sources.join(',')}` : ''}${files ? `,${files.url}` : ''}${kube ? `,${kube.source}` : ''}${zk ? `,${zk.url}` : ''}${etcd ? `,${etcd.url}` : ''}`,
-        ...(kube?.env ?? {}),
+        LOCKBOARD_SOURCES: [
+          `gs://${bucket}/locks/`,
+          `gs://${bucket}/ci/`,
+          `gs://${PLATFORM_BUCKET}/`,
+          `s3://${S3_BUCKET}/`,
+          ...servers.sources,
+        ].join(','),
+        ...servers.env,
         LOCKBOARD_GCS_ENDPOINT: emulator.url,
         AWS_ENDPOINT_URL_S3: s3Url,
-        ...(dynamo ? { AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint } : {}),
         LOCKBOARD_LONG_HELD: '10m',
         LOCKBOARD_METRICS_TOKEN: 'demo-metrics-token-0123456789',
         LOCKBOARD_PUSH_TOKEN: PUSH_TOKEN,
