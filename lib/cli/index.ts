@@ -1,6 +1,9 @@
 // The lockboard command: dispatch, top-level help, and one place that turns errors into messages and exit codes.
 import { readFileSync } from 'node:fs';
+import { escapeText } from '../safe-text';
 import { EXIT, EXIT_CODES_HELP } from './exit';
+
+const NL = { keepNewlines: true };
 
 const HELP = `Usage: lockboard <command> [options]
 
@@ -49,7 +52,7 @@ export async function main(argv: string[]): Promise<number> {
   const command = COMMANDS[name];
   if (!command) {
     console.error(
-      `lockboard: unknown command "${name}". Commands: ${Object.keys(COMMANDS).join(', ')}. See "lockboard --help".`,
+      `lockboard: unknown command "${escapeText(name)}". Commands: ${Object.keys(COMMANDS).join(', ')}. See "lockboard --help".`,
     );
     return EXIT.usage;
   }
@@ -63,16 +66,16 @@ export async function main(argv: string[]): Promise<number> {
       import('./common'),
     ]);
     if (err instanceof UsageError || err instanceof LockOptionsError) {
-      console.error(`lockboard ${name}: ${err.message}`);
+      console.error(escapeText(`lockboard ${name}: ${err.message}`, NL));
       return EXIT.usage;
     }
     const bucket = configuredBucket() ?? process.env.LOCKBOARD_BUCKET ?? '';
     const failure = storageFailure(err, bucket);
     if (failure) {
-      console.error(`lockboard ${name}: ${failure.message}`);
+      console.error(escapeText(`lockboard ${name}: ${failure.message}`, NL));
       return failure.code;
     }
-    console.error(`lockboard ${name}: ${(err as Error).message ?? String(err)}`);
+    console.error(escapeText(`lockboard ${name}: ${(err as Error).message ?? String(err)}`, NL));
     if (process.env.LOCKBOARD_DEBUG) console.error(err);
     return EXIT.error;
   }

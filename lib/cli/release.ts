@@ -2,6 +2,7 @@
 import { userInfo } from 'node:os';
 import { AuditWriteError } from '../lock';
 import { SOURCE_FORMS } from '../lock/stores';
+import { escapeText } from '../safe-text';
 import { COMMON_HELP, COMMON_OPTIONS, EXIT, EXIT_CODES_HELP, parseFlags, UsageError } from './common';
 import { storeRelease } from './stores';
 import { resolveTarget } from './target';
@@ -67,7 +68,7 @@ export async function releaseCommand(argv: string[]): Promise<number> {
     });
   } catch (err) {
     if (!(err instanceof AuditWriteError)) throw err;
-    console.error(`lockboard release: ${err.message}`);
+    console.error(escapeText(`lockboard release: ${err.message}`, { keepNewlines: true }));
     return EXIT.storage;
   }
 }

@@ -5,6 +5,7 @@ import { OUTCOME_EXIT, describeOutcome } from '../lock/outcomes';
 import { assertVersion, type LockStore } from '../lock/store';
 import { definitionByKind, openSource } from '../lock/stores';
 import { EXIT, formatDuration, UsageError } from './common';
+import { escapeText } from '../safe-text';
 import { printFields, printTable } from './print';
 import type { Target } from './target';
 
@@ -28,7 +29,7 @@ export async function storeLs(t: Target, json: boolean, longHeldMs?: number): Pr
   }
   const skippedLine = `${skipped} other object${skipped === 1 ? '' : 's'} skipped (data or not a recognised lock).`;
   if (locks.length === 0) {
-    console.log(`No locks under ${store.source}${skipped ? `; ${skippedLine}` : ''}`);
+    console.log(escapeText(`No locks under ${store.source}${skipped ? `; ${skippedLine}` : ''}`));
     return EXIT.ok;
   }
   const now = Date.parse(serverTime);
@@ -56,7 +57,7 @@ export async function storeStatus(t: Target, json: boolean, longHeldMs?: number)
     return code;
   }
   if (!lock) {
-    console.log(`${t.name}: free (nothing holds it in ${store.source})`);
+    console.log(escapeText(`${t.name}: free (nothing holds it in ${store.source})`));
     return EXIT.free;
   }
   printFields(lock, held);
@@ -85,7 +86,7 @@ export async function storeRelease(
     const holder = result.current?.identity;
     let line = describeOutcome(result.outcome, { where, version: o.version, holder });
     if (result.outcome === 'not-a-lock' && result.current?.note) line += ` (${result.current.note})`;
-    console.log(line);
+    console.log(escapeText(line));
     if (result.confirmed === false)
       console.log(
         'Note: the response to the delete was lost and its retry found the lock gone: it was removed by this command or, at the same moment, by its holder.',
@@ -93,9 +94,11 @@ export async function storeRelease(
     if (result.audit.length)
       console.log(
         `Audit: attempt recorded (${result.audit[0]})` +
-          (result.audit[1]
-            ? `, outcome recorded (${result.audit[1]}).`
-            : `; the outcome could not be recorded${result.auditError ? `: ${result.auditError}` : ''}.`),
+          escapeText(
+            result.audit[1]
+              ? `, outcome recorded (${result.audit[1]}).`
+              : `; the outcome could not be recorded${result.auditError ? `: ${result.auditError}` : ''}.`,
+          ),
       );
   }
   return OUTCOME_EXIT[result.outcome];

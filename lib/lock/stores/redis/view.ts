@@ -2,6 +2,7 @@
 // only where the key has one, in Redis's own words.
 import type { LockView, StoreTerms } from '../../store';
 import type { LockHealth } from '../../types';
+import { joinNotes } from '../../untrusted';
 import { versionOf, type RedisKeyRead, type RedisReading } from './formats';
 
 /** A Redis lock as every store shows it; `firstSeen` keeps "seen since" for formats that record no time. */
@@ -49,7 +50,7 @@ export function redisView(
     releasable: true,
     releaseRule: 'delete',
     releaseNote: r.releaseNote,
-    ...(!r.identity ? { note: 'The owner is not recorded by this format (a random token).' } : {}),
+    ...noteOf(r),
     size: (k.value ?? '').length,
     version,
     versionLabel: `value hash ${version.slice(0, 8)}`,
@@ -90,4 +91,14 @@ function redisTerms(recordsTime: boolean, hasTtl: boolean): StoreTerms {
     trail:
       'Force-releases and Lockboard’s own Redis holders are recorded in the lockboard:audit stream; other libraries record nothing.',
   };
+}
+
+function noteOf(r: RedisReading): { note?: string } {
+  const owner = r.identity
+    ? undefined
+    : r.format === 'lockboard'
+      ? 'The value names no owner.'
+      : 'The owner is not recorded by this format (a random token).';
+  const note = joinNotes(r.note, owner);
+  return note ? { note } : {};
 }
