@@ -4,6 +4,7 @@ import Link from 'next/link';
 import type { AuditRecord } from '@/lib/lock/audit-record';
 import { formatTime } from '@/lib/format';
 import { lockHref } from '@/lib/queries';
+import { SafeText } from './safe-text';
 
 export function Stat({ label, value, testId }: { label: string; value: string; testId?: string }) {
   return (
@@ -34,7 +35,7 @@ export function Ranking({ title, rows, plain = false }: { title: string; rows: [
                   href={lockHref(k)}
                   className="truncate font-mono text-blue-700 hover:underline dark:text-blue-300"
                 >
-                  {k}
+                  <SafeText text={k} />
                 </Link>
               )}
               <span className="tabular">{v}</span>
@@ -86,11 +87,13 @@ export function EventTable({
                       href={lockHref(e.lock)}
                       className="font-mono text-blue-700 hover:underline dark:text-blue-300"
                     >
-                      {e.lock}
+                      <SafeText text={e.lock} />
                     </Link>
                   </td>
                   {columns.map(([h, f]) => (
-                    <td key={h}>{f(e)}</td>
+                    <td key={h}>
+                      <SafeText text={f(e)} />
+                    </td>
                   ))}
                 </tr>
               ))}

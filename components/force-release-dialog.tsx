@@ -9,6 +9,7 @@ import { ConflictNotice, type Conflict } from './release-conflict';
 import { ReleaseSummary } from './release-summary';
 import { Button } from './ui/button';
 import { ModalForm, ReasonField } from './ui/modal-form';
+import { SafeText } from './safe-text';
 
 /** What the release route answers on success. */
 export interface Released {
@@ -104,7 +105,10 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
       }}
     >
       <h2 id="release-title" className="text-lg font-semibold">
-        Force-release <span className="font-mono">{target.name}</span>
+        Force-release{' '}
+        <span className="font-mono">
+          <SafeText text={target.name} />
+        </span>
       </h2>
       <ReleaseSummary target={target} serverNow={serverNow} />
       {conflict ? (
@@ -136,7 +140,10 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
               {target.health === 'unknown'
                 ? 'Its liveness cannot be judged (no TTL in this format).'
                 : 'The holder is alive.'}{' '}
-              Type the lock name to confirm: <span className="font-mono">{target.name}</span>
+              Type the lock name to confirm:{' '}
+              <span className="font-mono">
+                <SafeText text={target.name} />
+              </span>
               <input
                 value={typed}
                 onChange={(e) => setTyped(e.target.value)}

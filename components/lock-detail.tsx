@@ -8,6 +8,7 @@ import { HEALTH_MEANING, liveHealth } from '@/lib/health';
 import { lockQuery } from '@/lib/queries';
 import type { LockInfo } from '@/lib/lock/types';
 import { Countdown } from './countdown';
+import { SafeText } from './safe-text';
 import { SuccessNotice } from './ui/notice';
 import { ForceReleaseDialog, releasedNotice } from './force-release-dialog';
 import { HealthBadge } from './health-badge';
@@ -32,7 +33,9 @@ export function LockDetail({ name, bucket, canRelease }: { name: string; bucket?
           ← All locks
         </Link>
       </p>
-      <h1 className="font-mono text-xl font-semibold">{name}</h1>
+      <h1 className="font-mono text-xl font-semibold">
+        <SafeText text={name} />
+      </h1>
       {query.isError && (
         <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-900 dark:bg-red-950 dark:text-red-200">
           Could not refresh: {query.error.message}
@@ -85,18 +88,20 @@ function LockFields({ lock, serverNow }: { lock: LockInfo; serverNow: number }) 
       </>,
     ],
     ['When it changes', healthChange(lock)],
-    ['Identity', lock.identity ?? 'unknown'],
-    ...(lock.host ? [['Host / pid', `${lock.host} / ${lock.pid ?? '?'}`] as [string, React.ReactNode]] : []),
-    ...(lock.purpose ? [['Purpose', lock.purpose] as [string, React.ReactNode]] : []),
+    ['Identity', lock.identity !== undefined ? <SafeText key="i" text={lock.identity} /> : 'unknown'],
+    ...(lock.host
+      ? [['Host / pid', <SafeText key="h" text={`${lock.host} / ${lock.pid ?? '?'}`} />] as [string, React.ReactNode]]
+      : []),
+    ...(lock.purpose ? [['Purpose', <SafeText key="p" text={lock.purpose} />] as [string, React.ReactNode]] : []),
     ['Format', `${lock.formatLabel} (${lock.format})`],
-    ...lock.details.map(([label, value]): [string, React.ReactNode] => [label, value]),
+    ...lock.details.map(([label, value]): [string, React.ReactNode] => [label, <SafeText key={label} text={value} />]),
     ...(lock.sensitive ?? []).map(([label, value]): [string, React.ReactNode] => [
       `${label} (unmasked: operators only)`,
       <span key={label} className="break-all font-mono text-xs">
-        {value}
+        <SafeText text={value} />
       </span>,
     ]),
-    ...(lock.note ? [['Note', lock.note] as [string, React.ReactNode]] : []),
+    ...(lock.note ? [['Note', <SafeText key="n" text={lock.note} />] as [string, React.ReactNode]] : []),
     ['Releasing', lock.releaseNote],
     [t?.since ?? 'Held since', `${formatTime(lock.createdAt)} (${ago(lock.createdAt)})`],
     ...(t?.updated

@@ -4,6 +4,7 @@
 import { versionText } from '@/lib/format';
 import type { LockInfo } from '@/lib/lock/types';
 import { Button } from './ui/button';
+import { SafeText } from './safe-text';
 
 export interface Conflict {
   outcome: 'changed' | 'refreshed' | 'gone' | 'not-a-lock';
@@ -32,7 +33,8 @@ export function ConflictNotice({
       <p className="font-medium">{conflict.message}</p>
       {conflict.outcome === 'changed' && current && (
         <p>
-          Now held by <strong>{current.identity ?? 'unknown'}</strong> (
+          Now held by{' '}
+          <strong>{current.identity !== undefined ? <SafeText text={current.identity} /> : 'unknown'}</strong> (
           <span className="font-mono">{versionText(current)}</span>). Their lock is intact.
         </p>
       )}

@@ -5,17 +5,22 @@ import { formatDuration, versionText } from '@/lib/format';
 import { HEALTH_MEANING, RELEASE_ADVICE } from '@/lib/health';
 import type { LockInfo } from '@/lib/lock/types';
 import { HealthBadge } from './health-badge';
+import { SafeText } from './safe-text';
 
 export function ReleaseSummary({ target, serverNow }: { target: LockInfo; serverNow: number }) {
   return (
     <>
       <dl className="grid grid-cols-[8rem_1fr] gap-x-3 gap-y-1 text-sm">
         <dt className="text-zinc-500">Holder</dt>
-        <dd data-testid="dialog-holder">{target.identity ?? 'unknown'}</dd>
+        <dd data-testid="dialog-holder">
+          {target.identity !== undefined ? <SafeText text={target.identity} /> : 'unknown'}
+        </dd>
         {target.purpose && (
           <>
             <dt className="text-zinc-500">Purpose</dt>
-            <dd>{target.purpose}</dd>
+            <dd>
+              <SafeText text={target.purpose} />
+            </dd>
           </>
         )}
         <dt className="text-zinc-500">Format</dt>
