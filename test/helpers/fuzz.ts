@@ -66,3 +66,6 @@ export function textFieldsAreText(lock: Record<string, unknown>): string[] {
     if (!Array.isArray(d) || d.some((x) => typeof x !== 'string')) wrong.push(`details ${JSON.stringify(d)}`);
   return wrong;
 }
+
+/** Raw control, C1, bidi or zero-width characters: what no CLI text output may carry from a holder. */
+export const RAW_UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/;

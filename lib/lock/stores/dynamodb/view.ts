@@ -4,6 +4,7 @@
 import type { LockView, StoreTerms } from '../../store';
 import { monotonicNow } from '../../time';
 import type { LockHealth } from '../../types';
+import { droppedNote, joinNotes } from '../../untrusted';
 import { versionOf, type DynamoReading } from './formats';
 
 export interface ViewContext {
@@ -48,7 +49,7 @@ export function dynamoView(r: DynamoReading, c: ViewContext): LockView {
       : {}),
     ...(r.leaseMs !== undefined ? { ttlMs: r.leaseMs } : {}),
     health,
-    ...(note ? { note } : {}),
+    ...noteOf(note, r.dropped),
     metadata: {},
     details: r.acquiredMs === undefined ? [...r.details, ['Seen since', new Date(seen).toISOString()]] : r.details,
     releasable: true,
@@ -114,4 +115,9 @@ function dynamoTerms(r: DynamoReading): StoreTerms {
     rule: 'DynamoDB rule: one DeleteItem whose ConditionExpression pins exactly what was read (Terraform: the whole Info string; lock clients: recordVersionNumber and ownerName). DynamoDB refuses it if the item changed, so a successor or a heartbeat is never deleted.',
     trail: 'Force-releases are recorded in the lockboard-audit table before and after; other tools record nothing.',
   };
+}
+
+function noteOf(note: string | undefined, dropped: string[] | undefined): { note?: string } {
+  const all = joinNotes(note, droppedNote(dropped ?? []));
+  return all ? { note: all } : {};
 }

@@ -1,5 +1,6 @@
 // Lockboard's own Redis value (lib/lock/stores/redis/lock.ts writes it): JSON written by whoever can SET the key, so
 // every field is checked for its type where it is read; a wrong-typed one is dropped and named in the lock's note.
+import { isValidTime } from '../../time';
 import { FieldReader, jsonObject } from '../../untrusted';
 import type { RedisReading } from './formats';
 
@@ -18,9 +19,13 @@ export function readLockboard(
     f.text('purpose'),
     f.text('token'),
   ];
+  // times and durations a Date can hold: an absurd one (1e308) is dropped, never thrown on
   const positive = (key: string) => {
     const n = f.number(key);
-    return n !== undefined && n > 0 ? n : undefined;
+    if (n === undefined || n <= 0) return undefined;
+    if (isValidTime(n)) return n;
+    f.dropped.push(`${key} (out of range)`);
+    return undefined;
   };
   const [acquiredMs, ttlMs, refreshMs] = [positive('acquired_ms'), positive('ttl_ms'), positive('refresh_ms')];
   const note = f.note();
