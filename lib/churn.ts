@@ -77,7 +77,7 @@ export function summarise(all: AuditRecord[], from: Date, to: Date, top = 10): C
   const holds: number[] = [];
   for (const e of events) {
     const bucket = hours.get(Math.floor(Date.parse(e.at) / HOUR) * HOUR);
-    if (bucket) bucket.counts[e.event]++;
+    if (bucket && e.event !== 'unknown') bucket.counts[e.event]++;
     if (e.event === 'acquired' || e.event === 'took-over' || e.event === 'observed-created')
       acquisitions.set(e.lock, (acquisitions.get(e.lock) ?? 0) + 1);
     if ((e.event === 'released' || e.event === 'lost') && e.held_ms !== undefined) {
@@ -202,6 +202,8 @@ export function toCsv(events: AuditRecord[]): string {
     'reason',
     'delete_confirmed',
     'format',
+    'verified',
+    'reported_event',
   ] as const;
   const cell = (v: unknown) => {
     const s = v === undefined ? '' : String(v);

@@ -1,5 +1,6 @@
 // The lockboard command: dispatch, top-level help, and one place that turns errors into messages and exit codes.
 import { readFileSync } from 'node:fs';
+import { setAuditKey } from '../lock/audit-trust';
 import { escapeText } from '../safe-text';
 import { EXIT, EXIT_CODES_HELP } from './exit';
 
@@ -49,6 +50,13 @@ export async function main(argv: string[]): Promise<number> {
     console.log(version());
     return EXIT.ok;
   }
+  const key = process.env.LOCKBOARD_AUDIT_KEY;
+  if (key !== undefined && key !== '' && key.length < 32) {
+    console.error('lockboard: LOCKBOARD_AUDIT_KEY must be the deployment’s audit key (at least 32 characters).');
+    return EXIT.usage;
+  }
+  // the records this command writes (a release, a run's own lock events) are signed with it
+  setAuditKey(key);
   const command = COMMANDS[name];
   if (!command) {
     console.error(

@@ -6,6 +6,7 @@ import { EVENT_KINDS } from '@/lib/churn';
 import { ApiError, parseWith } from './http';
 import { storeFor } from './stores';
 import { sourceOfLock, sources, type Source } from './sources';
+import { trustAuditRecords } from '@/lib/lock/audit-trust';
 
 const MAX_WINDOW_MS = 31 * 86_400_000;
 const CACHE_MS = 5_000;
@@ -87,7 +88,7 @@ function readSlice(source: Source, startMs: number, lock: string | undefined): P
   if (hit && now - hit.at < (closed ? CLOSED_SLICE_CACHE_MS : CACHE_MS)) return hit.value;
   const value = storeFor(source)
     .then((store) => store.readAudit(new Date(startMs), new Date(startMs + SLICE_MS), lock))
-    .then((events) => events.map((e) => ({ ...e, bucket: source.bucketId })));
+    .then((events) => trustAuditRecords(events).map((e) => ({ ...e, bucket: source.bucketId })));
   value.catch(() => cache.delete(key));
   if (cache.size >= 2_000) cache.delete(cache.keys().next().value!);
   cache.set(key, { at: now, value });

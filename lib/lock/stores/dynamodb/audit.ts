@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { CreateTableCommand, PutItemCommand, ScanCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { AUDIT_STRING_FIELDS, type AuditRecord } from '../../audit-record';
+import { signAuditFields } from '../../audit-trust';
 import type { Item } from './table';
 import { TableMissingError, type DynamoTable } from './table';
 
@@ -19,7 +20,8 @@ export class DynamoAuditTrail {
     const at = new Date(this.table.clock.now()).toISOString();
     const id = `${at}#${randomBytes(4).toString('hex')}`;
     const item: Item = { lock: { S: fields.lock ?? '' }, id: { S: id }, at: { S: at } };
-    for (const [k, v] of Object.entries(fields)) if (k !== 'lock' && v !== undefined) item[k] = { S: v };
+    for (const [k, v] of Object.entries(signAuditFields(fields, this.table.clock.now())))
+      if (k !== 'lock' && v !== undefined) item[k] = { S: v };
     try {
       await this.table.send(
         new PutItemCommand({
