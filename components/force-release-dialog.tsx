@@ -10,6 +10,7 @@ import { ReleaseSummary } from './release-summary';
 import { Button } from './ui/button';
 import { ModalForm, ReasonField } from './ui/modal-form';
 import { SafeText } from './safe-text';
+import { seenLockBody } from '@/lib/release-body';
 
 /** What the release route answers on success. */
 export interface Released {
@@ -72,14 +73,7 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
       apiFetch<Released>('/api/locks/release', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          name: seen.name,
-          bucket: seen.bucket,
-          source: seen.source,
-          version: seen.version,
-          identity: seen.identity,
-          reason,
-        }),
+        body: JSON.stringify({ ...seenLockBody(seen), reason }),
       }),
     onSuccess: (result) => onClose(result),
     onError: (err) => {

@@ -67,6 +67,8 @@ export interface ReleaseRequest {
   operator: string;
   /** The owner seen: a newer version by the same owner is `refreshed` (alive), not `changed`. */
   identity?: string;
+  /** The same, as the console sends it: `ownerDigest(identity)` (lib/owner-digest.ts), never the full text. */
+  ownerDigest?: string;
 }
 
 export interface StoreReleaseResult {

@@ -159,13 +159,13 @@ export async function readBodyCapped(req: Request, limit: number): Promise<strin
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** A JSON body (content type checked, at most 16 KiB, read with a cap), validated with `schema`. */
-export async function readJson<S extends z.ZodType>(req: Request, schema: S): Promise<z.output<S>> {
+/** A JSON body (content type checked, at most `limit` bytes (16 KiB), read with a cap), validated with `schema`. */
+export async function readJson<S extends z.ZodType>(req: Request, schema: S, limit = BODY_LIMIT): Promise<z.output<S>> {
   const type = req.headers.get('content-type') ?? '';
   if (!/^application\/json\b/i.test(type)) {
     throw new ApiError('unsupported_media_type', 'Send the request body as JSON (Content-Type: application/json).');
   }
-  const text = await readBodyCapped(req, BODY_LIMIT);
+  const text = await readBodyCapped(req, limit);
   let raw: unknown;
   try {
     raw = JSON.parse(text);
