@@ -1,5 +1,5 @@
 // npm run bench: every benchmark, each printing a table and writing bench-results/<name>.json.
-// Run one with: npm run bench -- emulator | lock-core | handover | formats | console | churn | cli-startup | events | s3 | redis | postgres | dynamodb | live | live-soak | ls
+// Run one with: npm run bench -- emulator | lock-core | handover | formats | console | churn | cli-startup | events | s3 | redis | postgres | dynamodb | live | live-soak | ls | untrusted
 import { benchChurn } from './churn';
 import { benchCliStartup } from './cli-startup';
 import { benchDynamodb } from './dynamodb';
@@ -14,6 +14,7 @@ import { benchLs } from './ls';
 import { benchPostgres } from './postgres';
 import { benchRedis } from './redis';
 import { benchS3 } from './s3';
+import { benchUntrusted } from './untrusted';
 
 const ALL: Record<string, () => Promise<unknown>> = {
   emulator: benchEmulator,
@@ -43,6 +44,7 @@ const ALL: Record<string, () => Promise<unknown>> = {
   live: benchLive,
   'live-soak': benchLiveSoak,
   ls: benchLs,
+  untrusted: benchUntrusted,
 };
 const chosen = process.argv.slice(2).filter((a) => a !== '--');
 for (const name of chosen) {

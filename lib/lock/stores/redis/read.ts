@@ -1,6 +1,6 @@
-// Bounded reads: a key's size is asked before its value is read, so one large value (a 64 MB cache entry under the
-// source's pattern) is never sent to the console or the CLI. The limit is the one Cloud Storage bodies have
-// (MAX_BODY_BYTES, 64 KiB): no lock value comes near it.
+// Bounded reads: no value is read past the limit (strings with GETRANGE; hashes and `inspect` ask the size first),
+// so one large value (a 64 MB cache entry under the source's pattern) is never sent to the console or the CLI. The
+// limit is the one Cloud Storage bodies have (MAX_BODY_BYTES, 64 KiB): no lock value comes near it.
 import { MAX_BODY_BYTES } from '../../objects/formats/types';
 import { hashOf } from './audit';
 import type { RedisConn } from './conn';
@@ -18,15 +18,16 @@ export interface OversizedKey {
   pttl: number;
 }
 
-/** Strings within the limit (STRLEN, then GET), hashes within it (HLEN and MEMORY USAGE, then HGETALL), else null. */
+/**
+ * Strings read with GETRANGE 0..limit (one command per key, as GET was: a longer value is cut by Redis and skipped
+ * here, never sent whole); hashes within the limit (HLEN and MEMORY USAGE, then HGETALL); anything else null.
+ */
 export async function readBatch(conn: RedisConn, keys: string[]): Promise<(RedisKeyRead | null)[]> {
-  const lengths = await conn.pipeline(
-    keys.map((k) => [k, ['STRLEN', k]]),
+  const heads = await conn.pipeline(
+    keys.map((k) => [k, ['GETRANGE', k, '0', String(MAX_BODY_BYTES)]]),
     () => WRONG,
   );
-  const small = keys.filter((_, j) => lengths[j] !== WRONG && Number(lengths[j]) <= MAX_BODY_BYTES);
-  const values = new Map(zip(small, await conn.pipeline(small.map((k) => [k, ['GET', k]]))));
-  const others = keys.filter((_, j) => lengths[j] === WRONG);
+  const others = keys.filter((_, j) => heads[j] === WRONG);
   const types = await conn.pipeline(others.map((k) => [k, ['TYPE', k]]));
   const hashKeys = await boundedHashes(
     conn,
@@ -41,9 +42,15 @@ export async function readBatch(conn: RedisConn, keys: string[]): Promise<(Redis
       ),
     ),
   );
-  return keys.map((key) => {
-    const v = values.get(key);
-    if (v !== undefined && v !== null) return { key, type: 'string', value: String(v), pttl: -1 };
+  return keys.map((key, j) => {
+    const head = heads[j];
+    if (head !== WRONG) {
+      const value = head === null || head === undefined ? '' : String(head);
+      // empty: absent (expired since SCAN) or no lock; longer than the limit: cut, and never read whole
+      return value === '' || Buffer.byteLength(value) > MAX_BODY_BYTES
+        ? null
+        : { key, type: 'string', value, pttl: -1 };
+    }
     const h = hashes.get(key);
     return h === undefined || h === null ? null : { key, type: 'hash', hash: hashOf(h), pttl: -1 };
   });

@@ -61,7 +61,7 @@ export class RedisLockStore implements LockStore {
   }
 
   /**
-   * One SCAN pass; per batch, bounded reads (read.ts: sizes first, values only within the limit; a lock is a string
+   * One SCAN pass; per batch, bounded reads (read.ts: no value past the limit; a lock is a string
    * or a hash, anything else is skipped), and PTTL only for the keys that are locks.
    */
   async list(): Promise<StorePage> {
