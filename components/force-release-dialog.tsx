@@ -49,6 +49,9 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
   const [target, setTarget] = useState(lock);
   const [reason, setReason] = useState('');
   const [typed, setTyped] = useState('');
+  // a consequence the store says must be accepted explicitly (a leader election's old leader keeps leading)
+  const [accepted, setAccepted] = useState(false);
+  const mustAccept = target.terms?.twoLeaders;
   const [conflict, setConflict] = useState<Conflict | null>(null);
   // A live holder, or one whose liveness cannot be judged (Terraform, Pulumi, plain), needs the typed name.
   // An advisory lock's release ends the holder's whole session: always typed.
@@ -73,20 +76,28 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
       apiFetch<Released>('/api/locks/release', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ ...seenLockBody(seen), reason }),
+        body: JSON.stringify({
+          ...seenLockBody(seen),
+          reason,
+          ...(mustAccept && accepted ? { acceptTwoLeaders: true } : {}),
+        }),
       }),
     onSuccess: (result) => onClose(result),
     onError: (err) => {
       if (err instanceof ApiClientError && (err.status === 409 || err.status === 410 || err.status === 422)) {
-        const body = err.body as { outcome: Conflict['outcome']; current?: LockInfo };
-        setConflict({ outcome: body.outcome, message: err.message, current: body.current });
+        const body = err.body as { outcome: Conflict['outcome']; current?: LockInfo; detail?: string };
+        setConflict({ outcome: body.outcome, message: err.message, current: body.current, detail: body.detail });
       }
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['locks'] }),
   });
 
   const canSubmit =
-    reason.trim().length > 0 && (!needsTyping || typed === target.name) && !release.isPending && !conflict;
+    reason.trim().length > 0 &&
+    (!needsTyping || typed === target.name) &&
+    (!mustAccept || accepted) &&
+    !release.isPending &&
+    !conflict;
 
   return (
     <ModalForm
@@ -129,6 +140,12 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
             onChange={setReason}
             placeholder="e.g. runner died, pipeline cancelled"
           />
+          {mustAccept && (
+            <label className="flex gap-2 text-sm">
+              <input type="checkbox" checked={accepted} onChange={(e) => setAccepted(e.target.checked)} />
+              <span>{mustAccept}</span>
+            </label>
+          )}
           {needsTyping && (
             <label className="block text-sm">
               {target.health === 'unknown'

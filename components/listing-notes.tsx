@@ -1,3 +1,4 @@
+import type { SourceStateData } from '@/lib/queries';
 import type { LiveState } from './use-lock-stream';
 
 // The notes around the lock list: how fresh it is, and what it leaves out.
@@ -25,27 +26,58 @@ export function LiveIndicator({ state, ago, fetching }: { state: LiveState; ago:
   );
 }
 
-/** What the listing leaves out or has not read yet: more pages, rows still being read, objects that are not locks. */
-export function ListingNotes(p: {
-  where: string;
-  shown: number;
-  pending: number;
-  skipped: number;
-  /** true: more than one response holds; 'loading': a first screen whose rest is on its way */
-  more: boolean | 'loading';
-}) {
+const n = (x: number) => x.toLocaleString('en-US');
+const clock = (iso: string) => new Date(iso).toISOString().slice(11, 16) + ' UTC';
+
+/**
+ * What the listing covers: each source's first pass in progress ("listed 230 000 of ~1 000 000 keys"), a source
+ * that does not answer (the store's words, since when, and the last good listing kept), rows still being read,
+ * objects that are not locks.
+ */
+export function ListingNotes(p: { where: string; sources: SourceStateData[]; pending: number; skipped: number }) {
   return (
     <>
-      {p.more === 'loading' && (
-        <p className="text-sm text-zinc-600 dark:text-zinc-400" role="status" data-testid="first-screen">
-          {p.shown === 0
-            ? `No locks among the first objects in ${p.where}; the rest is still being listed.`
-            : `Showing the first ${p.shown} locks in ${p.where}; the rest is on its way.`}
-        </p>
-      )}
-      {p.more === true && (
-        <p className="text-sm text-amber-700">
-          Showing the first {p.shown} locks in {p.where}; choose a narrower source to see the rest.
+      {p.sources
+        .filter((s) => s.listing && !s.complete)
+        .map((s) => (
+          <p
+            key={`l-${s.source}`}
+            className="text-sm text-zinc-600 dark:text-zinc-400"
+            role="status"
+            data-testid="first-screen"
+          >
+            Listing {s.source}: listed {n(s.listed)}
+            {s.estimate ? ` of ~${n(s.estimate)}` : ''} keys, objects or rows so far; counts and filters cover what is
+            listed and grow as it goes.
+          </p>
+        ))}
+      {p.sources
+        .filter((s) => s.error)
+        .map((s) => (
+          <p
+            key={`e-${s.source}`}
+            role="alert"
+            className="rounded-md bg-red-50 p-2 text-sm text-red-900 dark:bg-red-950 dark:text-red-200"
+            data-testid="source-unreachable"
+          >
+            {s.source} is unreachable (since {clock(s.error!.at)}): {s.error!.message.replace(/\.$/, '')}.{' '}
+            {s.lastGoodRead
+              ? `Showing its last good listing, of ${clock(s.lastGoodRead)}; retrying.`
+              : 'Nothing listed from it yet; retrying.'}{' '}
+            The other sources are live.
+          </p>
+        ))}
+      {p.sources.length > 0 && (
+        <p className="text-xs text-zinc-500" data-testid="source-modes">
+          {p.sources
+            .map((s) =>
+              !s.live
+                ? s.source
+                : 'push' in s.live
+                  ? `${s.source}: pushed (${s.live.push})`
+                  : `${s.source}: polled every ${Math.max(1, Math.round(s.live.pollMs / 1000))} s`,
+            )
+            .join(' · ')}
         </p>
       )}
       {p.pending > 0 && (
@@ -55,8 +87,8 @@ export function ListingNotes(p: {
       )}
       {p.skipped > 0 && (
         <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="skipped-count">
-          {p.skipped} other object{p.skipped === 1 ? '' : 's'} in {p.where} skipped: data (such as Terraform state) or
-          not a recognised lock. Lockboard never offers to delete them.
+          {n(p.skipped)} other object{p.skipped === 1 ? '' : 's'} in {p.where} skipped: data (such as Terraform state)
+          or not a recognised lock. Lockboard never offers to delete them.
         </p>
       )}
     </>

@@ -14,11 +14,14 @@ import { ForceReleaseDialog, releasedNotice } from './force-release-dialog';
 import { HealthBadge } from './health-badge';
 import { LockTimeline } from './lock-timeline';
 import { Button } from './ui/button';
+import { useLockPush } from './use-lock-push';
 import { useReturnFocus } from './use-return-focus';
 import { useServerNow } from './use-server-now';
 
 export function LockDetail({ name, bucket, canRelease }: { name: string; bucket?: string; canRelease: boolean }) {
-  const query = useQuery(lockQuery(name, bucket));
+  const live = useLockPush(name, bucket);
+  // pushed while the lock's stream is open; polled only when it cannot be
+  const query = useQuery({ ...lockQuery(name, bucket), ...(live === 'polling' ? {} : { refetchInterval: false }) });
   const fetched = query.data;
   const [releasing, setReleasing] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
@@ -150,7 +153,10 @@ function healthChange(lock: LockInfo): string {
   if (lock.health === 'free') return 'Nobody holds it; the next holder replaces this released marker.';
   if (lock.health === 'unknown')
     return 'Never by itself: a foreign lock stays until its owner or an operator removes it.';
-  if (lock.health === 'expired') return 'It stays expired until an acquirer takes it over or an operator clears it.';
+  if (lock.health === 'expired')
+    return lock.terms?.expiredMeans
+      ? `It stays so until an operator clears it: ${lock.terms.expiredMeans}.`
+      : 'It stays expired until an acquirer takes it over or an operator clears it.';
   const overdueAt = lock.refreshIntervalMs ? Date.parse(lock.updatedAt) + 1.5 * lock.refreshIntervalMs : undefined;
   const parts = [];
   if (overdueAt && lock.health !== 'overdue')

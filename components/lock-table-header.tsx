@@ -14,10 +14,12 @@ const COLUMNS: { key: SortKey; label: string }[] = [
   { key: 'generation', label: 'Version' },
   { key: 'format', label: 'Format' },
 ];
+// Every column and the Release button fit from 1024 px (one source: 62rem) and 1280 px (all sources: 70.5rem);
+// below those widths the table is shown as cards (lock-table.tsx)
 const GRID_ONE =
-  'grid grid-cols-[minmax(12rem,2fr)_minmax(12rem,2fr)_7rem_6rem_7rem_9rem_minmax(10rem,1.2fr)_6rem_6rem] gap-2 px-3';
+  'grid grid-cols-[minmax(9rem,2fr)_minmax(8rem,2fr)_6.5rem_4.5rem_5.5rem_6rem_minmax(6rem,1fr)_6rem_5rem] gap-2 px-3';
 const GRID_ALL =
-  'grid grid-cols-[minmax(12rem,2fr)_minmax(10rem,1.2fr)_minmax(12rem,2fr)_7rem_6rem_7rem_9rem_minmax(10rem,1.2fr)_6rem_6rem] gap-2 px-3';
+  'grid grid-cols-[minmax(9rem,2fr)_minmax(8rem,1.2fr)_minmax(8rem,2fr)_6.5rem_4.5rem_5.5rem_6rem_minmax(6rem,1fr)_6rem_5rem] gap-2 px-3';
 /** The grid of the wide table; with several sources shown, a Source column tells two locks of one name apart. */
 export const gridOf = (withSource: boolean) => (withSource ? GRID_ALL : GRID_ONE);
 /** The columns shown: Source only when several sources are listed together. */

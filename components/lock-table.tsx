@@ -2,7 +2,7 @@
 
 import { useVirtualizer } from '@tanstack/react-virtual';
 import Link from 'next/link';
-import { useLayoutEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import type { LockInfo } from '@/lib/lock/types';
 import { formatDuration, versionText } from '@/lib/format';
 import { lockHref } from '@/lib/queries';
@@ -30,11 +30,17 @@ interface Props {
   onSort: (key: SortKey) => void;
   canRelease: boolean;
   onRelease: (lock: LockInfo) => void;
+  /** Called when the rows near the end are drawn: the next window loads (the server pages by cursor). */
+  onNearEnd?: () => void;
+  /** A line under the rows (loading more, capped). */
+  footer?: string;
 }
 
-export function LockTable({ locks, withSource = false, serverNow, sort, onSort, canRelease, onRelease }: Props) {
+export function LockTable(props: Props) {
+  const { locks, withSource = false, serverNow, sort, onSort, canRelease, onRelease, onNearEnd, footer } = props;
   const scroller = useRef<HTMLDivElement>(null);
-  const narrow = useNarrow();
+  // the table's columns fit from these widths (every column and the Release button); below, cards
+  const narrow = useNarrow(withSource ? 1280 : 1024);
   const rowHeight = narrow ? CARD_HEIGHT : ROW_HEIGHT;
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is used as documented
   const virtualizer = useVirtualizer({
@@ -50,6 +56,11 @@ export function LockTable({ locks, withSource = false, serverNow, sort, onSort, 
   // Rows and cards differ in height: when the layout switches (after hydration on a phone, or as the window is
   // resized), drop every size measured in the other layout; the rendered rows are measured again at once.
   useLayoutEffect(() => virtualizer.measure(), [narrow, virtualizer]);
+  const items = virtualizer.getVirtualItems();
+  const lastDrawn = items[items.length - 1]?.index ?? -1;
+  useEffect(() => {
+    if (onNearEnd && lastDrawn >= locks.length - 20) onNearEnd();
+  }, [onNearEnd, lastDrawn, locks.length]);
   const release = (lock: LockInfo) =>
     canRelease && (
       <button
@@ -79,7 +90,7 @@ export function LockTable({ locks, withSource = false, serverNow, sort, onSort, 
       className="overflow-x-auto rounded-lg ring-1 ring-zinc-200 dark:ring-zinc-700"
     >
       {/* Wide: header and rows scroll sideways together inside the table, never the page */}
-      <div className={narrow ? '' : 'min-w-[72rem]'}>
+      <div className={narrow ? '' : withSource ? 'min-w-[70.5rem]' : 'min-w-[62rem]'}>
         <div role="rowgroup">
           <LockTableHeader narrow={narrow} withSource={withSource} sort={sort} onSort={onSort} />
         </div>
@@ -89,102 +100,120 @@ export function LockTable({ locks, withSource = false, serverNow, sort, onSort, 
           className="max-h-[65vh] overflow-y-auto overflow-x-hidden"
           data-testid="lock-rows"
         >
+          {/* The drawn rows flow one after another inside one block placed at the first one's offset: a row taller
+              than its estimate pushes the next down instead of overlapping it while it is measured again */}
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-            {virtualizer.getVirtualItems().map((item) => {
-              const lock = locks[item.index]!;
-              const row = {
-                role: 'row',
-                'aria-rowindex': item.index + 2,
-                'data-lock': lock.name,
-                'data-version': lock.version ?? `${lock.generation}.${lock.metageneration}`,
-                'data-expires': lock.expiresAt ?? '',
-                'data-health': lock.health,
-                'data-index': item.index,
-                ref: virtualizer.measureElement,
-                style: { transform: `translateY(${item.start}px)`, minHeight: ROW_HEIGHT },
-              };
-              if (narrow) {
+            <div
+              style={{
+                position: 'absolute',
+                top: 0,
+                left: 0,
+                right: 0,
+                transform: `translateY(${items[0]?.start ?? 0}px)`,
+              }}
+            >
+              {items.map((item) => {
+                const lock = locks[item.index]!;
+                const row = {
+                  role: 'row',
+                  'aria-rowindex': item.index + 2,
+                  'data-lock': lock.name,
+                  'data-version': lock.version ?? `${lock.generation}.${lock.metageneration}`,
+                  'data-expires': lock.expiresAt ?? '',
+                  'data-health': lock.health,
+                  'data-index': item.index,
+                  ref: virtualizer.measureElement,
+                  style: { minHeight: ROW_HEIGHT },
+                };
+                if (narrow) {
+                  return (
+                    <div
+                      key={`${lock.bucket}/${lock.name}`}
+                      {...row}
+                      className="grid grid-cols-[1fr_auto] content-center gap-x-2 gap-y-1 border-b border-zinc-100 px-3 py-2 text-sm dark:border-zinc-800"
+                    >
+                      <div role="cell" className="min-w-0 break-all font-mono">
+                        {nameLink(lock)}
+                      </div>
+                      <div role="cell" className="justify-self-end">
+                        <HealthBadge health={lock.health} />
+                      </div>
+                      <div role="cell" className="min-w-0 break-words" title={lock.identity}>
+                        {lock.identity ?? <span className="text-zinc-500">unknown</span>}
+                      </div>
+                      <div role="cell" className="justify-self-end text-xs">
+                        <Countdown expiresAt={lock.expiresAt} serverNow={serverNow} />
+                      </div>
+                      <div role="cell" className="min-w-0 text-xs text-zinc-500">
+                        held {formatDuration(serverNow - Date.parse(lock.createdAt))} ·{' '}
+                        <span data-testid="generation">{versionText(lock)}</span> · {formatOf(lock)}
+                        {withSource && (
+                          <span className="block truncate font-mono" data-testid="source">
+                            {lock.source ?? lock.bucket}
+                          </span>
+                        )}
+                      </div>
+                      <div role="cell" className="justify-self-end">
+                        {release(lock)}
+                      </div>
+                    </div>
+                  );
+                }
                 return (
                   <div
                     key={`${lock.bucket}/${lock.name}`}
                     {...row}
-                    className="absolute left-0 right-0 top-0 grid grid-cols-[1fr_auto] content-center gap-x-2 gap-y-1 border-b border-zinc-100 px-3 py-2 text-sm dark:border-zinc-800"
+                    className={`${gridOf(withSource)} items-center border-b border-zinc-100 text-sm dark:border-zinc-800`}
                   >
-                    <div role="cell" className="min-w-0 break-all font-mono">
+                    <div role="cell" className="truncate font-mono">
                       {nameLink(lock)}
                     </div>
-                    <div role="cell" className="justify-self-end">
+                    {withSource && (
+                      <div role="cell" className="truncate font-mono text-xs" data-testid="source" title={lock.source}>
+                        {lock.source ?? lock.bucket}
+                      </div>
+                    )}
+                    <div role="cell" className="min-w-0">
+                      <div className="truncate" title={lock.identity}>
+                        {lock.identity ?? <span className="text-zinc-500">unknown</span>}
+                      </div>
+                      <div className="truncate text-xs text-zinc-500">
+                        {[lock.host, lock.purpose].filter(Boolean).join(' · ')}
+                      </div>
+                    </div>
+                    <div role="cell">
                       <HealthBadge health={lock.health} />
                     </div>
-                    <div role="cell" className="min-w-0 break-words" title={lock.identity}>
-                      {lock.identity ?? <span className="text-zinc-500">unknown</span>}
+                    <div role="cell" className="tabular">
+                      {formatDuration(serverNow - Date.parse(lock.createdAt))}
                     </div>
-                    <div role="cell" className="justify-self-end text-xs">
+                    <div role="cell" className="tabular">
+                      {formatDuration(serverNow - Date.parse(lock.updatedAt))} ago
+                    </div>
+                    <div role="cell">
                       <Countdown expiresAt={lock.expiresAt} serverNow={serverNow} />
                     </div>
-                    <div role="cell" className="min-w-0 text-xs text-zinc-500">
-                      held {formatDuration(serverNow - Date.parse(lock.createdAt))} ·{' '}
-                      <span data-testid="generation">{versionText(lock)}</span> · {formatOf(lock)}
-                      {withSource && (
-                        <span className="block truncate font-mono" data-testid="source">
-                          {lock.source ?? lock.bucket}
-                        </span>
-                      )}
+                    <div role="cell" className="truncate font-mono text-xs" data-testid="generation">
+                      {versionText(lock)}
                     </div>
-                    <div role="cell" className="justify-self-end">
+                    <div role="cell" className="text-xs">
+                      {formatOf(lock)}
+                    </div>
+                    {/* kept in view when the table scrolls sideways on a narrower screen */}
+                    <div role="cell" className="sticky right-0 bg-white text-right dark:bg-zinc-950">
                       {release(lock)}
                     </div>
                   </div>
                 );
-              }
-              return (
-                <div
-                  key={`${lock.bucket}/${lock.name}`}
-                  {...row}
-                  className={`${gridOf(withSource)} absolute left-0 right-0 top-0 items-center border-b border-zinc-100 text-sm dark:border-zinc-800`}
-                >
-                  <div role="cell" className="truncate font-mono">
-                    {nameLink(lock)}
-                  </div>
-                  {withSource && (
-                    <div role="cell" className="truncate font-mono text-xs" data-testid="source" title={lock.source}>
-                      {lock.source ?? lock.bucket}
-                    </div>
-                  )}
-                  <div role="cell" className="min-w-0">
-                    <div className="truncate" title={lock.identity}>
-                      {lock.identity ?? <span className="text-zinc-500">unknown</span>}
-                    </div>
-                    <div className="truncate text-xs text-zinc-500">
-                      {[lock.host, lock.purpose].filter(Boolean).join(' · ')}
-                    </div>
-                  </div>
-                  <div role="cell">
-                    <HealthBadge health={lock.health} />
-                  </div>
-                  <div role="cell" className="tabular">
-                    {formatDuration(serverNow - Date.parse(lock.createdAt))}
-                  </div>
-                  <div role="cell" className="tabular">
-                    {formatDuration(serverNow - Date.parse(lock.updatedAt))} ago
-                  </div>
-                  <div role="cell">
-                    <Countdown expiresAt={lock.expiresAt} serverNow={serverNow} />
-                  </div>
-                  <div role="cell" className="truncate font-mono text-xs" data-testid="generation">
-                    {versionText(lock)}
-                  </div>
-                  <div role="cell" className="text-xs">
-                    {formatOf(lock)}
-                  </div>
-                  <div role="cell" className="text-right">
-                    {release(lock)}
-                  </div>
-                </div>
-              );
-            })}
+              })}
+            </div>
           </div>
         </div>
+        {footer && (
+          <p className="border-t border-zinc-100 px-3 py-2 text-sm text-zinc-600 dark:border-zinc-800" role="status">
+            {footer}
+          </p>
+        )}
       </div>
     </div>
   );

@@ -2,17 +2,17 @@
 
 import { useRouter } from 'next/navigation';
 import { useMemo, useRef, useState } from 'react';
-import type { LockInfo } from '@/lib/lock/types';
 import { HEALTHS, withLiveHealth } from '@/lib/health';
-import { ALL_SOURCES, type SourceOption } from '@/lib/queries';
+import { ALL_SOURCES, type LocksQuery, type SourceOption } from '@/lib/queries';
 import { SuccessNotice } from './ui/notice';
 import { BULK_LIMIT, BulkReleaseDialog } from './bulk-release-dialog';
 import { ForceReleaseDialog, releasedNotice } from './force-release-dialog';
 import { HealthBadge } from './health-badge';
 import { LockTable } from './lock-table';
-import { chip, countByHealth, filterLocks, sortLocks } from './locks-filter';
+import { chip } from './locks-filter';
 import { ListingNotes, LiveIndicator } from './listing-notes';
 import { useFilterText, useLocksData } from './use-locks-data';
+import { useReleaseActions } from './use-release-actions';
 import { useUrlState } from './use-url-state';
 import { useReturnFocus } from './use-return-focus';
 import { useLocalNow, useServerNow } from './use-server-now';
@@ -26,30 +26,42 @@ interface Props {
   unknownSource?: string;
 }
 
+const n = (x: number) => x.toLocaleString('en-US');
+
 export function LocksView({ sources, source, canRelease, unknownSource }: Props) {
   const router = useRouter();
   const url = useUrlState();
-  const { live, query } = useLocksData(source);
+  // the server filters, sorts, counts and pages over every lock: the address is the query
+  const wanted: LocksQuery = {
+    ...(url.q.trim() ? { q: url.q.trim() } : {}),
+    ...(url.health ? { health: url.health } : {}),
+    sort: url.sort.key,
+    order: url.sort.dir,
+  };
+  const { live, query, more, reload } = useLocksData(source, wanted);
   const serverNow = useServerNow(query.data?.serverTime, query.dataUpdatedAt);
   const localNow = useLocalNow(query.dataUpdatedAt);
   const [text, setText] = useFilterText(url);
-  const health = url.health;
-  const sort = url.sort;
-  const [releasing, setReleasing] = useState<LockInfo | null>(null);
-  const [bulk, setBulk] = useState<LockInfo[] | null>(null);
+  const { health, sort } = url;
   const focus = useReturnFocus();
   const noticeRef = useRef<HTMLDivElement>(null);
   const current = sources.find((s) => s.id === source);
   const where = current ? current.id : 'all sources';
   const multiBucket = new Set(sources.map((s) => s.bucket)).size > 1;
   const [notice, setNotice] = useState<string | null>(null);
+  const actions = useReleaseActions({
+    source,
+    query: wanted,
+    onStart: () => (focus.remember(), setNotice(null)),
+  });
 
-  // One judgement of health per second for the badges, the counts, the filter and the sort (see liveHealth)
-  const all = useMemo(() => withLiveHealth(query.data?.locks ?? [], serverNow), [query.data, serverNow]);
-  const counts = useMemo(() => countByHealth(all), [all]);
-  const pendingCount = useMemo(() => all.filter((l) => l.pending).length, [all]);
-  const shown = useMemo(() => sortLocks(filterLocks(all, health, text), sort), [all, health, text, sort]);
-  const releasableShown = useMemo(() => shown.filter((l) => l.releasable), [shown]);
+  const rows = useMemo(() => [...(query.data?.locks ?? []), ...more.rows], [query.data, more.rows]);
+  // one judgement of health per second for the badges: a TTL running out moves a row before the next push
+  const shown = useMemo(() => withLiveHealth(rows, serverNow), [rows, serverNow]);
+  const pendingCount = useMemo(() => shown.filter((l) => l.pending).length, [shown]);
+  const data = query.data;
+  const outside = data?.outside;
+  const filtered = Boolean(wanted.q || wanted.health);
 
   return (
     <section className="space-y-4">
@@ -82,16 +94,12 @@ export function LocksView({ sources, source, canRelease, unknownSource }: Props)
         {canRelease && (
           <button
             type="button"
-            disabled={releasableShown.length === 0}
-            onClick={() => {
-              focus.remember();
-              setNotice(null);
-              setBulk(releasableShown);
-            }}
+            disabled={matched(data) === 0 || actions.busy}
+            onClick={actions.openBulk}
             className="rounded-md px-3 py-1 text-sm font-medium text-red-700 ring-1 ring-inset ring-red-300 hover:bg-red-50 disabled:cursor-not-allowed disabled:opacity-50 dark:text-red-300 dark:ring-red-700 dark:hover:bg-red-950"
             data-testid="bulk-release"
           >
-            Release shown ({Math.min(releasableShown.length, BULK_LIMIT)})…
+            Release shown ({Math.min(matched(data), BULK_LIMIT)})…
           </button>
         )}
         <LiveIndicator
@@ -101,14 +109,19 @@ export function LocksView({ sources, source, canRelease, unknownSource }: Props)
         />
       </div>
 
-      <div role="group" aria-label="Filter by health" className="flex flex-wrap gap-2">
+      <div
+        role="group"
+        aria-label="Filter by health"
+        title="Counts of every lock in the source"
+        className="flex flex-wrap gap-2"
+      >
         <button
           type="button"
           aria-pressed={health === null}
           onClick={() => url.update({ health: null })}
           className={chip(health === null)}
         >
-          All <span className="tabular">{all.length}</span>
+          All <span className="tabular">{n(data?.total ?? 0)}</span>
         </button>
         {HEALTHS.map((h) => (
           <button
@@ -119,7 +132,7 @@ export function LocksView({ sources, source, canRelease, unknownSource }: Props)
             className={chip(health === h)}
             data-testid={`count-${h}`}
           >
-            <HealthBadge health={h} /> <span className="tabular">{counts[h]}</span>
+            <HealthBadge health={h} /> <span className="tabular">{n(data?.counts?.[h] ?? 0)}</span>
           </button>
         ))}
       </div>
@@ -136,25 +149,39 @@ export function LocksView({ sources, source, canRelease, unknownSource }: Props)
       {query.isError && (
         <div role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-900 dark:bg-red-950 dark:text-red-200">
           Could not refresh the lock list: {query.error.message}
-          {query.data ? ' Showing the last data received.' : ''} Retrying every few seconds.
+          {data ? ' Showing the last data received.' : ''} Retrying every few seconds.
+        </div>
+      )}
+      {actions.error && (
+        <div role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-900 dark:bg-red-950 dark:text-red-200">
+          {actions.error}
         </div>
       )}
       {notice && <SuccessNotice ref={noticeRef}>{notice}</SuccessNotice>}
-      <ListingNotes
-        where={where}
-        shown={all.length}
-        pending={pendingCount}
-        skipped={query.data?.skipped ?? 0}
-        more={query.data?.partial ? 'loading' : Boolean(query.data?.nextPageToken)}
-      />
-      {query.data?.partial && all.length === 0 ? null : query.data && all.length === 0 ? (
+      <ListingNotes where={where} sources={data?.sources ?? []} pending={pendingCount} skipped={data?.skipped ?? 0} />
+      {filtered && data && (
+        <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="matched-count">
+          {n(data.matched)} of {n(data.total)} locks match{data.complete ? '' : ' so far'}.
+        </p>
+      )}
+      {outside && outside.added + outside.changed > 0 && (
+        <button
+          type="button"
+          onClick={reload}
+          className="rounded-md bg-blue-50 px-3 py-1 text-sm text-blue-900 ring-1 ring-inset ring-blue-200 dark:bg-blue-950 dark:text-blue-100"
+          data-testid="outside-changes"
+        >
+          +{n(outside.added)} new · {n(outside.changed)} changed beyond the rows shown: show them
+        </button>
+      )}
+      {data && !data.complete && shown.length === 0 ? null : data && data.total === 0 ? (
         <div className="rounded-lg border border-dashed border-zinc-300 p-10 text-center text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-400">
           <p className="font-medium">No locks in {where} right now.</p>
           <p>
             Locks appear here while a program, pipeline or <code>lockboard run</code> holds them.
           </p>
         </div>
-      ) : shown.length === 0 && query.data ? (
+      ) : shown.length === 0 && data ? (
         <p className="p-6 text-center text-sm text-zinc-500">No lock matches this filter.</p>
       ) : (
         <LockTable
@@ -164,31 +191,37 @@ export function LocksView({ sources, source, canRelease, unknownSource }: Props)
           sort={sort}
           onSort={(key) => url.update({ sort: key, dir: sort.key === key && sort.dir === 'asc' ? 'desc' : 'asc' })}
           canRelease={canRelease}
-          onRelease={(lock) => {
-            focus.remember();
-            setNotice(null);
-            setReleasing(lock);
-          }}
+          onRelease={actions.openOne}
+          onNearEnd={more.hasMore ? () => void more.load() : undefined}
+          footer={
+            more.loading
+              ? 'Loading more…'
+              : more.capped
+                ? `Showing the first ${n(shown.length)} of ${n(matched(data))}: filter to narrow them down.`
+                : more.error
+                  ? `Could not load more: ${more.error}`
+                  : undefined
+          }
         />
       )}
 
-      {bulk && (
+      {actions.bulk && (
         <BulkReleaseDialog
-          locks={bulk}
+          locks={actions.bulk}
           onClose={(summary) => {
             if (summary) setNotice(summary);
-            setBulk(null);
+            actions.closeBulk();
             focus.restore(summary ? () => noticeRef.current : undefined);
           }}
         />
       )}
-      {releasing && (
+      {actions.releasing && (
         <ForceReleaseDialog
-          lock={releasing}
+          lock={actions.releasing}
           serverNow={serverNow}
           onClose={(released) => {
-            if (released) setNotice(releasedNotice(releasing, released));
-            setReleasing(null);
+            if (released) setNotice(releasedNotice(actions.releasing!, released));
+            actions.closeOne();
             focus.restore(released ? () => noticeRef.current : undefined);
           }}
         />
@@ -196,3 +229,5 @@ export function LocksView({ sources, source, canRelease, unknownSource }: Props)
     </section>
   );
 }
+
+const matched = (data: { matched?: number } | undefined) => data?.matched ?? 0;

@@ -10,6 +10,8 @@ export interface Conflict {
   outcome: 'changed' | 'refreshed' | 'gone' | 'not-a-lock';
   message: string;
   current?: LockInfo;
+  /** The store's own words for the refusal (a live process holding a lock file): the message says it all. */
+  detail?: string;
 }
 
 export function ConflictNotice({
@@ -31,6 +33,7 @@ export function ConflictNotice({
       className="space-y-2 rounded-md bg-red-50 p-3 text-sm text-red-900 dark:bg-red-950 dark:text-red-200"
     >
       <p className="font-medium">{conflict.message}</p>
+      {current?.terms?.conflict && <p data-testid="release-conflict-store">{current.terms.conflict}</p>}
       {conflict.outcome === 'changed' && current && (
         <p>
           Now held by{' '}
@@ -38,7 +41,7 @@ export function ConflictNotice({
           <span className="font-mono">{versionText(current)}</span>). Their lock is intact.
         </p>
       )}
-      {conflict.outcome === 'refreshed' && current && (
+      {conflict.outcome === 'refreshed' && !conflict.detail && current && (
         <>
           <p>
             The holder refreshed: the lock is now at <span className="font-mono">{versionText(current)}</span>. It is

@@ -1,13 +1,14 @@
 'use client';
 
-// The locks page's live feed: one EventSource per tab on /api/locks/stream, written into TanStack Query's cache
-// (snapshot, changes, ticks), so the list stops polling while the stream is open. A stream the server refused (401,
-// 403, 503: EventSource never retries those) falls back to polling, whose 401 sends the user to sign in, and is
-// opened again with backoff; a dropped connection reconnects by itself and starts again from a new snapshot.
+// The locks page's live feed: one EventSource per tab on /api/locks/stream for the page's query, written into
+// TanStack Query's cache: the window (`snapshot`), changes to its rows, counts and listing progress, and how many
+// matching rows outside the window are new or changed. A stream the server refused (401, 403, 503: EventSource never
+// retries those) falls back to polling the window and is opened again with backoff; a dropped connection reconnects by
+// itself and gets the window again (never the whole set).
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { LockInfo } from '@/lib/lock/types';
-import type { LocksData } from '@/lib/queries';
+import { locksParams, locksQuery, type LocksData, type LocksQuery } from '@/lib/queries';
 import { signInAgain } from './get-query-client';
 
 /** live: pushed by the server; connecting: opening or reconnecting; polling: no stream, the list polls. */
@@ -22,23 +23,26 @@ interface Change {
 
 /** A tab hidden this long closes its stream. */
 const HIDDEN_CLOSE_MS = 30_000;
-
 /** Not live this long after opening: poll meanwhile (a proxy that buffers the stream, say). */
 const OPEN_TIMEOUT_MS = 10_000;
 
-export function useLockStream(source: string): LiveState {
+const parse = <T>(e: Event): T => JSON.parse((e as MessageEvent<string>).data) as T;
+
+export function useLockStream(source: string, query: LocksQuery): { state: LiveState; reload: () => void } {
   const client = useQueryClient();
-  // a browser without EventSource polls from the start
   const [state, setState] = useState<LiveState>(() =>
     typeof window !== 'undefined' && typeof EventSource === 'undefined' ? 'polling' : 'connecting',
   );
+  const [generation, setGeneration] = useState(0);
+  const params = locksParams(source, query).toString();
   useEffect(() => {
     if (typeof EventSource === 'undefined') return;
-    const key = ['locks', source] as const;
+    const key = locksQuery(source, query).queryKey;
     let es: EventSource | undefined;
     let retry: ReturnType<typeof setTimeout> | undefined;
     let opening: ReturnType<typeof setTimeout> | undefined;
     let refusals = 0;
+    const update = (fn: (old: LocksData) => LocksData) => client.setQueryData<LocksData>(key, (old) => old && fn(old));
     const fallBack = () => {
       es?.close();
       setState('polling');
@@ -46,32 +50,22 @@ export function useLockStream(source: string): LiveState {
       retry = setTimeout(open, Math.min(60_000, 2_000 * 2 ** Math.min(refusals++, 5)));
     };
     const open = () => {
-      es = new EventSource(`/api/locks/stream?source=${encodeURIComponent(source)}`);
+      es = new EventSource(`/api/locks/stream?${params}`);
       opening = setTimeout(() => setState('polling'), OPEN_TIMEOUT_MS);
       es.addEventListener('snapshot', (e) => {
         clearTimeout(opening);
         refusals = 0;
         setState('live');
-        const snap = JSON.parse((e as MessageEvent<string>).data) as Pick<
-          LocksData,
-          'serverTime' | 'skipped' | 'locks'
-        >;
-        client.setQueryData<LocksData>(key, (old) => ({
-          ...(old ?? { source }),
-          serverTime: snap.serverTime,
-          skipped: snap.skipped,
-          locks: snap.locks,
-          nextPageToken: undefined,
-          partial: undefined,
-        }));
+        client.setQueryData<LocksData>(key, { ...parse<LocksData>(e), outside: { added: 0, changed: 0 } });
       });
-      es.addEventListener('change', (e) => {
-        const change = JSON.parse((e as MessageEvent<string>).data) as Change;
-        client.setQueryData<LocksData>(key, (old) => old && applyChange(old, change));
+      es.addEventListener('change', (e) => update((old) => applyChange(old, parse<Change>(e))));
+      es.addEventListener('counts', (e) => {
+        const c = parse<Omit<LocksData, 'locks'>>(e);
+        update((old) => ({ ...old, ...c, locks: old.locks, nextCursor: old.nextCursor }));
       });
       es.addEventListener('tick', (e) => {
-        const { serverTime } = JSON.parse((e as MessageEvent<string>).data) as { serverTime: string };
-        if (serverTime) client.setQueryData<LocksData>(key, (old) => old && { ...old, serverTime });
+        const { serverTime } = parse<{ serverTime: string }>(e);
+        if (serverTime) update((old) => ({ ...old, serverTime }));
       });
       es.addEventListener('failure', fallBack);
       es.addEventListener('signed-out', () => {
@@ -85,8 +79,7 @@ export function useLockStream(source: string): LiveState {
       };
     };
     open();
-    // a tab left in the background gives its connection back (a browser has ~6 per site over HTTP/1.1, and every
-    // open tab would hold one); back in view, it opens again from a new snapshot
+    // a tab left in the background gives its connection back; back in view, it opens again with a fresh window
     let hidden: ReturnType<typeof setTimeout> | undefined;
     const onVisibility = () => {
       clearTimeout(hidden);
@@ -104,41 +97,29 @@ export function useLockStream(source: string): LiveState {
       }
     };
     document.addEventListener('visibilitychange', onVisibility);
-    // a server render of the page (a navigation, a refresh) hydrates its first screen over what the stream sent:
-    // ask the stream for a new snapshot
-    const unwatch = client.getQueryCache().subscribe((event) => {
-      const [name, of] = event.query.queryKey as [string, string];
-      if (event.type !== 'updated' || name !== 'locks' || of !== source) return;
-      if (!(event.query.state.data as LocksData | undefined)?.partial) return;
-      if (es?.readyState !== EventSource.OPEN) return;
-      es.close();
-      clearTimeout(opening);
-      open();
-    });
     return () => {
-      unwatch();
       document.removeEventListener('visibilitychange', onVisibility);
       es?.close();
       clearTimeout(retry);
       clearTimeout(opening);
       clearTimeout(hidden);
     };
-  }, [client, source]);
-  return state;
+    // `params` names the query; `generation` reopens the stream for a fresh window (the "+N new" button)
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [client, params, generation]);
+  const reload = useCallback(() => setGeneration((g) => g + 1), []);
+  return { state, reload };
 }
 
-/** The listing with one change applied: locks of `bucket` added, replaced or removed by name. */
+/** The window with one change applied: rows of `bucket` replaced or removed by name (new rows wait outside). */
 export function applyChange(data: LocksData, change: Change): LocksData {
   const gone = new Set(change.remove);
   const fresh = new Map(change.upsert.map((l) => [l.name, l]));
   const locks: LockInfo[] = [];
   for (const l of data.locks) {
     if (l.bucket !== change.bucket) locks.push(l);
-    else if (fresh.has(l.name)) {
-      locks.push(fresh.get(l.name)!);
-      fresh.delete(l.name);
-    } else if (!gone.has(l.name)) locks.push(l);
+    else if (fresh.has(l.name)) locks.push(fresh.get(l.name)!);
+    else if (!gone.has(l.name)) locks.push(l);
   }
-  locks.push(...fresh.values());
   return { ...data, serverTime: change.serverTime, locks };
 }

@@ -2,19 +2,20 @@
 
 import { useSyncExternalStore } from 'react';
 
-/** Below this width the rows become cards: name, health, owner, expiry and the action stay visible at 390 px. */
-const NARROW_QUERY = '(max-width: 767px)';
-function subscribeNarrow(onChange: () => void): () => void {
-  const mq = window.matchMedia(NARROW_QUERY);
-  mq.addEventListener('change', onChange);
-  return () => mq.removeEventListener('change', onChange);
-}
-
-/** Whether the viewport is narrow; false on the server and during hydration, so the markup matches. */
-export function useNarrow(): boolean {
+/**
+ * Below `minWidth` px the rows become cards: name, health, owner, expiry and the action stay visible on a phone, and
+ * a table never needs sideways scrolling to reach its Release button. Whether the viewport is narrow; false on the
+ * server and during hydration, so the markup matches.
+ */
+export function useNarrow(minWidth = 768): boolean {
+  const query = `(max-width: ${minWidth - 1}px)`;
   return useSyncExternalStore(
-    subscribeNarrow,
-    () => window.matchMedia(NARROW_QUERY).matches,
+    (onChange) => {
+      const mq = window.matchMedia(query);
+      mq.addEventListener('change', onChange);
+      return () => mq.removeEventListener('change', onChange);
+    },
+    () => window.matchMedia(query).matches,
     () => false,
   );
 }

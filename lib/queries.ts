@@ -1,20 +1,62 @@
 // Query keys, fetchers and options shared by the server prefetch and the client hooks (no server-only imports).
 import type { ChurnSummary } from '@/lib/churn';
 import type { AuditRecord } from '@/lib/lock/audit-record';
-import type { LockInfo } from '@/lib/lock/types';
+import type { LockHealth, LockInfo } from '@/lib/lock/types';
 
+/** One source's listing as the server reports it (lib/server/listing-status.ts). */
+export interface SourceStateData {
+  source: string;
+  complete: boolean;
+  listing: boolean;
+  listed: number;
+  estimate?: number;
+  skipped: number;
+  serverTime: string;
+  error?: { message: string; at: string };
+  lastGoodRead?: string;
+  live?: { push: string } | { pollMs: number };
+}
+
+/** One window of a query, as the route and the stream answer it (lib/server/locks.ts LocksResponse). */
 export interface LocksData {
   serverTime: string;
   /** The source listed (`gs://bucket/prefix`) or "all". */
   source: string;
   bucket?: string;
   prefix?: string;
+  /** The window: at most `limit` rows, filtered and sorted by the server over every lock it holds. */
   locks: LockInfo[];
+  matched: number;
+  total: number;
+  counts: Record<LockHealth, number>;
   /** Objects in the source(s) that are not locks (data, unrecognised, audit events). */
   skipped: number;
-  nextPageToken?: string;
-  /** A first screen: the first listing page of each source only; the rest follows (stream or next poll). */
+  nextCursor?: string;
+  /** Every source listed whole at least once. */
+  complete: boolean;
+  /** A first pass is still walking some source. */
   partial?: boolean;
+  sources: SourceStateData[];
+  /** Matching rows outside the window that are new or changed since it was sent (the stream counts them). */
+  outside?: { added: number; changed: number };
+}
+
+/** The locks page's query: what the server filters, sorts and pages by (lib/server/lock-query.ts). */
+export interface LocksQuery {
+  q?: string;
+  health?: LockHealth;
+  format?: string;
+  sort: string;
+  order: 'asc' | 'desc';
+  limit?: number;
+  cursor?: string;
+}
+
+/** The query as URL parameters (with the source). */
+export function locksParams(source: string, query: LocksQuery): URLSearchParams {
+  const qs = new URLSearchParams({ source });
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') qs.set(k, String(v));
+  return qs;
 }
 
 /** A configured source as the client sees it. */
@@ -51,9 +93,9 @@ export async function apiFetch<T>(url: string, init?: RequestInit): Promise<T> {
 
 export const POLL_INTERVAL_MS = 2_000;
 
-export const locksQuery = (source: string) => ({
-  queryKey: ['locks', source] as const,
-  queryFn: () => apiFetch<LocksData>(`/api/locks?source=${encodeURIComponent(source)}&progressive=1`),
+export const locksQuery = (source: string, query: LocksQuery) => ({
+  queryKey: ['locks', source, locksParams(source, query).toString()] as const,
+  queryFn: () => apiFetch<LocksData>(`/api/locks?${locksParams(source, query)}`),
   refetchInterval: POLL_INTERVAL_MS,
   refetchIntervalInBackground: false,
 });

@@ -18,7 +18,8 @@ export const EXIT_CODES_HELP = `Exit codes:
   2   usage error: a bad flag or argument
   3   storage or configuration error (bucket missing, unreachable, permission denied)
   10  status: the lock is free (absent or expired)
-  11  release: refused, the lock changed hands or its holder refreshed since you looked
+  11  release: refused, the lock changed hands or its holder refreshed since you looked, or (lock files) a
+      live process holds it
   12  release: the lock was already gone
   13  release / status: the object is not a lock (a data object such as a .tfstate, or an unrecognised format);
       nothing was deleted

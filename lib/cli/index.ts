@@ -23,7 +23,7 @@ Commands:
 Run "lockboard <command> --help" for options and examples.
 Configuration: --bucket / LOCKBOARD_BUCKET, --endpoint / LOCKBOARD_GCS_ENDPOINT, --prefix / LOCKBOARD_PREFIX;
 or a source URL: gs://bucket/prefix, s3://bucket/prefix, redis://host:port/db?match=PATTERN, postgres://host/db,
-dynamodb://table.
+dynamodb://table, file:///dir?depth=N.
 
 ${EXIT_CODES_HELP}`;
 

@@ -2,10 +2,12 @@
 import { parseDurationMs } from '../format';
 import { SOURCE_FORMS } from '../lock/stores';
 import { COMMON_HELP, COMMON_OPTIONS, EXIT, EXIT_CODES_HELP, parseDuration, parseFlags, UsageError } from './common';
+import { QUERY_HELP, QUERY_OPTIONS, queryOf, STREAM_AT } from './ls-query';
 import { storeLs, storeStatus } from './stores';
 import { resolveTarget } from './target';
 
 const INSPECT_OPTIONS = { ...COMMON_OPTIONS, 'long-held': { type: 'string' } } as const;
+const LS_OPTIONS = { ...INSPECT_OPTIONS, ...QUERY_OPTIONS } as const;
 
 const LONG_HELD_HELP = `  --long-held D     show live locks held longer than D (e.g. 2h) as long-held, like the console
                     (or LOCKBOARD_LONG_HELD; default: off)`;
@@ -22,7 +24,7 @@ function longHeldMs(values: { 'long-held'?: string }): number | undefined {
   return ms;
 }
 
-export const LS_HELP = `Usage: lockboard ls [prefix | SOURCE] [--json] [--long-held D]
+export const LS_HELP = `Usage: lockboard ls [prefix | SOURCE] [--json] [--long-held D] [--filter T] [--health H] [--sort K] [--limit N]
 
 SOURCE is one of ${SOURCE_FORMS}.
 
@@ -30,7 +32,11 @@ Lists the locks under a prefix (default: --prefix / LOCKBOARD_PREFIX / "locks/")
 they have been held, when they expire (on the store's clock) and their version (what release takes).
 
 ${COMMON_HELP}
-  --json            print { serverTime, source, bucket, prefix, locks: [...], skipped }
+  --json            print { serverTime, source, bucket, prefix, locks: [...], skipped }; past ${STREAM_AT} locks,
+                    one JSON lock per line as they are read, then a last line { serverTime, source, skipped,
+                    locks: N, complete: true } (constant memory); with a query, the window with matched, total
+                    and counts by health (rows without details: lockboard status shows one in full)
+${QUERY_HELP}
 ${LONG_HELD_HELP}
 
 Examples:
@@ -38,7 +44,8 @@ Examples:
   lockboard ls s3://tf-state/envs/ --json       # Terraform's S3 lockfiles and Lockboard's S3 locks
   lockboard ls 'redis://cache-1:6379/0?match=lock*'   # every common Redis lock format; caches skipped
   lockboard ls postgres://lockboard@db:5432/app        # advisory locks with their sessions, lock tables
-  lockboard ls ci/ --json | jq '.locks[] | select(.health == "expired") | .name'`;
+  lockboard ls ci/ --json | jq '.locks[] | select(.health == "expired") | .name'
+  lockboard ls 'redis://cache-1:6379/0' --health expired --sort held --limit 20   # over every lock, not a slice`;
 
 export const STATUS_HELP = `Usage: lockboard status <lock | gs://bucket/object | s3://bucket/key | SOURCE lock> [--json] [--long-held D]
 
@@ -62,14 +69,14 @@ Examples:
 ${EXIT_CODES_HELP}`;
 
 export async function lsCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseFlags('ls', argv, INSPECT_OPTIONS);
+  const { values, positionals } = parseFlags('ls', argv, LS_OPTIONS);
   if (values.help) {
     console.log(LS_HELP);
     return EXIT.ok;
   }
   if (positionals.length > 1) throw new UsageError(`Expected at most one prefix, got ${positionals.length} arguments.`);
   const target = resolveTarget(values, positionals, { wantName: false });
-  return storeLs(target, values.json, longHeldMs(values));
+  return storeLs(target, values.json, longHeldMs(values), queryOf(values));
 }
 
 export async function statusCommand(argv: string[]): Promise<number> {

@@ -57,5 +57,7 @@ export function printFields(lock: LockView, held: boolean): void {
 function stateOf(lock: LockView, held: boolean): string {
   if (!lock.releasable) return 'not a lock (never released by Lockboard)';
   if (lock.health === 'free') return 'free (a released marker kept by its library)';
-  return held ? `held (${lock.health})` : 'free (expired: the next acquirer takes it over)';
+  return held
+    ? `held (${lock.health})`
+    : `free (expired: ${lock.terms.expiredMeans ?? 'the next acquirer takes it over'})`;
 }

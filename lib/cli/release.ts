@@ -18,10 +18,15 @@ is recorded in the store's audit trail before anything is changed (nothing is ch
 
 Options:
   --version V         the version "lockboard status" / "ls --json" shows, exactly (quote it): GENERATION.META
-                      on GCS, ETAG.MILLIS on S3, 16 hex digits on Redis, the session or row version on PostgreSQL
+                      on GCS, ETAG.MILLIS on S3, 16 hex digits on Redis, the session or row version on PostgreSQL,
+                      CZXID.VERSION of the holder node on ZooKeeper
   --generation G      GCS only, the older form: the generation you saw (with --metageneration M: G.M)
   --reason TEXT       why (required; recorded in the audit trail)
   --operator NAME     who (default: the OS user)
+  --accept-two-leaders
+                      needed to release a leader election's node (ZooKeeper: Curator LeaderLatch, a LeaderSelector
+                      or kazoo Election): the old leader is not told and keeps believing it leads until its session
+                      ends, so there are two leaders until then. Stop or fence the old leader first
 ${COMMON_HELP}
   --json              print { outcome, current }
 
@@ -47,6 +52,7 @@ export async function releaseCommand(argv: string[]): Promise<number> {
     version: { type: 'string' },
     reason: { type: 'string' },
     operator: { type: 'string' },
+    'accept-two-leaders': { type: 'boolean', default: false },
   });
   if (values.help) {
     console.log(RELEASE_HELP);
@@ -65,6 +71,7 @@ export async function releaseCommand(argv: string[]): Promise<number> {
       reason: values.reason.trim(),
       operator: values.operator ?? safeUser(),
       json: values.json,
+      acceptTwoLeaders: values['accept-two-leaders'] === true,
     });
   } catch (err) {
     if (!(err instanceof AuditWriteError)) throw err;

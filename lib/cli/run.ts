@@ -27,8 +27,10 @@ Options:
   --quiet            no progress output while waiting
   --source URL       where the lock lives: gs://BUCKET/PREFIX (GCS), s3://BUCKET/PREFIX (S3: AWS SDK
                      credentials and region; AWS_ENDPOINT_URL_S3 for an emulator), redis://HOST:PORT/DB
-                     (the lock is a key; REDISCLI_AUTH for a password) or postgres://USER@HOST:PORT/DB (a row
-                     of lockboard_locks, held while this command's session lives)
+                     (the lock is a key; REDISCLI_AUTH for a password), postgres://USER@HOST:PORT/DB (a row
+                     of lockboard_locks, held while this command's session lives), kubernetes://NAMESPACE
+                     (a Lease written as client-go writes it, --ttl its leaseDurationSeconds; KUBECONFIG) or
+                     file:///DIR (a DIR/<lock>.lockd generation directory; one machine)
 ${COMMON_HELP}
 
 Durations: 500ms, 30s, 5m, 1h (a bare number is seconds).
@@ -40,6 +42,8 @@ Examples:
   lockboard run --source s3://ci-locks/locks/ deploy-prod -- ./deploy.sh
   lockboard run --source redis://127.0.0.1:6379/0 locks:nightly -- ./nightly.sh
   lockboard run --source postgres://lockboard@db:5432/app nightly-report -- ./report.sh
+  lockboard run --source file:///srv/lock nightly-report -- ./report.sh
+  lockboard run --source kubernetes://ops --ttl 15s db-migrate -- ./migrate.sh
 
 ${EXIT_CODES_HELP}`;
 

@@ -2,7 +2,9 @@
 // codes (stores.md "One contract"). Each store's SDK is loaded only when a source of it is opened.
 import { listAll, type FullListing } from '../lock/list-all';
 import { OUTCOME_EXIT, describeOutcome } from '../lock/outcomes';
-import { assertVersion, type LockStore } from '../lock/store';
+import { assertVersion, type LockStore, type LockView } from '../lock/store';
+import type { LockQuery } from '../lock/query/query';
+import { queryWindow, streamJson } from './ls-query';
 import { definitionByKind, openSource } from '../lock/stores';
 import { EXIT, formatDuration, UsageError } from './common';
 import { escapeText } from '../safe-text';
@@ -13,25 +15,51 @@ async function open(t: Target, longHeldMs?: number): Promise<LockStore> {
   return openSource(t.spec, { env: t.env, longHeldMs, role: 'cli' });
 }
 
-export async function storeLs(t: Target, json: boolean, longHeldMs?: number): Promise<number> {
+export async function storeLs(t: Target, json: boolean, longHeldMs?: number, query?: LockQuery): Promise<number> {
   const store = await open(t, longHeldMs);
-  let listing: FullListing;
+  const { bucket, prefix } = t.spec;
   try {
-    listing = await listAll(store);
+    if (query) return await lsWindow(store, t, json, query);
+    if (json) {
+      await streamJson(store, { bucket, prefix }, (line) => console.log(line));
+      return EXIT.ok;
+    }
+    const listing: FullListing = await listAll(store);
+    printLocks(store, listing.locks, listing.serverTime);
+    const { skipped } = listing;
+    if (listing.locks.length === 0)
+      console.log(escapeText(`No locks under ${store.source}${skipped ? `; ${skippedLine(skipped)}` : ''}`));
+    else if (skipped) console.log(skippedLine(skipped));
+    return EXIT.ok;
   } finally {
     await store.close();
   }
-  const { locks, skipped, serverTime } = listing;
+}
+
+const skippedLine = (n: number) => `${n} other object${n === 1 ? '' : 's'} skipped (data or not a recognised lock).`;
+
+/** One window of the whole source, filtered and sorted over every lock (the console's query). */
+async function lsWindow(store: LockStore, t: Target, json: boolean, query: LockQuery): Promise<number> {
+  const { serverTime, locks, matched, total, skipped, w } = await queryWindow(store, query);
   if (json) {
     const { bucket, prefix } = t.spec;
-    console.log(JSON.stringify({ serverTime, source: store.source, bucket, prefix, locks, skipped }, null, 2));
+    const doc = { serverTime, source: store.source, bucket, prefix, matched, total, counts: w.counts, locks, skipped };
+    console.log(JSON.stringify(doc, null, 2));
     return EXIT.ok;
   }
-  const skippedLine = `${skipped} other object${skipped === 1 ? '' : 's'} skipped (data or not a recognised lock).`;
-  if (locks.length === 0) {
-    console.log(escapeText(`No locks under ${store.source}${skipped ? `; ${skippedLine}` : ''}`));
-    return EXIT.ok;
-  }
+  if (locks.length) printLocks(store, locks, serverTime);
+  console.log(
+    escapeText(
+      `${locks.length} shown of ${matched} matching, ${total} locks under ${store.source}` +
+        (matched > locks.length ? ` (raise --limit or narrow --filter to see the rest)` : '') +
+        (skipped ? `; ${skippedLine(skipped)}` : '.'),
+    ),
+  );
+  return EXIT.ok;
+}
+
+function printLocks(store: LockStore, locks: LockView[], serverTime: string): void {
+  if (locks.length === 0) return;
   const now = Date.parse(serverTime);
   const rows = locks.map((l) => [
     l.name,
@@ -43,8 +71,6 @@ export async function storeLs(t: Target, json: boolean, longHeldMs?: number): Pr
     l.format,
   ]);
   printTable(['NAME', 'HEALTH', 'OWNER', 'HELD FOR', 'EXPIRES IN', 'VERSION', 'FORMAT'], rows);
-  if (skipped) console.log(skippedLine);
-  return EXIT.ok;
 }
 
 export async function storeStatus(t: Target, json: boolean, longHeldMs?: number): Promise<number> {
@@ -66,7 +92,7 @@ export async function storeStatus(t: Target, json: boolean, longHeldMs?: number)
 
 export async function storeRelease(
   t: Target,
-  o: { version?: string; reason: string; operator: string; json: boolean },
+  o: { version?: string; reason: string; operator: string; json: boolean; acceptTwoLeaders?: boolean },
 ): Promise<number> {
   const shape = definitionByKind(t.spec.kind).versionShape;
   if (!o.version)
@@ -78,15 +104,23 @@ export async function storeRelease(
   }
   const store = await open(t);
   const result = await store
-    .forceRelease({ name: t.name!, version: o.version, reason: o.reason, operator: o.operator })
+    .forceRelease({
+      name: t.name!,
+      version: o.version,
+      reason: o.reason,
+      operator: o.operator,
+      ...(o.acceptTwoLeaders ? { acceptTwoLeaders: true } : {}),
+    })
     .finally(() => store.close());
   if (o.json) console.log(JSON.stringify(result, null, 2));
   else {
     const where = `${t.spec.id}${t.spec.prefix && t.name!.startsWith(t.spec.prefix) ? t.name!.slice(t.spec.prefix.length) : ` ${t.name}`}`;
     const holder = result.current?.identity;
-    let line = describeOutcome(result.outcome, { where, version: o.version, holder });
+    let line = describeOutcome(result.outcome, { where, version: o.version, holder, detail: result.detail });
     if (result.outcome === 'not-a-lock' && result.current?.note) line += ` (${result.current.note})`;
-    console.log(escapeText(line));
+    const refused = result.outcome === 'changed' || result.outcome === 'refreshed';
+    if (refused && result.current?.terms?.conflict) line += `\n${result.current.terms.conflict}`;
+    console.log(escapeText(line, { keepNewlines: true }));
     if (result.confirmed === false)
       console.log(
         'Note: the response to the delete was lost and its retry found the lock gone: it was removed by this command or, at the same moment, by its holder.',

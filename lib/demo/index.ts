@@ -10,7 +10,10 @@ import { startHolders } from './holders';
 import { PLATFORM_BUCKET } from './platform';
 import { startDemoPostgres } from './postgres';
 import { startDemoDynamo } from './dynamodb';
+import { startDemoFiles } from './files';
 import { startDemoRedis } from './redis';
+import { startDemoKube } from './kubernetes';
+import { startDemoZooKeeper } from './zookeeper';
 import { pause, shutdown, stopRequested } from './shutdown';
 import { S3_BUCKET } from './s3';
 import { Stopper } from './stopper';
@@ -20,9 +23,9 @@ const PUSH_TOKEN = randomBytes(16).toString('hex');
 /** The demo's audit signing key: the console's releases are signed with it (give it to the CLI to sign its own). */
 const AUDIT_KEY = randomBytes(32).toString('base64url');
 
-const HELP = `Usage: npm run demo -- [--port 3000] [--emulator-port 4443] [--s3-port 4444] [--redis-port 6390] [--pg-port 5439] [--dynamodb-port 4445] [--data-dir .data/demo]
+const HELP = `Usage: npm run demo -- [--port 3000] [--emulator-port 4443] [--s3-port 4444] [--redis-port 6390] [--pg-port 5439] [--dynamodb-port 4445] [--kube-port 6443] [--zookeeper-port 2191] [--data-dir .data/demo]
 
-Starts the GCS and S3 emulator, a Redis and a PostgreSQL of its own (when they are installed), simulated lock holders
+Starts the GCS and S3 emulator, a Redis, a PostgreSQL and a ZooKeeper of its own (when they are installed), simulated lock holders
 and the Lockboard console. Ctrl-C stops everything.`;
 
 async function main(): Promise<number> {
@@ -35,8 +38,10 @@ async function main(): Promise<number> {
         'emulator-port': { type: 'string', default: '4443' },
         's3-port': { type: 'string', default: '4444' },
         'redis-port': { type: 'string', default: '6390' },
+        'kube-port': { type: 'string', default: '6443' },
         'pg-port': { type: 'string', default: '5439' },
         'dynamodb-port': { type: 'string', default: '4445' },
+        'zookeeper-port': { type: 'string', default: '2191' },
         'data-dir': { type: 'string', default: join(import.meta.dirname, '..', '..', '.data', 'demo') },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -55,12 +60,11 @@ async function main(): Promise<number> {
   const redisPort = Number(values['redis-port']);
   const pgPort = Number(values['pg-port']);
   const dynamoPort = Number(values['dynamodb-port']);
-  if (
-    ![port, emulatorPort, s3Port, redisPort, pgPort, dynamoPort].every((p) => Number.isInteger(p) && p > 0 && p < 65536)
-  ) {
-    console.error(
-      'demo: --port, --emulator-port, --s3-port, --redis-port, --pg-port and --dynamodb-port must be port numbers (1-65535)',
-    );
+  const kubePort = Number(values['kube-port']);
+  const zkPort = Number(values['zookeeper-port']);
+  const ports = [port, emulatorPort, s3Port, redisPort, pgPort, dynamoPort, kubePort, zkPort];
+  if (!ports.every((p) => Number.isInteger(p) && p > 0 && p < 65536)) {
+    console.error('demo: --port and every --*-port must be port numbers (1-65535)');
     return 2;
   }
   if (needsBuild()) {
@@ -116,22 +120,44 @@ async function main(): Promise<number> {
     console.error(`demo: DynamoDB locks are off: ${(err as Error).message}. Try --dynamodb-port.`);
     return null;
   });
+  const files = await startDemoFiles(values['data-dir'], redisStop).catch((err: unknown) => {
+    console.error(`demo: lock files are off: ${(err as Error).message}.`);
+    return null;
+  });
+  const kube = await startDemoKube(values['data-dir'], kubePort, redisStop).catch((err: unknown) => {
+    console.error(`demo: Kubernetes Leases are off: ${(err as Error).message}. Try --kube-port.`);
+    return null;
+  });
+  const zk = await startDemoZooKeeper(zkPort, redisStop).catch((err: unknown) => {
+    console.error(`demo: ZooKeeper locks are off: ${(err as Error).message}. Try --zookeeper-port.`);
+    return null;
+  });
   // The servers go first: a holder loop blocked on a query of a server being stopped must not hold the stop up
   const stopRedis = async () => {
     redisStop.stop();
-    await Promise.allSettled([redis?.stop(), postgres?.stop(), dynamo?.stop()]);
-    const loops = [...(redis?.loops ?? []), ...(postgres?.loops ?? []), ...(dynamo?.loops ?? [])];
+    await Promise.allSettled([
+      redis?.stop(),
+      postgres?.stop(),
+      dynamo?.stop(),
+      files?.stop(),
+      kube?.stop(),
+      zk?.stop(),
+    ]);
+    const loops = [redis, postgres, dynamo, files, zk].flatMap((s) => s?.loops ?? []);
     await Promise.race([Promise.allSettled(loops), pause(2_000)]);
   };
   const killServers = () => {
     redis?.kill();
     postgres?.kill();
+    kube?.kill();
+    zk?.kill();
   };
   let console_;
   try {
     console_ = await startConsole(port, {
       LOCKBOARD_DEMO: '1',
-      LOCKBOARD_SOURCES: `gs://${bucket}/locks/,gs://${bucket}/ci/,gs://${PLATFORM_BUCKET}/,s3://${S3_BUCKET}/${redis ? `,${redis.url}` : ''}${postgres ? `,${postgres.url}` : ''}${dynamo ? `,${dynamo.sources.join(',')}` : ''}`,
+      LOCKBOARD_SOURCES: `gs://${bucket}/locks/,gs://${bucket}/ci/,gs://${PLATFORM_BUCKET}/,s3://${S3_BUCKET}/${redis ? `,${redis.url}` : ''}${postgres ? `,${postgres.url}` : ''}${dynamo ? `,${dynamo.sources.join(',')}` : ''}${files ? `,${files.url}` : ''}${kube ? `,${kube.source}` : ''}${zk ? `,${zk.url}` : ''}`,
+      ...(kube?.env ?? {}),
       LOCKBOARD_GCS_ENDPOINT: emulator.url,
       AWS_ENDPOINT_URL_S3: s3Url,
       ...(dynamo ? { AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint } : {}),
@@ -167,7 +193,7 @@ Lockboard demo is running.
                dynamo
                  ? `\n             AWS_ENDPOINT_URL_DYNAMODB=${dynamo.endpoint} npx lockboard ls dynamodb://tf-locks   (Terraform, lock clients)`
                  : ''
-             }
+             }${files ? `\n             npx lockboard ls '${files.url}'   (lock files: a live holder, a crash, a stale git lock)` : ''}${kube ? `\n             KUBECONFIG=${kube.env.KUBECONFIG} npx lockboard ls kubernetes://   (client-go leader elections, Terraform)` : ''}${zk ? `\n             npx lockboard ls ${zk.url}   (Curator and kazoo: holders and waiters in queue order)` : ''}
   Metrics:   curl -H 'Authorization: Bearer demo-metrics-token-0123456789' ${console_.url}/api/metrics
 Press Ctrl-C to stop.`);
   await Promise.race([stopping, new Promise<void>((resolve) => console_.child.once('exit', () => resolve()))]);

@@ -16,8 +16,11 @@ export const UNCONFIRMED_MESSAGE =
 /** The outcome of a release of `where`, in one sentence naming what happened and what was left alone. */
 export function describeOutcome(
   outcome: StoreReleaseOutcome,
-  o: { where: string; version: string; holder?: string },
+  o: { where: string; version: string; holder?: string; detail?: string },
 ): string {
+  if (o.detail && outcome === 'refreshed') return `Refused: ${o.where}: ${o.detail} Nothing was deleted.`;
+  if (o.detail && outcome === 'changed')
+    return `Refused: ${o.where} changed hands since you looked: ${o.detail}. Nothing was deleted.`;
   switch (outcome) {
     case 'released':
       return `Released ${o.where} (version ${o.version}).`;

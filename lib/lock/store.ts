@@ -48,6 +48,8 @@ export interface LockView extends LockInfo {
   pairKey?: string;
   /** Contenders queued behind the holder, first to be granted first; absent or empty where the store queues none. */
   waiters?: LockWaiter[];
+  /** This key is a waiter queued for the lock named here (shown, never released, as `releasable: false`). */
+  queuedFor?: string;
 }
 
 /** The view for someone who may not see `sensitive` fields (a viewer): the same lock without them. */
@@ -69,6 +71,11 @@ export interface ReleaseRequest {
   identity?: string;
   /** The same, as the console sends it: `ownerDigest(identity)` (lib/owner-digest.ts), never the full text. */
   ownerDigest?: string;
+  /**
+   * The operator accepts the view's `terms.twoLeaders` (a leader election's old leader keeps leading until its session
+   * ends). A store refuses to release such a lock without it (a LockOptionsError: CLI 2, API 400).
+   */
+  acceptTwoLeaders?: boolean;
 }
 
 export interface StoreReleaseResult {
@@ -81,6 +88,9 @@ export interface StoreReleaseResult {
   confirmed?: boolean;
   /** The outcome could not be recorded (the attempt was): why. */
   auditError?: string;
+  /** The store's own words for this outcome where the general sentence is not the whole truth (a refusal naming the
+   * live process that holds a lock file; a conflict met while putting a successor's file back). */
+  detail?: string;
   /** The lock as it was released (set when released), e.g. for its pair in another store. */
   released?: LockView;
 }
@@ -128,6 +138,11 @@ export interface LockStore {
    * the console then lists at the store's own pace.
    */
   changes?(handlers: ChangeFeedHandlers): Promise<ChangeFeed | null>;
+  /**
+   * Optional: how many keys, objects or rows a full listing walks (Redis DBSIZE), for a listing's progress ("listed
+   * 230 000 of ~1 000 000 keys"); absent where the store has no cheap estimate.
+   */
+  estimateTotal?(): Promise<number>;
 }
 
 /** Whether a view is one the store's listing shows (a lock, not data or a key of another kind). */

@@ -32,6 +32,31 @@ export type LockFormat =
   | 'db-scheduler'
   // DynamoDB formats (lib/lock/stores/dynamodb)
   | 'dynamodb-lock-client'
+  // lock-file formats (lib/lock/stores/files)
+  | 'excl-file'
+  | 'softfilelock'
+  | 'kernel-lock'
+  | 'dotlock'
+  | 'procmail'
+  | 'git'
+  | 'terraform-local'
+  | 'proper-lockfile'
+  | 'pidfile'
+  | 'mercurial'
+  | 'lockboard-dir'
+  // Kubernetes formats (lib/lock/stores/kubernetes)
+  | 'client-go-lease'
+  | 'lease'
+  // ZooKeeper formats (lib/lock/stores/zookeeper)
+  | 'curator-mutex'
+  | 'curator-rwlock'
+  | 'curator-semaphore'
+  | 'curator-leader-latch'
+  | 'curator-leader-selector'
+  | 'kazoo-lock'
+  | 'kazoo-rwlock'
+  | 'kazoo-semaphore'
+  | 'kazoo-lease'
   | 'data'
   | 'other';
 /** Every health value, most urgent first. `free`: a released marker, an object a library keeps after release. */
@@ -71,8 +96,11 @@ export interface LockInfo {
   releasable: boolean;
   /** Listed before its body was read (a listing that shows metadata first): name and times only, details follow. */
   pending?: boolean;
-  /** How a release is done: one conditional DELETE, or clear a temporary hold first (certmagic). */
-  releaseRule: 'delete' | 'clear-hold-then-delete' | 'none';
+  /**
+   * How a release is done: one conditional DELETE, clear a temporary hold first (certmagic), or one conditional write
+   * that clears the holder and keeps the record (a Kubernetes Lease, as its writers release it).
+   */
+  releaseRule: 'delete' | 'clear-hold-then-delete' | 'clear-holder' | 'none';
   /** What releasing does, for operators, in the format's terms. */
   releaseNote: string;
   /** Why the health could not be judged, or why the object is not a lock. */
@@ -113,8 +141,17 @@ export interface StoreTerms {
   trail: string;
   /** The release needs the lock's name typed (it ends more than the lock, e.g. a whole session). */
   confirmByName?: boolean;
+  /** What an expired lock means here, where it is not "the next acquirer takes it over" (lock files: git never does). */
+  expiredMeans?: string;
+  /** A refused release (changed or refreshed) in the store's own words, e.g. Kubernetes' 409 Conflict. */
+  conflict?: string;
   /** Whether `metadata` holds anything worth a "Raw metadata" panel. */
   rawMetadata?: boolean;
+  /**
+   * A leader election's release: the sentence the operator must accept (the old leader keeps leading until its
+   * session ends). Set: a release needs `acceptTwoLeaders` (the CLI's --accept-two-leaders, the dialog's checkbox).
+   */
+  twoLeaders?: string;
 }
 
 /** The fields of a GCS object resource the lock core reads. */

@@ -44,7 +44,8 @@ export function json(body: unknown, status = 200, headers: Record<string, string
 
 export function errorResponse(err: unknown): Response {
   if (err instanceof ApiError) {
-    return json({ error: { code: err.code, message: err.message }, ...err.extra }, STATUS[err.code]);
+    const retry: Record<string, string> = err.code === 'storage_unavailable' ? { 'retry-after': '2' } : {};
+    return json({ error: { code: err.code, message: err.message }, ...err.extra }, STATUS[err.code], retry);
   }
   // A client mistake the lock core or Cloud Storage rejected (a bad name, page token or generation): 400, not 5xx.
   if (err instanceof LockOptionsError || (err instanceof GcsCallError && err.status === 400)) {

@@ -1,30 +1,32 @@
-// The lock stream behind GET /api/locks/stream (Server-Sent Events): a `snapshot` of the sources' locks, a `change`
-// for each batch of locks added, changed or gone (from one shared watcher per source), a `tick` with the server's
-// time every 15 s (also the keep-alive), and a `reset` followed by a new snapshot when this client missed events (it
-// reconnected with a Last-Event-ID, or read too slowly and its queue overflowed). The stream ends at the session's
-// expiry, when the user loses the role, and after LOCKBOARD_STREAM_MAX (4m: under common proxy and Cloud Run
-// timeouts); the browser reconnects by itself and the reconnect is checked like any request.
+// The lock stream behind GET /api/locks/stream (Server-Sent Events), bounded at any number of locks: it names its
+// query and sends that query's `snapshot` (the window of at most `limit` rows, counts, progress, and `complete` once
+// every source has been listed whole), then a `change` for rows of the window that changed or went, `outside` with
+// how many matching rows outside the window are new or changed (they never move under the reader's cursor), and
+// `counts` (coalesced, at most once a second). A `tick` every 15 s carries the server's time (the keep-alive). A
+// reconnect or a client that fell behind gets a `reset` and the window again, never the whole set. The stream ends
+// at the session's expiry, when the user loses the role, and after LOCKBOARD_STREAM_MAX (4 m).
 import 'server-only';
 import { randomBytes } from 'node:crypto';
-import type { LockView } from '@/lib/lock/store';
 import { resolveRole } from './auth';
 import { env } from './env';
 import type { RouteUser } from './http';
-import { consoleView } from './locks';
+import { matcher, type LockQuery } from '../lock/query/query';
+import { expand } from '../lock/query/row';
+import { consoleView, rowView, statusOf, windowOf } from './locks';
 import { metrics } from './metrics';
 import { isStopping, onStop } from './shutdown';
 import type { Source } from './sources';
 import { watcherFor, type SourceChange } from './watch';
+import { openSse } from './sse';
 
 const TICK_MS = 15_000;
+const COUNTS_MS = 1_000;
+/** A first snapshot waits this long for a source's first listing page. */
+const FIRST_PAGE_MS = 800;
 /** Queued chunks a client may fall behind by before its changes are dropped for a reset. */
 const MAX_QUEUED = 256;
 const EPOCH = randomBytes(4).toString('hex'); // this process: an event id from another one means events were missed
 
-/**
- * Open streams end when the process is told to stop: Next.js closes its server gracefully, waiting for every open
- * request, and a stream would hold a deploy (or the demo's stop) for minutes. Browsers reconnect elsewhere.
- */
 const open = new Set<() => void>();
 const endAll = () => {
   for (const end of [...open]) end();
@@ -32,114 +34,128 @@ const endAll = () => {
 
 export function lockStream(
   selection: { id: string; sources: Source[] },
+  query: LockQuery,
   user: RouteUser,
   o: { lastEventId: string | null; signal: AbortSignal },
 ): ReadableStream<Uint8Array> {
   const operator = user.role === 'operator';
-  const shown = (s: Source, lock: LockView) => consoleView(s, lock, operator);
-  const encoder = new TextEncoder();
-  const stops: (() => void)[] = [];
-  const timers: NodeJS.Timeout[] = [];
-  let closed = false;
+  const matches = matcher(query);
+  const inWindow = new Set<string>();
+  const key = (s: Source, name: string) => `${s.id}\u0000${name}`;
+  const outside = { added: 0, changed: 0 };
+  let countsDirty = false;
   let behind = false;
   let seq = 0;
-  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  let matched = 0;
+  /** The window held every matching row when sent: a new match joins it (nothing moves under a cursor). */
+  let whole = false;
+  let resend: NodeJS.Timeout | undefined;
 
-  const cleanup = () => {
-    if (closed) return;
-    closed = true;
-    open.delete(cleanup);
-    metrics.streams.dec();
-    for (const stop of stops) stop();
-    for (const t of timers) clearTimeout(t);
-    try {
-      controller.close();
-    } catch {
-      // already closed by the client going away
-    }
-  };
-  const write = (text: string) => {
-    if (closed) return;
-    try {
-      controller.enqueue(encoder.encode(text));
-    } catch {
-      cleanup();
-    }
-  };
+  const sse = openSse({
+    onCancel: () => {
+      open.delete(sse.close);
+      clearTimeout(resend);
+      metrics.streams.dec();
+    },
+  });
   const send = (name: string, data: unknown) => {
     metrics.sent.inc({ event: name });
-    write(`id: ${EPOCH}-${++seq}\nevent: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+    sse.write(`id: ${EPOCH}-${++seq}\nevent: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
   };
   const snapshot = () => {
-    const locks: ReturnType<typeof shown>[] = [];
-    let skipped = 0;
-    let serverTime = '';
-    for (const s of selection.sources) {
-      const now = watcherFor(s).current();
-      locks.push(...now.locks.map((l) => shown(s, l)));
-      skipped += now.skipped;
-      if (now.serverTime > serverTime) serverTime = now.serverTime;
-    }
-    send('snapshot', { source: selection.id, serverTime, skipped, locks });
+    const w = windowOf(selection, query, operator);
+    inWindow.clear();
+    for (const l of w.locks)
+      inWindow.add(`${selection.sources.find((s) => s.bucketId === l.bucket)?.id}\u0000${l.name}`);
+    matched = w.matched;
+    whole = w.nextCursor === undefined;
+    outside.added = outside.changed = 0;
+    countsDirty = false;
+    send('snapshot', w);
   };
-  const onChange = (s: Source) => (change: SourceChange) => {
-    if (behind) return;
-    if ((controller.desiredSize ?? 0) < -MAX_QUEUED) {
-      behind = true; // dropped from here: pull() sends a reset and a fresh snapshot once the client has read
+  const sendCounts = () => {
+    if (!countsDirty || behind) return;
+    countsDirty = false;
+    send('counts', { ...statusOf(selection), matched, outside });
+  };
+  const onChange = (s: Source) => (change: SourceChange | null) => {
+    countsDirty = true;
+    if (behind || change === null) return;
+    if (sse.queued < -MAX_QUEUED) {
+      behind = true; // dropped from here: pull() sends a reset and the window again once the client has read
       return;
     }
-    send('change', { ...change, bucket: s.bucketId, upsert: change.upsert.map((l) => shown(s, l)) });
+    const upsert = [];
+    const remove: string[] = [];
+    for (const { before, after } of change.changes) {
+      const was = before !== undefined && matches(before);
+      const is = after !== undefined && matches(after);
+      matched += (is ? 1 : 0) - (was ? 1 : 0);
+      const name = (after ?? before)!.name;
+      if (inWindow.has(key(s, name))) {
+        if (after && is) upsert.push(rowView(consoleView(s, expand(after), operator)));
+        else remove.push(name);
+      } else if (is && whole && inWindow.size < query.limit) {
+        // a window that held every match takes a new one in its sorted place: the window again, at most every 100 ms
+        inWindow.add(key(s, name));
+        resend ??= setTimeout(() => {
+          resend = undefined;
+          if (!behind) snapshot();
+        }, 100);
+      } else if (is) {
+        if (was) outside.changed++;
+        else outside.added++;
+      }
+    }
+    if (upsert.length || remove.length)
+      send('change', { source: s.id, bucket: s.bucketId, serverTime: change.serverTime, upsert, remove });
   };
 
-  return new ReadableStream<Uint8Array>({
-    async start(c) {
-      controller = c;
+  return sse.stream(
+    async () => {
       metrics.streams.inc();
-      open.add(cleanup);
+      open.add(sse.close);
       onStop(endAll);
-      if (isStopping()) return (write('retry: 2000\n\n'), cleanup()); // the route closes this connection: see there
-      o.signal.addEventListener('abort', cleanup, { once: true });
-      write('retry: 1000\n\n'); // headers go out with the first chunk
+      if (isStopping()) return (sse.write('retry: 2000\n\n'), sse.close()); // the route closes this connection
+      o.signal.addEventListener('abort', sse.close, { once: true });
+      sse.write('retry: 1000\n\n'); // headers go out with the first chunk
       const ends = Math.min(Date.now() + (env().LOCKBOARD_STREAM_MAX ?? 240_000), user.expiresAt ?? Infinity);
-      timers.push(setTimeout(cleanup, Math.max(0, ends - Date.now())));
+      sse.after(Math.max(0, ends - Date.now()), sse.close);
       const tick = () => {
         // off the lists, or another role now: the reconnect is judged again (403, or what the new role may see)
-        if (resolveRole(user.email) !== user.role) return cleanup();
-        send('tick', { serverTime: latestTime(selection.sources) });
-        timers.push(setTimeout(tick, TICK_MS));
+        if (resolveRole(user.email) !== user.role) return sse.close();
+        send('tick', { serverTime: statusOf(selection).serverTime });
+        sse.after(TICK_MS, tick);
       };
-      timers.push(setTimeout(tick, TICK_MS));
-      try {
-        for (const s of selection.sources) stops.push((await watcherFor(s).subscribe(onChange(s))).stop);
-      } catch (err) {
-        send('failure', { message: `Could not list ${selection.id}: ${(err as Error).message}` });
-        return cleanup();
-      }
+      sse.after(TICK_MS, tick);
+      const counts = () => {
+        sendCounts();
+        sse.after(COUNTS_MS, counts);
+      };
+      sse.after(COUNTS_MS, counts);
+      for (const s of selection.sources) sse.onClose(watcherFor(s).subscribe(onChange(s)));
+      // the same freshness as a query: a quick source is listed now, a big one answers from its index at once
+      await Promise.all(
+        selection.sources.map(async (s) => {
+          const w = watcherFor(s);
+          w.ask();
+          await w.firstPage(FIRST_PAGE_MS);
+          await w.fresh(FIRST_PAGE_MS);
+        }),
+      );
       if (o.lastEventId) {
-        // A reconnect: what happened in between is not replayed; the client starts again from this snapshot
+        // A reconnect: what happened in between is not replayed; the client starts again from this window
         metrics.resets.inc();
         send('reset', { reason: 'reconnected' });
       }
       snapshot();
     },
-    pull() {
-      if (!behind || closed) return;
+    () => {
+      if (!behind) return;
       behind = false;
       metrics.resets.inc();
       send('reset', { reason: 'fell behind' });
       snapshot();
     },
-    cancel() {
-      cleanup();
-    },
-  });
-}
-
-function latestTime(sources: Source[]): string {
-  let latest = '';
-  for (const s of sources) {
-    const t = watcherFor(s).current().serverTime;
-    if (t > latest) latest = t;
-  }
-  return latest;
+  );
 }

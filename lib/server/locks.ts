@@ -1,25 +1,26 @@
 // Console-side lock queries shared by the locks route, the metrics route and server prefetching: every store through
 // its LockStore and the one list cache.
 import 'server-only';
-import type { LockHealth } from '@/lib/lock';
 import { withoutSensitive, type LockView } from '@/lib/lock/store';
 import { ApiError } from './http';
 import { partnersOf } from './pairs';
-import { cachedPage, storeFor } from './stores';
+import { storeFor } from './stores';
+import { HEALTHS } from '@/lib/health';
+import { zeroCounts, type HealthCounts, type IndexRow } from '../lock/query/lock-index';
+import { expand } from '../lock/query/row';
+import { decodeCursor, runQuery, type LockQuery } from '../lock/query/query';
+import { rowView as windowRow } from '../lock/query/row-view';
+import type { SourceState } from './listing-status';
+import { watcherFor } from './watch';
 import type { Source } from './sources';
-
-export const MAX_LOCKS_PER_RESPONSE = 10_000;
-/** Locks listed per source for a page's first paint: a few screens' worth; the stream brings the rest. */
-const FIRST_SCREEN = 200;
-/**
- * A first screen lists on (1 000 objects a page) past data objects until it has FIRST_SCREEN locks, but no further
- * than this many objects: an S3 prefix that sorts 2 000 state files before its first lock still paints locks.
- */
-const FIRST_SCREEN_SCAN = 5_000;
 
 /** A lock as the console shows it: `bucket` names the source's container as requests name it. */
 export type ConsoleLock = Omit<LockView, 'sensitive'> & { sensitive?: [string, string][] };
 
+/** A row of a window: a lock without its format's shared sentences (lib/server/locks.ts rowView). */
+export type ConsoleRow = Omit<ConsoleLock, 'terms'> & { terms?: ConsoleLock['terms'] };
+
+/** A window of the selection's locks, as the server's index answers a query (lib/server/index/query.ts). */
 export interface LocksResponse {
   serverTime: string;
   /** The source listed (`gs://bucket/prefix`) or "all". */
@@ -27,90 +28,115 @@ export interface LocksResponse {
   /** Bucket and prefix of a single-source listing. */
   bucket?: string;
   prefix?: string;
-  locks: ConsoleLock[];
+  /** The window: at most `limit` rows after the cursor, filtered and sorted over every lock the index holds. */
+  locks: ConsoleRow[];
+  /** Locks matching the filter, over the whole selection. */
+  matched: number;
+  /** Locks in the selection. */
+  total: number;
+  /** Locks by health over the whole selection (not only the window). */
+  counts: HealthCounts;
   /** Objects under the source(s) that are not locks (data, unrecognised, audit events): never listed or releasable. */
   skipped: number;
-  nextPageToken?: string;
-  /** A first screen: the first listing page of each source only; the rest follows. */
+  /** The next window's cursor; absent at the end of the matched set. */
+  nextCursor?: string;
+  /** Every source has been listed whole at least once: counts and filters cover every lock. */
+  complete: boolean;
+  /** Not complete yet: a first pass is still walking some source (its progress is in `sources`). */
   partial?: boolean;
+  /** Each source's listing: progress, the last good read, and the store's own words when it does not answer. */
+  sources: SourceState[];
 }
 
 /** What the console shows of a lock: read-only sources marked, sensitive fields for those who may see them only. */
-export function consoleView(source: Source, view: LockView, seesSensitive: boolean): ConsoleLock {
-  const shown = seesSensitive ? view : withoutSensitive(view);
+export function consoleView(source: Source, view: LockView | IndexRow, seesSensitive: boolean): ConsoleLock {
+  const shown: ConsoleLock = seesSensitive ? (view as ConsoleLock) : withoutSensitive(view as LockView);
   return source.readOnly
     ? { ...shown, bucket: source.bucketId, releasable: false, releaseNote: `Read-only source: ${source.readOnly}` }
     : { ...shown, bucket: source.bucketId };
 }
 
 /**
- * Follows listing pages (each shared through the list cache) up to 10 000 locks in all, one source after another.
- * A page token continues a single-source listing only.
+ * A window's row: what the table paints, without the sentences every lock of a format shares (the store's terms, the
+ * release note): the lock page and the release dialog read the whole lock. Keeps a window of 100 under 100 KB.
  */
-export async function listForConsole(
+export function rowView(lock: ConsoleLock): ConsoleRow {
+  return windowRow(lock);
+}
+
+/** A first screen waits this long for a source's first listing page, never for the whole pass. */
+const FIRST_PAGE_MS = 800;
+
+/**
+ * One window of the selection from the sources' indexes (each source listed by its watcher, page by page): the same
+ * query serves the locks route, the page's first screen, the stream, bulk release and the metrics.
+ */
+export async function queryForConsole(
   selection: { id: string; sources: Source[] },
-  filters: {
-    pageToken?: string;
-    health?: LockHealth;
-    q?: string;
-    sensitive?: boolean;
-    progressive?: boolean;
-    /** The page's first paint: one listing page per source; the stream (or the next poll) brings the rest. */
-    firstScreen?: boolean;
-  } = {},
+  query: LockQuery,
+  o: { sensitive?: boolean } = {},
 ): Promise<LocksResponse> {
-  if (filters.pageToken && selection.sources.length !== 1) {
-    throw new ApiError('bad_request', 'pageToken continues the listing of one source; choose a source, not "all".');
+  if (query.cursor && !decodeCursor(query.cursor))
+    throw new ApiError('bad_request', 'cursor is not one this console gave: start again without it.');
+  const watchers = selection.sources.map((s) => ({ source: s, w: watcherFor(s) }));
+  for (const { w } of watchers) w.ask();
+  await Promise.all(watchers.map(({ w }) => w.firstPage(FIRST_PAGE_MS).then(() => w.fresh(FIRST_PAGE_MS))));
+  const window = windowOf(selection, query, o.sensitive === true);
+  // every source failed its last pass: the store's own words as a 503 (one that answers keeps the rest listed)
+  const failed = window.sources.filter((st) => st.error && !(st.lastGoodRead && st.lastGoodRead > st.error.at));
+  if (failed.length === window.sources.length && failed[0]?.error) {
+    throw new ApiError('storage_unavailable', failed.map((st) => `${st.source}: ${st.error!.message}`).join('; '));
   }
-  const locks: ConsoleLock[] = [];
-  let skipped = 0;
-  let serverTime = '';
-  let pageToken = filters.pageToken;
-  const seen = new Set<string>(); // nested sources (gs://b/ and gs://b/ci/) list some objects twice
-  let partial = false;
-  for (const source of selection.sources) {
-    let listed = 0;
-    let found = 0;
-    do {
-      const page = await cachedPage(source, pageToken, {
-        progressive: filters.progressive === true,
-        ...(filters.firstScreen ? { pageSize: pageToken ? 1000 : FIRST_SCREEN } : {}),
-      });
-      listed += page.locks.length + page.skipped;
-      found += page.locks.length;
-      for (const lock of page.locks) {
-        const key = `${source.bucketId}\u0000${lock.name}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        locks.push(consoleView(source, lock, filters.sensitive === true));
-      }
-      skipped += page.skipped;
-      serverTime = page.serverTime > serverTime ? page.serverTime : serverTime;
-      pageToken = page.nextPageToken;
-      if (pageToken && filters.firstScreen && (found >= FIRST_SCREEN || listed >= FIRST_SCREEN_SCAN)) {
-        partial = true;
-        pageToken = undefined; // the first screen's pages continue nothing else: the rest comes in full
-        break;
-      }
-    } while (pageToken && locks.length < MAX_LOCKS_PER_RESPONSE);
-    if (locks.length >= MAX_LOCKS_PER_RESPONSE) break;
-  }
-  const q = filters.q?.trim().toLowerCase();
-  const shown = locks.filter(
-    (l) =>
-      (!filters.health || l.health === filters.health) &&
-      (!q || [l.name, l.identity, l.purpose, l.host].some((v) => v?.toLowerCase().includes(q))),
-  );
-  const single = selection.sources.length === 1 ? selection.sources[0]! : undefined;
+  return window;
+}
+
+/** The selection's counts and listing progress, from the indexes' running counts (no pass over the rows). */
+export function statusOf(selection: { sources: Source[] }) {
+  const counts = zeroCounts();
+  let total = 0;
+  const states = selection.sources.map((s) => {
+    const w = watcherFor(s);
+    total += w.index.size;
+    for (const h of HEALTHS) counts[h] += w.index.counts[h];
+    return w.state(s.id);
+  });
+  const complete = states.every((st) => st.complete);
   return {
-    serverTime,
+    serverTime: states.reduce((t, st) => (st.serverTime > t ? st.serverTime : t), ''),
+    total,
+    counts,
+    skipped: states.reduce((n, st) => n + st.skipped, 0),
+    complete,
+    sources: states,
+  };
+}
+
+/** The window as the indexes hold it now (no waiting): the stream's snapshot and resets. */
+export function windowOf(selection: { id: string; sources: Source[] }, query: LockQuery, sensitive: boolean) {
+  const indexed = selection.sources.map((s) => ({ s, w: watcherFor(s) }));
+  const result = runQuery(
+    indexed.map(({ s, w }) => ({ id: s.id, rows: w.index.rows.values(), counts: w.index.counts, size: w.index.size })),
+    query,
+  );
+  const byId = new Map(selection.sources.map((s) => [s.id, s]));
+  const states = indexed.map(({ s, w }) => w.state(s.id));
+  const complete = states.every((st) => st.complete);
+  const single = selection.sources.length === 1 ? selection.sources[0]! : undefined;
+  const response: LocksResponse = {
+    serverTime: states.reduce((t, st) => (st.serverTime > t ? st.serverTime : t), ''),
     source: selection.id,
     ...(single ? { bucket: single.bucketId, prefix: single.prefix } : {}),
-    locks: shown,
-    skipped,
-    ...(pageToken ? { nextPageToken: pageToken } : {}),
-    ...(partial ? { partial: true } : {}),
+    locks: result.rows.map(({ source, row }) => rowView(consoleView(byId.get(source)!, expand(row), sensitive))),
+    matched: result.matched,
+    total: result.total,
+    counts: result.counts,
+    skipped: states.reduce((n, st) => n + st.skipped, 0),
+    ...(result.nextCursor ? { nextCursor: result.nextCursor } : {}),
+    complete,
+    ...(complete ? {} : { partial: true }),
+    sources: states,
   };
+  return response;
 }
 
 /** One lock (or what is there instead) with the server time it was judged at, on that store's clock. */

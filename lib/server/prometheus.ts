@@ -1,15 +1,17 @@
-// Lock state for /api/metrics, set on prom-client gauges at each scrape from the shared listing cache: locks per
+// Lock state for /api/metrics, set on prom-client gauges at each scrape from the sources' indexes: locks per
 // source by health, seconds since each lock's last refresh, and whether each source could be read at all.
 import 'server-only';
 import { Gauge } from 'prom-client';
-import { LOCK_HEALTHS as HEALTHS, type LockInfo } from '@/lib/lock';
+import { LOCK_HEALTHS as HEALTHS, type LockHealth, type LockInfo } from '@/lib/lock';
 import { metrics } from './metrics';
 import type { Source } from './sources';
 
-const MAX_PER_LOCK_SERIES = 1_000;
+export const MAX_PER_LOCK_SERIES = 1_000;
 
+/** A source's counts by health over every lock (its index), and the first locks by name for the per-lock series. */
 export type SourceListing =
-  { source: Source; locks: LockInfo[]; serverTime: string } | { source: Source; error: string };
+  | { source: Source; locks: LockInfo[]; counts: Record<LockHealth, number>; serverTime: string }
+  | { source: Source; error: string };
 
 function build() {
   const registers = [metrics.registry];
@@ -49,7 +51,7 @@ export async function renderMetrics(listings: SourceListing[]): Promise<string> 
     gauges.up.set(where, 'error' in listing ? 0 : 1);
     if ('error' in listing) continue;
     for (const health of HEALTHS) {
-      gauges.locks.set({ ...where, health }, listing.locks.filter((l) => l.health === health).length);
+      gauges.locks.set({ ...where, health }, listing.counts[health]);
     }
     const now = Date.parse(listing.serverTime);
     for (const l of listing.locks.slice(0, MAX_PER_LOCK_SERIES)) {

@@ -40,6 +40,8 @@ export const seenLock = z.object({
   owner: z.string().regex(OWNER_DIGEST, 'must be the owner digest of the lock seen (16 hex digits)').optional(),
   /** The older form: the owner's full text (any length the body allows). */
   identity: z.string().optional(),
+  /** The operator accepts the lock's `terms.twoLeaders` (a leader election's old leader keeps leading). */
+  acceptTwoLeaders: z.boolean().optional(),
 });
 export type SeenLock = z.output<typeof seenLock>;
 
@@ -51,6 +53,8 @@ export const reasonField = z
 
 export interface ConsoleReleaseResult {
   outcome: StoreReleaseResult['outcome'];
+  /** The store's own words for the outcome (StoreReleaseResult.detail). */
+  detail?: string;
   current?: StoreReleaseResult['current'] & { bucket: string };
   confirmed?: boolean;
   audit: { attempt?: string; outcome?: string; outcomeError?: string };
@@ -82,6 +86,7 @@ export async function releaseSeen(seen: SeenLock, operator: string, reason: stri
     reason,
     operator,
     ...(owner ? { ownerDigest: owner } : {}),
+    ...(seen.acceptTwoLeaders ? { acceptTwoLeaders: true } : {}),
   });
   countForceRelease(result.outcome);
   // the same lock kept in another store (Terraform's migration window) is released with it, by that store's rule
@@ -91,6 +96,7 @@ export async function releaseSeen(seen: SeenLock, operator: string, reason: stri
   return {
     ...(pairs.length ? { pairs } : {}),
     outcome: result.outcome,
+    ...(result.detail ? { detail: result.detail } : {}),
     ...(result.current ? { current: { ...result.current, bucket: source.bucketId } } : {}),
     ...(result.confirmed === false ? { confirmed: false } : {}),
     audit: {

@@ -21,6 +21,11 @@ export class SourceFeed {
     private readonly handlers: ChangeFeedHandlers,
   ) {}
 
+  /** What feeds the changes, as an operator would recognise it; null when the store is listed at its pace. */
+  get description(): string | null {
+    return this.feed?.description ?? null;
+  }
+
   /** Whether the store reports its changes (else the watcher lists at the store's pace). */
   get active(): boolean {
     return this.feed !== null;

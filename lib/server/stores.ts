@@ -46,12 +46,12 @@ export function onLaterReads(source: Source, fn: (read: Read) => void): () => vo
 export function cachedPage(
   source: Source,
   pageToken?: string,
-  o: { progressive?: boolean; pageSize?: number } = {},
+  o: { progressive?: boolean; pageSize?: number; fresh?: boolean } = {},
 ): Promise<StorePage> {
   const key = `${source.id}\u0000${pageToken ?? ''}\u0000${o.progressive ? 'p' : ''}\u0000${o.pageSize ?? ''}`;
   const now = performance.now();
   const hit = pages.get(key);
-  if (hit && now - hit.at < TTL_MS) return hit.value;
+  if (hit && now - hit.at < TTL_MS && !o.fresh) return hit.value;
   const value = storeFor(source).then(async (store) => {
     const started = performance.now();
     countList(source.store, source.id);

@@ -1,46 +1,59 @@
-// One watcher per source per console process, shared by every open browser: it holds the current listing and
-// publishes what changed. Where the store has a change feed (LockStore.changes) it reads only the names the feed
-// reports and reconciles with a full listing at a slow interval (LOCKBOARD_RECONCILE, 60s) and whenever the feed
-// says it missed something; where it has none it lists at its store's pace (the definition's watchIntervalMs). It
-// works only while someone watches, and reads at once after a release on this replica or a push about the source.
+// One watcher per source per console process, shared by every open browser and every query: it keeps the source's
+// index (lib/server/index) and publishes what changed. The first listing pass is walked page by page into the index,
+// so a query answers from the first page on, saying how far the pass is. Where the store has a change feed it reads
+// only the names the feed reports and reconciles with a full pass at a slow interval (LOCKBOARD_RECONCILE, 60 s);
+// without one it lists at its store's pace. It lists while someone watches or asked within the last few minutes; the
+// index stays for the next one. A source that cannot be listed keeps its last good rows and says why.
 import 'server-only';
-import { isListedLock, type LockView } from '@/lib/lock/store';
+import { storeUnavailable } from '@/lib/lock/store-errors';
 import { definitionByKind } from '@/lib/lock/stores';
 import { mapLimit } from '@/lib/lock/map-limit';
+import { isListedLock, type LockView } from '@/lib/lock/store';
 import { env } from './env';
-import { changed } from './watch-diff';
+import { LockIndex, type RowChange } from '../lock/query/lock-index';
 import { countFeedLag, countWatchEvent } from './metrics';
 import { SourceFeed } from './source-feed';
 import { cachedPage, onLaterReads, storeFor } from './stores';
 import type { Source } from './sources';
+import { ListingStatus, type SourceState } from './listing-status';
 
-export interface SourceChange {
-  source: string;
-  serverTime: string;
-  /** Locks new or changed (another version, another health). */
-  upsert: LockView[];
-  /** Names no longer there. */
-  remove: string[];
+/** The store's own words for a failed pass (never empty: a client may throw an error without a message). */
+function failureWords(err: unknown): string {
+  const e = err as Error;
+  return storeUnavailable(err) || e?.message || e?.name || 'the store did not answer';
 }
 
-type Listener = (change: SourceChange) => void;
+export interface SourceChange {
+  source: Source;
+  serverTime: string;
+  /** Rows added, changed (another version, health, expiry) or gone. */
+  changes: RowChange[];
+}
+
+type Listener = (change: SourceChange | null) => void;
 
 /** Changes reported within this window are read together: a burst of refreshes is one event, not a flood. */
 const COALESCE_MS = 100;
+/** A query keeps the source listed this long after it, with nobody watching. */
+const ASKED_KEEPS_MS = 5 * 60_000;
+const SWEEP_MS = 1_000;
+/** A pass this quick is waited for by a query (a small source stays as fresh as a direct listing). */
+const QUICK_PASS_MS = 500;
 
 export class SourceWatcher {
-  private locks = new Map<string, LockView>();
-  private skipped = 0;
+  readonly index = new LockIndex();
+  readonly status = new ListingStatus();
   private listeners = new Set<Listener>();
   private timer: NodeJS.Timeout | undefined;
+  private sweeper: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
-  private serverTime = '';
-  private ready: Promise<void> | undefined;
   private readonly feed: SourceFeed;
   private pending = new Map<string, number>();
   private flushing: NodeJS.Timeout | undefined;
   private stopReads: (() => void) | undefined;
   private lastListMs = 0;
+  private askedAt = 0;
+  private started = false;
 
   constructor(private readonly source: Source) {
     this.feed = new SourceFeed(source, {
@@ -49,35 +62,62 @@ export class SourceWatcher {
     });
   }
 
-  /** The current listing (read once if nobody was watching), then every change until the returned stop is called. */
-  async subscribe(fn: Listener): Promise<{ locks: LockView[]; skipped: number; serverTime: string; stop: () => void }> {
-    this.ready ??= this.start().catch((err: unknown) => {
-      this.ready = undefined; // unreachable now: the next subscriber tries again
-      throw err;
-    });
-    await this.ready;
-    // the snapshot and the listener are taken in the same turn: the next change is relative to this snapshot
-    this.listeners.add(fn);
-    this.schedule();
-    const snapshot = { locks: [...this.locks.values()], skipped: this.skipped, serverTime: this.serverTime };
-    return { ...snapshot, stop: () => this.unsubscribe(fn) };
+  /** The listing's state; complete only once every row listed metadata first has its body read. */
+  state(id: string): SourceState {
+    const st = this.status.state(id);
+    const feed = this.feed.description;
+    const live = feed ? { push: feed } : { pollMs: Math.round(this.pollEvery()) };
+    return { ...st, live, ...(this.index.pending > 0 ? { complete: false } : {}) };
   }
 
-  /** The current listing, if someone is watching (a reset after a slow client fell behind). */
-  current(): { locks: LockView[]; skipped: number; serverTime: string } {
-    return { locks: [...this.locks.values()], skipped: this.skipped, serverTime: this.serverTime };
+  /** The pace of listings without a feed: the store's, or twice a pass's length for a big source. */
+  private pollEvery(): number {
+    return Math.max(definitionByKind(this.source.kind).watchIntervalMs, 2 * this.lastListMs);
+  }
+
+  /**
+   * A query is about to read the index: the source is listed (the first pass starts now if it never ran). A source
+   * whose passes are quick and whose last one is over a second old is listed again now, and the query may wait for it
+   * (`fresh`): a small source answers as fresh as a direct listing did; a big one answers from the index at once.
+   */
+  ask(): void {
+    this.askedAt = Date.now();
+    this.begin();
+    const quick = this.lastListMs < QUICK_PASS_MS;
+    if (quick && !this.running && this.started) this.nudge();
+  }
+
+  /** Waits (at most `ms`) for a quick pass under way. */
+  async fresh(ms: number): Promise<void> {
+    if (!this.running || this.lastListMs >= QUICK_PASS_MS) return;
+    await Promise.race([this.running, new Promise((r) => setTimeout(r, ms))]);
+  }
+
+  /** Resolves once the pass under way has a first page (or failed), or after `ms`: a first screen is never empty for want of a moment. */
+  async firstPage(ms: number): Promise<void> {
+    const until = Date.now() + ms;
+    while (!this.status.complete && !this.status.error && this.status.listed === 0 && Date.now() < until)
+      await new Promise((r) => setTimeout(r, 20));
+  }
+
+  /** Every change from now on (null: the listing's status moved), until the returned stop is called. */
+  subscribe(fn: Listener): () => void {
+    this.listeners.add(fn);
+    this.begin();
+    return () => this.listeners.delete(fn);
   }
 
   /** List again now (a release on this replica changed the store). */
   nudge(): void {
-    if (this.listeners.size === 0) return;
+    if (!this.started) return;
     clearTimeout(this.timer);
+    this.timer = undefined;
     void this.tick();
   }
 
   /** These names changed (the store's feed, or a push this replica received): read them, not the whole source. */
   hint(names: string[], sentAt = Date.now()): void {
-    if (this.listeners.size === 0) return;
+    if (!this.started) return;
     for (const name of names) if (!this.pending.has(name)) this.pending.set(name, sentAt);
     this.flushing ??= setTimeout(() => void this.flush(), COALESCE_MS);
   }
@@ -89,75 +129,105 @@ export class SourceWatcher {
 
   /** Process exit. */
   close(): Promise<void> {
+    clearTimeout(this.timer);
+    clearInterval(this.sweeper);
     return this.feed.close();
   }
 
-  /** The feed is opened before the first listing, so no change falls between the two. */
-  private async start(): Promise<void> {
-    this.stopReads ??= onLaterReads(this.source, (read) => this.applyRead(read.views, read.dropped));
-    await this.feed.open();
-    await this.poll();
+  private get wanted(): boolean {
+    return this.listeners.size > 0 || Date.now() - this.askedAt < ASKED_KEEPS_MS;
+  }
+
+  private begin(): void {
+    if (this.started) {
+      if (!this.timer && !this.running) this.schedule();
+      return;
+    }
+    this.started = true;
+    this.stopReads = onLaterReads(this.source, (read) => this.applyRead(read.views, read.dropped));
+    this.sweeper = setInterval(() => this.sweep(), SWEEP_MS);
+    this.sweeper.unref();
+    // the feed is opened before the first pass, so no change falls between the two
+    void this.feed
+      .open()
+      .catch(() => undefined)
+      .then(() => this.tick());
+  }
+
+  private now(store?: { now(): number }): number {
+    return store ? store.now() : Date.parse(this.status.serverTime) || Date.now();
+  }
+
+  private sweep(): void {
+    if (this.index.size === 0) return;
+    const moved = this.index.sweep(this.now() + (Date.now() - this.status.readAt));
+    this.publish(moved);
   }
 
   /** Bodies read after a metadata-first listing: pending rows filled in, or dropped when they were no lock. */
   private applyRead(views: LockView[], dropped: string[]): void {
-    if (this.listeners.size === 0) return;
-    const upsert = views.filter((v) => changed(this.locks.get(v.name), v));
-    for (const v of views) this.locks.set(v.name, v);
-    const remove = dropped.filter((name) => this.locks.delete(name));
-    this.publish(upsert, remove);
-  }
-
-  private unsubscribe(fn: Listener): void {
-    if (!this.listeners.delete(fn)) return;
-    if (this.listeners.size > 0) return;
-    clearTimeout(this.timer);
-    clearTimeout(this.flushing);
-    this.timer = this.flushing = undefined;
-    this.pending.clear();
-    this.ready = undefined; // the next watcher starts from a fresh listing
-    this.stopReads?.();
-    this.stopReads = undefined;
+    const now = this.now();
+    const out: RowChange[] = [];
+    for (const v of views) {
+      const c = this.index.upsert(v, now);
+      if (c) out.push(c);
+    }
+    for (const name of dropped) {
+      const c = this.index.remove(name);
+      if (c) out.push(c);
+    }
+    this.publish(out);
   }
 
   private schedule(): void {
-    if (this.timer || this.listeners.size === 0) return;
-    const pace = definitionByKind(this.source.kind).watchIntervalMs;
-    // a big source is not listed back to back: at least twice as long between listings as one listing takes
-    const every = this.feed.active ? (env().LOCKBOARD_RECONCILE ?? 60_000) : Math.max(pace, 2 * this.lastListMs);
+    if (this.timer || !this.wanted) return;
+    // a big source is not listed back to back: at least twice as long between passes as one pass takes
+    const every = this.feed.active ? (env().LOCKBOARD_RECONCILE ?? 60_000) : this.pollEvery();
     this.timer = setTimeout(() => void this.tick(), every);
     this.timer.unref();
   }
 
   private async tick(): Promise<void> {
     this.timer = undefined;
-    await this.poll().catch(() => undefined); // an unreachable store: the last listing stays, the next tick retries
+    this.running ??= this.pass().finally(() => (this.running = undefined));
+    await this.running;
     this.schedule();
   }
 
-  private poll(): Promise<void> {
-    this.running ??= this.listAndDiff().finally(() => (this.running = undefined));
-    return this.running;
+  /** One listing pass, page by page into the index; a failure keeps the last good rows and names the problem. */
+  private async pass(): Promise<void> {
+    const started = performance.now();
+    this.status.begin(await this.estimate());
+    this.index.beginPass();
+    this.emitStatus();
+    let token: string | undefined;
+    try {
+      do {
+        const page = await cachedPage(this.source, token, { progressive: true, fresh: true });
+        const store = await storeFor(this.source);
+        const now = Date.parse(page.serverTime) || store.now();
+        const out: RowChange[] = [];
+        for (const lock of page.locks) {
+          const c = this.index.upsert(lock, now);
+          if (c) out.push(c);
+        }
+        this.status.page(page.locks.length + page.skipped, page.skipped, page.serverTime);
+        token = page.nextPageToken;
+        this.publish(out);
+        this.emitStatus();
+      } while (token);
+      this.publish(this.index.endPass());
+      this.status.finish();
+    } catch (err) {
+      this.status.fail(failureWords(err));
+    }
+    this.lastListMs = performance.now() - started;
+    this.emitStatus();
   }
 
-  private async listAndDiff(): Promise<void> {
-    const started = performance.now();
-    const next = new Map<string, LockView>();
-    let token: string | undefined;
-    let skipped = 0;
-    do {
-      const page = await cachedPage(this.source, token, { progressive: true });
-      for (const lock of page.locks) next.set(lock.name, lock);
-      skipped += page.skipped;
-      this.serverTime = page.serverTime;
-      token = page.nextPageToken;
-    } while (token);
-    this.skipped = skipped;
-    this.lastListMs = performance.now() - started;
-    const upsert = [...next.values()].filter((l) => changed(this.locks.get(l.name), l));
-    const remove = [...this.locks.keys()].filter((name) => !next.has(name));
-    this.locks = next;
-    this.publish(upsert, remove);
+  private async estimate(): Promise<number | undefined> {
+    const store = await storeFor(this.source).catch(() => undefined);
+    return store?.estimateTotal?.().catch(() => undefined);
   }
 
   /** Reads the names the feed reported (eight at a time) and publishes what changed, in one event. */
@@ -165,29 +235,33 @@ export class SourceWatcher {
     this.flushing = undefined;
     const batch = [...this.pending];
     this.pending.clear();
-    const store = await storeFor(this.source);
+    const store = await storeFor(this.source).catch(() => undefined);
+    if (!store) return;
     const read = await mapLimit(batch, 8, async ([name, sentAt]) => {
       const view = await store.inspect(name).catch(() => undefined); // unreadable now: the reconcile will see it
       countFeedLag(this.source, (Date.now() - sentAt) / 1000);
       return { name, view };
     });
-    const upsert: LockView[] = [];
-    const remove: string[] = [];
+    const now = store.now();
+    const out: RowChange[] = [];
     for (const { name, view } of read) {
       if (view === undefined) continue;
-      if (view && isListedLock(view)) {
-        if (changed(this.locks.get(name), view)) upsert.push(view);
-        this.locks.set(name, view);
-      } else if (this.locks.delete(name)) remove.push(name);
+      const c = view && isListedLock(view) ? this.index.upsert(view, now) : this.index.remove(name);
+      if (c) out.push(c);
     }
-    this.serverTime = new Date(store.now()).toISOString();
-    this.publish(upsert, remove);
+    this.status.serverTime = new Date(now).toISOString();
+    this.status.readAt = Date.now();
+    this.publish(out);
   }
 
-  private publish(upsert: LockView[], remove: string[]): void {
-    if (upsert.length === 0 && remove.length === 0) return;
-    const change = { source: this.source.id, serverTime: this.serverTime, upsert, remove };
-    countWatchEvent(this.source, upsert.length + remove.length);
+  private publish(changes: RowChange[]): void {
+    if (changes.length === 0) return;
+    const change: SourceChange = { source: this.source, serverTime: this.status.serverTime, changes };
+    countWatchEvent(this.source, changes.length);
     for (const fn of this.listeners) fn(change);
+  }
+
+  private emitStatus(): void {
+    for (const fn of this.listeners) fn(null);
   }
 }

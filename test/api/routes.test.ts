@@ -456,10 +456,15 @@ describe('storage failures', () => {
     await lock.release();
   });
 
-  it('answers 503 storage_unavailable with a retry hint when GCS fails', async () => {
+  it('answers 503 storage_unavailable with a retry hint once GCS fails its listing', async () => {
     t.emulator!.faults.set({ rules: [{ method: 'GET', errorRate: 1, errorStatus: 503 }] });
     try {
-      const r = await call(routes.locks.GET, '/api/locks?prefix=ci/', { as: VIEWER });
+      // the index answers from its last good listing until the store's pass fails (after the client's retries)
+      let r = await call(routes.locks.GET, '/api/locks?prefix=ci/', { as: VIEWER });
+      for (let i = 0; i < 120 && r.status === 200; i++) {
+        await new Promise((done) => setTimeout(done, 250));
+        r = await call(routes.locks.GET, '/api/locks?prefix=ci/', { as: VIEWER });
+      }
       expect(r.status).toBe(503);
       expect(r.headers.get('retry-after')).toBe('2');
       expect((r.json.error as { code: string }).code).toBe('storage_unavailable');

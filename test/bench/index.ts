@@ -1,12 +1,14 @@
 // npm run bench: every benchmark, each printing a table and writing bench-results/<name>.json.
-// Run one with: npm run bench -- emulator | lock-core | handover | formats | console | churn | cli-startup | events | s3 | redis | postgres | dynamodb | live | live-soak | ls | untrusted
+// Run one with: npm run bench -- scale | scale-console | emulator | lock-core | handover | formats | console | churn | cli-startup | events | s3 | redis | postgres | dynamodb | kubernetes | live | live-soak | ls | files | zookeeper | untrusted
 import { benchChurn } from './churn';
 import { benchCliStartup } from './cli-startup';
 import { benchDynamodb } from './dynamodb';
 import { spawnSync } from 'node:child_process';
 import { benchEmulator } from './emulator';
+import { benchFiles } from './files';
 import { benchFormats } from './formats';
 import { benchHandover } from './handover';
+import { benchKubernetes } from './kubernetes';
 import { benchLive } from './live';
 import { benchLiveSoak } from './live-soak';
 import { benchLockCore } from './lock-core';
@@ -15,8 +17,19 @@ import { benchPostgres } from './postgres';
 import { benchRedis } from './redis';
 import { benchS3 } from './s3';
 import { benchUntrusted } from './untrusted';
+import { benchZooKeeper } from './zookeeper';
 
 const ALL: Record<string, () => Promise<unknown>> = {
+  'scale-console': async () => (await import('./scale-console')).benchScaleConsole(),
+  scale: async () => {
+    // the index of a million locks: a larger heap, and gc exposed for the bytes-per-lock figure
+    const r = spawnSync(
+      process.execPath,
+      ['--max-old-space-size=6144', '--expose-gc', '--import', 'tsx', 'test/bench/scale-main.ts'],
+      { stdio: 'inherit' },
+    );
+    if (r.status !== 0) throw new Error('the scale benchmark failed');
+  },
   emulator: benchEmulator,
   'lock-core': benchLockCore,
   handover: benchHandover,
@@ -41,9 +54,12 @@ const ALL: Record<string, () => Promise<unknown>> = {
   redis: benchRedis,
   postgres: benchPostgres,
   dynamodb: benchDynamodb,
+  kubernetes: benchKubernetes,
   live: benchLive,
   'live-soak': benchLiveSoak,
   ls: benchLs,
+  files: benchFiles,
+  zookeeper: benchZooKeeper,
   untrusted: benchUntrusted,
 };
 const chosen = process.argv.slice(2).filter((a) => a !== '--');

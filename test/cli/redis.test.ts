@@ -60,11 +60,13 @@ describe('lockboard on redis:// sources', () => {
         '--',
         process.execPath,
         '-e',
-        'setTimeout(()=>console.log(process.env.LOCKBOARD_FENCING_TOKEN),1200)',
+        'setTimeout(()=>console.log(process.env.LOCKBOARD_FENCING_TOKEN),6000)',
       ],
       {},
     );
-    await new Promise((res) => setTimeout(res, 600));
+    // held once the key exists (not after a fixed sleep: a loaded machine starts processes slowly)
+    for (let i = 0; i < 200 && !(await r.client.sendCommand(['EXISTS', 'locks:deploy'])); i++)
+      await new Promise((res) => setTimeout(res, 50));
     const busy = await runCli(['run', '--source', source, 'locks:deploy', '--no-wait', '--', 'true'], {});
     expect(busy.code).toBe(75);
     const held = await hold;

@@ -9,6 +9,9 @@ import { startDynamo } from '../helpers/dynamodb';
 import { startPostgres } from '../helpers/postgres';
 import { startRedis } from '../helpers/redis';
 import { startS3 } from '../helpers/s3';
+import { filesHarness } from './harness-files';
+import { kubernetesHarness } from './harness-kubernetes';
+import { zookeeperHarness } from './harness-zookeeper';
 
 export interface Harness {
   kind: string;
@@ -170,4 +173,7 @@ export const HARNESSES: [string, () => Promise<Harness>][] = [
   ['postgres', postgresHarness],
   ['dynamodb', dynamodbHarness],
   // One line per store below; each store's harness lives in its own file (harness-<store>.ts).
+  ['files', filesHarness],
+  ['kubernetes', kubernetesHarness],
+  ['zookeeper', zookeeperHarness],
 ];

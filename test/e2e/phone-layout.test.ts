@@ -91,6 +91,38 @@ async function expectCardsApart(page: Page, path: string): Promise<void> {
   await expectNoOverlap(page, CARDS, `${path} (bottom)`);
 }
 
+/** Release buttons of the drawn rows outside the table's visible box or the window, and the page's sideways overflow. */
+function cutOff(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const found: string[] = [];
+    const table = document.querySelector('[role="table"]')!.getBoundingClientRect();
+    for (const b of document.querySelectorAll('[data-testid="lock-rows"] button')) {
+      const r = b.getBoundingClientRect();
+      if (r.right > Math.min(table.right, window.innerWidth) + 0.5 || r.left < table.left - 0.5)
+        found.push(`${b.getAttribute('aria-label')} [${r.left}–${r.right}] outside [${table.left}–${table.right}]`);
+    }
+    const page = document.scrollingElement!;
+    if (page.scrollWidth > window.innerWidth + 1) found.push(`the page scrolls sideways: ${page.scrollWidth} px`);
+    return found;
+  });
+}
+
+describe('the locks list fits every screen', () => {
+  it('at 360, 390, 768, 1024, 1440 and 1920 px: rows apart, every Release button in view', async () => {
+    for (const width of [360, 390, 768, 1024, 1440, 1920]) {
+      const context = await contextAs({ width, height: 900 });
+      const page = await context.newPage();
+      await page.goto(`${c.app.url}/locks`, { waitUntil: 'networkidle' });
+      await page.getByTestId('lock-rows').locator('[data-lock]').first().waitFor();
+      await expectNoOverlap(page, CARDS, `${width} px`);
+      const cut = await cutOff(page);
+      if (cut.length) await page.screenshot({ path: `${ARTIFACTS}/cut-off-${width}.png` });
+      expect(cut, `${width} px`).toEqual([]);
+      await context.close();
+    }
+  }, 120_000);
+});
+
 describe('lock cards at 390 px never overlap', () => {
   it('on a hard load, a reload and a shared link', async () => {
     const context = await contextAs(PHONE);

@@ -45,6 +45,11 @@ export const TOOL_SUITES: ToolSuite[] = [
     install: 'Terraform ≥ 1.10 on PATH (https://developer.hashicorp.com/terraform/install)',
   },
   {
+    file: 'test/interop/terraform-local.test.ts',
+    tool: 'terraform',
+    install: 'Terraform ≥ 1.10 on PATH (https://developer.hashicorp.com/terraform/install)',
+  },
+  {
     file: 'test/interop/terraform.test.ts',
     tool: 'terraform',
     install: 'Terraform ≥ 1.10 on PATH (https://developer.hashicorp.com/terraform/install)',

@@ -2,7 +2,8 @@ import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import { Suspense } from 'react';
 import { getQueryClient } from '@/components/get-query-client';
 import { LocksView } from '@/components/locks-view';
-import { listForConsole } from '@/lib/server/locks';
+import { firstValues, lockQueryOf } from '@/lib/server/lock-query';
+import { queryForConsole } from '@/lib/server/locks';
 import { requireRole } from '@/lib/server/session';
 import { matchSources, sources } from '@/lib/server/sources';
 import { locksQuery } from '@/lib/queries';
@@ -13,9 +14,8 @@ type Search = Record<string, string | string[] | undefined>;
 
 export default async function LocksPage({ searchParams }: { searchParams: Promise<Search> }) {
   const params = await searchParams;
-  const qs = new URLSearchParams(
-    Object.entries(params).flatMap(([k, v]) => (typeof v === 'string' ? [[k, v]] : [])),
-  ).toString();
+  const given = firstValues(params);
+  const qs = new URLSearchParams(given).toString();
   const user = await requireRole('viewer', `/locks${qs ? `?${qs}` : ''}`);
   const configured = sources();
   if (configured.length === 0) {
@@ -33,12 +33,18 @@ export default async function LocksPage({ searchParams }: { searchParams: Promis
   const source = selection.id;
   const unknown = match === undefined ? (requested ?? legacyPrefix) : undefined;
   const queryClient = getQueryClient();
-  // The server calls the lib directly, for a fast first paint (one listing page per source, metadata first); the
-  // stream (or the route, polled) brings the rest. A storage failure leaves the client to retry.
+  // The server answers the address's query from the sources' indexes for a fast first paint (a first listing page
+  // while a pass runs); the stream brings changes. A bad parameter is dropped here (the route names it).
+  const query = (() => {
+    try {
+      return lockQueryOf(given).query;
+    } catch {
+      return lockQueryOf({}).query;
+    }
+  })();
   await queryClient.prefetchQuery({
-    ...locksQuery(source),
-    queryFn: () =>
-      listForConsole(selection, { sensitive: user.role === 'operator', progressive: true, firstScreen: true }),
+    ...locksQuery(source, query),
+    queryFn: () => queryForConsole(selection, query, { sensitive: user.role === 'operator' }),
   });
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>

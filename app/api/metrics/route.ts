@@ -3,8 +3,8 @@
 import { storeUnavailable } from '@/lib/lock/store-errors';
 import { env } from '@/lib/server/env';
 import { ApiError, errorResponse, tokenMatches } from '@/lib/server/http';
-import { listForConsole } from '@/lib/server/locks';
-import { METRICS_CONTENT_TYPE, renderMetrics, type SourceListing } from '@/lib/server/prometheus';
+import { queryForConsole } from '@/lib/server/locks';
+import { MAX_PER_LOCK_SERIES, METRICS_CONTENT_TYPE, renderMetrics, type SourceListing } from '@/lib/server/prometheus';
 import { sources } from '@/lib/server/sources';
 
 export const dynamic = 'force-dynamic';
@@ -20,8 +20,16 @@ export async function GET(req: Request): Promise<Response> {
     const listings: SourceListing[] = await Promise.all(
       sources().map(async (source): Promise<SourceListing> => {
         try {
-          const { locks, serverTime } = await listForConsole({ id: source.id, sources: [source] });
-          return { source, locks, serverTime };
+          const window = await queryForConsole(
+            { id: source.id, sources: [source] },
+            { sort: 'name', order: 'asc', limit: MAX_PER_LOCK_SERIES },
+          );
+          const state = window.sources[0];
+          // a source that has never answered is down; one that stopped answering is down with its last counts kept
+          if (state?.error && (!state.complete || state.error.at > (state.lastGoodRead ?? ''))) {
+            return { source, error: state.error.message };
+          }
+          return { source, locks: window.locks, counts: window.counts, serverTime: window.serverTime };
         } catch (err) {
           return { source, error: storeUnavailable(err) ?? (err as Error).message };
         }

@@ -3,15 +3,18 @@
 import { redactUrl } from '../redact-url';
 import type { LockStore } from '../store';
 import { dynamodb } from './dynamodb/definition';
+import { files } from './files/definition';
 import { gcs } from './gcs/definition';
+import { kubernetes } from './kubernetes/definition';
 import { postgres } from './postgres/definition';
 import { redis } from './redis/definition';
 import { s3 } from './s3/definition';
+import { zookeeper } from './zookeeper/definition';
 import type { HeldLock, OpenOptions, RunOptions, SourceSpec, StoreDefinition } from './types';
 
 export type { HeldLock, OpenOptions, RunOptions, SourceSpec, StoreDefinition } from './types';
 
-export const STORES: readonly StoreDefinition[] = [gcs, s3, redis, postgres, dynamodb];
+export const STORES: readonly StoreDefinition[] = [gcs, s3, redis, postgres, dynamodb, kubernetes, files, zookeeper];
 
 /** Every source form, for help texts and messages. */
 export const SOURCE_FORMS = STORES.map((s) => s.form).join(', ');

@@ -18,9 +18,15 @@ export const POST = withRole('operator', async (req, { user }) => {
     });
   }
   const code = result.outcome === 'gone' ? 'gone' : result.outcome === 'not-a-lock' ? 'not_a_lock' : 'conflict';
-  throw new ApiError(code, OUTCOME_MESSAGES[result.outcome], {
-    outcome: result.outcome,
-    current: result.current,
-    ...recorded,
-  });
+  const message = OUTCOME_MESSAGES[result.outcome];
+  throw new ApiError(
+    code,
+    !result.detail ? message : result.outcome === 'refreshed' ? result.detail : `${message} ${result.detail}`,
+    {
+      outcome: result.outcome,
+      current: result.current,
+      ...(result.detail ? { detail: result.detail } : {}),
+      ...recorded,
+    },
+  );
 });

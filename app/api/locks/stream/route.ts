@@ -1,16 +1,15 @@
-// GET /api/locks/stream[?source=S|all] – Server-Sent Events of the locks the user may see (lib/server/lock-stream):
-// snapshot, changes, ticks, resets. Viewer role like every route; sensitive fields for operators only. A session
+// GET /api/locks/stream[?source=S|all&q&health&sort&order&limit] – Server-Sent Events of one window of the locks the
+// user may see (lib/server/lock-stream): snapshot, changes in the window, counts, ticks, resets. Viewer role like every route; sensitive fields for operators only. A session
 // that has ended is told as an event on a 200 stream (`signed-out`), not a 401: EventSource gives a script no status,
 // never retries a 401, and the browser would log it as a failed load; the page goes to sign-in instead.
-import { z } from 'zod';
-import { parseWith, withRole } from '@/lib/server/http';
+import { withRole } from '@/lib/server/http';
+import { lockQueryOf } from '@/lib/server/lock-query';
 import { lockStream } from '@/lib/server/lock-stream';
 import { isStopping } from '@/lib/server/shutdown';
 import { resolveSources } from '@/lib/server/sources';
 
 export const dynamic = 'force-dynamic';
 
-const query = z.object({ source: z.string().max(1100).optional() });
 const HEADERS = {
   'content-type': 'text/event-stream; charset=utf-8',
   'cache-control': 'no-store, no-transform',
@@ -18,8 +17,8 @@ const HEADERS = {
 };
 
 const stream = withRole('viewer', async (req, { user }) => {
-  const { source } = parseWith(query, Object.fromEntries(req.nextUrl.searchParams));
-  const body = lockStream(resolveSources(source), user, {
+  const { source, prefix, query } = lockQueryOf(Object.fromEntries(req.nextUrl.searchParams));
+  const body = lockStream(resolveSources(source, prefix), query, user, {
     lastEventId: req.headers.get('last-event-id'),
     signal: req.signal,
   });

@@ -83,7 +83,8 @@ export async function listLocks(options: ListLocksOptions): Promise<LockList> {
   if (later && deferred.size) {
     const readOne = async (item: GcsObjectResource) =>
       inspectLock(item, objects.clock.now(), { bucket, longHeldMs, body: await bodyFor(objects, item) });
-    void readLater([...deferred], reads, readOne, later);
+    // a body that cannot be read now stays pending: the next listing reads it again
+    readLater([...deferred], reads, readOne, later).catch(() => undefined);
   }
   return {
     locks,

@@ -43,18 +43,54 @@ export class RedisConn {
     return sent;
   }
 
+  /** The masters a SCAN walks (one on a single server). */
+  private async scanNodes(): Promise<{ sendCommand(args: string[]): Promise<unknown> }[]> {
+    if (!this.isCluster) return [this.client as unknown as { sendCommand(args: string[]): Promise<unknown> }];
+    const cluster = this.client as unknown as ClusterLike;
+    return Promise.all(cluster.masters.map((m) => cluster.nodeClient(m)));
+  }
+
+  /**
+   * One page of a SCAN over every master: SCAN calls of `count` from `token` (master index and cursor) until `budget`
+   * keys are in hand or the walk ends. Resolves to the keys (SCAN may repeat one) and the next token (none: done).
+   */
+  async scanPage(
+    match: string,
+    token: string | undefined,
+    o: { count: number; budget: number },
+  ): Promise<{ keys: string[]; next?: string }> {
+    const nodes = await this.scanNodes();
+    const [at, from] = parseScanToken(token, nodes.length);
+    let node = at;
+    let cursor = from;
+    const keys: string[] = [];
+    while (node < nodes.length && keys.length < o.budget) {
+      this.roundTrips++;
+      const args = ['SCAN', cursor, 'MATCH', match, 'COUNT', String(o.count)];
+      const [next, batch] = (await nodes[node]!.sendCommand(args)) as [string, string[]];
+      for (const k of batch) keys.push(String(k));
+      cursor = String(next);
+      if (cursor === '0') node++;
+    }
+    return node < nodes.length ? { keys, next: `${node}:${cursor}` } : { keys };
+  }
+
+  /** The number of keys in the database (DBSIZE, summed over masters): the estimate a listing's progress shows. */
+  async dbsize(): Promise<number> {
+    let total = 0;
+    for (const node of await this.scanNodes()) {
+      this.roundTrips++;
+      total += Number(await node.sendCommand(['DBSIZE']));
+    }
+    return total;
+  }
+
   /**
    * Every key matching `match` (and of `type`, when given), master by master (replicas duplicate keys); SCAN may
    * repeat a key: deduplicated.
    */
   async scan(match: string, count = 1000, type?: string): Promise<string[]> {
-    const nodes = this.isCluster
-      ? await Promise.all(
-          (this.client as unknown as ClusterLike).masters.map((m) =>
-            (this.client as unknown as ClusterLike).nodeClient(m),
-          ),
-        )
-      : [this.client as unknown as { sendCommand(args: string[]): Promise<unknown> }];
+    const nodes = await this.scanNodes();
     const keys = new Set<string>();
     for (const node of nodes) {
       let cursor = '0';
@@ -81,4 +117,11 @@ export class RedisConn {
   now(): number {
     return Date.now() + this.offsetMs;
   }
+}
+
+/** A listing page token (`master:cursor`); a token of another shape starts from the beginning. */
+function parseScanToken(token: string | undefined, masters: number): [number, string] {
+  const m = token ? /^(\d+):(\d+)$/.exec(token) : null;
+  if (!m || Number(m[1]) >= masters) return [0, '0'];
+  return [Number(m[1]), m[2]!];
 }

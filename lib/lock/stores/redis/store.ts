@@ -31,6 +31,8 @@ export interface RedisStoreOptions {
 }
 
 const BATCH = 1000;
+/** Keys read per listing page: a million-key database is listed in pages, never held whole. */
+const PAGE_KEYS = 10_000;
 export class RedisLockStore implements LockStore {
   readonly kind = 'redis';
   readonly versionShape = REDIS_VERSION;
@@ -39,6 +41,8 @@ export class RedisLockStore implements LockStore {
   private readonly stream: string;
   /** First time each (key, version) was seen: "held for" where a format records no acquire time. */
   private readonly firstSeen = new Map<string, number>();
+  /** The (key, version) pairs seen by the listing pass under way: first-seen times of the others are dropped at its end. */
+  private passSeen: Set<string> | undefined;
 
   constructor(private readonly o: RedisStoreOptions) {
     this.conn = new RedisConn(o.client);
@@ -60,16 +64,23 @@ export class RedisLockStore implements LockStore {
     await this.o.close?.();
   }
 
+  /** Keys in the database (DBSIZE): the listing's estimated total. */
+  estimateTotal(): Promise<number> {
+    return this.conn.dbsize();
+  }
+
   /**
-   * One SCAN pass; per batch, bounded reads (read.ts: no value past the limit; a lock is a string
-   * or a hash, anything else is skipped), and PTTL only for the keys that are locks.
+   * One page of a SCAN pass (about 10 000 keys; the token continues it); per batch, bounded reads (read.ts: no value
+   * past the limit; a lock is a string or a hash, anything else is skipped), and PTTL only for the keys that are locks.
    */
-  async list(): Promise<StorePage> {
+  async list(pageToken?: string): Promise<StorePage> {
     const now = await this.conn.time();
-    const keys = (await this.conn.scan(this.o.match ?? '*', 1000)).filter((k) => k !== this.stream);
+    const page = await this.conn.scanPage(this.o.match ?? '*', pageToken, { count: 1000, budget: PAGE_KEYS });
+    const keys = [...new Set(page.keys)].filter((k) => k !== this.stream);
     const locks: LockView[] = [];
     let skipped = 0;
-    const seen = new Set<string>();
+    if (!pageToken || !this.passSeen) this.passSeen = new Set();
+    const seen = this.passSeen;
     for (let i = 0; i < keys.length; i += BATCH) {
       const batch = keys.slice(i, i + BATCH).filter((k) => !isCompanionKey(k));
       skipped += Math.min(BATCH, keys.length - i) - batch.length;
@@ -88,11 +99,15 @@ export class RedisLockStore implements LockStore {
         locks.push(this.view(reading, { ...read, pttl }, now));
       });
     }
-    for (const k of this.firstSeen.keys()) if (!seen.has(k)) this.firstSeen.delete(k);
+    if (!page.next) {
+      for (const k of this.firstSeen.keys()) if (!seen.has(k)) this.firstSeen.delete(k);
+      this.passSeen = undefined;
+    }
     return {
       locks: locks.sort((a, b) => a.name.localeCompare(b.name)),
       skipped,
       serverTime: new Date(now).toISOString(),
+      ...(page.next ? { nextPageToken: page.next } : {}),
     };
   }
 

@@ -80,7 +80,7 @@ export class S3LockStore implements LockStore {
       pending.has(item) ? this.pendingOf(item) : this.viewOf(item),
     );
     if (later && deferred.length) {
-      void readLater(
+      readLater(
         deferred,
         s3Reads,
         (item) => this.viewOf(item, true),
@@ -89,7 +89,7 @@ export class S3LockStore implements LockStore {
             views: read.filter((v) => v.releasable),
             dropped: read.filter((v) => !v.releasable).map((v) => v.name),
           }),
-      );
+      ).catch(() => undefined); // a body that cannot be read now stays pending: the next listing reads it again
     }
     const locks = views.filter((v) => v.releasable || v.pending);
     const serverTime = new Date(this.objects.now()).toISOString();

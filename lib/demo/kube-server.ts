@@ -1,0 +1,135 @@
+// The demo's kube-apiserver, where scripts/kube-apiserver.sh has built one on this machine (cached outside the repo):
+// Debian's etcd and the apiserver on loopback ports, a token, and a kubeconfig under the demo's data directory.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { get } from 'node:https';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { sleep } from './sleep';
+
+export const KUBE_BIN = join(
+  process.env.LOCKBOARD_KUBE_CACHE ?? join(homedir(), '.cache', 'lockboard', 'kubernetes-1.20.2'),
+  'bin',
+);
+
+export interface KubeServer {
+  kubeconfig: string;
+  children: ChildProcess[];
+}
+
+/** Why the demo cannot start an apiserver here (and how to fix it), or undefined when it can. */
+export function kubeMissing(): string | undefined {
+  if (!existsSync(join(KUBE_BIN, 'kube-apiserver')))
+    return 'no kube-apiserver is built on this machine: run scripts/kube-apiserver.sh once (about 6 minutes)';
+  if (spawnSync('etcd', ['--version']).error) return 'etcd is not installed (apt-get install -y etcd-server)';
+  return undefined;
+}
+
+export async function startKubeServer(dataDir: string, port: number, signal: AbortSignal): Promise<KubeServer> {
+  const dir = resolve(dataDir, 'kubernetes');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const [etcdPort, peerPort] = [port + 1, port + 2];
+  const etcd = spawn(
+    'etcd',
+    [
+      ...['--name', 'demo', '--data-dir', join(dir, 'etcd')],
+      ...[
+        '--listen-client-urls',
+        `http://127.0.0.1:${etcdPort}`,
+        '--advertise-client-urls',
+        `http://127.0.0.1:${etcdPort}`,
+      ],
+      ...[
+        '--listen-peer-urls',
+        `http://127.0.0.1:${peerPort}`,
+        '--initial-advertise-peer-urls',
+        `http://127.0.0.1:${peerPort}`,
+      ],
+      ...['--initial-cluster', `demo=http://127.0.0.1:${peerPort}`],
+    ],
+    { stdio: 'ignore' },
+  );
+  const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  writeFileSync(join(dir, 'sa.pub'), publicKey.export({ type: 'spki', format: 'pem' }));
+  writeFileSync(join(dir, 'sa.key'), privateKey.export({ type: 'pkcs8', format: 'pem' }));
+  const token = randomBytes(16).toString('hex');
+  writeFileSync(join(dir, 'tokens.csv'), `${token},demo-admin,demo-admin,system:masters\n`);
+  const apiserver = spawn(
+    join(KUBE_BIN, 'kube-apiserver'),
+    [
+      `--etcd-servers=http://127.0.0.1:${etcdPort}`,
+      '--bind-address=127.0.0.1',
+      `--secure-port=${port}`,
+      `--cert-dir=${join(dir, 'certs')}`,
+      '--advertise-address=127.0.0.1',
+      '--authorization-mode=AlwaysAllow',
+      `--token-auth-file=${join(dir, 'tokens.csv')}`,
+      '--service-account-issuer=https://kubernetes.default.svc',
+      `--service-account-key-file=${join(dir, 'sa.pub')}`,
+      `--service-account-signing-key-file=${join(dir, 'sa.key')}`,
+      '--service-cluster-ip-range=10.96.0.0/24',
+      '--enable-priority-and-fairness=false',
+      '--disable-admission-plugins=ServiceAccount',
+      '--logtostderr=false',
+      `--log-dir=${dir}`,
+    ],
+    { stdio: 'ignore' },
+  );
+  const kubeconfig = join(dir, 'kubeconfig');
+  writeFileSync(
+    kubeconfig,
+    [
+      'apiVersion: v1',
+      'kind: Config',
+      'current-context: demo',
+      'clusters:',
+      '- name: demo',
+      '  cluster:',
+      `    server: https://127.0.0.1:${port}`,
+      '    insecure-skip-tls-verify: true',
+      'users:',
+      '- name: demo-admin',
+      '  user:',
+      `    token: ${token}`,
+      'contexts:',
+      '- name: demo',
+      '  context:',
+      '    cluster: demo',
+      '    user: demo-admin',
+      '',
+    ].join('\n'),
+  );
+  const children = [etcd, apiserver];
+  for (let i = 0; ; i++) {
+    const ready = await isReady(port, token);
+    if (ready) return { kubeconfig, children };
+    if (i > 300 || apiserver.exitCode !== null || signal.aborted) {
+      for (const c of children) c.kill('SIGKILL');
+      throw new Error(`kube-apiserver did not become ready on port ${port}`);
+    }
+    await sleep(100, signal).catch(() => undefined);
+  }
+}
+
+/** GET /readyz with the token (the apiserver's own self-signed certificate: this is loopback, in the demo only). */
+function isReady(port: number, token: string): Promise<boolean> {
+  return new Promise((done) => {
+    const req = get(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/readyz',
+        rejectUnauthorized: false,
+        headers: { authorization: `Bearer ${token}` },
+      },
+      (res) => {
+        res.resume();
+        done(res.statusCode === 200);
+      },
+    );
+    req.on('error', () => done(false));
+    req.setTimeout(1_000, () => req.destroy());
+  });
+}

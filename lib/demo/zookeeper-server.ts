@@ -1,0 +1,86 @@
+// Debian's ZooKeeper started from its jar on loopback (no systemd, admin server off), for the demo and the tests.
+// Ready when `srvr` says it is serving: `ruok` answers `imok` earlier, while requests are still refused
+// (facts-coordination Part B §3.1).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fourLetters } from '../lock/stores/zookeeper/sessions';
+
+const JARS = '/usr/share/java';
+const NEEDED = [
+  'zookeeper.jar',
+  'zookeeper-jute.jar',
+  'slf4j-api.jar',
+  'slf4j-nop.jar',
+  'commons-cli.jar',
+  'metrics-core.jar',
+];
+
+export const INSTALL_ZOOKEEPER = 'apt-get install -y --no-install-recommends zookeeper default-jre-headless';
+
+/** The classpath of Debian's ZooKeeper, or null when it is not installed. */
+export function zookeeperClasspath(dir = process.env.LOCKBOARD_ZOOKEEPER_JARS ?? JARS): string | null {
+  const jars = NEEDED.map((j) => join(dir, j));
+  return existsSync(jars[0]!) ? jars.filter((j) => existsSync(j)).join(':') : null;
+}
+
+/** Whether `srvr` says the server serves requests (`Mode: standalone`), not merely that it is up (`ruok`). */
+export async function isServing(hostPort: string): Promise<boolean> {
+  const answer = await fourLetters(hostPort, 'srvr', 500).catch(() => '');
+  return /^Mode: /m.test(answer);
+}
+
+export interface ZooKeeperServer {
+  port: number;
+  hosts: string;
+  stop(): Promise<void>;
+  kill(): void;
+}
+
+export async function startZooKeeperServer(port: number, o: { tickMs?: number } = {}): Promise<ZooKeeperServer> {
+  const cp = zookeeperClasspath();
+  if (!cp) throw new Error(`ZooKeeper is not installed: ${INSTALL_ZOOKEEPER}`);
+  const dir = mkdtempSync(join(tmpdir(), 'lockboard-zk-'));
+  writeFileSync(
+    join(dir, 'zoo.cfg'),
+    [
+      `tickTime=${o.tickMs ?? 2000}`,
+      `dataDir=${dir}`,
+      `clientPort=${port}`,
+      'clientPortAddress=127.0.0.1',
+      'admin.enableServer=false',
+      '4lw.commands.whitelist=srvr,ruok,cons,dump',
+      '',
+    ].join('\n'),
+  );
+  const child: ChildProcess = spawn(
+    'java',
+    [
+      '-Xmx128m',
+      '-XX:TieredStopAtLevel=1',
+      '-cp',
+      cp,
+      'org.apache.zookeeper.server.ZooKeeperServerMain',
+      join(dir, 'zoo.cfg'),
+    ],
+    { stdio: 'ignore' },
+  );
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 3_000))]);
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const hosts = `127.0.0.1:${port}`;
+  for (let i = 0; i < 200; i++) {
+    if (child.exitCode !== null) break;
+    if (await isServing(hosts)) return { port, hosts, stop, kill: () => child.kill('SIGKILL') };
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await stop();
+  throw new Error(`ZooKeeper did not start serving on ${hosts} within 10 s`);
+}

@@ -1,0 +1,108 @@
+// One source's index of locks on the console server (facts-scale.md: the server holds the set, the browser a window).
+// Only what filters, sorts, counts and paints a row stays in memory, as a compact Row (row.ts); a lock's details,
+// metadata and sensitive fields are read again on demand (the lock page, the release dialog). Counts by health are
+// kept as rows change, and health that moves with time alone (a TTL running out, a refresh overdue) is moved by
+// `sweep` from a heap of each row's next transition, never by judging every row again.
+import { LOCK_HEALTHS as HEALTHS, type LockHealth } from '../types';
+import type { LockView } from '../store';
+
+import { TransitionHeap } from './heap';
+import { compact, healthAt, nextTransition, Row } from './row';
+
+export { Row } from './row';
+export type { IndexRow } from './row';
+
+export type HealthCounts = Record<LockHealth, number>;
+
+export const zeroCounts = (): HealthCounts => Object.fromEntries(HEALTHS.map((h) => [h, 0])) as HealthCounts;
+
+export interface RowChange {
+  before?: Row;
+  after?: Row;
+}
+
+/** What a browser shows changed: another version, health, expiry (over a second: a TTL read wobbles), read state. */
+export function rowChanged(a: Row, b: Row): boolean {
+  if (a.version !== b.version || a.health !== b.health || a.pending !== b.pending) return true;
+  if (Number.isNaN(a.expires) !== Number.isNaN(b.expires)) return true;
+  return Math.abs(a.expires - b.expires) > 1_000;
+}
+
+export class LockIndex {
+  readonly rows = new Map<string, Row>();
+  readonly counts = zeroCounts();
+  /** Rows listed before their body was read (metadata first): filters on owner see them once read. */
+  pending = 0;
+  private readonly heap = new TransitionHeap<Row>();
+  /** Listing pass stamps: a row not seen by a whole pass is gone. */
+  private seenIn = new Map<string, number>();
+  private pass = 0;
+
+  get size(): number {
+    return this.rows.size;
+  }
+
+  /** A new listing pass starts: rows it does not see are removed by `endPass`. */
+  beginPass(): void {
+    this.pass++;
+  }
+
+  /** Sets `view` (health judged at `now`, the store's clock); the change, or undefined when nothing shown moved. */
+  upsert(view: LockView, now: number): RowChange | undefined {
+    let row = compact(view);
+    const judged = healthAt(row, now);
+    if (judged !== row.health) row = row.withHealth(judged);
+    this.seenIn.set(row.name, this.pass);
+    const before = this.rows.get(row.name);
+    if (before && !rowChanged(before, row)) return undefined;
+    if (before) this.count(before, -1);
+    this.count(row, 1);
+    this.rows.set(row.name, row);
+    const at = nextTransition(row, now);
+    if (at !== undefined) this.heap.push(at, row);
+    return { before, after: row };
+  }
+
+  remove(name: string): RowChange | undefined {
+    const before = this.rows.get(name);
+    if (!before) return undefined;
+    this.rows.delete(name);
+    this.seenIn.delete(name);
+    this.count(before, -1);
+    return { before };
+  }
+
+  /** The pass is complete: every row it did not see is removed. */
+  endPass(): RowChange[] {
+    const gone: RowChange[] = [];
+    for (const [name, pass] of this.seenIn) {
+      if (pass === this.pass) continue;
+      const change = this.remove(name);
+      if (change) gone.push(change);
+    }
+    return gone;
+  }
+
+  /** Rows whose health moved with time by `now` (an expiry passed, a refresh overdue): moved, counted, returned. */
+  sweep(now: number): RowChange[] {
+    const moved: RowChange[] = [];
+    for (const row of this.heap.popDue(now)) {
+      if (this.rows.get(row.name) !== row) continue; // replaced or removed since: that row has its own entry
+      const health = healthAt(row, now);
+      if (health === row.health) continue;
+      const after = row.withHealth(health);
+      this.count(row, -1);
+      this.count(after, 1);
+      this.rows.set(row.name, after);
+      const at = nextTransition(after, now);
+      if (at !== undefined) this.heap.push(at, after);
+      moved.push({ before: row, after });
+    }
+    return moved;
+  }
+
+  private count(row: Row, by: 1 | -1): void {
+    this.counts[row.health] += by;
+    if (row.pending) this.pending += by;
+  }
+}

@@ -1,0 +1,44 @@
+// The trail beside the locks: `<dir>/.lockboard/audit.jsonl` (or the directory the source names with `?audit=`), one
+// JSON line per event appended with O_APPEND (one write each, so concurrent writers never interleave a line).
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { AUDIT_STRING_FIELDS, type AuditRecord } from '../../audit-record';
+
+const FILE = 'audit.jsonl';
+
+/** Appends one event; resolves to its id. Throws when the trail cannot be written (nothing is then released). */
+export function recordEvent(dir: string, fields: Record<string, string>): string {
+  fs.mkdirSync(dir, { recursive: true });
+  const at = new Date();
+  const id = `${at.getTime()}-${randomBytes(4).toString('hex')}`;
+  fs.appendFileSync(path.join(dir, FILE), `${JSON.stringify({ id, at: at.toISOString(), ...fields })}\n`);
+  return id;
+}
+
+/** Events of [from, to), oldest first, for one lock or all. */
+export function readEvents(dir: string, from: Date, to: Date, lock?: string): AuditRecord[] {
+  let text: string;
+  try {
+    text = fs.readFileSync(path.join(dir, FILE), 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+  const out: AuditRecord[] = [];
+  for (const line of text.split('\n')) {
+    if (!line) continue;
+    let f: Record<string, string>;
+    try {
+      f = JSON.parse(line) as Record<string, string>;
+    } catch {
+      continue; // a torn last line (a crash mid-write) is skipped
+    }
+    const t = Date.parse(f.at ?? '');
+    if (!f.event || !f.lock || !(t >= from.getTime() && t < to.getTime()) || (lock && f.lock !== lock)) continue;
+    const record = { id: f.id, at: f.at, event: f.event, lock: f.lock } as AuditRecord;
+    for (const k of AUDIT_STRING_FIELDS) if (f[k]) record[k] = f[k];
+    out.push(record);
+  }
+  return out;
+}

@@ -1,0 +1,137 @@
+// Lock files that are not plain files, or whose holder is found another way (facts-files §1–5): Mercurial's symlink,
+// proper-lockfile's directory, Lockboard's own generation directory, git's `*.lock` (held while a git process works in
+// the repository), Terraform's local state lock (held only while the kernel shows the POSIX lock on the state file).
+import fs from 'node:fs';
+import path from 'node:path';
+import { readEntry, type Entry } from './entry';
+import { readLockFile } from './formats';
+import { GEN_SUFFIX, LOCKD_SUFFIX, parseGeneration } from './gendir-body';
+import { devKey } from './proc';
+import { pidVerdict, processInfo } from './process';
+import { heldBy, holdersOf, live, noHolder, type Context, type Reading } from './reading';
+
+const PROPER_LOCKFILE_STALE_MS = 10_000;
+
+function mercurial(e: Entry, c: Context): Reading | null {
+  const m = /^(.+?)(?:\/([0-9a-f]+))?:(\d+)$/.exec(e.body.toString());
+  if (!m) return null;
+  const r = { format: 'mercurial' as const, label: 'Mercurial lock', host: m[1], pid: m[3], details: [] };
+  if (m[1] !== c.host)
+    return { ...r, status: 'unknown', why: `Held on host ${m[1]}: its process cannot be seen from ${c.host}.` };
+  const v = pidVerdict(Number(m[3]), Number(e.stat.mtimeMs));
+  if (v.status === 'live') return { ...r, status: 'live', holder: v.info, why: `${v.why}.` };
+  return { ...r, status: v.status === 'dead' ? 'stale' : 'unknown', why: `${v.why} (Mercurial breaks it itself).` };
+}
+
+function lockDirectory(e: Entry, c: Context): Reading | null {
+  const names = e.body.length ? e.body.toString().split('\n') : [];
+  if (e.name.endsWith(LOCKD_SUFFIX)) return ownLock(e, names, c);
+  if (!e.name.endsWith('.lock') || names.length) return null;
+  const expiresMs = Number(e.stat.mtimeMs) + PROPER_LOCKFILE_STALE_MS;
+  const r = { format: 'proper-lockfile' as const, label: 'proper-lockfile directory', details: [] };
+  const ttl = { expiresMs, ttlMs: PROPER_LOCKFILE_STALE_MS };
+  const unknownStale = ' (its holder’s `stale` option is not recorded; 10 s is the default)';
+  return expiresMs > c.nowMs
+    ? { ...r, ...ttl, status: 'fresh', why: `Refreshed within 10 s${unknownStale}.` }
+    : { ...r, ...ttl, status: 'stale', why: `Stale: not refreshed for 10 s${unknownStale}.` };
+}
+
+function ownLock(e: Entry, names: string[], c: Context): Reading | null {
+  const gens = names.filter((n) => n.endsWith(GEN_SUFFIX));
+  const r = { format: 'lockboard-dir' as const, label: 'Lockboard lock directory', details: [] };
+  if (!gens.length) return { ...r, status: 'stale', why: 'An empty lock directory: its holder is gone.' };
+  const member = readEntry(path.dirname(e.path), `${path.basename(e.path)}/${gens[0]}`);
+  const gen = member && parseGeneration(member.body);
+  if (!member || !gen) return null;
+  const expiresMs = Number(member.stat.mtimeMs) + gen.ttlMs;
+  const g = {
+    ...r,
+    member,
+    host: gen.host,
+    pid: String(gen.pid),
+    generation: gen.token,
+    expiresMs,
+    ttlMs: gen.ttlMs,
+    details: [['Identity', gen.owner] as [string, string], ...(gen.purpose ? [['Purpose', gen.purpose]] : [])] as [
+      string,
+      string,
+    ][],
+  };
+  if (expiresMs <= c.nowMs) return { ...g, status: 'stale', why: 'Stale: not refreshed within its TTL.' };
+  if (gen.host === c.host && pidVerdict(gen.pid, Number(member.stat.birthtimeMs)).status === 'dead')
+    return { ...g, status: 'stale', why: `Stale: its holder pid ${gen.pid} on this host has exited.` };
+  return { ...g, status: 'fresh', why: 'Refreshed within its TTL.' };
+}
+
+/** `.git/**.lock`: git keeps no fd open while hooks run; a git process working in the repository is the holder. */
+function gitLock(e: Entry, c: Context): Reading {
+  const repo = e.path.slice(0, e.path.lastIndexOf(`${path.sep}.git${path.sep}`));
+  const body = e.body;
+  const what =
+    body.subarray(0, 4).toString() === 'DIRC'
+      ? `a new index (${body.readUInt32BE(8)} entries)`
+      : /^[0-9a-f]{40,64}\n$/.test(body.toString())
+        ? `new value ${body.toString().trim()}`
+        : `${body.length} bytes`;
+  const r = {
+    format: 'git' as const,
+    label: 'git lock file',
+    details: [
+      ['Repository', repo],
+      ['Locks', path.basename(e.path).replace(/\.lock$/, '')],
+      ['Pending', what],
+    ] as [string, string][],
+  };
+  const held = heldBy(r, holdersOf(e, c.scan));
+  if (held) return held;
+  for (const [pid, cwd] of c.scan.cwds) {
+    if (cwd !== repo && !cwd.startsWith(repo + path.sep)) continue;
+    const p = processInfo(pid);
+    if (p.state === 'alive' && p.comm?.startsWith('git')) return live(r, p, ` working in ${repo}`);
+  }
+  return noHolder(r, c.scan, `Stale: no git process is running in ${repo} (git’s own advice: remove the file).`);
+}
+
+/** `.terraform.tfstate.lock.info` beside `terraform.tfstate`: a lock only while the state file is fcntl-locked. */
+function terraformLocal(e: Entry, c: Context): Reading | null {
+  let info: Record<string, string>;
+  try {
+    info = JSON.parse(e.body.toString()) as Record<string, string>;
+  } catch {
+    return null;
+  }
+  if (typeof info.ID !== 'string' || typeof info.Operation !== 'string') return null;
+  const base = path
+    .basename(e.path)
+    .replace(/^\./, '')
+    .replace(/\.lock\.info$/, '');
+  const state = path.join(path.dirname(e.path), base);
+  const details: [string, string][] = [
+    ['ID', info.ID],
+    ['Operation', info.Operation],
+    ['Who', String(info.Who ?? '')],
+    ['Created', String(info.Created ?? '')],
+    ['State', state],
+  ];
+  const r = { format: 'terraform-local' as const, label: 'Terraform local state lock', details };
+  let st: fs.BigIntStats;
+  try {
+    st = fs.statSync(state, { bigint: true });
+  } catch {
+    return { ...r, status: 'free', why: 'Not a lock: a leftover info file (the state file is gone).' };
+  }
+  const posix = (c.scan.locks.get(devKey(st.dev, st.ino)) ?? []).find((k) => k.kind === 'POSIX');
+  if (!posix) return { ...r, status: 'free', why: 'Not locked: a leftover info file (no lock on the state file).' };
+  const p = processInfo(posix.pid);
+  if (p.state === 'alive') return live(r, p, ' (a POSIX lock on the state file)');
+  return { ...r, status: 'live', why: `Held by a POSIX lock on ${state} (pid ${posix.pid}).` };
+}
+
+export function readEntryAsLock(e: Entry, c: Context): Reading | null {
+  if (e.kind === 'symlink') return mercurial(e, c);
+  if (e.kind === 'dir') return lockDirectory(e, c);
+  if (e.kind !== 'file') return null;
+  if (e.read && /(^|\/)\.[^/]+\.lock\.info$/.test(e.name)) return terraformLocal(e, c);
+  if (e.read && /\/\.git\/(.+\/)?[^/]+\.lock$/.test(e.path)) return gitLock(e, c);
+  return readLockFile(e, c);
+}

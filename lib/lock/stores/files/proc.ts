@@ -1,0 +1,118 @@
+// Who holds a file on this machine (facts-files §1): the kernel's lock table (/proc/locks: flock, POSIX, OFD; keyed
+// by MAJ:MIN:INO in hex) and a scan of every process's open fds matched by device and inode (stat() on the magic
+// link, never its text). /proc/locks alone misleads: a flock outlives the pid it names when a child keeps the fd.
+import fs from 'node:fs';
+
+export interface KernelLock {
+  kind: string;
+  access: string;
+  /** The pid the kernel names (-1 for OFD locks, possibly dead for flock). */
+  pid: number;
+}
+
+export interface FdHolder {
+  pid: number;
+  fd: string;
+}
+
+/** One machine-wide reading, taken once per listing. */
+export interface HolderScan {
+  locks: Map<string, KernelLock[]>;
+  fds: Map<string, FdHolder[]>;
+  /** Processes whose fds this user may not read (EACCES): holders among them cannot be seen. */
+  hidden: number;
+  /** False where /proc is not there (not Linux): nothing about holders can be known. */
+  procfs: boolean;
+  /** Processes by pid with their cwd (for git: a git process working in a repository). */
+  cwds: Map<number, string>;
+  /** Every inode number that is locked or open somewhere: most files are in neither, and are passed at once. */
+  inos: Set<bigint>;
+}
+
+/** glibc's major/minor split of st_dev, as /proc/locks prints it. */
+export function devKey(dev: bigint, ino: bigint): string {
+  const major = ((dev >> 8n) & 0xfffn) | ((dev >> 32n) & ~0xfffn);
+  const minor = (dev & 0xffn) | ((dev >> 12n) & ~0xffn);
+  return `${major.toString(16).padStart(2, '0')}:${minor.toString(16).padStart(2, '0')}:${ino}`;
+}
+
+const LINE = /^\d+: (-> )?(\S+)\s+\S+\s+(\S+)\s+(-?\d+)\s+([0-9a-f]+:[0-9a-f]+:\d+)\s+\d+\s+\S+$/;
+
+export function parseProcLocks(text: string): Map<string, KernelLock[]> {
+  const out = new Map<string, KernelLock[]>();
+  for (const line of text.split('\n')) {
+    const m = LINE.exec(line.trim());
+    if (!m || m[1]) continue; // a blocked waiter ("->") holds nothing
+    const list = out.get(m[5]!) ?? [];
+    list.push({ kind: m[2]!, access: m[3]!, pid: Number(m[4]) });
+    out.set(m[5]!, list);
+  }
+  return out;
+}
+
+const pids = (): number[] => {
+  try {
+    return fs
+      .readdirSync('/proc')
+      .filter((d) => /^\d+$/.test(d))
+      .map(Number);
+  } catch {
+    return [];
+  }
+};
+
+/** The lock table and every readable fd, keyed `dev:ino` (decimal bigint strings). */
+export function scanHolders(): HolderScan {
+  let text: string;
+  try {
+    text = fs.readFileSync('/proc/locks', 'utf8');
+  } catch {
+    return { locks: new Map(), fds: new Map(), hidden: 0, procfs: false, cwds: new Map(), inos: new Set() };
+  }
+  const fds = new Map<string, FdHolder[]>();
+  const cwds = new Map<number, string>();
+  let hidden = 0;
+  for (const pid of pids()) {
+    if (pid === process.pid) continue;
+    let entries: string[];
+    try {
+      entries = fs.readdirSync(`/proc/${pid}/fd`);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EACCES') hidden++;
+      continue;
+    }
+    try {
+      cwds.set(pid, fs.readlinkSync(`/proc/${pid}/cwd`));
+    } catch {
+      /* exited meanwhile */
+    }
+    for (const fd of entries) {
+      try {
+        const s = fs.statSync(`/proc/${pid}/fd/${fd}`, { bigint: true });
+        if (!s.isFile() && !s.isDirectory()) continue;
+        const key = `${s.dev}:${s.ino}`;
+        const list = fds.get(key) ?? [];
+        list.push({ pid, fd });
+        fds.set(key, list);
+      } catch {
+        /* closed meanwhile, or a socket */
+      }
+    }
+  }
+  return withLockTable({ locks: new Map(), fds, hidden, procfs: true, cwds, inos: new Set() }, text);
+}
+
+/** A scan whose open files are reused (a burst of inspections) with the kernel's lock table read afresh. */
+export function withLockTable(scan: HolderScan, text?: string): HolderScan {
+  if (!scan.procfs) return scan;
+  let table = text;
+  try {
+    table ??= fs.readFileSync('/proc/locks', 'utf8');
+  } catch {
+    table = '';
+  }
+  const locks = parseProcLocks(table);
+  const inos = new Set<bigint>();
+  for (const key of [...locks.keys(), ...scan.fds.keys()]) inos.add(BigInt(key.slice(key.lastIndexOf(':') + 1)));
+  return { ...scan, locks, inos };
+}

@@ -1,0 +1,100 @@
+// One process as an operator needs it named (facts-files §6): alive, a zombie (kill(pid, 0) still succeeds on one),
+// gone, or a reused pid (a start time after the file naming it was written); command, start time, user.
+import fs from 'node:fs';
+import os from 'node:os';
+
+export interface ProcessInfo {
+  pid: number;
+  state: 'alive' | 'zombie' | 'gone' | 'hidden';
+  comm?: string;
+  /** Start time, epoch ms (clock ticks since boot; 10 ms resolution). */
+  startedMs?: number;
+  /** Start time in clock ticks since boot (/proc/<pid>/stat field 22). */
+  startTicks?: bigint;
+  user?: string;
+}
+
+let bootMs: number | undefined;
+let users: Map<string, string> | undefined;
+const TICK_MS = 10; // CLK_TCK is 100 on Linux
+
+function bootTime(): number {
+  if (bootMs === undefined) {
+    const m = /^btime (\d+)$/m.exec(fs.readFileSync('/proc/stat', 'utf8'));
+    bootMs = m ? Number(m[1]) * 1000 : 0;
+  }
+  return bootMs;
+}
+
+function userName(uid: string): string {
+  if (!users) {
+    users = new Map();
+    try {
+      for (const line of fs.readFileSync('/etc/passwd', 'utf8').split('\n')) {
+        const [name, , id] = line.split(':');
+        if (name && id) users.set(id, name);
+      }
+    } catch {
+      /* no passwd: uids are shown */
+    }
+  }
+  return users.get(uid) ?? `uid ${uid}`;
+}
+
+export function processInfo(pid: number): ProcessInfo {
+  if (!Number.isInteger(pid) || pid <= 0 || !fs.existsSync(`/proc/${pid}`)) return { pid, state: 'gone' };
+  let stat: string;
+  try {
+    stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch (err) {
+    return { pid, state: (err as NodeJS.ErrnoException).code === 'EACCES' ? 'hidden' : 'gone' };
+  }
+  const close = stat.lastIndexOf(')');
+  const comm = stat.slice(stat.indexOf('(') + 1, close);
+  const fields = stat.slice(close + 2).split(' '); // fields[0] is field 3 (state)
+  const startTicks = Number(fields[19]);
+  let user: string | undefined;
+  try {
+    const uid = /^Uid:\s+(\d+)/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    if (uid !== undefined) user = userName(uid);
+  } catch {
+    /* exited meanwhile */
+  }
+  return {
+    pid,
+    state: fields[0] === 'Z' || fields[0] === 'X' ? 'zombie' : 'alive',
+    comm,
+    startedMs: bootTime() + startTicks * TICK_MS,
+    startTicks: BigInt(startTicks),
+    user,
+  };
+}
+
+/** "pid 123 (python3, user root, started 2026-…)" */
+export function describeProcess(p: ProcessInfo): string {
+  const parts = [p.comm, p.user && `user ${p.user}`, p.startedMs && `started ${new Date(p.startedMs).toISOString()}`];
+  return `pid ${p.pid} (${parts.filter(Boolean).join(', ')})`;
+}
+
+export type Liveness = 'live' | 'dead' | 'unknown';
+
+/**
+ * A pid recorded in a file: live only if the process exists, is no zombie, and did not start after the file was
+ * last written (which would make it another process that reused the pid).
+ */
+export function pidVerdict(pid: number, fileMtimeMs: number): { info: ProcessInfo; status: Liveness; why: string } {
+  const info = processInfo(pid);
+  if (info.state === 'hidden') return { info, status: 'unknown', why: `pid ${pid} cannot be read as this user` };
+  if (info.state === 'gone') return { info, status: 'dead', why: `pid ${pid} is not running` };
+  if (info.state === 'zombie')
+    return { info, status: 'dead', why: `pid ${pid} has exited (a zombie its parent has not reaped)` };
+  if (info.startedMs !== undefined && info.startedMs > fileMtimeMs + 1_000)
+    return {
+      info,
+      status: 'dead',
+      why: `pid ${pid} is now another process (${info.comm}) that started after the file was written: the pid was reused`,
+    };
+  return { info, status: 'live', why: `held by live ${describeProcess(info)}` };
+}
+
+export const thisHost = (): string => os.hostname();

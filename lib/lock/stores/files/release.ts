@@ -1,0 +1,85 @@
+// Removing a lock file only if it is still exactly the one the operator saw (facts-files §7.3). POSIX has no
+// conditional unlink, so: check, rename it to a private side name (only we know it, so nothing can change what is
+// there), verify the side file, then remove it, or on a mismatch link it back. Sync calls: the window in which the
+// name is empty is ~10 µs with them and ~10× longer with fs/promises.
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { newGeneration, releaseGeneration, tryAcquireGeneration } from './gendir';
+import { entryAt, identityOf, parseVersion, sameFile, versionOf } from './entry';
+
+export type ProtocolResult =
+  { outcome: 'released' | 'gone' | 'refreshed' } | { outcome: 'changed'; detail?: string; side?: string };
+
+const code = (err: unknown) => (err as NodeJS.ErrnoException).code ?? '';
+
+export const SIDE_MARK = '.lockboard-release-';
+
+/**
+ * The protocol, serialised among Lockboard's releases of the same file by its own lock (a generation directory under
+ * `guard`): two operators clearing one stale file at once would otherwise let the later one's rename displace the
+ * successor the first one let in (6 overlaps in 400 sections measured without it; test/files/race.test.ts).
+ */
+export function removeIfSame(p: string, name: string, version: string, guard: string): ProtocolResult {
+  const job = `release-${createHash('sha256').update(p).digest('hex').slice(0, 16)}`;
+  fs.mkdirSync(guard, { recursive: true });
+  const deadline = Date.now() + 2_000;
+  let held: string | null = null;
+  while (!(held = tryAcquireGeneration(guard, newGeneration({ dir: guard, job, owner: 'release', ttlMs: 5_000 })))) {
+    if (Date.now() > deadline) throw new Error(`another release of ${p} has been in progress for 2 s; try again`);
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+  }
+  try {
+    return removeIfSameNow(p, name, version);
+  } finally {
+    releaseGeneration(held);
+  }
+}
+
+function removeIfSameNow(p: string, name: string, version: string): ProtocolResult {
+  const cur = entryAt(p, name);
+  if (!cur) return { outcome: 'gone' };
+  const seen = identityOf(cur);
+  if (versionOf(seen) !== version) {
+    const asked = parseVersion(version);
+    return { outcome: asked && sameFile(seen, { ...seen, ...asked }) ? 'refreshed' : 'changed' };
+  }
+  const side = path.join(
+    path.dirname(p),
+    `.${path.basename(p)}${SIDE_MARK}${process.pid}-${randomBytes(8).toString('hex')}`,
+  );
+  try {
+    fs.renameSync(p, side);
+  } catch (err) {
+    if (code(err) === 'ENOENT') return { outcome: 'gone' };
+    throw err;
+  }
+  const moved = entryAt(side, name);
+  if (moved && versionOf(identityOf(moved)) === version) {
+    if (moved.kind === 'dir') fs.rmdirSync(side);
+    else fs.unlinkSync(side);
+    return { outcome: 'released' };
+  }
+  // a successor took the name between the check and the rename: put it back
+  if (!moved || moved.kind === 'dir')
+    return {
+      outcome: 'changed',
+      side,
+      detail: `a successor's lock appeared at the same moment; a directory cannot be put back safely, so it was left at ${side}: move it back if its holder still runs`,
+    };
+  try {
+    fs.linkSync(side, p);
+    fs.unlinkSync(side);
+    return {
+      outcome: 'changed',
+      detail: 'a successor took the lock at the same moment; its file was put back untouched',
+    };
+  } catch (err) {
+    if (code(err) !== 'EEXIST') throw err;
+    return {
+      outcome: 'changed',
+      side,
+      detail: `CONFLICT: a successor took the lock at the same moment, and while its file was being put back a third process created the lock; both may be running now. The successor's file is kept at ${side} as evidence`,
+    };
+  }
+}

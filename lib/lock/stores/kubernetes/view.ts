@@ -1,0 +1,100 @@
+// How a Lease is shown. Health as client-go judges it: a candidate takes the Lease over once it has seen the record
+// unchanged for leaseDurationSeconds on its own clock; the console does the same with its own observations (the
+// first time it saw this resourceVersion), and shows the writer's renewTime beside it (expired by the writer's clock
+// is `overdue` until the console has watched it unchanged that long).
+import type { LockView } from '../../store';
+import type { LockHealth } from '../../types';
+import { readLease, type LeaseReading } from './formats';
+import { keyOf, timeOf, type Lease } from './lease';
+import { kubeTerms } from './terms';
+import { versionOfLease } from './version';
+
+/** First time the console saw each Lease at each resourceVersion (`namespace/name` → rv and when). */
+export type Observations = Map<string, { rv: string; at: number }>;
+
+export function observe(seen: Observations, l: Lease, now: number): number {
+  const key = keyOf(l);
+  const rv = l.metadata.resourceVersion ?? '';
+  const before = seen.get(key);
+  if (before && before.rv === rv) return before.at;
+  seen.set(key, { rv, at: now });
+  return now;
+}
+
+function judge(r: LeaseReading, now: number, unchangedMs: number, longHeldMs?: number): [LockHealth, string?] {
+  const since = r.acquiredMs ?? now;
+  if (r.durationMs !== undefined) {
+    if (unchangedMs > r.durationMs)
+      return [
+        'expired',
+        `Unchanged for ${Math.round(unchangedMs / 1000)} s, longer than its lease: client-go candidates take it over.`,
+      ];
+    if (r.renewMs !== undefined && r.renewMs + r.durationMs < now)
+      return [
+        'overdue',
+        'Expired by the writer’s renewTime; the console confirms once it has seen it unchanged for its lease.',
+      ];
+    return ['healthy'];
+  }
+  if (longHeldMs !== undefined && now - since > longHeldMs) return ['long-held', 'Never expires by itself.'];
+  return ['unknown', 'This Lease never expires by itself: only its holder or an operator clears it.'];
+}
+
+export function leaseView(
+  l: Lease,
+  r: LeaseReading,
+  o: { source: string; name: string; now: number; observedAt: number; longHeldMs?: number },
+): LockView {
+  const since = r.acquiredMs ?? timeOf(l.metadata.creationTimestamp) ?? o.observedAt;
+  const updated = r.renewMs ?? since;
+  const [health, note] = judge(r, o.now, o.now - o.observedAt, o.longHeldMs);
+  const rv = l.metadata.resourceVersion ?? '0';
+  const expiresAt = r.durationMs !== undefined ? o.observedAt + r.durationMs : undefined;
+  return {
+    store: 'kubernetes',
+    source: o.source,
+    bucket: o.source,
+    name: o.name,
+    format: r.kind,
+    formatLabel: r.label,
+    identity: r.identity,
+    generation: String(r.transitions ?? 0),
+    metageneration: '0',
+    createdAt: new Date(since).toISOString(),
+    updatedAt: new Date(updated).toISOString(),
+    heldMs: Math.max(0, o.now - since),
+    ...(r.durationMs !== undefined ? { ttlMs: r.durationMs } : {}),
+    ...(expiresAt !== undefined
+      ? { expiresAt: new Date(expiresAt).toISOString(), afterExpiry: 'expired' as const }
+      : {}),
+    health,
+    metadata: { ...(l.metadata.annotations ?? {}) },
+    details: [
+      ['Lease', keyOf(l)],
+      ...r.details,
+      ['Unchanged since (console’s clock)', new Date(o.observedAt).toISOString()],
+      ...(r.renewMs !== undefined && r.durationMs !== undefined
+        ? [['Expiry by the writer’s clock', new Date(r.renewMs + r.durationMs).toISOString()] as [string, string]]
+        : []),
+    ],
+    releasable: true,
+    releaseRule: 'clear-holder',
+    releaseNote:
+      'Writes holderIdentity "" to the Lease, pinned to the resourceVersion you saw (as client-go and Terraform release); the Lease itself stays.',
+    ...(note ? { note } : {}),
+    size: JSON.stringify(l.spec ?? {}).length,
+    version: versionOfLease(rv, l.metadata.uid ?? '', r.holder),
+    versionLabel: `resourceVersion ${rv}`,
+    terms: kubeTerms(r.kind),
+  };
+}
+
+/** The view of a Lease, or null when nobody holds it. */
+export function viewOf(
+  l: Lease,
+  o: { source: string; name: string; now: number; seen: Observations; longHeldMs?: number },
+) {
+  const r = readLease(l);
+  if (!r) return null;
+  return leaseView(l, r, { ...o, observedAt: observe(o.seen, l, o.now) });
+}

@@ -1,0 +1,51 @@
+// The ZooKeeper audit trail: persistent sequential nodes under `<source path>/.lockboard/audit`, named
+// `e-<milliseconds>-<seq>` so a window is chosen from the names and only its events are read.
+import { AUDIT_STRING_FIELDS, type AuditRecord } from '../../audit-record';
+import type { ZkConn } from './conn';
+import { joinPath } from './source';
+
+export const auditPath = (base: string) => joinPath(base, '.lockboard/audit');
+
+export async function recordEvent(conn: ZkConn, base: string, fields: Record<string, string>): Promise<string> {
+  const dir = auditPath(base);
+  const at = Date.now();
+  const body = Buffer.from(JSON.stringify({ ...fields, at: new Date(at).toISOString() }));
+  const create = () => conn.create(`${dir}/e-${at}-`, body, conn.zk.CreateMode.PERSISTENT_SEQUENTIAL);
+  try {
+    return await create();
+  } catch {
+    await conn.mkdirp(dir); // the first event under this source
+    return create();
+  }
+}
+
+export async function readEvents(
+  conn: ZkConn,
+  base: string,
+  from: Date,
+  to: Date,
+  lock?: string,
+): Promise<AuditRecord[]> {
+  const dir = auditPath(base);
+  const names = await conn.children(dir).catch(() => [] as string[]);
+  const inWindow = names.filter((n) => {
+    const ms = Number(/^e-(\d+)-/.exec(n)?.[1]);
+    return ms >= from.getTime() && ms < to.getTime();
+  });
+  const nodes = await Promise.all(inWindow.map((n) => conn.read(`${dir}/${n}`)));
+  const out: AuditRecord[] = [];
+  for (const node of nodes) {
+    if (!node) continue;
+    let f: Record<string, string>;
+    try {
+      f = JSON.parse(node.data.toString('utf8')) as Record<string, string>;
+    } catch {
+      continue;
+    }
+    if (!f.event || !f.lock || !f.at || (lock && f.lock !== lock)) continue;
+    const record = { id: node.path, at: f.at, event: f.event, lock: f.lock } as AuditRecord;
+    for (const k of AUDIT_STRING_FIELDS) if (f[k]) record[k] = f[k];
+    out.push(record);
+  }
+  return out.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+}

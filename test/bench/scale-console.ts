@@ -1,0 +1,125 @@
+// npm run bench -- scale-console: the console itself over one Redis of N redis-py locks (beside N other keys), as a
+// viewer meets it: the first answer while the first pass runs (with its progress), the cold index, a warm window, a
+// filter, a sort and an exact name over every lock (bytes and time), the stream's bytes on connect and while idle, a
+// change to a row in view reaching the stream, the console's RSS, and the locks page in Chromium (first row, JS
+// heap). SCALE_CONSOLE_SIZES chooses N (default 10000,100000; add 1000000 for the million). Before this index the
+// issue measured 15 MB and 1.4–1.7 s per listing at 10 000 locks, 151 MB and 21–25 s at 100 000.
+import { readFileSync } from 'node:fs';
+import { encode } from 'next-auth/jwt';
+import { startBrowserConsole } from '../helpers/console-browser';
+import { startRedis } from '../helpers/redis';
+import { fillRedis } from '../helpers/scale';
+import { printTable, round, writeJson } from './report';
+
+const SIZES = (process.env.SCALE_CONSOLE_SIZES ?? '10000,100000').split(',').map(Number);
+const SECRET = 'bench-secret-0123456789abcdef0123';
+const VIEWER = 'viewer@demo.lockboard';
+
+const rssMb = (pid: number) =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+
+async function timedGet(url: string, cookie: string) {
+  const started = performance.now();
+  const res = await fetch(url, { headers: { cookie, accept: 'application/json' } });
+  const text = await res.text();
+  return { ms: performance.now() - started, bytes: text.length, body: JSON.parse(text) as Record<string, unknown> };
+}
+
+/** Opens the stream: bytes until its snapshot, then bytes over `idleMs`, and the time a `change` naming `lock` takes. */
+async function streamFigures(url: string, cookie: string, idleMs: number, change: () => Promise<void>) {
+  const ctl = new AbortController();
+  const res = await fetch(url, { headers: { cookie, accept: 'text/event-stream' }, signal: ctl.signal });
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let bytes = 0;
+  const readUntil = async (test: (t: string) => boolean, ms: number) => {
+    const end = Date.now() + ms;
+    while (!test(text) && Date.now() < end) {
+      const chunk = await Promise.race([reader.read(), new Promise<null>((r) => setTimeout(() => r(null), 250))]);
+      if (chunk && !chunk.done) {
+        bytes += chunk.value.length;
+        text += decoder.decode(chunk.value);
+      }
+    }
+  };
+  await readUntil((t) => t.includes('event: snapshot') && t.endsWith('\n\n'), 60_000);
+  const connectBytes = bytes;
+  text = '';
+  await readUntil(() => false, idleMs);
+  const idleBytes = bytes - connectBytes;
+  text = '';
+  const started = performance.now();
+  await change();
+  await readUntil((t) => /event: change[^]*"lock:0"/.test(t), 10_000);
+  const changeMs = performance.now() - started;
+  ctl.abort();
+  return { connectBytes, idleBytesPerS: idleBytes / (idleMs / 1000), changeMs };
+}
+
+export async function benchScaleConsole() {
+  const rows: Record<string, string | number>[] = [];
+  for (const n of SIZES) {
+    const r = await startRedis();
+    await fillRedis(r.client as never, n);
+    const source = `redis://127.0.0.1:${r.port}/0`;
+    const c = await startBrowserConsole({ LOCKBOARD_SOURCES: source, NEXTAUTH_SECRET: SECRET });
+    try {
+      const cookie = `next-auth.session-token=${await encode({ token: { email: VIEWER, sub: VIEWER }, secret: SECRET })}`;
+      const api = (qs: string) => `${c.app.url}/api/locks?source=${encodeURIComponent(source)}${qs}`;
+      const started = performance.now();
+      const cold = await timedGet(api(''), cookie);
+      const progress = (cold.body.sources as { listed: number; estimate?: number }[])[0]!;
+      let complete = false;
+      while (!complete) {
+        await new Promise((d) => setTimeout(d, 500));
+        complete = (await timedGet(api('&limit=1'), cookie)).body.complete === true;
+      }
+      const coldIndexS = (performance.now() - started) / 1000;
+      const warm = await timedGet(api(''), cookie);
+      const filter = await timedGet(api('&q=lock:4242'), cookie);
+      const sort = await timedGet(api('&sort=expires&order=desc'), cookie);
+      const exact = await timedGet(api(`&q=lock:${n - 1}`), cookie);
+      const stream = await streamFigures(
+        `${c.app.url}/api/locks/stream?source=${encodeURIComponent(source)}`,
+        cookie,
+        10_000,
+        async () => void (await r.client.sendCommand(['SET', 'lock:0', 'f'.repeat(32), 'PX', '600000'])),
+      );
+      const rss = rssMb(c.app.child.pid!);
+      const context = await c.contextAs(VIEWER);
+      const page = await context.newPage();
+      const opened = performance.now();
+      await page.goto(`${c.app.url}/locks`);
+      await page.getByTestId('lock-rows').locator('[data-lock]').first().waitFor({ timeout: 30_000 });
+      const firstRowMs = performance.now() - opened;
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Performance.enable');
+      const { metrics } = (await cdp.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] };
+      const heapMb = (metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0) / 1024 / 1024;
+      await context.close();
+      rows.push({
+        locks: n,
+        'first answer ms': round(cold.ms),
+        'listed then': `${progress.listed}/${progress.estimate ?? '?'}`,
+        'cold index s': round(coldIndexS, 1),
+        'window ms / KB': `${round(warm.ms)} / ${round(warm.bytes / 1024)}`,
+        'filter ms': round(filter.ms),
+        'sort ms': round(sort.ms),
+        'exact ms': round(exact.ms),
+        'stream connect KB': round(stream.connectBytes / 1024),
+        'idle B/s': round(stream.idleBytesPerS),
+        'change in view ms': round(stream.changeMs),
+        'console RSS MB': round(rss),
+        'page first row ms': round(firstRowMs),
+        'page heap MB': round(heapMb),
+      });
+      console.log(rows[rows.length - 1]);
+    } finally {
+      await c.close();
+      await r.stop();
+    }
+  }
+  printTable('Scale: the console over one Redis source (viewer)', rows);
+  writeJson('scale-console', rows);
+}

@@ -1,0 +1,78 @@
+// npm run bench -- scale: one Redis with N redis-py locks (and N keys that are not locks), indexed as the console's
+// watcher does, at 10 000, 100 000 and 1 000 000 (SCALE_SIZES to choose). Per size: a cold full index against a bare
+// SCAN + pipelined GET/PTTL of the same keys in the same run, time to the first page (a first screen), bytes per lock
+// in the index, and the cost of the queries a page makes (first window, filter, sort, exact name, next window), each
+// over every lock; the window's JSON size. Run with --expose-gc for the memory figures (the bench script does).
+import { RedisLockStore } from '@/lib/lock/stores/redis';
+import { runQuery, type LockQuery } from '@/lib/lock/query/query';
+import { rowView } from '@/lib/lock/query/row-view';
+import { expand } from '@/lib/lock/query/row';
+import { startRedis } from '../helpers/redis';
+import { bareScan, fillRedis, indexRedis } from '../helpers/scale';
+import { printTable, quantile, round, writeJson } from './report';
+
+const SIZES = (process.env.SCALE_SIZES ?? '10000,100000,1000000').split(',').map(Number);
+
+const heap = () => {
+  (globalThis as { gc?: () => void }).gc?.();
+  return process.memoryUsage().heapUsed;
+};
+
+function timed<T>(fn: () => T, runs = 5): { ms: number; value: T } {
+  const times: number[] = [];
+  let value!: T;
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    value = fn();
+    times.push(performance.now() - started);
+  }
+  return { ms: quantile(times, 0.5), value };
+}
+
+export async function benchScale() {
+  const rows: Record<string, string | number>[] = [];
+  for (const n of SIZES) {
+    const r = await startRedis();
+    try {
+      await fillRedis(r.client as never, n);
+      const bare = await bareScan(r.client as never);
+      const store = new RedisLockStore({ client: r.client as never, source: 'redis://bench/0' });
+      const before = heap();
+      const cold = await indexRedis(store);
+      const bytesPerLock = (heap() - before) / n;
+      const ix = cold.index;
+      const src = () => [{ id: 'redis://bench/0', rows: ix.rows.values(), counts: ix.counts, size: ix.size }];
+      const q = (o: Partial<LockQuery>) => runQuery(src(), { sort: 'name', order: 'asc', limit: 100, ...o });
+      const first = timed(() => q({}));
+      const filter = timed(() => q({ q: 'lock:4242' }));
+      const owner = timed(() => q({ q: 'nobody-holds-this' }));
+      const byHealth = timed(() => q({ sort: 'health', order: 'desc' }));
+      const byExpiry = timed(() => q({ sort: 'expires' }));
+      const exact = timed(() => q({ q: `lock:${n - 1}` }));
+      const next = timed(() => q({ cursor: first.value.nextCursor! }));
+      const windowBytes = JSON.stringify(first.value.rows.map((x) => rowView(expand(x.row)))).length;
+      rows.push({
+        locks: n,
+        keys: bare.keys,
+        'bare SCAN+GET/PTTL s': round(bare.ms / 1000, 2),
+        'cold index s': round(cold.ms / 1000, 2),
+        ratio: round(cold.ms / bare.ms, 2),
+        'first page ms': round(cold.firstPageMs),
+        'B/lock': Math.round(bytesPerLock),
+        'window ms': round(first.ms),
+        'filter ms': round(filter.ms),
+        'no-match ms': round(owner.ms),
+        'sort health ms': round(byHealth.ms),
+        'sort expires ms': round(byExpiry.ms),
+        'exact ms': round(exact.ms),
+        'next window ms': round(next.ms),
+        'window KB': round(windowBytes / 1024),
+      });
+      console.log(rows[rows.length - 1]);
+    } finally {
+      await r.stop();
+    }
+  }
+  printTable('Scale: one Redis source, the console index (lib/server/index) vs a bare SCAN + GET/PTTL', rows);
+  writeJson('scale', rows);
+}

@@ -1,0 +1,110 @@
+// The console's index of one source (lib/server/index): counts kept as rows change, health that moves with time alone
+// moved by the sweep (not by judging every row), passes that remove what they did not see, and windows by cursor.
+import { describe, expect, it } from 'vitest';
+import { LockIndex } from '@/lib/lock/query/lock-index';
+import { runQuery } from '@/lib/lock/query/query';
+import { expand } from '@/lib/lock/query/row';
+import type { LockView } from '@/lib/lock/store';
+
+const T0 = Date.parse('2026-11-25T10:00:00Z');
+const iso = (ms: number) => new Date(ms).toISOString();
+const view = (name: string, o: Partial<LockView> = {}): LockView =>
+  ({
+    store: 'redis',
+    source: 'redis://h:6379/0',
+    bucket: 'redis://h:6379/0',
+    name,
+    format: 'redis-py',
+    formatLabel: 'redis-py Lock',
+    generation: '0',
+    metageneration: '0',
+    createdAt: iso(T0),
+    updatedAt: iso(T0),
+    health: 'healthy',
+    heldMs: 0,
+    metadata: { big: 'x'.repeat(100) },
+    details: [['Token', 'abc']],
+    releasable: true,
+    releaseRule: 'delete',
+    releaseNote: '',
+    size: 1,
+    version: `v-${name}`,
+    versionLabel: 'hash',
+    terms: { storeLabel: 'Redis' } as LockView['terms'],
+    ...o,
+  }) as LockView;
+
+describe('the lock index', () => {
+  it('keeps counts by health as rows come and go, and drops what a whole pass did not see', () => {
+    const ix = new LockIndex();
+    ix.beginPass();
+    ix.upsert(view('a'), T0);
+    ix.upsert(view('b', { health: 'unknown' }), T0);
+    expect(ix.counts.healthy).toBe(1);
+    expect(ix.counts.unknown).toBe(1);
+    expect(ix.upsert(view('a'), T0)).toBeUndefined(); // unchanged: no event
+    ix.beginPass();
+    ix.upsert(view('b', { health: 'unknown' }), T0);
+    expect(ix.endPass().map((c) => c.before?.name)).toEqual(['a']);
+    expect(ix.counts.healthy).toBe(0);
+    expect(ix.size).toBe(1);
+  });
+
+  it('keeps no details or metadata in memory: the lock page reads them again', () => {
+    const ix = new LockIndex();
+    ix.upsert(view('a'), T0);
+    const row = expand(ix.rows.get('a')!);
+    expect(row.details).toEqual([]);
+    expect(row.metadata).toEqual({});
+    expect(row.version).toBe('v-a');
+  });
+
+  it('moves a row to expired when its TTL runs out, with no store event, only that row', () => {
+    const ix = new LockIndex();
+    ix.upsert(view('soon', { expiresAt: iso(T0 + 5_000), afterExpiry: 'expired' }), T0);
+    ix.upsert(view('later', { expiresAt: iso(T0 + 60_000), afterExpiry: 'expired' }), T0);
+    expect(ix.sweep(T0 + 1_000)).toEqual([]);
+    const moved = ix.sweep(T0 + 6_000);
+    expect(moved.map((c) => [c.after!.name, c.after!.health])).toEqual([['soon', 'expired']]);
+    expect(ix.counts.expired).toBe(1);
+    expect(ix.counts.healthy).toBe(1);
+  });
+
+  it('a row refreshed since it was scheduled is not moved by its old expiry', () => {
+    const ix = new LockIndex();
+    ix.upsert(view('a', { expiresAt: iso(T0 + 5_000), afterExpiry: 'expired' }), T0);
+    ix.upsert(view('a', { version: 'v2', expiresAt: iso(T0 + 50_000), afterExpiry: 'expired' }), T0 + 4_000);
+    expect(ix.sweep(T0 + 6_000)).toEqual([]);
+    expect(ix.counts.healthy).toBe(1);
+  });
+
+  it('pages a sorted, filtered window by cursor over several sources, each row once', () => {
+    const a = new LockIndex();
+    const b = new LockIndex();
+    for (let i = 0; i < 250; i++) a.upsert(view(`job-${String(i).padStart(3, '0')}`), T0);
+    for (let i = 0; i < 250; i++) b.upsert(view(`job-${String(i).padStart(3, '0')}`, { identity: 'ci' }), T0);
+    const sources = [
+      { id: 'a', rows: a.rows.values(), counts: a.counts, size: a.size },
+      { id: 'b', rows: b.rows.values(), counts: b.counts, size: b.size },
+    ];
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const fresh = sources.map((s, i) => ({ ...s, rows: [a, b][i]!.rows.values() }));
+      const w = runQuery(fresh, { sort: 'name', order: 'desc', limit: 64, ...(cursor ? { cursor } : {}) });
+      expect(w.total).toBe(500);
+      expect(w.counts.healthy).toBe(500);
+      seen.push(...w.rows.map((r) => `${r.source}/${r.row.name}`));
+      cursor = w.nextCursor;
+    } while (cursor);
+    expect(seen).toHaveLength(500);
+    expect(new Set(seen).size).toBe(500);
+    expect(seen[0]).toBe('b/job-249');
+    const ci = runQuery(
+      sources.map((s, i) => ({ ...s, rows: [a, b][i]!.rows.values() })),
+      { q: 'CI', sort: 'name', order: 'asc', limit: 10 },
+    );
+    expect(ci.matched).toBe(250);
+    expect(ci.rows.every((r) => r.source === 'b')).toBe(true);
+  });
+});

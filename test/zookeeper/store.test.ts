@@ -1,0 +1,138 @@
+// The ZooKeeper store on Debian's real ZooKeeper, with locks written by real kazoo and Curator contenders: the queue
+// in grant order, the exact-node release, and each trap of facts-coordination Part B §3 as a test.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LockView } from '@/lib/lock/store';
+import type { ZooKeeperServer } from '@/lib/demo/zookeeper-server';
+import type { ZkConn } from '@/lib/lock/stores/zookeeper/conn';
+import { TwoLeadersError } from '@/lib/lock/stores/zookeeper/release';
+import { ZooKeeperLockStore } from '@/lib/lock/stores/zookeeper/store';
+import { curator, kazoo, startZooKeeper, zkClient, type RecipeDriver } from '../helpers/zookeeper';
+
+let server: ZooKeeperServer;
+let k: RecipeDriver;
+let c: RecipeDriver;
+let admin: ZkConn;
+let store: ZooKeeperLockStore;
+const op = { reason: 'test', operator: 'ci' };
+
+beforeAll(async () => {
+  server = await startZooKeeper();
+  k = kazoo(server.hosts);
+  c = curator(server.hosts);
+  admin = await zkClient(server.hosts);
+  store = new ZooKeeperLockStore({ conn: await zkClient(server.hosts, '/app') });
+}, 30_000);
+afterAll(async () => {
+  await store?.close();
+  admin?.client.close();
+  await Promise.all([k?.stop(), c?.stop()]);
+  await server?.stop();
+});
+
+const until = async (check: () => Promise<boolean>) => {
+  for (let i = 0; i < 100 && !(await check()); i++) await new Promise((r) => setTimeout(r, 30));
+  return check();
+};
+
+describe('the ZooKeeper store on real kazoo and Curator locks', () => {
+  it('shows a kazoo Lock’s holder and its waiters in sequence order, with their sessions', async () => {
+    for (const who of ['alice', 'bob', 'carol']) await k.start(who, 'lock', '/app/jobs/report', who);
+    const view = (await store.inspect('/app/jobs/report'))!;
+    expect(view.format).toBe('kazoo-lock');
+    expect(view.identity).toBe('alice');
+    expect(view.waiters!.map((w) => w.identity)).toEqual(['bob', 'carol']);
+    expect(Number(view.waiters![0]!.version)).toBeLessThan(Number(view.waiters![1]!.version));
+    expect(view.details.find(([l]) => l === 'Holder node')![1]).toMatch(
+      /session 0x[0-9a-f]+, client 127\.0\.0\.1:\d+, timeout 10 s/,
+    );
+  });
+
+  it('never releases a waiter, and releasing the holder lets the first waiter in', async () => {
+    const view = (await store.inspect('/app/jobs/report'))!;
+    const bob = await admin.read(`/${view.waiters![0]!.key!}`);
+    const asWaiter = `${bob!.stat.czxid.readBigInt64BE(0)}.${bob!.stat.version}`;
+    const refused = await store.forceRelease({ name: view.name, version: asWaiter, ...op });
+    expect(refused.outcome).toBe('changed');
+    const byNode = await store.forceRelease({
+      name: view.waiters![0]!.key!,
+      version: view.waiters![0]!.version,
+      ...op,
+    });
+    expect(byNode.outcome).toBe('not-a-lock');
+    expect(byNode.current).toMatchObject({ queuedFor: 'app/jobs/report', releasable: false });
+    expect(await admin.exists(`/${view.waiters![0]!.key!}`)).not.toBeNull();
+    const r = await store.forceRelease({ name: view.name, version: view.version, ...op });
+    expect(r.outcome).toBe('released');
+    expect(await until(() => k.held('bob'))).toBe(true);
+    expect(await k.held('carol')).toBe(false);
+    expect(await k.held('alice')).toBe(true); // the old holder is not told: the effect the dialog states
+    // a stale view (alice's version) never touches bob's node
+    const again = await store.forceRelease({ name: view.name, version: view.version, ...op });
+    expect(again.outcome).toBe('changed');
+    expect((await store.inspect(view.name))!.identity).toBe('bob');
+  });
+
+  it('reads Curator’s mutex and semaphore (leases + locks as one lock) as holders and waiters', async () => {
+    for (const id of ['m1', 'm2', 'm3']) await c.start(id, 'mutex', '/app/cur/mutex', '');
+    for (const id of ['s1', 's2', 's3', 's4']) await c.start(id, 'semaphore', '/app/cur/sem', id, '2');
+    const locks = new Map((await store.list()).locks.map((l) => [l.name, l] as [string, LockView]));
+    expect(locks.get('app/cur/mutex')).toMatchObject({ format: 'curator-mutex' });
+    expect(locks.get('app/cur/mutex')!.waiters).toHaveLength(2);
+    const sem = locks.get('app/cur/sem')!;
+    expect(sem.format).toBe('curator-semaphore');
+    expect(sem.details.filter(([l]) => l.startsWith('Holder'))).toHaveLength(2);
+    expect(sem.waiters).toHaveLength(2); // the one holding locks/ while it waits, then the locks/ queue
+    expect(locks.has('app/cur/sem/leases') || locks.has('app/cur/sem/locks')).toBe(false);
+  });
+
+  it('refuses to release a LeaderLatch leader without the two-leaders confirmation; with it there are two leaders', async () => {
+    await c.start('A', 'latch', '/app/cur/latch', 'leader-A');
+    await c.start('B', 'latch', '/app/cur/latch', 'leader-B');
+    expect(await until(() => c.held('A'))).toBe(true);
+    const view = (await store.inspect('/app/cur/latch'))!;
+    expect(view.terms.twoLeaders).toMatch(/keeps believing it leads until its ZooKeeper session ends/);
+    expect(view.terms.confirmByName).toBe(true);
+    await expect(store.forceRelease({ name: view.name, version: view.version, ...op })).rejects.toBeInstanceOf(
+      TwoLeadersError,
+    );
+    expect((await store.inspect(view.name))!.identity).toBe('leader-A');
+    const r = await store.forceRelease({ name: view.name, version: view.version, ...op, acceptTwoLeaders: true });
+    expect(r.outcome).toBe('released');
+    expect(await until(() => c.held('B'))).toBe(true);
+    expect(await c.held('A')).toBe(true); // the trap the confirmation names: two leaders
+  });
+
+  it('reads a Curator LeaderSelector with an id as an election, and a kazoo Election at a leader path', async () => {
+    for (const id of ['sel-1', 'sel-2']) await c.start(id, 'selector', '/app/cur/selector', `node-${id}`);
+    for (const id of ['e-1', 'e-2']) await k.start(id, 'election', '/app/api/leader', `api-${id}`);
+    const selector = (await store.inspect('/app/cur/selector'))!;
+    expect(selector).toMatchObject({ format: 'curator-leader-selector', identity: 'node-sel-1' });
+    expect(selector.terms.twoLeaders).toBeTruthy();
+    const election = (await store.inspect('/app/api/leader'))!;
+    expect(election.terms.twoLeaders).toBeTruthy();
+    expect(election.waiters!.map((w) => w.identity)).toEqual(['api-e-2']);
+    expect((await store.inspect('/app/cur/mutex'))!.terms.twoLeaders).toBeUndefined(); // data: the local address
+  });
+
+  it('never deletes a re-created non-sequential node that restarted at the version seen (kazoo lease_holder)', async () => {
+    await k.start('cron', 'lease', '/app/leases/hourly', 'cron-1', '600');
+    const seen = (await store.inspect('/app/leases/hourly'))!;
+    expect(seen).toMatchObject({ format: 'kazoo-lease', identity: 'cron-1', health: 'healthy' });
+    expect(seen.terms.rule).toMatch(/weaker/);
+    const holder = '/app/leases/hourly/lease_holder';
+    const data = (await admin.read(holder))!.data;
+    await admin.remove(holder, -1);
+    await admin.create(holder, Buffer.from(String(data).replace('cron-1', 'cron-2')), admin.zk.CreateMode.PERSISTENT);
+    expect((await admin.read(holder))!.stat.version).toBe(0); // the data version alone cannot tell them apart
+    const r = await store.forceRelease({ name: seen.name, version: seen.version, ...op });
+    expect(r.outcome).toBe('changed');
+    expect(await admin.exists(holder)).not.toBeNull();
+  });
+
+  it('records the attempt and the outcome under .lockboard/audit', async () => {
+    const from = new Date(Date.now() - 60_000);
+    const events = await store.readAudit(from, new Date(Date.now() + 1_000), '/app/jobs/report');
+    expect(events.map((e) => e.event)).toEqual(expect.arrayContaining(['force-release-requested', 'force-released']));
+    expect((await store.list()).locks.some((l) => l.name.includes('.lockboard'))).toBe(false);
+  });
+});
