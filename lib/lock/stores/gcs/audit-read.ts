@@ -22,6 +22,7 @@ export interface ListAuditOptions {
 }
 
 const FIELDS = 'items(name,metadata,timeCreated),nextPageToken';
+const OBSERVED = new Set<string>(['observed-created', 'observed-deleted', 'deleted-outside']);
 const STAMP = /(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})\.(\d{3})\d{3}Z-[0-9a-f]+\.json$/;
 
 export async function listAuditEvents(
@@ -72,7 +73,9 @@ function toRecord(item: GcsObjectResource): AuditRecord | null {
   if (!m || !event || !lock) return null;
   const named = `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}.${m[7]}Z`;
   const created = Date.parse(item.timeCreated ?? '');
-  const at = Number.isFinite(created) ? storeTime(named, created) : named;
+  // the object's creation dates it, not the name its writer chose; observed events alone are dated by the change
+  // notification they record (written later, named by the event's time)
+  const at = Number.isFinite(created) && !OBSERVED.has(event) ? storeTime(named, created) : named;
   const record: AuditRecord = { id: item.name, at, event, lock };
   for (const key of AUDIT_STRING_FIELDS) {
     const v = str(key);
