@@ -18,10 +18,11 @@ const DOT: Record<LockHealth, string> = {
   free: '○',
 };
 
-export function HealthBadge({ health }: { health: LockHealth }) {
+/** `meaning`: the lock's own words for its health (its store's truth table); the neutral words otherwise. */
+export function HealthBadge({ health, meaning }: { health: LockHealth; meaning?: string }) {
   return (
     <span
-      title={HEALTH_MEANING[health]}
+      title={meaning ?? HEALTH_MEANING[health]}
       data-health={health}
       className={`inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${STYLE[health]}`}
     >

@@ -3,8 +3,8 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRef, useState } from 'react';
-import { formatDuration, formatTime, versionText } from '@/lib/format';
-import { HEALTH_MEANING, liveHealth } from '@/lib/health';
+import { liveHealth } from '@/lib/health';
+import { detailFacts, type LockFact } from '@/lib/lock-facts';
 import { lockQuery } from '@/lib/queries';
 import type { LockInfo } from '@/lib/lock/types';
 import { Countdown } from './countdown';
@@ -13,6 +13,7 @@ import { SuccessNotice } from './ui/notice';
 import { ForceReleaseDialog, releasedNotice } from './force-release-dialog';
 import { HealthBadge } from './health-badge';
 import { LockTimeline } from './lock-timeline';
+import { LockWaiters, WaiterNotReleased } from './lock-waiters';
 import { Button } from './ui/button';
 import { useLockPush } from './use-lock-push';
 import { useReturnFocus } from './use-return-focus';
@@ -51,7 +52,9 @@ export function LockDetail({ name, bucket, canRelease }: { name: string; bucket?
         </p>
       )}
       {lock && <LockFields lock={lock} serverNow={serverNow} />}
-      {lock && canRelease && (
+      {lock && <LockWaiters lock={lock} serverNow={serverNow} />}
+      {lock && <WaiterNotReleased lock={lock} />}
+      {lock && canRelease && !(lock as { queuedFor?: string }).queuedFor && (
         <Button
           variant="danger"
           onClick={() => {
@@ -80,60 +83,15 @@ export function LockDetail({ name, bucket, canRelease }: { name: string; bucket?
 }
 
 function LockFields({ lock, serverNow }: { lock: LockInfo; serverNow: number }) {
-  const t = lock.terms;
-  const ago = (iso: string) => formatDuration(serverNow - Date.parse(iso));
-  const rows: [string, React.ReactNode][] = [
-    [
-      'Health',
-      <>
-        <HealthBadge health={lock.health} />{' '}
-        <span className="text-sm text-zinc-600 dark:text-zinc-400">{HEALTH_MEANING[lock.health]}</span>
-      </>,
-    ],
-    ['When it changes', healthChange(lock)],
-    ['Identity', lock.identity !== undefined ? <SafeText key="i" text={lock.identity} /> : 'unknown'],
-    ...(lock.host
-      ? [['Host / pid', <SafeText key="h" text={`${lock.host} / ${lock.pid ?? '?'}`} />] as [string, React.ReactNode]]
-      : []),
-    ...(lock.purpose ? [['Purpose', <SafeText key="p" text={lock.purpose} />] as [string, React.ReactNode]] : []),
-    ['Format', `${lock.formatLabel} (${lock.format})`],
-    ...lock.details.map(([label, value]): [string, React.ReactNode] => [label, <SafeText key={label} text={value} />]),
-    ...(lock.sensitive ?? []).map(([label, value]): [string, React.ReactNode] => [
-      `${label} (unmasked: operators only)`,
-      <span key={label} className="break-all font-mono text-xs">
-        <SafeText text={value} />
-      </span>,
-    ]),
-    ...(lock.note ? [['Note', <SafeText key="n" text={lock.note} />] as [string, React.ReactNode]] : []),
-    ['Releasing', lock.releaseNote],
-    [t?.since ?? 'Held since', `${formatTime(lock.createdAt)} (${ago(lock.createdAt)})`],
-    ...(t?.updated
-      ? [[t.updated, `${formatTime(lock.updatedAt)} (${ago(lock.updatedAt)} ago)`] as [string, React.ReactNode]]
-      : []),
-    ['Expires in', <Countdown key="c" expiresAt={lock.expiresAt} serverNow={serverNow} />],
-    ...(t?.ttl && lock.ttlMs
-      ? [
-          [
-            t.ttl,
-            `${formatDuration(lock.ttlMs)}${lock.refreshIntervalMs ? ` / ${formatDuration(lock.refreshIntervalMs)}` : ''}`,
-          ] as [string, React.ReactNode],
-        ]
-      : []),
-    ['Store', `${t?.storeLabel ?? lock.store ?? ''} · ${lock.source ?? lock.bucket}`],
-    [
-      `Version (${t?.versionName ?? 'version'})`,
-      <span key="v" className="font-mono" data-testid="detail-version">
-        {versionText(lock)}
-      </span>,
-    ],
-  ];
   return (
     <div className="grid gap-6 lg:grid-cols-2">
       <dl className="grid grid-cols-[12rem_1fr] gap-x-4 gap-y-2 text-sm">
-        {rows.map(([k, v]) => (
-          <div key={k} className="contents">
-            <dt className="text-zinc-500">{k}</dt>
-            <dd>{v}</dd>
+        {detailFacts(lock, serverNow).map((f) => (
+          <div key={f.label} className="contents">
+            <dt className="text-zinc-500">{f.label}</dt>
+            <dd>
+              <FactValue fact={f} lock={lock} serverNow={serverNow} />
+            </dd>
           </div>
         ))}
       </dl>
@@ -149,19 +107,31 @@ function LockFields({ lock, serverNow }: { lock: LockInfo; serverNow: number }) 
   );
 }
 
-function healthChange(lock: LockInfo): string {
-  if (lock.health === 'free') return 'Nobody holds it; the next holder replaces this released marker.';
-  if (lock.health === 'unknown')
-    return 'Never by itself: a foreign lock stays until its owner or an operator removes it.';
-  if (lock.health === 'expired')
-    return lock.terms?.expiredMeans
-      ? `It stays so until an operator clears it: ${lock.terms.expiredMeans}.`
-      : 'It stays expired until an acquirer takes it over or an operator clears it.';
-  const overdueAt = lock.refreshIntervalMs ? Date.parse(lock.updatedAt) + 1.5 * lock.refreshIntervalMs : undefined;
-  const parts = [];
-  if (overdueAt && lock.health !== 'overdue')
-    parts.push(`overdue at ${formatTime(new Date(overdueAt).toISOString())} without a refresh`);
-  if (lock.expiresAt) parts.push(`expired at ${formatTime(lock.expiresAt)} without a refresh`);
-  if (parts.length === 0) return lock.terms?.liveness ?? 'Only its owner or an operator changes it.';
-  return `Becomes ${parts.join('; ')}. Every refresh pushes these back.`;
+function FactValue({ fact, lock, serverNow }: { fact: LockFact; lock: LockInfo; serverNow: number }) {
+  switch (fact.kind) {
+    case 'health':
+      return (
+        <>
+          <HealthBadge health={lock.health} meaning={fact.text} />{' '}
+          <span className="text-sm text-zinc-600 dark:text-zinc-400">{fact.text}</span>
+        </>
+      );
+    case 'countdown':
+      return <Countdown expiresAt={lock.expiresAt} serverNow={serverNow} />;
+    case 'version':
+      return (
+        <span className="font-mono" data-testid="detail-version">
+          {fact.text}
+        </span>
+      );
+    case 'sensitive':
+      return (
+        <span className="break-all font-mono text-xs">
+          <SafeText text={fact.text} />
+        </span>
+      );
+    default:
+      // holders' text (identity, host, purpose, details, notes): marked and isolated
+      return <SafeText text={fact.text} />;
+  }
 }

@@ -1,51 +1,38 @@
 'use client';
-// The lock a release dialog is about, in its store's words: holder, format, health, version, the store's rule and
-// what clearing does to the holder, and whether it is safe to clear.
-import { formatDuration, versionText } from '@/lib/format';
-import { HEALTH_MEANING, RELEASE_ADVICE } from '@/lib/health';
+// The lock a release dialog is about, in its store's words (lib/lock-facts.ts): holder, format, health, version, the
+// store's rule and what clearing does to the holder, and whether it is safe to clear.
+import { dialogFacts, dialogSentences } from '@/lib/lock-facts';
 import type { LockInfo } from '@/lib/lock/types';
 import { HealthBadge } from './health-badge';
 import { SafeText } from './safe-text';
 
 export function ReleaseSummary({ target, serverNow }: { target: LockInfo; serverNow: number }) {
+  const { rule, safe } = dialogSentences(target);
   return (
     <>
       <dl className="grid grid-cols-[8rem_1fr] gap-x-3 gap-y-1 text-sm">
-        <dt className="text-zinc-500">Holder</dt>
-        <dd data-testid="dialog-holder">
-          {target.identity !== undefined ? <SafeText text={target.identity} /> : 'unknown'}
-        </dd>
-        {target.purpose && (
-          <>
-            <dt className="text-zinc-500">Purpose</dt>
-            <dd>
-              <SafeText text={target.purpose} />
-            </dd>
-          </>
-        )}
-        <dt className="text-zinc-500">Format</dt>
-        <dd data-testid="dialog-format">{target.formatLabel}</dd>
-        {target.details.map(([label, value]) => (
-          <div key={label} className="contents">
-            <dt className="text-zinc-500">{label}</dt>
-            <dd className="break-all">{value}</dd>
+        {dialogFacts(target, serverNow).map((f) => (
+          <div key={f.label} className="contents">
+            <dt className="text-zinc-500">{f.label}</dt>
+            {f.kind === 'health' ? (
+              <dd>
+                <HealthBadge health={target.health} meaning={f.text} />{' '}
+                <span className="text-xs text-zinc-500">{f.text}</span>
+              </dd>
+            ) : (
+              <dd
+                className={f.kind === 'version' ? 'font-mono text-xs' : 'break-all'}
+                data-testid={f.kind === 'version' ? 'dialog-version' : TEST_IDS[f.label]}
+              >
+                <SafeText text={f.text} />
+              </dd>
+            )}
           </div>
         ))}
-        <dt className="text-zinc-500">Health</dt>
-        <dd>
-          <HealthBadge health={target.health} />{' '}
-          <span className="text-xs text-zinc-500">{HEALTH_MEANING[target.health]}</span>
-        </dd>
-        <dt className="text-zinc-500">Held for</dt>
-        <dd className="tabular">{formatDuration(serverNow - Date.parse(target.createdAt))}</dd>
-        <dt className="text-zinc-500">Version</dt>
-        <dd className="font-mono text-xs" data-testid="dialog-version">
-          {versionText(target)}
-        </dd>
       </dl>
-      {target.terms && (
+      {rule && (
         <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="dialog-store-rule">
-          {target.terms.rule} {target.terms.effect}
+          {rule}
         </p>
       )}
       <p
@@ -53,8 +40,7 @@ export function ReleaseSummary({ target, serverNow }: { target: LockInfo; server
         className={`rounded-md p-3 text-sm ${target.health === 'expired' ? 'bg-emerald-50 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-200' : 'bg-amber-50 text-amber-900 dark:bg-amber-950 dark:text-amber-200'}`}
       >
         <strong>Safe to clear? </strong>
-        {RELEASE_ADVICE[target.health].replace(/^Safe to clear: /, '')} Only this version is cleared: if someone else
-        takes the lock meanwhile, nothing of theirs is touched.
+        {safe}
       </p>
       <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="dialog-release-note">
         {target.releaseNote}
@@ -62,3 +48,9 @@ export function ReleaseSummary({ target, serverNow }: { target: LockInfo; server
     </>
   );
 }
+
+const TEST_IDS: Record<string, string> = {
+  Holder: 'dialog-holder',
+  Format: 'dialog-format',
+  Version: 'dialog-version',
+};

@@ -13,24 +13,40 @@ export const HEALTH_LABEL: Record<LockHealth, string> = {
   free: 'Free',
 };
 
+/**
+ * What a health means when the lock's store says nothing more: true on every store and format (no refresh, TTL or
+ * object words). Each store's own, sharper words come with the lock (`terms.health`, lib/lock/stores/<store>).
+ */
 export const HEALTH_MEANING: Record<LockHealth, string> = {
-  healthy: 'The holder is refreshing on schedule.',
-  overdue: 'A refresh is late (1.5 intervals without one). The holder may be slow, paused or crashed.',
-  expired: 'Not refreshed within its TTL. Any acquirer may take it over; safe to clear.',
-  'long-held': 'Alive, but held longer than the configured limit. Check the job is not stuck.',
+  healthy: 'Held, and nothing the store shows says its holder has stopped.',
+  overdue:
+    'Late: the holder has not done by now what its format expects of a running holder. It may be slow, paused or crashed.',
+  expired: 'Stale: by its own rules any acquirer may take it over.',
+  'long-held': 'Held longer than the configured limit. Check the job is not stuck.',
   unknown:
-    'Liveness cannot be judged: a format without a TTL (Terraform, Pulumi, plain object) or an unreadable expiry. It never expires by itself; only an operator can clear it.',
-  free: 'A released marker: the library keeps the object after release. Nobody holds the lock.',
+    'Liveness cannot be judged: this lock records no expiry and nothing shows whether its holder still runs. It never expires by itself; only its owner or an operator can clear it.',
+  free: 'A released marker: nobody holds the lock.',
 };
 
+/** "Safe to clear?" when the lock's store says nothing more (what clearing does comes from `terms.effect`). */
 export const RELEASE_ADVICE: Record<LockHealth, string> = {
-  expired: 'Safe to clear: the holder stopped refreshing and the lock is stale.',
-  overdue: 'Caution: the holder may still be alive and only slow. Clearing lets another job run concurrently with it.',
-  'long-held': 'The holder is alive and refreshing. Clear only if you know its job is stuck; it will be aborted.',
-  healthy: 'The holder is alive and refreshing. Clearing aborts its work at its next refresh.',
-  unknown: 'Its liveness cannot be judged: check with its owner (Terraform: the user in "Who") before clearing.',
-  free: 'Nobody holds it: this is a released marker. Deleting it is harmless but rarely needed.',
+  expired: 'Yes: the lock is stale by its own rules.',
+  overdue: 'Caution: the holder may still be running, only slow. Clearing lets another job run concurrently with it.',
+  'long-held': 'Only if you know its job is stuck.',
+  healthy: 'Only if you know its holder must stop: nothing shows it has.',
+  unknown: 'Its liveness cannot be judged: check with its owner before clearing.',
+  free: 'Nobody holds it: clearing this released marker is harmless but rarely needed.',
 };
+
+type Worded = Pick<LockInfo, 'terms'>;
+
+/** What `health` means for this lock: its store's words for its format, else the neutral ones. */
+export const healthMeaning = (lock: Worded, health: LockHealth): string =>
+  lock.terms?.health?.meaning?.[health] ?? HEALTH_MEANING[health];
+
+/** "Safe to clear?" for this lock in `health`: its store's words for its format, else the neutral ones. */
+export const releaseAdvice = (lock: Worded, health: LockHealth): string =>
+  lock.terms?.health?.advice?.[health] ?? RELEASE_ADVICE[health];
 
 /**
  * The health of `lock` at `serverNow`, moving on from the server's judgement between polls by the same rules

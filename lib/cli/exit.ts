@@ -21,7 +21,7 @@ export const EXIT_CODES_HELP = `Exit codes:
   11  release: refused, the lock changed hands or its holder refreshed since you looked, or (lock files) a
       live process holds it
   12  release: the lock was already gone
-  13  release / status: the object is not a lock (a data object such as a .tfstate, or an unrecognised format);
-      nothing was deleted
+  13  release / status: the object is not a lock (a data object such as a .tfstate, or an unrecognised format),
+      or it is a waiter queued for a lock (etcd, ZooKeeper): a waiter is never released; nothing was deleted
   75  run: timed out waiting for the lock (or --no-wait and it is held)
   76  run: the lock was lost while the command ran (the command got SIGTERM)`;

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { setAuditKey } from '../lock/audit-trust';
 import { escapeText } from '../safe-text';
 import { EXIT, EXIT_CODES_HELP } from './exit';
+import { quietSdkNotices } from './sdk-notices';
 
 const NL = { keepNewlines: true };
 
@@ -41,6 +42,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 };
 
 export async function main(argv: string[]): Promise<number> {
+  quietSdkNotices();
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     console.log(HELP);

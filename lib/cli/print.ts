@@ -31,6 +31,7 @@ export function printFields(lock: LockView, held: boolean): void {
     // the CLI runs with the store's own credentials: it shows what only operators see in the console
     ...(lock.sensitive ?? []).map(([k, v]): [string, string] => [`${k.toLowerCase()} (unmasked)`, v]),
     ['note', lock.note],
+    ...waiterLines(lock),
     ...(lock.releasable
       ? ([
           [t.since.toLowerCase(), `${lock.createdAt} (${formatDuration(lock.heldMs)})`],
@@ -54,7 +55,19 @@ export function printFields(lock: LockView, held: boolean): void {
   for (const [k, v] of shown) console.log(`${escapeText(k).padEnd(width)} ${escapeText(v!)}`);
 }
 
+/** The contenders queued behind the holder, in the order the store grants them (etcd, ZooKeeper). */
+function waiterLines(lock: LockView): [string, string][] {
+  const w = lock.waiters ?? [];
+  if (!lock.releasable) return [];
+  if (w.length === 0) return lock.waiters ? [['queue', 'no waiters']] : [];
+  return w.map((x, i): [string, string] => [
+    i === 0 ? 'queue' : ' ',
+    `${i + 1}. ${x.identity}${x.key ? ` (${x.key})` : ''}, version ${x.version}${x.since ? `, seen since ${x.since}` : ''}`,
+  ]);
+}
+
 function stateOf(lock: LockView, held: boolean): string {
+  if (lock.queuedFor) return `waiting for ${lock.queuedFor} (a waiter: never released by Lockboard)`;
   if (!lock.releasable) return 'not a lock (never released by Lockboard)';
   if (lock.health === 'free') return 'free (a released marker kept by its library)';
   return held

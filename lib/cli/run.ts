@@ -6,6 +6,7 @@ import { acquireOn, isSourceUrl, SOURCE_FORMS, type HeldLock } from '../lock/sto
 import { escapeText } from '../safe-text';
 import { COMMON_HELP, COMMON_OPTIONS, EXIT, EXIT_CODES_HELP, parseDuration, parseFlags, UsageError } from './common';
 import { resolveTarget } from './target';
+import { operatorEnv } from './sdk-notices';
 import { WaitProgress } from './wait-progress';
 
 export const RUN_HELP = `Usage: lockboard run <lock | gs://bucket/object | s3://bucket/key> [options] -- <command> [args...]
@@ -44,6 +45,7 @@ Examples:
   lockboard run --source postgres://lockboard@db:5432/app nightly-report -- ./report.sh
   lockboard run --source file:///srv/lock nightly-report -- ./report.sh
   lockboard run --source kubernetes://ops --ttl 15s db-migrate -- ./migrate.sh
+  lockboard run --source etcd://127.0.0.1:2379/locks/ nightly -- ./nightly.sh   (one queue with etcdctl lock)
 
 ${EXIT_CODES_HELP}`;
 
@@ -122,7 +124,7 @@ export async function runCommand(argv: string[]): Promise<number> {
 async function holdWhileRunning(lock: HeldLock, command: string[], killAfterMs: number): Promise<number> {
   const child = spawn(command[0]!, command.slice(1), {
     stdio: 'inherit',
-    env: { ...process.env, LOCKBOARD_FENCING_TOKEN: lock.token, LOCKBOARD_LOCK: lock.name },
+    env: { ...operatorEnv(), LOCKBOARD_FENCING_TOKEN: lock.token, LOCKBOARD_LOCK: lock.name },
   });
   const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
   const forwarders = (['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((s) => [s, forward(s)] as const);

@@ -116,11 +116,14 @@ export async function storeRelease(
   else {
     const where = `${t.spec.id}${t.spec.prefix && t.name!.startsWith(t.spec.prefix) ? t.name!.slice(t.spec.prefix.length) : ` ${t.name}`}`;
     const holder = result.current?.identity;
-    let line = describeOutcome(result.outcome, { where, version: o.version, holder, detail: result.detail });
-    if (result.outcome === 'not-a-lock' && result.current?.note) line += ` (${result.current.note})`;
+    const queuedFor = result.current?.queuedFor;
+    let line = describeOutcome(result.outcome, { where, version: o.version, holder, detail: result.detail, queuedFor });
+    if (result.outcome === 'not-a-lock' && result.current?.note && !queuedFor) line += ` (${result.current.note})`;
     const refused = result.outcome === 'changed' || result.outcome === 'refreshed';
     if (refused && result.current?.terms?.conflict) line += `\n${result.current.terms.conflict}`;
     console.log(escapeText(line, { keepNewlines: true }));
+    // a store that queues contenders: who gets the lock now, and what the released holder (or leader) is told
+    if (result.outcome === 'released' && result.released?.waiters) console.log(`Note: ${result.released.terms.effect}`);
     if (result.confirmed === false)
       console.log(
         'Note: the response to the delete was lost and its retry found the lock gone: it was removed by this command or, at the same moment, by its holder.',

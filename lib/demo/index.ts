@@ -14,6 +14,7 @@ import { startDemoFiles } from './files';
 import { startDemoRedis } from './redis';
 import { startDemoKube } from './kubernetes';
 import { startDemoZooKeeper } from './zookeeper';
+import { startDemoEtcd } from './etcd';
 import { pause, shutdown, stopRequested } from './shutdown';
 import { S3_BUCKET } from './s3';
 import { Stopper } from './stopper';
@@ -23,9 +24,9 @@ const PUSH_TOKEN = randomBytes(16).toString('hex');
 /** The demo's audit signing key: the console's releases are signed with it (give it to the CLI to sign its own). */
 const AUDIT_KEY = randomBytes(32).toString('base64url');
 
-const HELP = `Usage: npm run demo -- [--port 3000] [--emulator-port 4443] [--s3-port 4444] [--redis-port 6390] [--pg-port 5439] [--dynamodb-port 4445] [--kube-port 6443] [--zookeeper-port 2191] [--data-dir .data/demo]
+const HELP = `Usage: npm run demo -- [--port 3000] [--emulator-port 4443] [--s3-port 4444] [--redis-port 6390] [--pg-port 5439] [--dynamodb-port 4445] [--kube-port 6443] [--zookeeper-port 2191] [--etcd-port 2389] [--data-dir .data/demo]
 
-Starts the GCS and S3 emulator, a Redis, a PostgreSQL and a ZooKeeper of its own (when they are installed), simulated lock holders
+Starts the GCS and S3 emulator, a Redis, a PostgreSQL, a ZooKeeper and an etcd of its own (when they are installed), simulated lock holders
 and the Lockboard console. Ctrl-C stops everything.`;
 
 async function main(): Promise<number> {
@@ -42,6 +43,7 @@ async function main(): Promise<number> {
         'pg-port': { type: 'string', default: '5439' },
         'dynamodb-port': { type: 'string', default: '4445' },
         'zookeeper-port': { type: 'string', default: '2191' },
+        'etcd-port': { type: 'string', default: '2389' },
         'data-dir': { type: 'string', default: join(import.meta.dirname, '..', '..', '.data', 'demo') },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -61,10 +63,11 @@ async function main(): Promise<number> {
   const pgPort = Number(values['pg-port']);
   const dynamoPort = Number(values['dynamodb-port']);
   const kubePort = Number(values['kube-port']);
+  const etcdPort = Number(values['etcd-port']); // and the next one, for its peers
   const zkPort = Number(values['zookeeper-port']);
-  const ports = [port, emulatorPort, s3Port, redisPort, pgPort, dynamoPort, kubePort, zkPort];
-  if (!ports.every((p) => Number.isInteger(p) && p > 0 && p < 65536)) {
-    console.error('demo: --port and every --*-port must be port numbers (1-65535)');
+  const ports = [port, emulatorPort, s3Port, redisPort, pgPort, dynamoPort, kubePort, zkPort, etcdPort];
+  if (!ports.every((p) => Number.isInteger(p) && p > 0 && p < 65535)) {
+    console.error('demo: --port and every --*-port must be port numbers (1-65534)');
     return 2;
   }
   if (needsBuild()) {
@@ -132,6 +135,10 @@ async function main(): Promise<number> {
     console.error(`demo: ZooKeeper locks are off: ${(err as Error).message}. Try --zookeeper-port.`);
     return null;
   });
+  const etcd = await startDemoEtcd(values['data-dir'], etcdPort, redisStop).catch((err: unknown) => {
+    console.error(`demo: etcd locks are off: ${(err as Error).message}. Try --etcd-port.`);
+    return null;
+  });
   // The servers go first: a holder loop blocked on a query of a server being stopped must not hold the stop up
   const stopRedis = async () => {
     redisStop.stop();
@@ -142,8 +149,9 @@ async function main(): Promise<number> {
       files?.stop(),
       kube?.stop(),
       zk?.stop(),
+      etcd?.stop(),
     ]);
-    const loops = [redis, postgres, dynamo, files, zk].flatMap((s) => s?.loops ?? []);
+    const loops = [redis, postgres, dynamo, files, zk, etcd].flatMap((s) => s?.loops ?? []);
     await Promise.race([Promise.allSettled(loops), pause(2_000)]);
   };
   const killServers = () => {
@@ -151,12 +159,13 @@ async function main(): Promise<number> {
     postgres?.kill();
     kube?.kill();
     zk?.kill();
+    etcd?.kill();
   };
   let console_;
   try {
     console_ = await startConsole(port, {
       LOCKBOARD_DEMO: '1',
-      LOCKBOARD_SOURCES: `gs://${bucket}/locks/,gs://${bucket}/ci/,gs://${PLATFORM_BUCKET}/,s3://${S3_BUCKET}/${redis ? `,${redis.url}` : ''}${postgres ? `,${postgres.url}` : ''}${dynamo ? `,${dynamo.sources.join(',')}` : ''}${files ? `,${files.url}` : ''}${kube ? `,${kube.source}` : ''}${zk ? `,${zk.url}` : ''}`,
+      LOCKBOARD_SOURCES: `gs://${bucket}/locks/,gs://${bucket}/ci/,gs://${PLATFORM_BUCKET}/,s3://${S3_BUCKET}/${redis ? `,${redis.url}` : ''}${postgres ? `,${postgres.url}` : ''}${dynamo ? `,${dynamo.sources.join(',')}` : ''}${files ? `,${files.url}` : ''}${kube ? `,${kube.source}` : ''}${zk ? `,${zk.url}` : ''}${etcd ? `,${etcd.url}` : ''}`,
       ...(kube?.env ?? {}),
       LOCKBOARD_GCS_ENDPOINT: emulator.url,
       AWS_ENDPOINT_URL_S3: s3Url,
@@ -193,7 +202,11 @@ Lockboard demo is running.
                dynamo
                  ? `\n             AWS_ENDPOINT_URL_DYNAMODB=${dynamo.endpoint} npx lockboard ls dynamodb://tf-locks   (Terraform, lock clients)`
                  : ''
-             }${files ? `\n             npx lockboard ls '${files.url}'   (lock files: a live holder, a crash, a stale git lock)` : ''}${kube ? `\n             KUBECONFIG=${kube.env.KUBECONFIG} npx lockboard ls kubernetes://   (client-go leader elections, Terraform)` : ''}${zk ? `\n             npx lockboard ls ${zk.url}   (Curator and kazoo: holders and waiters in queue order)` : ''}
+             }${files ? `\n             npx lockboard ls '${files.url}'   (lock files: a live holder, a crash, a stale git lock)` : ''}${kube ? `\n             KUBECONFIG=${kube.env.KUBECONFIG} npx lockboard ls kubernetes://   (client-go leader elections, Terraform)` : ''}${zk ? `\n             npx lockboard ls ${zk.url}   (Curator and kazoo: holders and waiters in queue order)` : ''}${
+               etcd
+                 ? `\n             npx lockboard status ${etcd.url} jobs/db-migrate   (a wedged etcdctl lock and its waiters)`
+                 : ''
+             }
   Metrics:   curl -H 'Authorization: Bearer demo-metrics-token-0123456789' ${console_.url}/api/metrics
 Press Ctrl-C to stop.`);
   await Promise.race([stopping, new Promise<void>((resolve) => console_.child.once('exit', () => resolve()))]);

@@ -1,11 +1,13 @@
 // The demo's PostgreSQL, when Debian's PostgreSQL is installed: a cluster of its own in the data directory, with a
-// migration holding Prisma's advisory lock, a ShedLock scheduler table, and Lockboard PostgreSQL jobs (one that
-// fails, recorded with its problem; one whose session dies, its row shown disconnected until taken over).
+// migration holding Prisma's advisory lock, a ShedLock scheduler table, the seed's unique-index tables (its exact
+// DDL, one row held by a live session), and Lockboard PostgreSQL jobs (one that fails, recorded with its problem;
+// one whose session dies, its row shown disconnected until taken over).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { acquirePgLock, withPgLock } from '../lock/stores/postgres';
+import { SEED_TABLES_DDL, SEED_TAKE } from './seed-tables';
 import { sleep } from './sleep';
 import type { Stopper } from './stopper';
 
@@ -79,6 +81,12 @@ export async function startDemoPostgres(dataDir: string, port: number, stop: Sto
   clients.push(migration);
   await migration.query('SELECT pg_advisory_lock(72707369)');
   await migration.query("SELECT 'applying 20261123_add_orders_index'");
+  // The seed's own unique-index tables, exactly its DDL, with a lock row held by a live worker session
+  for (const ddl of SEED_TABLES_DDL) await admin.query(ddl);
+  const seedWorker = await connect('seed-worker');
+  clients.push(seedWorker);
+  await admin.query(`DELETE FROM locks WHERE named = 'ledger-close'`);
+  await seedWorker.query(SEED_TAKE, ['ledger-close']);
   const loops = [
     (async () => {
       const signal = stop.signal();

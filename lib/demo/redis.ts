@@ -1,7 +1,7 @@
 // The demo's Redis, when Debian's redis-server is installed: a server of its own (no persistence) filled with locks
 // of several formats (a SETNX lock whose holder crashed, python-redis-lock, Redisson, sidekiq-unique-jobs, Laravel),
 // Lockboard Redis locks held by simulated holders (contenders, and one that crashes and expires), and cache keys and
-// a counter beside them that are not locks.
+// a counter beside them that are not locks. Keyspace notifications are on, so the console's Redis view is pushed.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createClient } from 'redis';
@@ -25,12 +25,14 @@ export async function startDemoRedis(port: number, stop: Stopper): Promise<DemoR
     );
     return null;
   }
+  // keyspace notifications on (the classes the Redis feed needs): the demo's Redis changes are pushed, not SCANned
   const server: ChildProcess = spawn(
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    {
-      stdio: 'ignore',
-    },
+    [
+      ...['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      ...['--notify-keyspace-events', 'Kg$hx'],
+    ],
+    { stdio: 'ignore' },
   );
   const url = `redis://127.0.0.1:${port}/0`;
   const client = createClient({ url });

@@ -1,32 +1,13 @@
-import { createHash } from 'node:crypto';
-import { crc32cBase64 } from './crc32c';
-import { GcsError, bucketNotFound, invalid, notFound } from './errors';
+// The emulator's objects: every bucket's live and noncurrent versions, with GCS's preconditions, holds and events.
+import { GcsError, bucketNotFound, notFound } from './errors';
+import { insertEvents, type ObjectEvent, type StoreListener } from './object-events';
+import { applyFields, newObject, refuseIfHeld } from './object-fields';
+import { listPage, type BucketState } from './object-list';
 import { checkPreconditions } from './preconditions';
 import { SortedNames } from './sorted-names';
 import type { ListOptions, ListPage, ObjectFields, Preconditions, StoredBucket, StoredObject } from './types';
 
-interface BucketState {
-  info: StoredBucket;
-  live: Map<string, StoredObject>;
-  noncurrent: Map<string, StoredObject[]>;
-  /** Names with a live or a noncurrent version. */
-  names: SortedNames;
-}
-
-export interface StoreListener {
-  bucketChanged(bucket: StoredBucket | null, name: string): void;
-  objectChanged(bucket: string, name: string, live: StoredObject | undefined, noncurrent: StoredObject[]): void;
-}
-
-/** The in-memory state of every bucket. Times are milliseconds on the emulator's (possibly offset) clock. */
-export interface ObjectEvent {
-  type: 'OBJECT_FINALIZE' | 'OBJECT_METADATA_UPDATE' | 'OBJECT_DELETE';
-  bucket: string;
-  object: StoredObject;
-  /** Server time of the change (ms). */
-  at: number;
-  attributes: Record<string, string>;
-}
+export type { ObjectEvent, StoreListener } from './object-events';
 
 export class ObjectStore {
   private readonly buckets = new Map<string, BucketState>();
@@ -99,38 +80,12 @@ export class ObjectStore {
     const previous = b.live.get(name);
     checkPreconditions(previous, pre);
     if (previous) refuseIfHeld(bucket, previous);
-    const obj: StoredObject = {
-      name,
-      generation: this.nextGeneration(now),
-      metageneration: 1,
-      data,
-      contentType: fields.contentType ?? 'application/octet-stream',
-      timeCreated: now,
-      updated: now,
-      md5Hash: createHash('md5').update(data).digest('base64'),
-      crc32c: crc32cBase64(data),
-    };
-    applyFields(obj, fields, false);
+    const obj = newObject(name, data, fields, this.nextGeneration(now), now);
     if (previous) this.retire(b, previous, now);
     b.live.set(name, obj);
     b.names.add(name);
     this.changed(b, name);
-    if (previous) {
-      this.emit({
-        type: 'OBJECT_DELETE',
-        bucket,
-        object: previous,
-        at: now,
-        attributes: { overwrittenByGeneration: String(obj.generation) },
-      });
-    }
-    this.emit({
-      type: 'OBJECT_FINALIZE',
-      bucket,
-      object: obj,
-      at: now,
-      attributes: previous ? { overwroteGeneration: String(previous.generation) } : {},
-    });
+    for (const event of insertEvents(bucket, previous, obj, now)) this.emit(event);
     return obj;
   }
 
@@ -247,100 +202,4 @@ export class ObjectStore {
   private changed(b: BucketState, name: string): void {
     this.listener?.objectChanged(b.info.name, name, b.live.get(name), b.noncurrent.get(name) ?? []);
   }
-}
-
-/** GCS refuses to delete or overwrite an object under a temporary or event-based hold, with 403. */
-function refuseIfHeld(bucket: string, obj: StoredObject): void {
-  const hold = obj.temporaryHold ? 'Temporary' : obj.eventBasedHold ? 'Event-Based' : null;
-  if (!hold) return;
-  throw new GcsError(
-    403,
-    'forbidden',
-    `Object '${bucket}/${obj.name}' is under active ${hold} hold and cannot be deleted, overwritten or archived until hold is removed.`,
-  );
-}
-
-function applyFields(obj: StoredObject, fields: ObjectFields, replace: boolean): void {
-  if (fields.contentType !== undefined) obj.contentType = fields.contentType;
-  for (const key of ['temporaryHold', 'eventBasedHold'] as const) {
-    const value = fields[key];
-    if (value === true) obj[key] = true;
-    else if (value === false || value === null) obj[key] = false;
-  }
-  for (const key of ['cacheControl', 'contentEncoding', 'contentDisposition', 'contentLanguage'] as const) {
-    const value = fields[key];
-    if (value === null || (replace && value === undefined)) delete obj[key];
-    else if (value !== undefined) obj[key] = value;
-  }
-  if (fields.metadata === null || (replace && fields.metadata === undefined)) {
-    delete obj.metadata;
-    return;
-  }
-  if (fields.metadata === undefined) return;
-  const merged: Record<string, string> = replace ? {} : { ...obj.metadata };
-  for (const [key, value] of Object.entries(fields.metadata)) {
-    if (value === null) delete merged[key];
-    else merged[key] = String(value);
-  }
-  if (Object.keys(merged).length > 0) obj.metadata = merged;
-  else delete obj.metadata;
-}
-
-interface Cursor {
-  n: string;
-  v: number;
-}
-
-function encodeToken(cursor: Cursor): string {
-  return Buffer.from(JSON.stringify(cursor)).toString('base64url');
-}
-
-function decodeToken(token: string): Cursor {
-  try {
-    const cursor = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as Cursor;
-    if (typeof cursor.n === 'string' && Number.isInteger(cursor.v)) return cursor;
-  } catch {
-    // fall through to the error below
-  }
-  throw invalid(`Invalid pageToken: ${token}`);
-}
-
-function listPage(b: BucketState, opts: ListOptions): ListPage {
-  const prefix = opts.prefix ?? '';
-  const max = opts.maxResults ?? 1000;
-  const items: StoredObject[] = [];
-  const prefixes: string[] = [];
-  let start = prefix;
-  if (opts.startOffset !== undefined && opts.startOffset > start) start = opts.startOffset;
-  let skipVersions = 0;
-  if (opts.pageToken) {
-    const cursor = decodeToken(opts.pageToken);
-    if (cursor.n > start) start = cursor.n;
-    skipVersions = cursor.v;
-  }
-  for (let i = b.names.lowerBound(start); i < b.names.size;) {
-    const name = b.names.at(i)!;
-    if (!name.startsWith(prefix) || (opts.endOffset !== undefined && name >= opts.endOffset)) break;
-    const rest = name.slice(prefix.length);
-    const cut = opts.delimiter ? rest.indexOf(opts.delimiter) : -1;
-    if (cut >= 0 && (!opts.includeTrailingDelimiter || cut + opts.delimiter!.length < rest.length)) {
-      if (items.length + prefixes.length >= max)
-        return { items, prefixes, nextPageToken: encodeToken({ n: name, v: 0 }) };
-      const group = prefix + rest.slice(0, cut + opts.delimiter!.length);
-      prefixes.push(group);
-      i = b.names.lowerBound(group + '\uffff');
-      continue;
-    }
-    const versions = opts.versions ? [...(b.noncurrent.get(name) ?? [])] : [];
-    const live = b.live.get(name);
-    if (live) versions.push(live);
-    versions.sort((x, y) => x.generation - y.generation);
-    for (let v = skipVersions; v < versions.length; v++) {
-      if (items.length + prefixes.length >= max) return { items, prefixes, nextPageToken: encodeToken({ n: name, v }) };
-      items.push(versions[v]!);
-    }
-    skipVersions = 0;
-    i++;
-  }
-  return { items, prefixes };
 }

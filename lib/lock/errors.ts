@@ -43,11 +43,15 @@ export class AuditWriteError extends Error {
     readonly lockName: string,
     readonly auditPrefix: string,
     readonly cause: unknown,
+    /** Where the trail is and how to let Lockboard write it, in the store's words (GCS's audit prefix by default). */
+    words: { where: string; fix: string } = {
+      where: `under the audit prefix "${auditPrefix}"`,
+      fix: 'grant create permission on the audit prefix.',
+    },
   ) {
     super(
-      `The force-release of "${lockName}" was not attempted: it could not be recorded under the audit prefix ` +
-        `"${auditPrefix}" first (${(cause as Error)?.message ?? String(cause)}). Nothing was deleted. Retry, or ` +
-        'grant create permission on the audit prefix.',
+      `The force-release of "${lockName}" was not attempted: it could not be recorded ${words.where} ` +
+        `first (${(cause as Error)?.message ?? String(cause)}). Nothing was deleted. Retry, or ${words.fix}`,
     );
     this.name = 'AuditWriteError';
   }

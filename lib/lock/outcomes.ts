@@ -16,8 +16,10 @@ export const UNCONFIRMED_MESSAGE =
 /** The outcome of a release of `where`, in one sentence naming what happened and what was left alone. */
 export function describeOutcome(
   outcome: StoreReleaseOutcome,
-  o: { where: string; version: string; holder?: string; detail?: string },
+  o: { where: string; version: string; holder?: string; detail?: string; queuedFor?: string },
 ): string {
+  if (outcome === 'not-a-lock' && o.queuedFor)
+    return `Refused: ${o.where} is a waiter queued for ${o.queuedFor}, not its holder: Lockboard never releases a waiter (removing its key can let two contenders hold the lock at once). Release the holder of ${o.queuedFor} instead. Nothing was deleted.`;
   if (o.detail && outcome === 'refreshed') return `Refused: ${o.where}: ${o.detail} Nothing was deleted.`;
   if (o.detail && outcome === 'changed')
     return `Refused: ${o.where} changed hands since you looked: ${o.detail}. Nothing was deleted.`;
@@ -35,7 +37,7 @@ export function describeOutcome(
   }
 }
 
-/** The CLI's exit code for an outcome: 0 released, 11 changed or refreshed, 12 gone, 13 not a lock. */
+/** The CLI's exit code for an outcome: 0 released, 11 changed or refreshed, 12 gone, 13 not a lock (or a waiter). */
 export const OUTCOME_EXIT: Record<StoreReleaseOutcome, number> = {
   released: 0,
   changed: 11,

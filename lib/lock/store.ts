@@ -2,7 +2,7 @@
 // store, the source it was found under, an opaque `version` naming exactly the state the operator saw (which a
 // force-release is conditioned on), and the store's own words for showing it.
 import type { AuditRecord } from './audit-record';
-import { AuditWriteError, LockOptionsError } from './errors';
+import { LockOptionsError } from './errors';
 import type { LockInfo, StoreTerms } from './types';
 
 export type { StoreTerms } from './types';
@@ -145,9 +145,9 @@ export interface LockStore {
   estimateTotal?(): Promise<number>;
 }
 
-/** Whether a view is one the store's listing shows (a lock, not data or a key of another kind). */
+/** Whether a view is one the store's listing shows (a lock, not data, a key of another kind or a queued waiter). */
 export const isListedLock = (v: LockView): boolean =>
-  v.pending === true || (v.format !== 'other' && v.format !== 'data');
+  v.pending === true || (v.format !== 'other' && v.format !== 'data' && v.queuedFor === undefined);
 
 /** A version that does not have the store's shape: a usage error naming the shape (CLI 2, API 400). */
 export class VersionShapeError extends LockOptionsError {
@@ -166,75 +166,5 @@ export function assertVersion(store: Pick<LockStore, 'source' | 'versionShape'>,
     throw new VersionShapeError(store.source, version, store.versionShape.describe);
 }
 
-/** What exists under a name but is no lock (a cache key, a data row): shown, never released. */
-export function notALockView(o: {
-  kind: StoreKind;
-  source: string;
-  name: string;
-  what: string;
-  nowMs: number;
-  terms: StoreTerms;
-  size?: number;
-}): LockView {
-  const at = new Date(o.nowMs).toISOString();
-  return {
-    store: o.kind,
-    source: o.source,
-    bucket: o.source,
-    name: o.name,
-    format: 'other',
-    formatLabel: 'Not a lock',
-    generation: '0',
-    metageneration: '0',
-    createdAt: at,
-    updatedAt: at,
-    health: 'unknown',
-    heldMs: 0,
-    metadata: {},
-    details: [],
-    releasable: false,
-    releaseRule: 'none',
-    releaseNote: 'Not a lock: Lockboard never deletes it.',
-    note: `${o.what}: not a lock Lockboard recognises, so it is never released.`,
-    size: o.size ?? 0,
-    version: '',
-    versionLabel: '—',
-    terms: o.terms,
-  };
-}
-
-/**
- * A force-release in every store's trail: the attempt recorded first (nothing is mutated when it cannot be: an
- * AuditWriteError), then the store's one conditional mutation, then the outcome (best effort).
- */
-export async function recordedRelease(
-  o: {
-    lock: string;
-    /** Where the trail is, for the error message. */
-    trail: string;
-    fields: Record<string, string>;
-    record: (fields: Record<string, string>) => Promise<string>;
-  },
-  mutate: () => Promise<{ outcome: StoreReleaseOutcome; current: LockView | null }>,
-): Promise<StoreReleaseResult> {
-  let attempt: string;
-  try {
-    attempt = await o.record({ event: 'force-release-requested', lock: o.lock, ...o.fields });
-  } catch (err) {
-    throw new AuditWriteError(o.lock, o.trail, err);
-  }
-  const { outcome, current } = await mutate();
-  let auditError: string | undefined;
-  const done = await o
-    .record({
-      event: outcome === 'released' ? 'force-released' : 'force-release-refused',
-      lock: o.lock,
-      ...o.fields,
-      outcome,
-    })
-    .catch((err: unknown) => {
-      auditError = (err as Error).message;
-      return '';
-    });
-  return { outcome, current, audit: done ? [attempt, done] : [attempt], ...(auditError ? { auditError } : {}) };
-}
+export { notALockView } from './not-a-lock';
+export { recordedRelease } from './recorded-release';

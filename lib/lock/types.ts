@@ -1,4 +1,7 @@
 import type { Storage } from '@google-cloud/storage';
+import type { HealthWords } from './health-words';
+
+export type { HealthWords } from './health-words';
 
 /** A format id from lock-formats.md, or `data` / `other` for objects that are not locks (never releasable). */
 export type LockFormat =
@@ -57,6 +60,11 @@ export type LockFormat =
   | 'kazoo-rwlock'
   | 'kazoo-semaphore'
   | 'kazoo-lease'
+  // etcd formats (lib/lock/stores/etcd)
+  | 'etcd-mutex'
+  | 'etcd-election'
+  | 'etcd3-lock'
+  | 'python-etcd3'
   | 'data'
   | 'other';
 /** Every health value, most urgent first. `free`: a released marker, an object a library keeps after release. */
@@ -152,6 +160,8 @@ export interface StoreTerms {
    * session ends). Set: a release needs `acceptTwoLeaders` (the CLI's --accept-two-leaders, the dialog's checkbox).
    */
   twoLeaders?: string;
+  /** The store's truth table for this lock's format: its own words per health, where the neutral ones say less. */
+  health?: HealthWords;
 }
 
 /** The fields of a GCS object resource the lock core reads. */

@@ -10,6 +10,13 @@ const list = (raw: string | undefined) =>
     .map((s) => s.trim())
     .filter(Boolean);
 
+/** Sources, comma-separated; a comma inside one (etcd's `etcd://h1:2379,h2:2379/p`) is followed by no `scheme://`. */
+const sourceList = (raw: string) =>
+  raw
+    .split(/,(?=\s*[a-z][a-z0-9+.-]*:\/\/)/i)
+    .map((s) => s.trim())
+    .filter(Boolean);
+
 const durationMs = z
   .string()
   .refine((raw) => parseDurationMs(raw) !== null, 'must be a duration like 30m, 2h or 1d')
@@ -36,7 +43,7 @@ const schema = z
       .optional()
       .transform((raw, ctx) => {
         if (raw === undefined) return undefined;
-        const parsed = list(raw).map(parseSourceEntry);
+        const parsed = sourceList(raw).map(parseSourceEntry);
         for (const p of parsed) if (typeof p === 'string') ctx.addIssue({ code: 'custom', message: p });
         const sources = parsed.filter((p): p is Source => typeof p !== 'string');
         if (parsed.length === 0) ctx.addIssue({ code: 'custom', message: `is empty: list sources (${SOURCE_FORMS})` });

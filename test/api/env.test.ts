@@ -26,6 +26,18 @@ describe('console configuration', () => {
     ]);
   });
 
+  it('keeps a multi-host etcd source whole between the commas that separate sources', () => {
+    const env = parseEnv({
+      NEXTAUTH_SECRET: 'a'.repeat(32),
+      LOCKBOARD_SOURCES: 'gs://ci-locks/locks/,etcd://10.0.0.1:2379,10.0.0.2:2379/jobs/, redis://cache:6379/0',
+    });
+    expect(env.sources.map((x) => [x.store, x.id])).toEqual([
+      ['gcs', 'gs://ci-locks/locks/'],
+      ['etcd', 'etcd://10.0.0.1:2379,10.0.0.2:2379/jobs/'],
+      ['redis', 'redis://cache:6379/0'],
+    ]);
+  });
+
   it('reads s3:// sources beside gs:// ones, with the bucket as requests name it', () => {
     const env = parseEnv({
       NEXTAUTH_SECRET: 'a'.repeat(32),

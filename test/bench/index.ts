@@ -1,11 +1,12 @@
 // npm run bench: every benchmark, each printing a table and writing bench-results/<name>.json.
-// Run one with: npm run bench -- scale | scale-console | emulator | lock-core | handover | formats | console | churn | cli-startup | events | s3 | redis | postgres | dynamodb | kubernetes | live | live-soak | ls | files | zookeeper | untrusted
+// Run one with: npm run bench -- scale | scale-console | emulator | lock-core | handover | formats | console | churn | cli-startup | events | s3 | redis | postgres | dynamodb | kubernetes | live | live-soak | ls | files | zookeeper | etcd | truth | untrusted
 import { benchChurn } from './churn';
 import { benchCliStartup } from './cli-startup';
 import { benchDynamodb } from './dynamodb';
 import { spawnSync } from 'node:child_process';
 import { benchEmulator } from './emulator';
 import { benchFiles } from './files';
+import { benchEtcd } from './etcd';
 import { benchFormats } from './formats';
 import { benchHandover } from './handover';
 import { benchKubernetes } from './kubernetes';
@@ -17,6 +18,7 @@ import { benchPostgres } from './postgres';
 import { benchRedis } from './redis';
 import { benchS3 } from './s3';
 import { benchUntrusted } from './untrusted';
+import { benchTruth } from './truth';
 import { benchZooKeeper } from './zookeeper';
 
 const ALL: Record<string, () => Promise<unknown>> = {
@@ -55,9 +57,11 @@ const ALL: Record<string, () => Promise<unknown>> = {
   postgres: benchPostgres,
   dynamodb: benchDynamodb,
   kubernetes: benchKubernetes,
+  etcd: benchEtcd,
   live: benchLive,
   'live-soak': benchLiveSoak,
   ls: benchLs,
+  truth: benchTruth,
   files: benchFiles,
   zookeeper: benchZooKeeper,
   untrusted: benchUntrusted,

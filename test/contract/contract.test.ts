@@ -66,6 +66,44 @@ describe.each(HARNESSES)('the store contract on %s', (_kind, start) => {
     expect(now?.version).not.toBe(seen.version);
   });
 
+  it('7. waiters in grant order; a waiter is never released (library: not-a-lock, CLI 13); releasing the holder lets the first in', async () => {
+    const q = h.queue;
+    if (!q) {
+      // a store that queues no contenders says so: no waiters on its locks
+      expect((await store.inspect(h.lock))!.waiters ?? []).toEqual([]);
+      return;
+    }
+    await q.start();
+    try {
+      const seen = (await store.inspect(q.name))!;
+      expect(seen.waiters!.map((w) => w.identity)).toEqual(q.order);
+      for (const w of seen.waiters!) {
+        const byLib = await store.forceRelease({
+          name: w.key ?? q.name,
+          version: w.version,
+          reason: 'x',
+          operator: 'ci',
+        });
+        expect(byLib.outcome).toBe(w.key ? 'not-a-lock' : 'changed');
+        const byCli = await release(w.key ?? q.name, w.version);
+        expect(byCli.code, byCli.stdout + byCli.stderr).toBe(w.key ? 13 : 11);
+        if (w.key) expect(byCli.stdout).toMatch(/waiter queued for .*never releases a waiter/);
+      }
+      expect((await store.inspect(q.name))!.waiters!.map((w) => w.identity)).toEqual(q.order);
+      const t0 = performance.now();
+      expect(
+        (await store.forceRelease({ name: q.name, version: seen.version, reason: 'x', operator: 'ci' })).outcome,
+      ).toBe('released');
+      expect(await q.holder()).toBe(q.order[0]);
+      console.log(
+        `[contract 7] ${h.kind}: the first waiter held ${(performance.now() - t0).toFixed(0)} ms after the release`,
+      );
+      expect((await store.inspect(q.name))!.waiters!.map((w) => w.identity)).toEqual(q.order.slice(1));
+    } finally {
+      await q.stop();
+    }
+  });
+
   it('3 and 6. released (0) clears exactly the version seen, recorded before and after; again is gone (12)', async () => {
     const from = new Date(store.now() - 60_000);
     const seen = (await store.inspect(h.lock))!;
@@ -76,5 +114,7 @@ describe.each(HARNESSES)('the store contract on %s', (_kind, start) => {
     expect(again.code).toBe(12);
     const events = await store.readAudit(from, new Date(store.now() + 60_000), h.lock);
     expect(events.map((e) => e.event)).toEqual(expect.arrayContaining(['force-release-requested', 'force-released']));
+    expect(events.find((e) => e.event === 'force-released')).toMatchObject({ reason: 'contract', operator: 'ci' });
+    if (h.history) expect(await h.history()).toEqual(['force-released: by ci: contract']);
   });
 });

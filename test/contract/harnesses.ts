@@ -9,9 +9,11 @@ import { startDynamo } from '../helpers/dynamodb';
 import { startPostgres } from '../helpers/postgres';
 import { startRedis } from '../helpers/redis';
 import { startS3 } from '../helpers/s3';
+import { postgresSeedHarness } from './harness-postgres-seed';
 import { filesHarness } from './harness-files';
 import { kubernetesHarness } from './harness-kubernetes';
 import { zookeeperHarness } from './harness-zookeeper';
+import { etcdHarness } from './harness-etcd';
 
 export interface Harness {
   kind: string;
@@ -24,6 +26,8 @@ export interface Harness {
   hold(): Promise<void>;
   successor(): Promise<void>;
   stop(): Promise<void>;
+  /** The store's own release history for the lock, where the lock's tool keeps one (the seed's `released`). */
+  history?(): Promise<string[]>;
   /** Where the store queues contenders (contract rule 7): a holder and waiters written by the store's own tools. */
   queue?: QueueHarness;
 }
@@ -171,9 +175,11 @@ export const HARNESSES: [string, () => Promise<Harness>][] = [
   ['s3', s3Harness],
   ['redis', redisHarness],
   ['postgres', postgresHarness],
+  ["postgres (the seed's tables)", postgresSeedHarness],
   ['dynamodb', dynamodbHarness],
   // One line per store below; each store's harness lives in its own file (harness-<store>.ts).
   ['files', filesHarness],
   ['kubernetes', kubernetesHarness],
   ['zookeeper', zookeeperHarness],
+  ['etcd', etcdHarness],
 ];

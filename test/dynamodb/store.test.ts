@@ -81,7 +81,8 @@ describe('Terraform’s lock table', () => {
       .forceRelease({ name: lock.name, version: lock.version, reason: 'x', operator: 'o' })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AuditWriteError);
-    expect((err as Error).message).toMatch(/missing-audit.*lockboard dynamodb init/);
+    expect((err as Error).message).toMatch(/DynamoDB audit table "missing-audit".*lockboard dynamodb init/);
+    expect((err as Error).message).not.toMatch(/audit prefix/);
     expect(await noTrail.inspect('tf-state/dev/terraform.tfstate')).not.toBeNull();
   });
 });

@@ -23,7 +23,7 @@ describe("Lockboard's own lock in a directory", () => {
     const store = storeOf(dir);
     const view = (await store.inspect('deploy.lockd'))!;
     expect([view.format, view.health, view.generation]).toEqual(['lockboard-dir', 'healthy', lock.fencingToken]);
-    expect(view.details).toContainEqual(['Identity', 'ci-runner-7']);
+    expect(view.details).toContainEqual(['Recorded identity', 'ci-runner-7']);
     await expect(acquireFileLock({ dir, name: 'deploy', ttlMs: 2_000, timeoutMs: 0 })).rejects.toBeInstanceOf(
       LockTimeoutError,
     );

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LockLostError, LockTimeoutError } from '@/lib/lock';
 import { acquirePgLock, PostgresLockStore, withPgLock } from '@/lib/lock/stores/postgres';
+import { SEED_TABLES_DDL, SEED_TAKE } from '@/lib/demo/seed-tables';
 import { delay } from '../helpers/requests';
 import { startPostgres, type TestPostgres } from '../helpers/postgres';
 
@@ -87,14 +88,12 @@ describe('lock tables', () => {
       `CREATE TABLE databasechangeloglock (id int PRIMARY KEY, locked boolean NOT NULL, lockgranted timestamp, lockedby varchar(255))`,
     );
     await pg.admin.query(`INSERT INTO databasechangeloglock VALUES (1, true, now(), 'ci-runner-4 (10.0.0.7)')`);
-    await pg.admin.query(`CREATE TABLE locks (named text UNIQUE, pid int, ins timestamptz DEFAULT now())`);
-    await pg.admin.query(
-      `CREATE TABLE released (named text, problem text, details text, released_at timestamptz DEFAULT now())`,
-    );
+    for (const ddl of SEED_TABLES_DDL) await pg.admin.query(ddl);
     const job = await pg.connect({ application_name: 'job' });
-    await job.query(`INSERT INTO locks (named, pid) VALUES ('nightly', pg_backend_pid())`);
+    await job.query(SEED_TAKE, ['nightly']);
     const crashed = await pg.connect();
-    await crashed.query(`INSERT INTO locks (named, pid) VALUES ('crashed', pg_backend_pid())`);
+    await crashed.query(SEED_TAKE, ['crashed']);
+    const row = (await pg.admin.query(`SELECT id, ins FROM locks WHERE named = 'crashed'`)).rows[0];
     await crashed.end(); // its backend is gone
     await delay(200);
     const locks = await byName();
@@ -124,8 +123,9 @@ describe('lock tables', () => {
       (await store.forceRelease({ name: dead.name, version: dead.version, reason: 'holder died', operator: 'op' }))
         .outcome,
     ).toBe('released');
-    const { rows } = await pg.admin.query(`SELECT problem, details FROM released WHERE named = 'crashed'`);
-    expect(rows).toEqual([{ problem: 'force-released', details: 'by op: holder died' }]);
+    // moved as the seed's own acquit moves it: the row's id, and its ins as `locked`
+    const { rows } = await pg.admin.query(`SELECT id, locked, problem, details FROM released WHERE named = 'crashed'`);
+    expect(rows).toEqual([{ id: row.id, locked: row.ins, problem: 'force-released', details: 'by op: holder died' }]);
     await job.end();
   });
 });

@@ -8,15 +8,22 @@ import { readBody } from '../http';
 import type { RequestLog } from '../request-log';
 import { S3_FAULTS, S3Error } from './errors';
 import type { S3Conditions, S3ObjectStore } from './store';
+import { controlRoute } from './control';
 import { listXml } from './xml';
+import {
+  conflict,
+  decode,
+  decodeBody,
+  errorReply,
+  header,
+  listBuckets,
+  objectReply,
+  sendReply,
+  xml,
+  type Reply,
+} from './replies';
 
 const BODY_LIMIT = 64 * 1024 * 1024;
-
-interface Reply {
-  status: number;
-  body?: Buffer | string;
-  headers?: Record<string, string>;
-}
 
 export interface S3ServerParts {
   store: S3ObjectStore;
@@ -78,6 +85,8 @@ export function createS3Server(parts: S3ServerParts): Server {
     }
   }
 
+  const send = (req: IncomingMessage, res: ServerResponse, reply: Reply) => sendReply(req, res, reply, now());
+
   function versionAt(path: string): number {
     const m = /^\/([^/]+)\/(.+)$/.exec(path);
     if (!m) return 0;
@@ -97,25 +106,12 @@ export function createS3Server(parts: S3ServerParts): Server {
   ): Promise<Reply> {
     const m = /^\/([^/]+)(?:\/(.*))?$/.exec(path);
     if (!m) {
-      if (method === 'GET') return listBuckets();
+      if (method === 'GET') return listBuckets(parts.store);
       throw new S3Error(405, 'MethodNotAllowed', 'The specified method is not allowed against this resource.');
     }
     const bucket = decode(m[1]!);
     if (m[2] === undefined || m[2] === '') return bucketRoute(req, method, bucket, q);
     return objectRoute(req, method, bucket, decode(m[2]), arrived);
-  }
-
-  function listBuckets(): Reply {
-    const items = [...parts.store.buckets.entries()]
-      .map(
-        ([name, b]) =>
-          `<Bucket><Name>${name}</Name><CreationDate>${new Date(b.created).toISOString()}</CreationDate></Bucket>`,
-      )
-      .join('');
-    return xml(
-      200,
-      `<?xml version="1.0" encoding="UTF-8"?>\n<ListAllMyBucketsResult><Buckets>${items}</Buckets></ListAllMyBucketsResult>`,
-    );
   }
 
   async function bucketRoute(req: IncomingMessage, method: string, bucket: string, q: URLSearchParams): Promise<Reply> {
@@ -188,72 +184,10 @@ export function createS3Server(parts: S3ServerParts): Server {
     throw new S3Error(405, 'MethodNotAllowed', `${method} on an object is not emulated.`);
   }
 
-  function objectReply(obj: ReturnType<S3ObjectStore['get']>, head: boolean, cond: S3Conditions): Reply {
-    const unq = (e: string) => e.trim().replace(/^"|"$/g, '');
-    if (cond.ifMatch !== undefined && cond.ifMatch.trim() !== '*' && unq(cond.ifMatch) !== unq(obj.etag)) {
-      throw new S3Error(412, 'PreconditionFailed', 'At least one of the pre-conditions you specified did not hold', {
-        Condition: 'If-Match',
-      });
-    }
-    if (
-      cond.ifNoneMatch !== undefined &&
-      (cond.ifNoneMatch.trim() === '*' || unq(cond.ifNoneMatch) === unq(obj.etag))
-    ) {
-      return { status: 304, headers: { etag: obj.etag } };
-    }
-    const headers: Record<string, string> = {
-      etag: obj.etag,
-      'last-modified': new Date(obj.lastModified).toUTCString(),
-      'content-type': obj.contentType,
-      'accept-ranges': 'bytes',
-    };
-    for (const [k, v] of Object.entries(obj.metadata)) headers[`x-amz-meta-${k}`] = v;
-    return {
-      status: 200,
-      body: head ? undefined : obj.data,
-      headers: { ...headers, 'content-length': String(obj.data.length) },
-    };
-  }
-
-  function send(req: IncomingMessage, res: ServerResponse, reply: Reply): void {
-    if (res.destroyed) return;
-    res.setHeader('Date', new Date(now()).toUTCString());
-    res.setHeader('x-amz-request-id', Math.random().toString(16).slice(2, 18).toUpperCase());
-    for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v);
-    const body = reply.body === undefined ? Buffer.alloc(0) : Buffer.from(reply.body);
-    if (!res.hasHeader('content-length')) res.setHeader('Content-Length', req.method === 'HEAD' ? 0 : body.length);
-    res
-      .writeHead(reply.status)
-      .end(req.method === 'HEAD' || reply.status === 204 || reply.status === 304 ? undefined : body);
-  }
-
-  async function control(method: string, path: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const json = (status: number, value: unknown) =>
-      send(req, res, { status, body: JSON.stringify(value), headers: { 'content-type': 'application/json' } });
-    try {
-      if (path === '/_emulator/faults') {
-        const body = await readBody(req, 1024 * 1024);
-        if (method === 'POST') {
-          let parsed: unknown;
-          try {
-            parsed = JSON.parse(body.toString('utf8'));
-          } catch {
-            return json(400, { error: 'The fault configuration is not JSON.' });
-          }
-          parts.faults.set(parsed as Parameters<Faults['set']>[0]);
-        } else if (method === 'DELETE') parts.faults.clear();
-        return json(200, parts.faults.toJSON());
-      }
-      if (path === '/_emulator/requests') {
-        if (method === 'DELETE') parts.requests.clear();
-        return json(200, { requests: parts.requests.entries });
-      }
-      if (path === '/_emulator/health') return json(200, { ok: true });
-      return json(404, { error: `Unknown emulator control endpoint ${path}` });
-    } catch (err) {
-      return json(400, { error: (err as Error).message });
-    }
-  }
+  const control = (method: string, path: string, req: IncomingMessage, res: ServerResponse) =>
+    controlRoute(method, path, req, parts, (status, value) =>
+      send(req, res, { status, body: JSON.stringify(value), headers: { 'content-type': 'application/json' } }),
+    );
 
   return createServer({ maxHeaderSize: 16 * 1024 }, (req, res) => {
     handle(req, res).catch((err: unknown) => {
@@ -262,52 +196,4 @@ export function createS3Server(parts: S3ServerParts): Server {
         send(req, res, errorReply(new S3Error(500, 'InternalError', 'We encountered an internal error.')));
     });
   });
-}
-
-function errorReply(err: S3Error): Reply {
-  return { status: err.status, body: err.toXml(), headers: { 'content-type': 'application/xml' } };
-}
-
-const xml = (status: number, body: string): Reply => ({ status, body, headers: { 'content-type': 'application/xml' } });
-
-const conflict = (key: string): S3Error =>
-  new S3Error(
-    409,
-    'ConditionalRequestConflict',
-    'A conflicting conditional operation is currently in progress against this resource. Please try again.',
-    {
-      Key: key,
-    },
-  );
-
-function header(req: IncomingMessage, name: string): string | undefined {
-  const v = req.headers[name];
-  return Array.isArray(v) ? v[0] : v;
-}
-
-function decode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    throw new S3Error(400, 'InvalidURI', 'Could not parse the specified URI.');
-  }
-}
-
-/** aws-chunked (streaming SigV4 or unsigned with a checksum trailer): "<hex size>[;chunk-signature=…]\r\n<data>\r\n"… */
-function decodeBody(req: IncomingMessage, raw: Buffer): Buffer {
-  const sha = header(req, 'x-amz-content-sha256') ?? '';
-  const encoding = header(req, 'content-encoding') ?? '';
-  if (!encoding.includes('aws-chunked') && !sha.startsWith('STREAMING-')) return raw;
-  const chunks: Buffer[] = [];
-  let at = 0;
-  for (;;) {
-    const eol = raw.indexOf('\r\n', at);
-    if (eol < 0) throw new S3Error(400, 'IncompleteBody', 'The aws-chunked body ended early.');
-    const size = parseInt(raw.subarray(at, eol).toString('latin1').split(';')[0]!, 16);
-    if (!Number.isFinite(size)) throw new S3Error(400, 'InvalidRequest', 'Malformed aws-chunked body.');
-    if (size === 0) break;
-    chunks.push(raw.subarray(eol + 2, eol + 2 + size));
-    at = eol + 2 + size + 2;
-  }
-  return Buffer.concat(chunks);
 }

@@ -4,6 +4,7 @@ import { redactUrl } from '../redact-url';
 import type { LockStore } from '../store';
 import { dynamodb } from './dynamodb/definition';
 import { files } from './files/definition';
+import { etcd } from './etcd/definition';
 import { gcs } from './gcs/definition';
 import { kubernetes } from './kubernetes/definition';
 import { postgres } from './postgres/definition';
@@ -14,7 +15,17 @@ import type { HeldLock, OpenOptions, RunOptions, SourceSpec, StoreDefinition } f
 
 export type { HeldLock, OpenOptions, RunOptions, SourceSpec, StoreDefinition } from './types';
 
-export const STORES: readonly StoreDefinition[] = [gcs, s3, redis, postgres, dynamodb, kubernetes, files, zookeeper];
+export const STORES: readonly StoreDefinition[] = [
+  gcs,
+  s3,
+  redis,
+  postgres,
+  dynamodb,
+  kubernetes,
+  files,
+  zookeeper,
+  etcd,
+];
 
 /** Every source form, for help texts and messages. */
 export const SOURCE_FORMS = STORES.map((s) => s.form).join(', ');

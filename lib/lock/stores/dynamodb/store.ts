@@ -98,7 +98,11 @@ export class DynamoLockStore implements LockStore {
     }
     const fields = { version: r.version, operator: r.operator, reason: r.reason, format: before.reading.format };
     const record = (f: Record<string, string>) => this.record(f);
-    return recordedRelease({ lock: r.name, trail: this.trail.name, fields, record }, async () => {
+    const words = {
+      where: `in the DynamoDB audit table "${this.trail.name}"`,
+      fix: 'create it with "lockboard dynamodb init", or grant dynamodb:PutItem on it.',
+    };
+    return recordedRelease({ lock: r.name, trail: this.trail.name, words, fields, record }, async () => {
       if (await this.table.deleteIf(r.name, before.reading.pinned)) return { outcome: 'released', current: null };
       const now = await this.read(r.name);
       if (!now) return { outcome: 'gone', current: null };

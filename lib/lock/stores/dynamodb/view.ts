@@ -6,6 +6,7 @@ import { monotonicNow } from '../../time';
 import type { LockHealth } from '../../types';
 import { droppedNote, joinNotes } from '../../untrusted';
 import { versionOf, type DynamoReading } from './formats';
+import { dynamoHealthWords } from './health-words';
 
 export interface ViewContext {
   source: string;
@@ -51,7 +52,8 @@ export function dynamoView(r: DynamoReading, c: ViewContext): LockView {
     health,
     ...noteOf(note, r.dropped),
     metadata: {},
-    details: r.acquiredMs === undefined ? [...r.details, ['Seen since', new Date(seen).toISOString()]] : r.details,
+    // "Seen since" and the lease are the page's own rows (terms.since, terms.ttl): not repeated as details
+    details: r.leaseMs === undefined ? r.details : r.details.filter(([label]) => label !== 'Lease'),
     releasable: true,
     releaseRule: 'delete',
     releaseNote: releaseNote(r),
@@ -92,7 +94,7 @@ function releaseNote(r: DynamoReading): string {
       '`terraform force-unlock`, which compares the lock ID and then deletes with no condition. If the run that holds ' +
       'it is still applying, two applies can then write the state at once.'
     );
-  return 'Deletes the item only if its recordVersionNumber and owner are still the ones you saw: a heartbeat since (the holder is alive) or a successor is never deleted.';
+  return 'Deletes the item only if its recordVersionNumber and owner are still the ones you saw: after a heartbeat or a successor’s write, nothing is deleted.';
 }
 
 function dynamoTerms(r: DynamoReading): StoreTerms {
@@ -114,6 +116,7 @@ function dynamoTerms(r: DynamoReading): StoreTerms {
         : 'Clearing deletes the item; its holder learns at its next heartbeat (its condition fails) and should stop.',
     rule: 'DynamoDB rule: one DeleteItem whose ConditionExpression pins exactly what was read (Terraform: the whole Info string; lock clients: recordVersionNumber and ownerName). DynamoDB refuses it if the item changed, so a successor or a heartbeat is never deleted.',
     trail: 'Force-releases are recorded in the lockboard-audit table before and after; other tools record nothing.',
+    health: dynamoHealthWords(r),
   };
 }
 

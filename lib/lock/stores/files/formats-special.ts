@@ -53,10 +53,10 @@ function ownLock(e: Entry, names: string[], c: Context): Reading | null {
     generation: gen.token,
     expiresMs,
     ttlMs: gen.ttlMs,
-    details: [['Identity', gen.owner] as [string, string], ...(gen.purpose ? [['Purpose', gen.purpose]] : [])] as [
-      string,
-      string,
-    ][],
+    details: [
+      ['Recorded identity', gen.owner] as [string, string],
+      ...(gen.purpose ? [['Purpose', gen.purpose]] : []),
+    ] as [string, string][],
   };
   if (expiresMs <= c.nowMs) return { ...g, status: 'stale', why: 'Stale: not refreshed within its TTL.' };
   if (gen.host === c.host && pidVerdict(gen.pid, Number(member.stat.birthtimeMs)).status === 'dead')

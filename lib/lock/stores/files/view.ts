@@ -1,7 +1,7 @@
 // One lock file as every store's LockView: health from its tool's own rule and the live holder, the version that a
 // release is conditioned on, and the release dialog's words (naming the live process that makes a release refused).
 import type { LockView, StoreTerms } from '../../store';
-import type { LockHealth } from '../../types';
+import type { HealthWords, LockHealth } from '../../types';
 import { identityOf, versionOf, type Entry } from './entry';
 import { describeProcess } from './process';
 import type { FileStatus, Reading } from './reading';
@@ -12,6 +12,28 @@ const HEALTH: Record<FileStatus, LockHealth> = {
   stale: 'expired',
   unknown: 'unknown',
   free: 'free',
+};
+
+/** The lock files' truth table: a live process holding the file, or its tool's own rule (a pid, a time). */
+const FILES_WORDS: HealthWords = {
+  meaning: {
+    healthy: 'Held: a live process holds the file, or its tool’s own rule (a pid, a time) says it is still held.',
+    expired: 'Stale: no process holds it and its tool’s own rule says it was abandoned.',
+    unknown:
+      'Liveness cannot be judged from this host (the note says why). The file stays until its tool or an operator removes it.',
+    free: 'A leftover file: nothing holds this lock.',
+  },
+  changes: {
+    healthy: 'Becomes stale when the process holding it exits, or when its tool’s rule says so.',
+    'long-held': 'Becomes stale when the process holding it exits, or when its tool’s rule says so.',
+  },
+  advice: {
+    healthy: 'Only if you know its holder has stopped: removing the file stops no process.',
+    expired: 'Yes: no process holds it.',
+    'long-held': 'Only if you know its holder has stopped: removing the file stops no process.',
+    unknown: 'Its liveness cannot be judged from here: make sure its holder has stopped first.',
+    free: 'Nothing holds it: removing the leftover file is harmless.',
+  },
 };
 
 const TERMS = terms(false);
@@ -38,6 +60,7 @@ function terms(ttl: boolean): StoreTerms {
     rule: 'Renamed aside, checked to be exactly the file you saw, then removed (or put back if it is not).',
     trail:
       'Lockboard’s releases and its own locks, in .lockboard/audit.jsonl beside the locks; other tools’ acquisitions are not recorded.',
+    health: FILES_WORDS,
   };
 }
 

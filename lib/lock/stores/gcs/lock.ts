@@ -1,29 +1,16 @@
 // The lock handle: background refresh with both preconditions, loss pushed through `signal` by a monotonic
 // deadline, release with one conditional DELETE.
-import type { AuditWriter } from './audit';
-import { Backoff, sleep } from '../../backoff';
 import { LockLostError, type LockLostReason } from '../../errors';
-import { isTransient, statusOf, type BucketObjects } from './client';
+import { statusOf, type BucketObjects } from './client';
+import { LossDeadline } from './loss-deadline';
+import { deleteHeldObject, holderEvent, lossAfter, ourMetageneration, patchExpiry } from './lock-object';
+import type { HeldObject, LockInit, ReleaseDetails } from './lock-object';
+import type { AuditWriter } from './audit';
+import type { ReleaseOutcome } from './lock-object';
 import type { ResolvedOptions } from '../../options';
 import { monotonicNow } from '../../time';
-import type { GcsObjectResource } from '../../types';
 
-export type ReleaseOutcome = 'released' | 'lost' | 'gone';
-export interface ReleaseDetails {
-  outcome?: 'ok' | 'error';
-  error?: string;
-}
-
-interface LockInit {
-  objects: BucketObjects;
-  options: ResolvedOptions;
-  audit: AuditWriter | null;
-  object: GcsObjectResource;
-  /** Monotonic time at which the request that confirmed the lock was sent. */
-  confirmedAt: number;
-}
-
-const RELEASE_ATTEMPTS = 5;
+export type { ReleaseDetails, ReleaseOutcome } from './lock-object';
 
 export class Lock extends EventTarget {
   readonly bucket: string;
@@ -36,13 +23,12 @@ export class Lock extends EventTarget {
   readonly lossAfterMs: number;
 
   private metageneration: string;
-  private confirmedAt: number;
   private readonly acquiredAt: number;
   private failures = 0;
   private unknownRefresh = false;
   private state: 'held' | 'releasing' | 'lost' | 'released' = 'held';
   private refreshTimer?: NodeJS.Timeout;
-  private lossTimer?: NodeJS.Timeout;
+  private readonly deadline: LossDeadline;
   private inflight?: Promise<void>;
   private releaseResult?: Promise<{ outcome: ReleaseOutcome }>;
   private readonly controller = new AbortController();
@@ -60,16 +46,17 @@ export class Lock extends EventTarget {
     this.identity = init.options.identity;
     this.generation = String(init.object.generation);
     this.metageneration = String(init.object.metageneration);
-    this.confirmedAt = init.confirmedAt;
     this.acquiredAt = init.confirmedAt;
     this.signal = this.controller.signal;
-    const { ttlMs, refreshIntervalMs } = init.options;
-    // Protocol: TTL − max(2 × refresh, TTL/10). At the allowed maximum refresh = TTL/3 that deadline equals one
-    // refresh interval, so the holder would be declared lost as its first refresh is sent; the margin is capped
-    // at TTL/3 so at least two refresh intervals always fit. Identical for refresh <= TTL/6 (the default is TTL/8).
-    this.lossAfterMs = ttlMs - Math.max(Math.min(2 * refreshIntervalMs, ttlMs / 3), ttlMs / 10);
-    this.armLossTimer();
-    this.scheduleRefresh(init.confirmedAt + refreshIntervalMs);
+    this.deadline = new LossDeadline(
+      lossAfter(init.options.ttlMs, init.options.refreshIntervalMs),
+      init.confirmedAt,
+      () => this.state === 'held',
+      (detail) => this.markLost('refresh-failed', detail),
+    );
+    this.lossAfterMs = this.deadline.afterMs;
+    this.deadline.arm();
+    this.scheduleRefresh(init.confirmedAt + init.options.refreshIntervalMs);
   }
 
   /** The metageneration of the last confirmed write (changes at every refresh). */
@@ -79,9 +66,7 @@ export class Lock extends EventTarget {
 
   /** False once lost or released, and as soon as the loss deadline passed, even before any timer ran. */
   get isHealthy(): boolean {
-    return (
-      (this.state === 'held' || this.state === 'releasing') && monotonicNow() - this.confirmedAt < this.lossAfterMs
-    );
+    return (this.state === 'held' || this.state === 'releasing') && !this.deadline.passed;
   }
 
   assertHealthy(): void {
@@ -117,49 +102,26 @@ export class Lock extends EventTarget {
     clearTimeout(this.refreshTimer);
     await this.inflight;
     if (this.state === 'lost') return { outcome: 'lost' };
-    clearTimeout(this.lossTimer);
-    const outcome = await this.deleteObject();
+    this.deadline.stop();
+    const { outcome, unconfirmed } = await deleteHeldObject(this.held());
     this.state = outcome === 'lost' ? 'lost' : 'released';
     if (outcome === 'lost') this.markLost('taken', 'the lock object changed before release', true);
-    else this.record('released', details, this.deleteUnconfirmed);
+    else this.record('released', details, unconfirmed);
     await this.audit?.flush(2_000);
     return { outcome };
   }
 
-  /** The release found the object gone (recorded as delete_confirmed=false: it claims no delete). */
-  private deleteUnconfirmed = false;
-
-  private async deleteObject(): Promise<ReleaseOutcome> {
-    const backoff = new Backoff();
-    let unknownDelete = false;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await this.objects.delete(
-          this.name,
-          { ifGenerationMatch: this.generation, ifMetagenerationMatch: this.metageneration },
-          this.options.requestTimeoutMs,
-        );
-        return 'released';
-      } catch (err) {
-        const status = statusOf(err);
-        if (status === 404) {
-          // Someone else deleted it (gone), or a DELETE of ours whose response was lost did (ours, or an operator's
-          // force-release at the same moment, cannot be told apart): either way this release claims no delete
-          this.deleteUnconfirmed = true;
-          return unknownDelete ? 'released' : 'gone';
-        }
-        if (status === 412) {
-          if (this.unknownRefresh && (await this.reconcile())) continue;
-          return 'lost';
-        }
-        // Preconditions make retries safe; keep trying while the lock is still ours (GCS answers 429 to more than
-        // about one write per second per object, which contenders can exhaust right at handover).
-        const stillOurs = monotonicNow() - this.confirmedAt < this.lossAfterMs;
-        if (!isTransient(err) || (attempt >= RELEASE_ATTEMPTS && !stillOurs)) throw err;
-        if (status !== 429) unknownDelete = true;
-        await sleep(backoff.afterWriteFailure(status));
-      }
-    }
+  /** The object this handle holds, for the requests of lock-object.ts. */
+  private held(): HeldObject {
+    return {
+      objects: this.objects,
+      name: this.name,
+      generation: this.generation,
+      requestTimeoutMs: this.options.requestTimeoutMs,
+      metageneration: () => this.metageneration,
+      stillOurs: () => !this.deadline.passed,
+      reconciled: async () => this.unknownRefresh && (await this.reconcile()),
+    };
   }
 
   private scheduleRefresh(atMonotonic: number): void {
@@ -175,27 +137,21 @@ export class Lock extends EventTarget {
 
   private async runRefresh(): Promise<void> {
     if (this.state !== 'held') return;
-    const { refreshIntervalMs, ttlMs, maxRefreshFailures } = this.options;
+    const { refreshIntervalMs, maxRefreshFailures } = this.options;
     const sentAt = monotonicNow();
-    const expiresAt = ((this.objects.clock.now() + ttlMs) / 1000).toFixed(3);
     try {
-      const obj = await this.objects.patchMetadata(
-        this.name,
-        { expires_at: expiresAt },
-        { ifGenerationMatch: this.generation, ifMetagenerationMatch: this.metageneration },
-        Math.min(10_000, refreshIntervalMs),
-      );
+      const obj = await patchExpiry(this.held(), this.options);
       // A release waiting for this refresh must delete the metageneration the refresh created, or its DELETE
       // meets 412 and the lock's own release is reported as a loss.
       if (this.state !== 'held' && !this.releasing()) return;
       this.metageneration = String(obj.metageneration);
-      this.confirmedAt = sentAt;
+      this.deadline.confirm(sentAt);
       this.failures = 0;
       this.unknownRefresh = false;
       if (obj.metadata?.identity !== this.identity)
         return this.markLost('taken', 'the lock object names another holder');
       if (this.releasing()) return;
-      this.armLossTimer();
+      this.deadline.arm();
     } catch (err) {
       const status = statusOf(err);
       if (this.releasing()) {
@@ -222,45 +178,19 @@ export class Lock extends EventTarget {
     return this.state === 'releasing';
   }
 
-  /**
-   * After a refresh whose response never arrived, a 412 may be our own applied PATCH. Same generation and our
-   * identity means nobody replaced or deleted the object: adopt its metageneration. True when still ours.
-   */
+  /** After a refresh of unknown outcome: adopts the object's metageneration when it is still ours. */
   private async reconcile(): Promise<boolean> {
     this.unknownRefresh = false;
-    try {
-      const current = await this.objects.get(this.name, this.options.requestTimeoutMs);
-      if (!current || String(current.generation) !== this.generation) return false;
-      if (current.metadata?.identity !== this.identity) return false;
-      this.metageneration = String(current.metageneration);
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
-  private armLossTimer(): void {
-    clearTimeout(this.lossTimer);
-    const remaining = this.lossAfterMs - (monotonicNow() - this.confirmedAt);
-    this.lossTimer = setTimeout(
-      () => {
-        if (this.state === 'held' && !this.isHealthy) {
-          this.markLost(
-            'refresh-failed',
-            `no refresh confirmed for ${Math.round(monotonicNow() - this.confirmedAt)} ms`,
-          );
-        } else if (this.state === 'held') this.armLossTimer();
-      },
-      Math.max(0, remaining),
-    );
-    this.lossTimer.unref();
+    const ours = await ourMetageneration(this.held(), this.identity);
+    if (ours !== null) this.metageneration = ours;
+    return ours !== null;
   }
 
   private markLost(reason: LockLostReason, detail: string, fromRelease = false): void {
     if (this.state === 'lost' && !fromRelease) return;
     this.state = 'lost';
     clearTimeout(this.refreshTimer);
-    clearTimeout(this.lossTimer);
+    this.deadline.stop();
     const error = new LockLostError(this.name, reason, detail);
     if (!this.signal.aborted) this.controller.abort(error);
     this.dispatchEvent(new CustomEvent('lost', { detail: error }));
@@ -268,15 +198,6 @@ export class Lock extends EventTarget {
   }
 
   private record(event: 'released' | 'lost', details: ReleaseDetails, deleteUnconfirmed = false): void {
-    this.audit?.record({
-      event,
-      lock: this.name,
-      identity: this.identity,
-      generation: this.generation,
-      held_ms: String(Math.round(monotonicNow() - this.acquiredAt)),
-      outcome: details.outcome,
-      error: details.error,
-      ...(deleteUnconfirmed ? { delete_confirmed: 'false' as const } : {}),
-    });
+    this.audit?.record(holderEvent(this, event, details, monotonicNow() - this.acquiredAt, deleteUnconfirmed));
   }
 }

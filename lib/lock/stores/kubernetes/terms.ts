@@ -2,6 +2,7 @@
 // when anyone wrote the Lease since it was read.
 import type { StoreTerms } from '../../store';
 import type { LeaseKind } from './formats';
+import { KUBE_WORDS } from './health-words';
 
 const TRAIL =
   'Force-releases are recorded in the annotations of the lockboard-audit Lease of the source’s namespace ' +
@@ -28,5 +29,6 @@ export function kubeTerms(kind: LeaseKind | 'none'): StoreTerms {
     trail: TRAIL,
     conflict:
       'The apiserver answered 409 Conflict (“the object has been modified; please apply your changes to the latest version and try again”): the Lease was written after you viewed it. A live leader renews its Lease every few seconds, so the resourceVersion pin refuses to clear it.',
+    ...(kind === 'none' ? {} : { health: KUBE_WORDS[kind] }),
   };
 }

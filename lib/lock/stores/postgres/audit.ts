@@ -60,14 +60,15 @@ export class PostgresAuditTrail {
         ({ ...r.fields, id: `audit#${r.id}`, at: r.at.toISOString(), event: r.event, lock: r.lock }) as AuditRecord,
     );
     for (const t of await findLockTables(this.client, this.schemas)) {
-      const history = t.kind === 'lockboard-table' ? 'lockboard_released' : t.released;
-      if (!history) continue;
+      const history = t.kind === 'lockboard-table' ? { table: 'lockboard_released', at: 'released_at' } : t.released;
+      // a history without a release time (released_at, or the seed's `released`) has nowhere to place entries
+      if (!history?.at) continue;
       const key = t.kind === 'lockboard-table' ? 'name' : 'named';
-      // a history without a released_at column has no time to place its entries at: not read
+      const at = ident(history.at);
       const hist = await this.client
         .query<{ k: string; at: Date; problem: string | null; details: string | null }>(
-          `SELECT ${key}::text AS k, released_at AS at, problem, details FROM ${ident(t.schema)}.${ident(history)}
-           WHERE released_at >= $1 AND released_at < $2`,
+          `SELECT ${key}::text AS k, ${at} AS at, problem, details FROM ${ident(t.schema)}.${ident(history.table)}
+           WHERE ${at} >= $1 AND ${at} < $2`,
           [from, to],
         )
         .catch(() => ({ rows: [] as { k: string; at: Date; problem: string | null; details: string | null }[] }));
@@ -76,7 +77,7 @@ export class PostgresAuditTrail {
         if (lock && name !== lock) continue;
         if (h.problem === 'force-released') continue; // already in the audit table
         out.push({
-          id: `${history}#${name}#${h.at.toISOString()}`,
+          id: `${history.table}#${name}#${h.at.toISOString()}`,
           at: h.at.toISOString(),
           event: 'released',
           lock: name,

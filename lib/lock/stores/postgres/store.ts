@@ -8,7 +8,8 @@ import { PostgresAuditTrail } from './audit';
 import { ADVISORY_TERMS, rowTerms } from './terms';
 import type { LockHealth } from '../../types';
 import { ADVISORY_QUERY, advisoryViews, TERMINATE, type AdvisoryRow, type Queryable } from './advisory';
-import { findLockTables, ident, readRows, releaseStatement, type LockTable, type TableRow } from './tables';
+import { releaseStatement } from './release-statement';
+import { findLockTables, ident, readRows, type LockTable, type TableRow } from './tables';
 import { POSTGRES_VERSION } from './version';
 
 export interface PostgresStoreOptions {
@@ -116,8 +117,8 @@ export class PostgresLockStore implements LockStore {
       version: r.version,
       versionLabel: `row ${r.version.split('|').slice(1).join(' · ') || r.version}`.slice(0, 80),
       terms: rowTerms({
+        kind: t.kind,
         recordsTime: r.acquiredAt !== undefined,
-        expires: r.until !== undefined,
         liveness: r.until
           ? 'The row says until when it is held; after that its library takes it over.'
           : 'Held while the holder’s backend (or heartbeat) is alive; the row stays until it is deleted.',
@@ -159,7 +160,11 @@ export class PostgresLockStore implements LockStore {
     }
     const fields = { version: o.version, operator: o.operator, reason: o.reason, format: before.format };
     const trail = `${this.o.auditSchema ?? 'public'}.lockboard_audit`;
-    return recordedRelease({ lock: o.name, trail, fields, record: (f) => this.record(f) }, async () => {
+    const words = {
+      where: `in the table ${trail}`,
+      fix: 'have its owner create it once ("lockboard postgres init"), or grant INSERT on it and USAGE on its sequence.',
+    };
+    return recordedRelease({ lock: o.name, trail, words, fields, record: (f) => this.record(f) }, async () => {
       let released = false;
       if (before.format === 'advisory') {
         const args = [Number(pid), backendUs, database, classid, objid, Number(objsubid)];

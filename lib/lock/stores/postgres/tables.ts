@@ -11,7 +11,17 @@ export interface LockTable {
   table: string;
   kind: TableKind;
   /** The `released` history beside a unique-index `locks` table, when present. */
-  released?: string;
+  released?: HistoryTable;
+  /** The lock table's own columns (lower case). */
+  columns: string[];
+}
+
+/** A unique-index design's `released` history: its name, its columns and the one that holds the release time. */
+export interface HistoryTable {
+  table: string;
+  columns: string[];
+  /** `released_at`, or the seed's `released` (a timestamp column named like its table); none: entries have no time. */
+  at?: string;
 }
 
 const SHAPES: [TableKind, string[]][] = [
@@ -38,11 +48,17 @@ export async function findLockTables(db: Queryable, schemas: string[]): Promise<
         x.table_name === 'released' &&
         ['named', 'problem', 'details'].every((c) => x.columns.includes(c)),
     );
+    const history = released && {
+      table: released.table_name,
+      columns: released.columns,
+      at: ['released_at', 'released'].find((c) => released.columns.includes(c)),
+    };
     tables.push({
       schema: r.table_schema,
       table: r.table_name,
       kind: shape[0],
-      ...(shape[0] === 'unique-index' && released ? { released: released.table_name } : {}),
+      columns: r.columns,
+      ...(shape[0] === 'unique-index' && history ? { released: history } : {}),
     });
   }
   return tables;
@@ -171,51 +187,5 @@ export async function readRows(db: Queryable, t: LockTable): Promise<TableRow[]>
         ],
       }));
     }
-  }
-}
-
-/** The one conditional statement that releases exactly the row version seen (1 row: released; 0: it changed). */
-export function releaseStatement(
-  t: LockTable,
-  version: string,
-  reason: string,
-  operator: string,
-): { text: string; values: unknown[] } {
-  const q = qualified(t);
-  const parts = version.split('|');
-  switch (t.kind) {
-    case 'lockboard-table':
-      return {
-        text: `WITH gone AS (DELETE FROM ${q} WHERE name = $1 AND token::text = $2 RETURNING name, token, identity, acquired_at)
-               INSERT INTO ${ident(t.schema)}.lockboard_released (name, token, identity, acquired_at, released_at, problem, details)
-               SELECT name, token, identity, acquired_at, now(), 'force-released', $3 FROM gone RETURNING 1`,
-        values: [parts[0], parts[1], `by ${operator}: ${reason}`],
-      };
-    case 'unique-index':
-      return t.released
-        ? {
-            text: `WITH gone AS (DELETE FROM ${q} WHERE named::text = $1 AND pid::text = $2 AND ins::text = $3 RETURNING named, pid, ins)
-                   INSERT INTO ${ident(t.schema)}.${ident(t.released)} (named, problem, details) SELECT named, 'force-released', $4 FROM gone RETURNING 1`,
-            values: [parts[0], parts[1], parts[2], `by ${operator}: ${reason}`],
-          }
-        : {
-            text: `DELETE FROM ${q} WHERE named::text = $1 AND pid::text = $2 AND ins::text = $3 RETURNING 1`,
-            values: parts.slice(0, 3),
-          };
-    case 'shedlock':
-      return {
-        text: `UPDATE ${q} SET lock_until = timezone('utc', now()) WHERE name = $1 AND locked_by = $2 AND locked_at::text = $3 AND lock_until::text = $4 RETURNING 1`,
-        values: parts,
-      };
-    case 'liquibase':
-      return {
-        text: `UPDATE ${q} SET locked = false, lockgranted = NULL, lockedby = NULL WHERE id::text = $1 AND locked AND coalesce(lockedby, '') = $2 AND coalesce(lockgranted::text, '') = $3 RETURNING 1`,
-        values: parts,
-      };
-    case 'db-scheduler':
-      return {
-        text: `UPDATE ${q} SET picked = false, picked_by = NULL, last_heartbeat = NULL, version = version + 1 WHERE task_name = $1 AND task_instance = $2 AND version::text = $3 AND picked RETURNING 1`,
-        values: parts,
-      };
   }
 }

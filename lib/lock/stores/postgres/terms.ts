@@ -1,6 +1,8 @@
 // PostgreSQL's words: an advisory lock lives as long as its holder's session; a lock table's row as its library says.
 // A holder's current query can carry secrets and personal data in its literals: viewers see it masked.
 import type { StoreTerms } from '../../store';
+import { ADVISORY_WORDS, ROW_WORDS } from './health-words';
+import type { TableKind } from './tables';
 
 const TRAIL =
   'Force-releases are recorded in the lockboard_audit table; Lockboard’s own PostgreSQL locks record their ' +
@@ -16,9 +18,10 @@ export const ADVISORY_TERMS: StoreTerms = {
   rule: 'PostgreSQL rule: one pg_terminate_backend guarded by the same pid, the same backend start (to the microsecond) and the lock still granted to it: a reused pid is never signalled.',
   trail: TRAIL,
   confirmByName: true,
+  health: ADVISORY_WORDS,
 };
 
-export function rowTerms(o: { recordsTime: boolean; expires: boolean; liveness: string }): StoreTerms {
+export function rowTerms(o: { kind: TableKind; recordsTime: boolean; liveness: string }): StoreTerms {
   return {
     storeLabel: 'PostgreSQL',
     versionName: 'row version',
@@ -28,6 +31,7 @@ export function rowTerms(o: { recordsTime: boolean; expires: boolean; liveness: 
       'Clearing runs one conditional statement on exactly the row version you saw; the holder finds out only when it next touches its row.',
     rule: 'PostgreSQL rule: one DELETE (or UPDATE) whose WHERE names exactly the row version you see here: a successor’s row is never touched.',
     trail: TRAIL,
+    health: ROW_WORDS[o.kind],
   };
 }
 

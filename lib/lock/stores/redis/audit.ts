@@ -52,3 +52,9 @@ function hashOf(reply: unknown): Record<string, string> {
   if (reply instanceof Map) return Object.fromEntries([...reply].map(([k, v]) => [String(k), String(v)]));
   return Object.fromEntries(Object.entries((reply ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)]));
 }
+
+/** Where the trail is and how to let Lockboard write it, for a release refused because its attempt was not recorded. */
+export const auditWords = (stream: string) => ({
+  where: `in the Redis stream "${stream}"`,
+  fix: 'let this user XADD to it (ACL +xadd), or free memory if Redis refuses writes.',
+});

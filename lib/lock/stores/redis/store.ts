@@ -8,12 +8,13 @@ import type { ChangeFeed, ChangeFeedHandlers, ReleaseRequest, StorePage, StoreRe
 import { RedisConn, type RedisClientLike } from './conn';
 import { startRedisFeed } from './feed';
 import { isCompanionKey, readRedisKey, type RedisKeyRead, type RedisReading } from './formats';
-import { readEvents, recordEvent } from './audit';
+import { auditWords, readEvents, recordEvent } from './audit';
 import { isOversized, readBatch, readOne } from './read';
 import { MAX_BODY_BYTES } from '../../objects/formats/types';
 import { releaseScript } from './release';
 import { REDIS_VERSION } from './version';
-import { redisTerms, redisView } from './view';
+import { redisTerms } from './terms';
+import { redisView } from './view';
 
 export interface RedisStoreOptions {
   client: RedisClientLike;
@@ -130,7 +131,7 @@ export class RedisLockStore implements LockStore {
       name,
       what,
       nowMs: now,
-      terms: redisTerms(false, false),
+      terms: redisTerms({}, false),
     });
   }
 
@@ -161,7 +162,8 @@ export class RedisLockStore implements LockStore {
     if (!before) return { outcome: 'gone', current: null, audit: [] };
     if (!before.releasable) return { outcome: 'not-a-lock', current: before, audit: [] };
     const fields = { version: o.version, operator: o.operator, reason: o.reason, format: before.format };
-    const trail = { lock: o.name, trail: this.stream, fields, record: (f: Record<string, string>) => this.record(f) };
+    const record = (f: Record<string, string>) => this.record(f);
+    const trail = { lock: o.name, trail: this.stream, words: auditWords(this.stream), fields, record };
     return recordedRelease(trail, () => this.compareAndDelete(o.name, o.version, before.format));
   }
 }

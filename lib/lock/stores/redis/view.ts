@@ -1,9 +1,10 @@
 // How a Redis lock is shown: health on Redis's TIME, "seen since" where the format records no acquire time, the TTL
 // only where the key has one, in Redis's own words.
-import type { LockView, StoreTerms } from '../../store';
+import type { LockView } from '../../store';
 import type { LockHealth } from '../../types';
 import { joinNotes } from '../../untrusted';
 import { versionOf, type RedisKeyRead, type RedisReading } from './formats';
+import { redisTerms } from './terms';
 
 /** A Redis lock as every store shows it; `firstSeen` keeps "seen since" for formats that record no time. */
 export function redisView(
@@ -42,10 +43,6 @@ export function redisView(
     details: [
       ...r.details,
       ['Redis TTL', k.pttl > 0 ? `${Math.round(k.pttl / 100) / 10} s` : 'none (never expires by itself)'],
-      [
-        'Held for',
-        r.acquiredMs ? 'since the time the format records' : 'seen since (this format records no acquire time)',
-      ],
     ],
     releasable: true,
     releaseRule: 'delete',
@@ -54,7 +51,7 @@ export function redisView(
     size: (k.value ?? '').length,
     version,
     versionLabel: `value hash ${version.slice(0, 8)}`,
-    terms: redisTerms(r.acquiredMs !== undefined, k.pttl > 0),
+    terms: redisTerms(r, k.pttl > 0),
   };
 }
 
@@ -73,24 +70,6 @@ function judge(now: number, since: number, pttl: number, r: RedisReading, longHe
   if (pttl < 0) return 'unknown'; // no TTL and not held past the threshold: liveness cannot be judged
   if (r.ttlMs && r.refreshMs && r.ttlMs - pttl > 1.5 * r.refreshMs) return 'overdue';
   return 'healthy';
-}
-
-export /** Redis's words: a key, its value, its TTL; "seen since" where the format records no acquire time. */
-function redisTerms(recordsTime: boolean, hasTtl: boolean): StoreTerms {
-  return {
-    storeLabel: 'Redis',
-    versionName: 'hash of the value',
-    since: recordsTime ? 'Held since' : 'Seen since',
-    ...(hasTtl ? { ttl: 'TTL' } : {}),
-    liveness: hasTtl
-      ? 'The key expires by itself when its TTL runs out, unless the holder extends it.'
-      : 'The key has no TTL: it stays until its owner or an operator deletes it.',
-    effect:
-      'Clearing deletes the key only if it still holds the value you saw; the holder finds out only when it next checks or extends it.',
-    rule: 'Redis rule: one Lua script compares the key with the value you see here (its hash) and deletes it only on a match, then wakes the format’s waiters as its own unlock does. A holder that re-acquired or a successor has another value, so it is never released.',
-    trail:
-      'Force-releases and Lockboard’s own Redis holders are recorded in the lockboard:audit stream; other libraries record nothing.',
-  };
 }
 
 function noteOf(r: RedisReading): { note?: string } {

@@ -83,3 +83,9 @@ function auditRecordOf(key: string, body: Buffer, lastModifiedMs: number | undef
   if (fields.delete_confirmed === 'false') record.delete_confirmed = 'false';
   return record;
 }
+
+/** Where the trail is and how to let Lockboard write it, for a release refused because its attempt was not recorded. */
+export const auditWords = (prefix: string) => ({
+  where: `as an object under the S3 audit prefix "${prefix}"`,
+  fix: 'grant s3:PutObject on that prefix.',
+});

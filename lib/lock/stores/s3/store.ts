@@ -10,7 +10,7 @@ import { inspectView, pendingView } from '../../objects/inspect';
 import { DEFAULT_AUDIT_PREFIX } from '../../options';
 import { assertVersion, recordedRelease, type LockStore, type LockView, type ReleaseRequest } from '../../store';
 import type { ListOptions, StorePage, StoreReleaseResult } from '../../store';
-import { S3AuditTrail } from './audit';
+import { auditWords, S3AuditTrail } from './audit';
 import { s3Status, S3Objects, type S3Body, type S3Listed } from './objects';
 import { LOCKBOARD_BODY_LIMIT, objectOf, releasedMarker, s3View, tokenOfVersion } from './view';
 import { S3_VERSION } from './version';
@@ -157,7 +157,8 @@ export class S3LockStore implements LockStore {
     if (before.version !== r.version) return { outcome: judge(before, r), current: before, audit: [] };
     const fields = { version: before.version, operator: r.operator, reason: r.reason, format: before.format };
     const record = (f: Record<string, string>) => this.record(f);
-    return recordedRelease({ lock: r.name, trail: this.auditPrefix, fields, record }, async () => {
+    const words = auditWords(this.auditPrefix);
+    return recordedRelease({ lock: r.name, trail: this.auditPrefix, words, fields, record }, async () => {
       let outcome: StoreReleaseResult['outcome'] = 'released';
       try {
         if (before.format === 'lockboard') await this.objects.put(r.name, releasedMarker(before), { ifMatch: etag });

@@ -4,9 +4,10 @@ import type { ObjectView } from '../../objects/formats';
 import { stringField } from '../../objects/formats/types';
 import { jsonObject } from '../../untrusted';
 import type { ObjectIdentity } from '../../objects/inspect';
-import type { LockView, StoreTerms } from '../../store';
+import type { LockView } from '../../store';
 import type { LockInfo } from '../../types';
 import type { S3Body, S3Listed } from './objects';
+import { s3Terms } from './terms';
 
 /** Lockboard's S3 lock bodies are under 1 KiB: objects this small are read to find them. */
 export const LOCKBOARD_BODY_LIMIT = 4096;
@@ -64,7 +65,7 @@ export function s3View(info: LockInfo, source: string, etag: string, lastModifie
   view.source = source;
   view.version = version;
   view.versionLabel = `ETag ${hex.slice(0, 8)}${lockboard ? ` · token ${info.generation}` : ''}`;
-  view.terms = lockboard ? LOCKBOARD_TERMS : FOREIGN_TERMS;
+  view.terms = s3Terms(lockboard);
   if (info.format === 'terraform') {
     const id = info.details.find(([label]) => label === 'Terraform lock info ID')?.[1];
     view.releaseNote =
@@ -97,27 +98,4 @@ export function releasedMarker(lock: LockView): string {
 /** The fencing token a Lockboard S3 lock's version names (ETAG.MILLIS.TOKEN), if any. */
 export function tokenOfVersion(version: string): string | undefined {
   return version.split('.')[2];
-}
-
-const LOCKBOARD_TERMS = s3Terms(true);
-const FOREIGN_TERMS = s3Terms(false);
-
-function s3Terms(lockboard: boolean): StoreTerms {
-  return Object.freeze({
-    storeLabel: 'S3',
-    versionName: 'ETag + last modified',
-    since: 'Held since',
-    updated: lockboard ? 'Last refresh' : 'Last write',
-    ...(lockboard ? { ttl: 'TTL / refresh interval' } : {}),
-    liveness: lockboard
-      ? 'The holder rewrites its object (a new ETag) before the TTL runs out.'
-      : 'This format never expires by itself: only its owner or an operator removes it.',
-    effect: lockboard
-      ? 'Clearing replaces the lock with a released marker; the holder learns at its next refresh (412) and aborts its work.'
-      : 'Clearing deletes the object; its holder, if still running, is not told and may go on as if it held it.',
-    rule: 'S3 rule: the lock is removed by one DeleteObject with If-Match on the ETag you see here. S3 refuses it (412) if the object was written since, so a successor’s lock is never deleted. Endpoints without conditional deletes are listed read-only.',
-    trail:
-      'Force-releases and Lockboard holders’ events are audit objects in the bucket; changes other tools make are not recorded.',
-    rawMetadata: !lockboard,
-  });
 }

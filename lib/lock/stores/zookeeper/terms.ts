@@ -1,6 +1,7 @@
 // ZooKeeper's words: a node, its session, its sequence; the holder is never told of a release, and an election's old
 // leader keeps leading until its session ends (facts-coordination Part B §3.4).
 import type { StoreTerms } from '../../store';
+import { EPHEMERAL_WORDS, PERSISTENT_WORDS } from './health-words';
 
 export const TWO_LEADERS =
   'This is a leader election: deleting the leader’s node elects the next candidate at once, but the old leader is not told and keeps believing it leads until its ZooKeeper session ends, so there will be two leaders until then (Curator’s maintainers: a leader’s node should never be deleted). Stop or fence the old leader first.';
@@ -23,5 +24,6 @@ export function zookeeperTerms(o: { election: boolean; reusedNames: boolean; eph
     trail:
       'Force-releases and Lockboard’s own ZooKeeper holders are recorded under the source’s .lockboard/audit node; Curator and kazoo record nothing.',
     ...(o.election ? { confirmByName: true, twoLeaders: TWO_LEADERS } : {}),
+    health: o.ephemeral ? EPHEMERAL_WORDS : PERSISTENT_WORDS,
   };
 }

@@ -1,0 +1,57 @@
+// etcd in the registry: etcd://HOST:PORT[,HOST:PORT]/PREFIX (etcds:// with ?ca=&cert=&key= for TLS; a user and
+// password from the URL or ETCD_USERNAME / ETCD_PASSWORD, never shown), npm etcd3 loaded when a source is opened.
+import { holdOn, runOptions, type SourceSpec, type StoreDefinition } from '../types';
+import { parseEtcdSource } from './source';
+import { ETCD_VERSION } from './version';
+
+export const etcd: StoreDefinition = {
+  kind: 'etcd',
+  label: 'etcd',
+  versionShape: ETCD_VERSION,
+  // the watch on the prefix (changes()) tells the console of every change; this is the pace without it
+  watchIntervalMs: 2_000,
+  schemes: ['etcd', 'etcds'],
+  form: 'etcd://HOST:PORT[,HOST:PORT]/PREFIX',
+  parse(url, env) {
+    const s = parseEtcdSource(url, env);
+    // the container is the cluster (its audit trail is one); requests name the source with its prefix
+    const cluster = `${s.tls ? 'etcds' : 'etcd'}://${s.hosts.join(',').toLowerCase()}`;
+    return { kind: 'etcd', id: s.display, bucket: cluster, bucketId: s.display, prefix: s.prefix, url };
+  },
+  async open(spec, o) {
+    const [{ EtcdLockStore }, { connectEtcd }] = await Promise.all([import('./store'), import('./client')]);
+    const src = parseEtcdSource(spec.url, o.env);
+    const client = await connectEtcd(src, o);
+    return new EtcdLockStore({
+      client,
+      prefix: src.prefix,
+      source: spec.id,
+      longHeldMs: o.longHeldMs,
+      close: () => client.close(),
+    });
+  },
+  async acquire(spec: SourceSpec, name, o) {
+    const [{ acquireEtcdLock }, { recordEtcdEvent }, { connectEtcd }] = await Promise.all([
+      import('./acquire'),
+      import('./audit'),
+      import('./client'),
+    ]);
+    const client = await connectEtcd(parseEtcdSource(spec.url, o.env), o);
+    const { ttlMs, timeoutMs, identity, signal, onWait } = runOptions(o);
+    return holdOn({
+      name: `${spec.id} ${name}`,
+      close: () => client.close(),
+      acquire: () => acquireEtcdLock({ client, name, ttlMs, timeoutMs, identity, signal, onWait }),
+      async release(lock, details) {
+        const outcome = await lock.release();
+        await recordEtcdEvent(client, {
+          event: 'released',
+          lock: name,
+          generation: lock.fencingToken,
+          ...details,
+        }).catch(() => '');
+        return outcome;
+      },
+    });
+  },
+};

@@ -1,0 +1,118 @@
+// How an etcd lock is shown: the holder key, its lease (hex and decimal, TTL remaining and granted, the other keys a
+// revoke would also drop), the waiters in grant order, "seen since" (etcd keeps no wall-clock time), in etcd's words.
+import type { LockView, LockWaiter, StoreTerms } from '../../store';
+import type { LockHealth } from '../../types';
+import { identityOf, leaseHex, type EtcdFormat, type EtcdKv, type EtcdReading } from './formats';
+
+/** What `LeaseTimeToLive(keys: true)` says of a lease; null when it has no lease or the lease is gone. */
+export interface LeaseInfo {
+  ttl: number;
+  granted: number;
+  /** null: this role may not read every key of the lease. */
+  keys: string[] | null;
+}
+
+export interface ViewContext {
+  source: string;
+  now: number;
+  /** First time each key (at its create revision) was seen: "seen since". */
+  firstSeen: Map<string, number>;
+  longHeldMs?: number;
+}
+
+export function seenSince(kv: EtcdKv, c: ViewContext): number {
+  const k = `${kv.key}\u0000${kv.createRevision}`;
+  const at = c.firstSeen.get(k) ?? c.now;
+  c.firstSeen.set(k, at);
+  return at;
+}
+
+export function etcdView(r: EtcdReading, lease: LeaseInfo | null, c: ViewContext): LockView {
+  const since = seenSince(r.holder, c);
+  const election = r.format === 'etcd-election';
+  const waiters: LockWaiter[] = r.waiters.map((w) => ({
+    identity: identityOf(r.format, w),
+    key: w.key,
+    since: new Date(seenSince(w, c)).toISOString(),
+    version: w.createRevision,
+  }));
+  const health: LockHealth =
+    lease && lease.ttl <= 0
+      ? 'expired'
+      : c.longHeldMs !== undefined && c.now - since > c.longHeldMs
+        ? 'long-held'
+        : lease
+          ? 'healthy'
+          : 'unknown';
+  const others = lease?.keys ? lease.keys.filter((k) => k !== r.holder.key) : [];
+  const alsoDropped =
+    lease && !lease.keys ? 'not known (this role may not read every key of the lease)' : others.join(', ');
+  return {
+    store: 'etcd',
+    source: c.source,
+    bucket: c.source,
+    name: r.name,
+    format: r.format,
+    formatLabel: r.label,
+    identity: identityOf(r.format, r.holder),
+    generation: r.holder.createRevision,
+    metageneration: r.holder.modRevision,
+    createdAt: new Date(since).toISOString(),
+    updatedAt: new Date(since).toISOString(),
+    heldMs: Math.max(0, c.now - since),
+    ...(lease ? { ttlMs: lease.granted * 1000, expiresAt: new Date(c.now + lease.ttl * 1000).toISOString() } : {}),
+    ...(lease ? { afterExpiry: 'expired' as const } : {}),
+    health,
+    metadata: {},
+    details: [
+      [election ? 'Leader key' : 'Holder key', r.holder.key],
+      ['Create revision', r.holder.createRevision],
+      ['Lease', leaseLabel(r.holder.lease)],
+      ['Lease TTL', lease ? `${lease.ttl} s remaining of ${lease.granted} s granted` : 'none (lease gone)'],
+      ['A lease revoke would also drop', alsoDropped || 'no other key'],
+      [election ? 'Candidates waiting' : 'Waiters', String(waiters.length)],
+      ['Held for', 'seen since (etcd keeps no wall-clock time for keys or leases)'],
+    ],
+    releasable: true,
+    releaseRule: 'delete',
+    releaseNote: releaseNoteOf(r.format),
+    size: r.holder.value.length,
+    version: r.holder.createRevision,
+    versionLabel: `create revision ${r.holder.createRevision}`,
+    terms: etcdTerms(r.format, lease !== null),
+    waiters,
+  };
+}
+
+const QUEUED: EtcdFormat[] = ['etcd-mutex', 'etcd-election'];
+
+function releaseNoteOf(format: EtcdFormat): string {
+  if (format === 'etcd-election')
+    return 'Deletes the leader’s key if its create revision is still the one you saw; the next candidate leads at once. The old leader is not told: it may act as leader until it next checks its key.';
+  const next = QUEUED.includes(format) ? ' the first waiter gets the lock at once;' : '';
+  return `Deletes the holder’s key if its create revision is still the one you saw;${next} the holder is not told, and its lease and other keys are left alone.`;
+}
+
+export function leaseLabel(lease: string): string {
+  return lease === '0' ? 'none' : `${leaseHex(lease)} (decimal ${lease})`;
+}
+
+/** etcd's words: a key, its create revision, its lease; "seen since" because etcd records no time. */
+export function etcdTerms(format: EtcdFormat, hasLease: boolean): StoreTerms {
+  const election = format === 'etcd-election';
+  return {
+    storeLabel: 'etcd',
+    versionName: 'create revision of the holder key',
+    since: 'Seen since',
+    ...(hasLease ? { ttl: 'Lease TTL' } : {}),
+    liveness: hasLease
+      ? 'The key lives on its holder’s lease: it goes when the holder stops keeping the lease alive and the TTL runs out.'
+      : 'The key has no lease: it stays until its owner or an operator deletes it.',
+    effect: election
+      ? 'Clearing deletes the leader’s key; the next candidate becomes leader, and the old leader is not told: it keeps acting as leader until it next checks its key.'
+      : `Clearing deletes the holder’s key;${QUEUED.includes(format) ? ' the first waiter gets the lock at once, and' : ''} the holder is not told: its work keeps running.`,
+    rule: 'etcd rule: one transaction, If(CreateRevision(key) == the revision you see) Then Delete(key), on the holder only. A successor’s key has a newer revision, so it is never deleted; waiters are never released (removing a waiter’s key can let two contenders hold the lock at once), and the lease is never revoked (that would drop every key of the holder’s session).',
+    trail:
+      'Force-releases and Lockboard’s own etcd holders are recorded under lockboard/audit/ in the same etcd; other clients record nothing.',
+  };
+}

@@ -1,0 +1,92 @@
+// PostgreSQL's truth table, per format: an advisory lock lives exactly as long as its session; a lock row is judged
+// by its holder's session (Lockboard's table, the seed's unique-index table), by a time it names (ShedLock), by a
+// heartbeat (db-scheduler), or not at all (Liquibase).
+import type { HealthWords } from '../../types';
+import type { TableKind } from './tables';
+
+export const ADVISORY_WORDS: HealthWords = {
+  meaning: {
+    healthy: 'Held by an open session: the lock lasts exactly as long as that session.',
+    overdue: 'Its session is idle inside an open transaction: it holds the lock while doing nothing.',
+    'long-held': 'Held by an open session for longer than the configured limit.',
+  },
+  changes: {
+    healthy: 'It ends when its session unlocks it or ends; it never times out.',
+    overdue: 'Healthy again when the session finishes its transaction; it ends when the session unlocks it or ends.',
+    'long-held': 'It ends when its session unlocks it or ends; it never times out.',
+  },
+  advice: {
+    healthy: 'Only if you know its work must stop: its session is open.',
+    overdue:
+      'Caution: the session is open, only idle; its client may come back to it. Clearing ends the whole session.',
+    'long-held': 'Only if you know its job is stuck: its session is open.',
+  },
+};
+
+const SESSION_ROW: HealthWords = {
+  meaning: {
+    healthy: 'The holder’s session (its pid, started before the row) is connected.',
+    expired: 'Disconnected: the holder’s session is gone and its row stayed behind.',
+    'long-held': 'Held by a connected session for longer than the configured limit.',
+  },
+  changes: {
+    healthy: 'Becomes disconnected when the holder’s session ends; the row stays until it is taken over.',
+    'long-held': 'Becomes disconnected when the holder’s session ends; the row stays until it is taken over.',
+    expired: 'It stays until the next acquirer moves the row aside or an operator clears it.',
+  },
+  advice: {
+    healthy: 'Only if you know its job must stop: its session is connected.',
+    expired: 'Yes: the holder’s session is gone.',
+    'long-held': 'Only if you know its job is stuck: its session is connected.',
+  },
+};
+
+const SHEDLOCK: HealthWords = {
+  meaning: {
+    healthy: 'Held: its lock_until has not passed (on the database clock).',
+    expired: 'Its lock_until has passed: the next scheduler run takes it.',
+  },
+  changes: { healthy: 'Free when lock_until passes, unless its task extends it first.' },
+  advice: {
+    healthy: 'Only if you know its task must stop: lock_until has not passed, and the task is not told.',
+    expired: 'Yes: its lock_until has passed.',
+  },
+};
+
+const LIQUIBASE: HealthWords = {
+  meaning: {
+    unknown:
+      'Liveness cannot be judged: the row records who took the lock and when, never whether that process still runs. It stays until its update finishes or an operator clears it.',
+    'long-held':
+      'Held longer than the configured limit. The row never says whether its holder still runs, so that cannot be judged.',
+  },
+  advice: {
+    unknown: 'Check with the holder (Locked by) first: a migration still running would run alongside the next one.',
+    'long-held': 'Its liveness cannot be judged: clear only if the holder (Locked by) is known to be gone.',
+  },
+};
+
+const DB_SCHEDULER: HealthWords = {
+  meaning: {
+    healthy: 'Its heartbeat is recent: the scheduler that picked it is running.',
+    expired: 'No heartbeat for 30 minutes: the scheduler that picked it is gone.',
+    'long-held': 'Its heartbeat is recent, but it has been picked for longer than the configured limit.',
+  },
+  changes: {
+    healthy: 'Becomes dead 30 minutes after its last heartbeat.',
+    expired: 'It stays picked until a scheduler’s dead-execution check or an operator clears it.',
+  },
+  advice: {
+    healthy: 'Only if you know its execution must stop: its scheduler is heartbeating.',
+    expired: 'Yes: its scheduler stopped heartbeating.',
+    'long-held': 'Only if you know its execution is stuck: its scheduler is heartbeating.',
+  },
+};
+
+export const ROW_WORDS: Record<TableKind, HealthWords> = {
+  'lockboard-table': SESSION_ROW,
+  'unique-index': SESSION_ROW,
+  shedlock: SHEDLOCK,
+  liquibase: LIQUIBASE,
+  'db-scheduler': DB_SCHEDULER,
+};
