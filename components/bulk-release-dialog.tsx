@@ -3,10 +3,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { LockInfo } from '@/lib/lock/types';
-import { versionText } from '@/lib/format';
-import { apiFetch } from '@/lib/queries';
+import { apiFetch, refreshAfterRelease } from '@/lib/queries';
+import { namesMissing, preselected } from '@/lib/release-care';
 import { BulkResults, type BatchResult } from './bulk-release-results';
-import { HealthBadge } from './health-badge';
+import { BulkPreview } from './bulk-release-preview';
 import { Button } from './ui/button';
 import { ModalForm, ReasonField } from './ui/modal-form';
 import { seenLockBody } from '@/lib/release-body';
@@ -28,7 +28,9 @@ export function BulkReleaseDialog({
   const dialog = useRef<HTMLDialogElement>(null);
   const queryClient = useQueryClient();
   const [snapshot] = useState(() => locks.slice(0, BULK_LIMIT));
-  const [selected, setSelected] = useState(() => new Set(snapshot.map(key)));
+  // Only what a single release would clear without asking the name: never a live holder or an ended session
+  const [selected, setSelected] = useState(() => preselected(snapshot, key));
+  const [typedNames, setTypedNames] = useState<Record<string, string>>({});
   const [reason, setReason] = useState('');
   const [typed, setTyped] = useState('');
   const chosen = snapshot.filter((l) => selected.has(key(l)));
@@ -42,10 +44,12 @@ export function BulkReleaseDialog({
           locks: chosen.map(seenLockBody),
         }),
       }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['locks'] }),
+    onSettled: () => refreshAfterRelease(queryClient),
   });
   const results = batch.data;
-  const canSubmit = chosen.length > 0 && reason.trim() !== '' && typed.trim() === String(chosen.length);
+  const missing = namesMissing(chosen, typedNames, key);
+  const canSubmit =
+    chosen.length > 0 && reason.trim() !== '' && typed.trim() === String(chosen.length) && missing.length === 0;
   const resultsHeading = useRef<HTMLHeadingElement>(null);
 
   useEffect(() => {
@@ -83,50 +87,24 @@ export function BulkReleaseDialog({
         <>
           <p className="text-sm text-zinc-600 dark:text-zinc-400">
             Each lock is released only at the version below; one that changed hands or was refreshed since is kept.
-            Untick any you do not want to release.
+            Locks whose holder may be alive, or whose release ends more than the lock, are not ticked: tick one and type
+            its name to include it, as a single release asks.
           </p>
-          <div className="max-h-[40vh] overflow-auto rounded-md ring-1 ring-zinc-200 dark:ring-zinc-700">
-            <table className="w-full text-left text-sm" data-testid="bulk-preview">
-              <thead className="sticky top-0 bg-zinc-50 text-xs uppercase text-zinc-500 dark:bg-zinc-800">
-                <tr>
-                  <th className="p-2">
-                    <span className="sr-only">Release</span>
-                  </th>
-                  <th className="p-2">Lock</th>
-                  <th className="p-2">Holder</th>
-                  <th className="p-2">Health</th>
-                  <th className="p-2">Generation</th>
-                </tr>
-              </thead>
-              <tbody>
-                {snapshot.map((l) => (
-                  <tr key={key(l)} className="border-t border-zinc-100 dark:border-zinc-800">
-                    <td className="p-2">
-                      <input
-                        type="checkbox"
-                        checked={selected.has(key(l))}
-                        aria-label={`Release ${l.name}`}
-                        onChange={(e) =>
-                          setSelected((s) => {
-                            const next = new Set(s);
-                            if (e.target.checked) next.add(key(l));
-                            else next.delete(key(l));
-                            return next;
-                          })
-                        }
-                      />
-                    </td>
-                    <td className="max-w-[16rem] truncate p-2 font-mono">{l.name}</td>
-                    <td className="max-w-[12rem] truncate p-2">{l.identity ?? 'unknown'}</td>
-                    <td className="p-2">
-                      <HealthBadge health={l.health} />
-                    </td>
-                    <td className="p-2 font-mono text-xs">{versionText(l)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <BulkPreview
+            locks={snapshot}
+            selected={selected}
+            typed={typedNames}
+            lockKey={key}
+            onSelect={(k, on) =>
+              setSelected((s) => {
+                const next = new Set(s);
+                if (on) next.add(k);
+                else next.delete(k);
+                return next;
+              })
+            }
+            onType={(k, value) => setTypedNames((t) => ({ ...t, [k]: value }))}
+          />
           <ReasonField
             label="Reason (recorded in the audit trail for each lock)"
             value={reason}
@@ -143,6 +121,12 @@ export function BulkReleaseDialog({
               aria-label="Type the number of locks to confirm"
             />
           </label>
+          {missing.length > 0 && (
+            <p className="text-sm text-amber-800 dark:text-amber-200" data-testid="bulk-names-missing">
+              Type the name of {missing.length === 1 ? missing[0]!.name : `each of the ${missing.length} locks marked`}{' '}
+              to include {missing.length === 1 ? 'it' : 'them'}.
+            </p>
+          )}
         </>
       )}
       {batch.isError && (

@@ -25,7 +25,7 @@ export function ChurnChart({ perHour }: { perHour: HourBucket[] }) {
             labelStyle={{ color: 'var(--foreground)', fontWeight: 600 }}
             cursor={{ fill: 'rgba(161,161,170,0.15)' }}
           />
-          <Legend />
+          <Legend formatter={(value: string) => <span className="text-zinc-800 dark:text-zinc-200">{value}</span>} />
           {/* a force-release's recorded attempt is not churn: its outcome (released or refused) is */}
           {EVENT_KINDS.filter((kind): kind is ChartedKind => kind !== 'force-release-requested').map((kind) => (
             <Bar key={kind} dataKey={kind} stackId="events" fill={CHURN_COLORS[kind]} isAnimationActive={false} />

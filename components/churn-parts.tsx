@@ -1,7 +1,7 @@
 'use client';
 // The churn page's building blocks: a figure, a ranking, and the table of events.
 import Link from 'next/link';
-import type { AuditRecord } from '@/lib/lock/audit-record';
+import type { ChurnEvent, TrailFault } from '@/lib/churn';
 import { formatTime } from '@/lib/format';
 import { lockHref } from '@/lib/queries';
 import { SafeText } from './safe-text';
@@ -17,7 +17,10 @@ export function Stat({ label, value, testId }: { label: string; value: string; t
   );
 }
 
-export function Ranking({ title, rows, plain = false }: { title: string; rows: [string, string][]; plain?: boolean }) {
+/** A ranking's row: the label, the figure, and for a lock the bucket its link opens it in. */
+export type RankRow = [label: string, value: string, bucket?: string, source?: string];
+
+export function Ranking({ title, rows, plain = false }: { title: string; rows: RankRow[]; plain?: boolean }) {
   return (
     <div>
       <h2 className="mb-2 text-sm font-semibold">{title}</h2>
@@ -25,17 +28,19 @@ export function Ranking({ title, rows, plain = false }: { title: string; rows: [
         <p className="text-sm text-zinc-500">None in this window.</p>
       ) : (
         <ol className="space-y-1 text-sm" data-testid="churn-list" data-list={title}>
-          {rows.map(([k, v]) => (
-            <li key={k} className="flex justify-between gap-2">
+          {rows.map(([k, v, bucket, source]) => (
+            <li key={`${source ?? ''}\u0000${k}`} className="flex justify-between gap-2">
               {plain ? (
                 <span>{k}</span>
               ) : (
                 <Link
                   prefetch={false}
-                  href={lockHref(k)}
+                  href={lockHref(k, bucket)}
+                  title={source}
                   className="truncate font-mono text-blue-700 hover:underline dark:text-blue-300"
                 >
                   <SafeText text={k} />
+                  {source && <span className="ml-1 font-sans text-xs text-zinc-500">{source}</span>}
                 </Link>
               )}
               <span className="tabular">{v}</span>
@@ -54,8 +59,8 @@ export function EventTable({
   testId,
 }: {
   title: string;
-  events: AuditRecord[];
-  columns: [string, (e: AuditRecord) => string][];
+  events: ChurnEvent[];
+  columns: [string, (e: ChurnEvent) => string][];
   testId: string;
 }) {
   return (
@@ -72,6 +77,7 @@ export function EventTable({
               <tr>
                 <th className="py-1">When</th>
                 <th>Lock</th>
+                <th>Source</th>
                 {columns.map(([h]) => (
                   <th key={h}>{h}</th>
                 ))}
@@ -84,12 +90,13 @@ export function EventTable({
                   <td>
                     <Link
                       prefetch={false}
-                      href={lockHref(e.lock)}
+                      href={lockHref(e.lock, e.bucket)}
                       className="font-mono text-blue-700 hover:underline dark:text-blue-300"
                     >
                       <SafeText text={e.lock} />
                     </Link>
                   </td>
+                  <td className="text-xs text-zinc-500">{e.source ?? ''}</td>
                   {columns.map(([h, f]) => (
                     <td key={h}>
                       <SafeText text={f(e)} />
@@ -102,5 +109,25 @@ export function EventTable({
         </div>
       )}
     </div>
+  );
+}
+
+/** Trails that could not be read: their sources, the store's words, and when they were last read. */
+export function UnreachableTrails({ faults }: { faults: TrailFault[] }) {
+  if (faults.length === 0) return null;
+  return (
+    <ul
+      role="status"
+      data-testid="churn-unreachable"
+      className="space-y-1 rounded-md bg-amber-50 p-3 text-sm text-amber-950 dark:bg-amber-950 dark:text-amber-100"
+    >
+      {faults.map((f) => (
+        <li key={f.sources.join(',')}>
+          <strong>{f.sources.join(', ')}</strong> unreachable ({f.store}): {f.message}.{' '}
+          {f.lastGoodAt ? `Last good read ${formatTime(f.lastGoodAt)}; ` : 'Not read since the console started; '}
+          the figures below leave its events out.
+        </li>
+      ))}
+    </ul>
   );
 }

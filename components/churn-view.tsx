@@ -1,15 +1,20 @@
 'use client';
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { usePathname, useSearchParams } from 'next/navigation';
 import { useState } from 'react';
+import { churnWindowOf, churnWindowQuery } from '@/lib/churn-window';
 import { formatDuration, formatTime } from '@/lib/format';
 import { RANGES, summaryQuery, windowFor, type ChurnWindow, type RangeKey } from '@/lib/queries';
 import { ChurnChart } from './churn-chart';
-import { EventTable, Ranking, Stat } from './churn-parts';
+import { EventTable, Ranking, Stat, UnreachableTrails } from './churn-parts';
 import { CustomRange } from './churn-range';
 
 export function ChurnView() {
-  const [selected, setSelected] = useState<ChurnWindow>({ range: '24h' });
+  // The window lives in the address: shareable, kept on reload, undone by Back
+  const pathname = usePathname();
+  const selected = churnWindowOf(useSearchParams());
+  const setSelected = (w: ChurnWindow) => globalThis.history.pushState(null, '', `${pathname}${churnWindowQuery(w)}`);
   // Bumped by the range buttons so the From/To fields show the range just chosen
   const [fieldsFor, setFieldsFor] = useState(0);
   const range = selected.range;
@@ -60,6 +65,7 @@ export function ChurnView() {
           {query.error.message}
         </p>
       )}
+      {s?.unreachable && <UnreachableTrails faults={s.unreachable} />}
       {s && s.total === 0 && (
         <div className="rounded-lg border border-dashed border-zinc-300 p-8 text-center text-sm text-zinc-600 dark:border-zinc-700">
           No audit events in this window. Widen the range. Force-releases are always recorded; holders record theirs in
@@ -83,11 +89,11 @@ export function ChurnView() {
           <div className="grid gap-6 lg:grid-cols-3">
             <Ranking
               title="Top locks by acquisitions"
-              rows={s.topByAcquisitions.map((r) => [r.lock, String(r.acquisitions)])}
+              rows={s.topByAcquisitions.map((r) => [r.lock, String(r.acquisitions), r.bucket, r.source])}
             />
             <Ranking
               title="Top locks by total held time"
-              rows={s.topByHeldTime.map((r) => [r.lock, formatDuration(r.heldMs)])}
+              rows={s.topByHeldTime.map((r) => [r.lock, formatDuration(r.heldMs), r.bucket, r.source])}
             />
             <Ranking
               title="Hold-time distribution"

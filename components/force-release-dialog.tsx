@@ -4,8 +4,10 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { versionText } from '@/lib/format';
 import type { LockInfo } from '@/lib/lock/types';
-import { apiFetch, ApiClientError } from '@/lib/queries';
+import { apiFetch, ApiClientError, refreshAfterRelease } from '@/lib/queries';
+import { needsTypedName } from '@/lib/release-care';
 import { ConflictNotice, type Conflict } from './release-conflict';
+import { CliVersion } from './cli-version';
 import { ReleaseSummary } from './release-summary';
 import { Button } from './ui/button';
 import { ModalForm, ReasonField } from './ui/modal-form';
@@ -53,13 +55,8 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
   const [accepted, setAccepted] = useState(false);
   const mustAccept = target.terms?.twoLeaders;
   const [conflict, setConflict] = useState<Conflict | null>(null);
-  // A live holder, or one whose liveness cannot be judged (Terraform, Pulumi, plain), needs the typed name.
-  // An advisory lock's release ends the holder's whole session: always typed.
-  const needsTyping =
-    target.health === 'healthy' ||
-    target.health === 'long-held' ||
-    target.health === 'unknown' ||
-    target.terms?.confirmByName === true;
+  // The same rule as a bulk release's (lib/release-care.ts): a live holder, unknown liveness, an ended session
+  const needsTyping = needsTypedName(target);
 
   useEffect(() => {
     dialog.current?.showModal();
@@ -89,7 +86,7 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
         setConflict({ outcome: body.outcome, message: err.message, current: body.current, detail: body.detail });
       }
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['locks'] }),
+    onSettled: () => refreshAfterRelease(queryClient),
   });
 
   const canSubmit =
@@ -116,6 +113,7 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
         </span>
       </h2>
       <ReleaseSummary target={target} serverNow={serverNow} />
+      <CliVersion lock={target} />
       {conflict ? (
         <ConflictNotice
           conflict={conflict}
@@ -150,7 +148,9 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
             <label className="block text-sm">
               {target.health === 'unknown'
                 ? 'Its liveness cannot be judged (no TTL in this format).'
-                : 'The holder is alive.'}{' '}
+                : target.health === 'healthy' || target.health === 'long-held'
+                  ? 'The holder is alive.'
+                  : (target.terms?.effect ?? '')}{' '}
               Type the lock name to confirm:{' '}
               <span className="font-mono">
                 <SafeText text={target.name} />

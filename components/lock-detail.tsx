@@ -18,6 +18,7 @@ import { Button } from './ui/button';
 import { useLockPush } from './use-lock-push';
 import { useReturnFocus } from './use-return-focus';
 import { useServerNow } from './use-server-now';
+import { CliVersion } from './cli-version';
 
 export function LockDetail({ name, bucket, canRelease }: { name: string; bucket?: string; canRelease: boolean }) {
   const live = useLockPush(name, bucket);
@@ -33,8 +34,12 @@ export function LockDetail({ name, bucket, canRelease }: { name: string; bucket?
   return (
     <section className="space-y-6">
       <p className="text-sm">
-        <Link prefetch={false} href="/locks" className="text-blue-700 hover:underline dark:text-blue-300">
-          ← All locks
+        <Link
+          prefetch={false}
+          href={backHref(fetched?.source)}
+          className="text-blue-700 hover:underline dark:text-blue-300"
+        >
+          ← {fetched?.source ? `Locks of ${fetched.source}` : 'All locks'}
         </Link>
       </p>
       <h1 className="font-mono text-xl font-semibold">
@@ -77,7 +82,7 @@ export function LockDetail({ name, bucket, canRelease }: { name: string; bucket?
           }}
         />
       )}
-      <LockTimeline name={name} bucket={bucket} trail={lock?.terms?.trail} />
+      <LockTimeline name={name} bucket={bucket} trail={lock?.terms?.trail} free={lock === null} />
     </section>
   );
 }
@@ -94,6 +99,14 @@ function LockFields({ lock, serverNow }: { lock: LockInfo; serverNow: number }) 
             </dd>
           </div>
         ))}
+        {lock.version && lock.releasable && (
+          <>
+            <dt className="text-zinc-500">lockboard release</dt>
+            <dd>
+              <CliVersion lock={lock} />
+            </dd>
+          </>
+        )}
       </dl>
       {lock.terms?.rawMetadata && (
         <div>
@@ -134,4 +147,9 @@ function FactValue({ fact, lock, serverNow }: { fact: LockFact; lock: LockInfo; 
       // holders' text (identity, host, purpose, details, notes): marked and isolated
       return <SafeText text={fact.text} />;
   }
+}
+
+/** Back to the list of the lock's own source (the list keeps its filter in the address for the browser's Back). */
+function backHref(source: string | undefined): string {
+  return source ? `/locks?source=${encodeURIComponent(source)}` : '/locks';
 }

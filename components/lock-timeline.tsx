@@ -2,7 +2,7 @@
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { timeline } from '@/lib/churn';
+import { timeline } from '@/lib/churn-timeline';
 import { formatDuration, formatTime } from '@/lib/format';
 import { HISTORY_PAGE, lockEventsQuery } from '@/lib/queries';
 import { SafeText } from './safe-text';
@@ -15,13 +15,25 @@ const ENDED_STYLE: Record<string, string> = {
   'taken over': 'text-amber-700 dark:text-amber-300',
   'force-released': 'text-violet-700 dark:text-violet-300',
   'deleted outside': 'text-red-700 dark:text-red-300',
+  'ended, not recorded': 'text-zinc-600 dark:text-zinc-400',
 };
 
 /** Who held this lock from when to when, and how each tenure ended (last 7 days of audit events). */
-export function LockTimeline({ name, bucket, trail }: { name: string; bucket?: string; trail?: string }) {
+export function LockTimeline({
+  name,
+  bucket,
+  trail,
+  free,
+}: {
+  name: string;
+  bucket?: string;
+  trail?: string;
+  /** Nothing holds the lock now: no tenure is shown as still held. */
+  free?: boolean;
+}) {
   const [limit, setLimit] = useState(HISTORY_PAGE);
   const query = useQuery({ ...lockEventsQuery(name, bucket, limit), placeholderData: keepPreviousData });
-  const tenures = query.data ? timeline(query.data.events) : [];
+  const tenures = query.data ? timeline(query.data.events, { free }) : [];
   const more = query.data ? query.data.total - query.data.events.length : 0;
   return (
     <section aria-labelledby="timeline-title" className="space-y-2">

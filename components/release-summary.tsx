@@ -10,7 +10,7 @@ export function ReleaseSummary({ target, serverNow }: { target: LockInfo; server
   const { rule, safe } = dialogSentences(target);
   return (
     <>
-      <dl className="grid grid-cols-[8rem_1fr] gap-x-3 gap-y-1 text-sm">
+      <dl className="grid grid-cols-[8rem_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
         {dialogFacts(target, serverNow).map((f) => (
           <div key={f.label} className="contents">
             <dt className="text-zinc-500">{f.label}</dt>

@@ -20,20 +20,39 @@ export interface HourBucket {
   counts: Record<AuditEventKind, number>;
 }
 
+/** An event with the source it was read from, where known (the console names each event's one source). */
+export type ChurnEvent = AuditRecord & { source?: string; bucket?: string };
+
+/** A lock in a ranking: its name and, so its link opens the right lock, its source and bucket. */
+export interface RankedLock {
+  lock: string;
+  source?: string;
+  bucket?: string;
+}
+
+/** An audit trail that could not be read: the sources it serves, why (the store's words), the last good read. */
+export interface TrailFault {
+  sources: string[];
+  store: string;
+  message: string;
+  /** When this console last read the trail in full (ISO), or null when it never did. */
+  lastGoodAt: string | null;
+}
+
 export interface ChurnSummary {
   from: string;
   to: string;
   total: number;
   perHour: HourBucket[];
-  topByAcquisitions: { lock: string; acquisitions: number }[];
-  topByHeldTime: { lock: string; heldMs: number }[];
+  topByAcquisitions: (RankedLock & { acquisitions: number })[];
+  topByHeldTime: (RankedLock & { heldMs: number })[];
   holdTime: { count: number; p50: number | null; p95: number | null; max: number | null };
   holdTimeBuckets: { label: string; count: number }[];
-  takeovers: AuditRecord[];
-  failures: AuditRecord[];
-  forceReleases: AuditRecord[];
+  takeovers: ChurnEvent[];
+  failures: ChurnEvent[];
+  forceReleases: ChurnEvent[];
   /** Lockboard locks deleted with no Lockboard release (GCS notifications), newest first. */
-  deletedOutside: AuditRecord[];
+  deletedOutside: ChurnEvent[];
 }
 
 const HOUR = 3_600_000;
@@ -60,13 +79,20 @@ export function percentile(sorted: number[], p: number): number | null {
  * Observed create/delete events of Lockboard-format locks repeat what the holders recorded themselves: counting both
  * would double the churn, so only foreign formats' observed events (and deleted-outside) are counted.
  */
-export function withoutDuplicates(events: AuditRecord[]): AuditRecord[] {
+export function withoutDuplicates<E extends AuditRecord>(events: E[]): E[] {
   return events.filter(
     (e) => !((e.event === 'observed-created' || e.event === 'observed-deleted') && e.format === 'lockboard'),
   );
 }
 
-export function summarise(all: AuditRecord[], from: Date, to: Date, top = 10): ChurnSummary {
+/** A lock's key in the rankings: the same name in two sources is two locks. */
+const rankKey = (e: ChurnEvent) => JSON.stringify([e.source ?? '', e.bucket ?? '', e.lock]);
+function ranked(key: string): RankedLock {
+  const [source, bucket, lock] = JSON.parse(key) as [string, string, string];
+  return { lock, ...(source ? { source } : {}), ...(bucket ? { bucket } : {}) };
+}
+
+export function summarise(all: ChurnEvent[], from: Date, to: Date, top = 10): ChurnSummary {
   const events = withoutDuplicates(all);
   const start = Math.floor(from.getTime() / HOUR) * HOUR;
   const hours = new Map<number, HourBucket>();
@@ -79,38 +105,38 @@ export function summarise(all: AuditRecord[], from: Date, to: Date, top = 10): C
     const bucket = hours.get(Math.floor(Date.parse(e.at) / HOUR) * HOUR);
     if (bucket && e.event !== 'unknown') bucket.counts[e.event]++;
     if (e.event === 'acquired' || e.event === 'took-over' || e.event === 'observed-created')
-      acquisitions.set(e.lock, (acquisitions.get(e.lock) ?? 0) + 1);
+      acquisitions.set(rankKey(e), (acquisitions.get(rankKey(e)) ?? 0) + 1);
     if ((e.event === 'released' || e.event === 'lost') && e.held_ms !== undefined) {
       holds.push(e.held_ms);
-      held.set(e.lock, (held.get(e.lock) ?? 0) + e.held_ms);
+      held.set(rankKey(e), (held.get(rankKey(e)) ?? 0) + e.held_ms);
     }
   }
   // Foreign locks' hold times: created → deleted, as observed
   const created = new Map<string, number>();
   for (const e of events) {
-    if (e.event === 'observed-created' && e.generation) created.set(`${e.lock}#${e.generation}`, Date.parse(e.at));
+    if (e.event === 'observed-created' && e.generation) created.set(`${rankKey(e)}#${e.generation}`, Date.parse(e.at));
     if (e.event === 'observed-deleted' && e.generation) {
-      const start = created.get(`${e.lock}#${e.generation}`);
+      const start = created.get(`${rankKey(e)}#${e.generation}`);
       if (start !== undefined) {
         const ms = Date.parse(e.at) - start;
         holds.push(ms);
-        held.set(e.lock, (held.get(e.lock) ?? 0) + ms);
+        held.set(rankKey(e), (held.get(rankKey(e)) ?? 0) + ms);
       }
     }
   }
   holds.sort((a, b) => a - b);
-  const newestFirst = (a: AuditRecord, b: AuditRecord) => (a.at < b.at ? 1 : -1);
+  const newestFirst = (a: ChurnEvent, b: ChurnEvent) => (a.at < b.at ? 1 : -1);
   return {
     from: from.toISOString(),
     to: to.toISOString(),
     total: events.length,
     perHour: [...hours.values()],
     topByAcquisitions: [...acquisitions]
-      .map(([lock, n]) => ({ lock, acquisitions: n }))
+      .map(([key, n]) => ({ ...ranked(key), acquisitions: n }))
       .sort((a, b) => b.acquisitions - a.acquisitions || (a.lock < b.lock ? -1 : 1))
       .slice(0, top),
     topByHeldTime: [...held]
-      .map(([lock, ms]) => ({ lock, heldMs: ms }))
+      .map(([key, ms]) => ({ ...ranked(key), heldMs: ms }))
       .sort((a, b) => b.heldMs - a.heldMs || (a.lock < b.lock ? -1 : 1))
       .slice(0, top),
     holdTime: {
@@ -132,84 +158,4 @@ export function summarise(all: AuditRecord[], from: Date, to: Date, top = 10): C
       .sort(newestFirst),
     deletedOutside: events.filter((e) => e.event === 'deleted-outside').sort(newestFirst),
   };
-}
-
-export interface Tenure {
-  generation: string;
-  identity?: string;
-  from: string;
-  to?: string;
-  ended: 'held' | 'released' | 'failed' | 'lost' | 'taken over' | 'force-released' | 'deleted outside';
-  heldMs?: number;
-  error?: string;
-}
-
-/** The holders of one lock over time: one entry per generation, newest first. */
-export function timeline(events: AuditRecord[]): Tenure[] {
-  const byGeneration = new Map<string, Tenure>();
-  const ordered = [...events].sort((a, b) => (a.at < b.at ? -1 : 1));
-  for (const e of ordered) {
-    if (!e.generation) continue;
-    if (e.event === 'acquired' || e.event === 'took-over') {
-      byGeneration.set(e.generation, { generation: e.generation, identity: e.identity, from: e.at, ended: 'held' });
-      if (e.event === 'took-over' && e.previous_generation) {
-        const previous = byGeneration.get(e.previous_generation);
-        if (previous && previous.ended === 'held') Object.assign(previous, { ended: 'taken over', to: e.at });
-      }
-      continue;
-    }
-    // A foreign lock's tenure starts at its observed creation (a Lockboard lock's own `acquired` came first)
-    if (e.event === 'observed-created') {
-      if (!byGeneration.has(e.generation))
-        byGeneration.set(e.generation, { generation: e.generation, identity: e.identity, from: e.at, ended: 'held' });
-      continue;
-    }
-    const tenure = byGeneration.get(e.generation);
-    if (!tenure) continue;
-    // An unconfirmed release (its DELETE response was lost) never overrides a confirmed one of the same generation
-    const releasedEvent = e.event === 'released' || e.event === 'force-released';
-    if (releasedEvent && e.delete_confirmed === 'false' && tenure.ended !== 'held' && tenure.ended !== 'lost') continue;
-    if (e.event === 'released')
-      Object.assign(tenure, {
-        ended: e.outcome === 'error' ? 'failed' : 'released',
-        to: e.at,
-        heldMs: e.held_ms,
-        error: e.error,
-      });
-    else if (e.event === 'lost' && tenure.ended === 'held')
-      Object.assign(tenure, { ended: 'lost', to: e.at, heldMs: e.held_ms });
-    else if (e.event === 'force-released') Object.assign(tenure, { ended: 'force-released', to: e.at });
-    else if (e.event === 'deleted-outside') Object.assign(tenure, { ended: 'deleted outside', to: e.at });
-    else if (e.event === 'observed-deleted' && tenure.ended === 'held')
-      Object.assign(tenure, { ended: 'released', to: e.at });
-  }
-  return [...byGeneration.values()].reverse();
-}
-
-export function toCsv(events: AuditRecord[]): string {
-  const columns = [
-    'at',
-    'event',
-    'lock',
-    'identity',
-    'generation',
-    'previous_identity',
-    'stale_ms',
-    'held_ms',
-    'outcome',
-    'error',
-    'operator',
-    'reason',
-    'delete_confirmed',
-    'format',
-    'verified',
-    'reported_event',
-  ] as const;
-  const cell = (v: unknown) => {
-    const s = v === undefined ? '' : String(v);
-    // Spreadsheet formula injection (OWASP): a leading = + - @ TAB or CR is neutralised with an apostrophe.
-    const safe = /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
-    return /[",\n\r\t']/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-  };
-  return [columns.join(','), ...events.map((e) => columns.map((c) => cell(e[c])).join(','))].join('\n') + '\n';
 }

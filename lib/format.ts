@@ -1,4 +1,6 @@
-// Client-safe formatting of durations and times.
+// Client-safe formatting of durations, times, versions and the CLI command a lock is released with.
+import type { LockInfo } from './lock/types';
+
 export function formatDuration(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
   if (s < 60) return `${s}s`;
@@ -35,4 +37,26 @@ export function versionText(lock: {
   metageneration: string;
 }): string {
   return lock.versionLabel ?? `generation ${lock.generation} / metageneration ${lock.metageneration}`;
+}
+
+/** Single-quoted for sh: nothing inside is expanded; a quote is closed, escaped and reopened. */
+export function shellQuote(s: string): string {
+  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The arguments of the release of exactly this version (the reason left for the operator to write). */
+export function releaseArgs(lock: Pick<LockInfo, 'name' | 'version' | 'source' | 'bucket'>, reason: string): string[] {
+  return ['release', lock.source ?? lock.bucket, lock.name, '--version', lock.version ?? '', '--reason', reason];
+}
+
+export function releaseCommand(lock: Pick<LockInfo, 'name' | 'version' | 'source' | 'bucket'>): string {
+  return ['lockboard', ...releaseArgs(lock, 'WHY')].map(shellQuote).join(' ');
+}
+
+/** The label a store gives `createdAt` when its format records no acquire time (StoreTerms.since). */
+export const SEEN_SINCE = 'Seen since';
+
+/** Whether the lock's format records when it was acquired (else `createdAt` is only when it was first seen). */
+export function recordsAcquireTime(lock: { terms?: { since: string } }): boolean {
+  return lock.terms?.since !== SEEN_SINCE;
 }

@@ -1,5 +1,6 @@
 // Query keys, fetchers and options shared by the server prefetch and the client hooks (no server-only imports).
-import type { ChurnSummary } from '@/lib/churn';
+import type { QueryClient } from '@tanstack/react-query';
+import type { ChurnSummary, TrailFault } from '@/lib/churn';
 import type { AuditRecord } from '@/lib/lock/audit-record';
 import type { LockHealth, LockInfo } from '@/lib/lock/types';
 
@@ -148,7 +149,9 @@ export const summaryQuery = (w: ChurnWindow) => ({
   queryKey: ['audit-summary', w] as const,
   queryFn: () => {
     const { from, to } = auditWindow(w);
-    return apiFetch<ChurnSummary>(`/api/audit/summary?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`);
+    return apiFetch<ChurnSummary & { unreachable?: TrailFault[] }>(
+      `/api/audit/summary?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`,
+    );
   },
   refetchInterval: 15_000,
   refetchIntervalInBackground: false,
@@ -168,3 +171,15 @@ export const lockEventsQuery = (lock: string, bucket: string | undefined, limit:
   refetchInterval: 10_000,
   refetchIntervalInBackground: false,
 });
+
+/**
+ * After a release (one or many): every view it changed is read again, the lists, the lock pages, the lock's holders
+ * (its audit history, which would still say "held") and churn.
+ */
+export function refreshAfterRelease(client: Pick<QueryClient, 'invalidateQueries'>): Promise<unknown> {
+  return Promise.all(
+    (['locks', 'lock', 'audit-lock', 'audit-summary'] as const).map((key) =>
+      client.invalidateQueries({ queryKey: [key] }),
+    ),
+  );
+}

@@ -7,9 +7,9 @@ import { quietSdkNotices } from './sdk-notices';
 
 const NL = { keepNewlines: true };
 
-const HELP = `Usage: lockboard <command> [options]
+const help = (stores: string, sources: string) => `Usage: lockboard <command> [options]
 
-Distributed locks on Google Cloud Storage, S3, Redis, PostgreSQL and DynamoDB, for scripts and CI/CD pipelines.
+Distributed locks on ${stores}, for scripts and CI/CD pipelines.
 
 Commands:
   run <lock> -- <cmd>   run a command while holding the lock (like flock(1), across machines)
@@ -23,8 +23,8 @@ Commands:
 
 Run "lockboard <command> --help" for options and examples.
 Configuration: --bucket / LOCKBOARD_BUCKET, --endpoint / LOCKBOARD_GCS_ENDPOINT, --prefix / LOCKBOARD_PREFIX;
-or a source URL: gs://bucket/prefix, s3://bucket/prefix, redis://host:port/db?match=PATTERN, postgres://host/db,
-dynamodb://table, file:///dir?depth=N.
+or a source URL:
+${sources}
 
 ${EXIT_CODES_HELP}`;
 
@@ -45,7 +45,9 @@ export async function main(argv: string[]): Promise<number> {
   quietSdkNotices();
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
-    console.log(HELP);
+    // The stores' names come from the registry, loaded only for help (not on every command's start)
+    const { STORE_NAMES, SOURCE_LINES } = await import('./help-stores');
+    console.log(help(STORE_NAMES, SOURCE_LINES('  ')));
     return name ? EXIT.ok : EXIT.usage;
   }
   if (name === '--version' || name === '-v' || name === 'version') {

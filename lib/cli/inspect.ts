@@ -1,7 +1,7 @@
 // lockboard ls / status: the console's view of locks in a terminal.
 import { parseDurationMs } from '../format';
-import { SOURCE_FORMS } from '../lock/stores';
 import { COMMON_HELP, COMMON_OPTIONS, EXIT, EXIT_CODES_HELP, parseDuration, parseFlags, UsageError } from './common';
+import { SOURCE_LINES } from './help-stores';
 import { QUERY_HELP, QUERY_OPTIONS, queryOf, STREAM_AT } from './ls-query';
 import { storeLs, storeStatus } from './stores';
 import { resolveTarget } from './target';
@@ -26,7 +26,8 @@ function longHeldMs(values: { 'long-held'?: string }): number | undefined {
 
 export const LS_HELP = `Usage: lockboard ls [prefix | SOURCE] [--json] [--long-held D] [--filter T] [--health H] [--sort K] [--limit N]
 
-SOURCE is one of ${SOURCE_FORMS}.
+SOURCE is one of:
+${SOURCE_LINES('  ')}
 
 Lists the locks under a prefix (default: --prefix / LOCKBOARD_PREFIX / "locks/") with owner, health, how long
 they have been held, when they expire (on the store's clock) and their version (what release takes).
@@ -49,7 +50,8 @@ Examples:
 
 export const STATUS_HELP = `Usage: lockboard status <lock | gs://bucket/object | s3://bucket/key | SOURCE lock> [--json] [--long-held D]
 
-SOURCE is one of ${SOURCE_FORMS}.
+SOURCE is one of:
+${SOURCE_LINES('  ')}
 
 Shows one lock in detail, in its store's own terms. Exit code 0 when the lock is held (not expired), 10 when it
 is free, 13 when what is there is not a lock.

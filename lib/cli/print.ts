@@ -1,6 +1,7 @@
 // Terminal output of locks: a table for `ls`, fields for `status`, in each store's own words (the view's terms).
 import type { LockView } from '../lock/store';
 import { escapeText } from '../safe-text';
+import { recordsAcquireTime, releaseCommand, shellQuote } from '../format';
 import { formatDuration } from './common';
 
 /** A table of holders' text: every cell escaped (a holder's bytes never drive the terminal), then aligned. */
@@ -34,7 +35,9 @@ export function printFields(lock: LockView, held: boolean): void {
     ...waiterLines(lock),
     ...(lock.releasable
       ? ([
-          [t.since.toLowerCase(), `${lock.createdAt} (${formatDuration(lock.heldMs)})`],
+          recordsAcquireTime(lock)
+            ? [t.since.toLowerCase(), `${lock.createdAt} (${formatDuration(lock.heldMs)})`]
+            : ['held since', 'not recorded by this format (seen now by this command)'],
           [t.updated?.toLowerCase() ?? '', t.updated ? lock.updatedAt : undefined],
           ['expires at', lock.expiresAt ?? 'never by itself'],
           [
@@ -45,7 +48,8 @@ export function printFields(lock: LockView, held: boolean): void {
           ],
           ['liveness', t.liveness],
           ['version', `${lock.version} (${t.versionName}: ${lock.versionLabel})`],
-          ['release with', `--version '${lock.version.replace(/'/g, "'\\''")}'`],
+          ['release with', `--version ${shellQuote(lock.version)}`],
+          ['command', releaseCommand(lock)],
           ['releasing', lock.releaseNote],
         ] as [string, string | undefined][])
       : []),

@@ -1,25 +1,25 @@
 // lockboard release: the console's force-release from a terminal, with the same outcomes and an audit event.
 import { userInfo } from 'node:os';
 import { AuditWriteError } from '../lock';
-import { SOURCE_FORMS } from '../lock/stores';
 import { escapeText } from '../safe-text';
 import { COMMON_HELP, COMMON_OPTIONS, EXIT, EXIT_CODES_HELP, parseFlags, UsageError } from './common';
+import { SOURCE_LINES, STORE_NAMES, VERSION_LINES } from './help-stores';
 import { storeRelease } from './stores';
 import { resolveTarget } from './target';
 
 export const RELEASE_HELP = `Usage: lockboard release <lock | gs://bucket/object | s3://bucket/key | SOURCE lock> --version V --reason TEXT [--operator NAME]
 
-SOURCE is one of ${SOURCE_FORMS}.
+SOURCE is one of:
+${SOURCE_LINES('  ')}
 
 Force-releases exactly the version of a lock you saw (read it with "lockboard status"), with the store's own
-condition: one DELETE conditioned on generation and metageneration on GCS, DeleteObject If-Match on S3, a Lua
-compare-and-delete on Redis, a guarded statement on PostgreSQL. It can never clear a successor's lock. The attempt
-is recorded in the store's audit trail before anything is changed (nothing is changed when it cannot be).
+condition on ${STORE_NAMES} ("lockboard status" prints each lock's rule).
+It can never clear a successor's lock. The attempt is recorded in the store's audit trail before anything is
+changed (nothing is changed when it cannot be).
 
 Options:
-  --version V         the version "lockboard status" / "ls --json" shows, exactly (quote it): GENERATION.META
-                      on GCS, ETAG.MILLIS on S3, 16 hex digits on Redis, the session or row version on PostgreSQL,
-                      CZXID.VERSION of the holder node on ZooKeeper
+  --version V         the version "lockboard status" / "ls --json" shows, exactly (quote it):
+${VERSION_LINES('                        ')}
   --generation G      GCS only, the older form: the generation you saw (with --metageneration M: G.M)
   --reason TEXT       why (required; recorded in the audit trail)
   --operator NAME     who (default: the OS user)

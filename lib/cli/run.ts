@@ -7,12 +7,14 @@ import { escapeText } from '../safe-text';
 import { COMMON_HELP, COMMON_OPTIONS, EXIT, EXIT_CODES_HELP, parseDuration, parseFlags, UsageError } from './common';
 import { resolveTarget } from './target';
 import { operatorEnv } from './sdk-notices';
+import { SOURCE_LINES } from './help-stores';
 import { WaitProgress } from './wait-progress';
 
 export const RUN_HELP = `Usage: lockboard run <lock | gs://bucket/object | s3://bucket/key> [options] -- <command> [args...]
        lockboard run --source SOURCE <lock> [options] -- <command> [args...]
 
-SOURCE is one of ${SOURCE_FORMS}.
+SOURCE is one of:
+${SOURCE_LINES('  ')}
 
 Acquires the lock, runs the command with its stdin/stdout/stderr, refreshes the lock while it runs, releases it
 when the command ends, and exits with the command's exit code. The command gets LOCKBOARD_FENCING_TOKEN (the lock
@@ -26,12 +28,9 @@ Options:
   --identity ID      holder identity (default host:pid:random); a stable one lets a restart adopt its own lock
   --kill-after D     if the lock is lost, SIGKILL the command D after SIGTERM (default 10s)
   --quiet            no progress output while waiting
-  --source URL       where the lock lives: gs://BUCKET/PREFIX (GCS), s3://BUCKET/PREFIX (S3: AWS SDK
-                     credentials and region; AWS_ENDPOINT_URL_S3 for an emulator), redis://HOST:PORT/DB
-                     (the lock is a key; REDISCLI_AUTH for a password), postgres://USER@HOST:PORT/DB (a row
-                     of lockboard_locks, held while this command's session lives), kubernetes://NAMESPACE
-                     (a Lease written as client-go writes it, --ttl its leaseDurationSeconds; KUBECONFIG) or
-                     file:///DIR (a DIR/<lock>.lockd generation directory; one machine)
+  --source URL       where the lock lives: a SOURCE above (credentials from each store's own variables, never
+                     shown; see the README). kubernetes://NAMESPACE: a Lease written as client-go writes it, --ttl
+                     its leaseDurationSeconds; file:///DIR: a DIR/<lock>.lockd generation directory, one machine
 ${COMMON_HELP}
 
 Durations: 500ms, 30s, 5m, 1h (a bare number is seconds).

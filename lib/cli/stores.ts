@@ -3,9 +3,11 @@
 import { listAll, type FullListing } from '../lock/list-all';
 import { OUTCOME_EXIT, describeOutcome } from '../lock/outcomes';
 import { assertVersion, type LockStore, type LockView } from '../lock/store';
+import { recordsAcquireTime } from '../format';
 import type { LockQuery } from '../lock/query/query';
 import { queryWindow, streamJson } from './ls-query';
 import { definitionByKind, openSource } from '../lock/stores';
+import { auditLine } from './audit-line';
 import { EXIT, formatDuration, UsageError } from './common';
 import { escapeText } from '../safe-text';
 import { printFields, printTable } from './print';
@@ -21,7 +23,7 @@ export async function storeLs(t: Target, json: boolean, longHeldMs?: number, que
   try {
     if (query) return await lsWindow(store, t, json, query);
     if (json) {
-      await streamJson(store, { bucket, prefix }, (line) => console.log(line));
+      await streamJson(withHonestTimes(store), { bucket, prefix }, (line) => console.log(line));
       return EXIT.ok;
     }
     const listing: FullListing = await listAll(store);
@@ -43,7 +45,17 @@ async function lsWindow(store: LockStore, t: Target, json: boolean, query: LockQ
   const { serverTime, locks, matched, total, skipped, w } = await queryWindow(store, query);
   if (json) {
     const { bucket, prefix } = t.spec;
-    const doc = { serverTime, source: store.source, bucket, prefix, matched, total, counts: w.counts, locks, skipped };
+    const doc = {
+      serverTime,
+      source: store.source,
+      bucket,
+      prefix,
+      matched,
+      total,
+      counts: w.counts,
+      locks: locks.map(honestTimes),
+      skipped,
+    };
     console.log(JSON.stringify(doc, null, 2));
     return EXIT.ok;
   }
@@ -65,12 +77,14 @@ function printLocks(store: LockStore, locks: LockView[], serverTime: string): vo
     l.name,
     l.health,
     [l.identity ?? '-', l.purpose ? `(${l.purpose})` : ''].join(' ').trim(),
-    formatDuration(l.heldMs),
+    recordsAcquireTime(l) ? formatDuration(l.heldMs) : 'not recorded',
     l.expiresAt ? expiresIn(Date.parse(l.expiresAt) - now) : 'never',
     l.version,
     l.format,
   ]);
   printTable(['NAME', 'HEALTH', 'OWNER', 'HELD FOR', 'EXPIRES IN', 'VERSION', 'FORMAT'], rows);
+  if (locks.some((l) => !recordsAcquireTime(l)))
+    console.log('HELD FOR "not recorded": the format stores no acquire time, and this command saw the lock only now.');
 }
 
 export async function storeStatus(t: Target, json: boolean, longHeldMs?: number): Promise<number> {
@@ -79,7 +93,7 @@ export async function storeStatus(t: Target, json: boolean, longHeldMs?: number)
   const held = lock !== null && lock.releasable && lock.health !== 'expired' && lock.health !== 'free';
   const code = lock && !lock.releasable ? EXIT.notALock : held ? EXIT.ok : EXIT.free;
   if (json) {
-    console.log(JSON.stringify(lock, null, 2));
+    console.log(JSON.stringify(lock && honestTimes(lock), null, 2));
     return code;
   }
   if (!lock) {
@@ -128,17 +142,28 @@ export async function storeRelease(
       console.log(
         'Note: the response to the delete was lost and its retry found the lock gone: it was removed by this command or, at the same moment, by its holder.',
       );
-    if (result.audit.length)
-      console.log(
-        `Audit: attempt recorded (${result.audit[0]})` +
-          escapeText(
-            result.audit[1]
-              ? `, outcome recorded (${result.audit[1]}).`
-              : `; the outcome could not be recorded${result.auditError ? `: ${result.auditError}` : ''}.`,
-          ),
-      );
+    const audit = auditLine(result);
+    if (audit) console.log(escapeText(audit));
   }
   return OUTCOME_EXIT[result.outcome];
+}
+
+/**
+ * A lock whose format records no acquire time: `createdAt` and `heldMs` are null (a one-shot command saw it only now;
+ * now is not when it was acquired), `seenAt` says when it was seen.
+ */
+function honestTimes(l: LockView): LockView | (Omit<LockView, 'createdAt' | 'heldMs'> & Record<string, unknown>) {
+  if (recordsAcquireTime(l)) return l;
+  return { ...l, createdAt: null, heldMs: null, seenAt: l.createdAt };
+}
+
+/** The store as `--json` lists it: the times a format does not record are null (honestTimes), never now. */
+function withHonestTimes(store: LockStore): LockStore {
+  const list: LockStore['list'] = async (token, o) => {
+    const page = await store.list(token, o);
+    return { ...page, locks: page.locks.map(honestTimes) as LockView[] };
+  };
+  return Object.assign(Object.create(store) as LockStore, { list });
 }
 
 function expiresIn(ms: number): string {

@@ -1,7 +1,8 @@
 // Which source and lock a command names, for every store: a source URL (`s3://b/p/`, `redis://h/0`…) with an optional
 // NAME, a whole lock URL (`gs://b/prod/default.tflock`), or GCS's older flags (--bucket, --prefix, --endpoint and
 // their variables) with a bare name. One path: every form ends as a registry source spec.
-import { isSourceUrl, parseSource, splitLockUrl, type SourceSpec } from '../lock/stores';
+import { isSourceUrl, parseSource, SOURCE_FORMS, sourceLikeProblem, splitLockUrl } from '../lock/stores';
+import type { SourceSpec } from '../lock/stores';
 import { UsageError } from './common';
 
 export interface Target {
@@ -28,14 +29,15 @@ export function resolveTarget(values: Flags, positionals: string[], o: { wantNam
     env.LOCKBOARD_GCS_ENDPOINT = values.endpoint;
   }
   const [first, second] = positionals;
-  if (isSourceUrl(first)) return fromUrl(first!, second, values, env, o.wantName);
   const fromPrefix = values.prefix ?? env.LOCKBOARD_PREFIX;
+  // Never read a mistyped source as a lock name under LOCKBOARD_BUCKET ("free", exit 10, to a script)
+  const problem = sourceLikeProblem(first) ?? sourceLikeProblem(fromPrefix);
+  if (problem) throw new UsageError(problem);
+  if (isSourceUrl(first)) return fromUrl(first!, second, values, env, o.wantName);
   if (isSourceUrl(fromPrefix)) return fromUrl(fromPrefix!, first, values, env, o.wantName);
   const bucket = values.bucket ?? env.LOCKBOARD_BUCKET;
   if (!bucket)
-    throw new UsageError(
-      'No source given: pass a source URL (gs://BUCKET/PREFIX, s3://…, redis://…, postgres://…), or --bucket NAME / LOCKBOARD_BUCKET.',
-    );
+    throw new UsageError(`No source given: pass a source URL (${SOURCE_FORMS}), or --bucket NAME / LOCKBOARD_BUCKET.`);
   const prefix = fromPrefix ?? 'locks/';
   const spec = withPrefix(gcsSpec(bucket), o.wantName ? prefix : (first ?? prefix));
   if (!o.wantName) return { spec, env };

@@ -1,7 +1,7 @@
 // Starts the built console (`next start`) with a given configuration, for the demo and the browser tests.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 export interface ConsoleProcess {
   url: string;
@@ -47,10 +47,31 @@ export function buildConsole(): void {
   if (result.status !== 0) throw new Error('the console build (npm run build) failed; see the output above');
 }
 
+/** Where the console's output goes besides `output()`: a log file, and its warnings and errors echoed to stderr. */
+export interface ConsoleLog {
+  file: string;
+  /** Each warning or error line, e.g. printed by the demo with a prefix. */
+  onProblem: (line: string) => void;
+}
+
+/** A line of the console's output that an operator must see: its warnings and errors (Node's and ours). */
+const PROBLEM = /\b(warn(ing)?|error|unreachable|unreadable|failed|exception)\b|^\s*⨯/i;
+
+/** Splits output chunks into whole lines and hands each warning or error line on (a line may span two chunks). */
+export function problemLines(onProblem: (line: string) => void): (chunk: string) => void {
+  let partial = '';
+  return (chunk) => {
+    const lines = (partial + chunk).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) if (PROBLEM.test(line)) onProblem(line);
+  };
+}
+
 export async function startConsole(
   port: number,
   env: Record<string, string>,
   host = '127.0.0.1',
+  log?: ConsoleLog,
 ): Promise<ConsoleProcess> {
   const url = `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`;
   const child = spawn(process.execPath, [SERVER], {
@@ -66,8 +87,18 @@ export async function startConsole(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  if (log) mkdirSync(dirname(log.file), { recursive: true });
+  const file = log && createWriteStream(log.file, { flags: 'a' });
+  const problems = log && problemLines(log.onProblem);
+  const take = (d: Buffer) => {
+    const text = d.toString();
+    output += text;
+    file?.write(text);
+    problems?.(text);
+  };
+  child.stdout!.on('data', take);
+  child.stderr!.on('data', take);
+  child.once('exit', () => file?.end());
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const deadline = Date.now() + 30_000;
   for (;;) {

@@ -12,6 +12,7 @@ import { startDemoPostgres } from './postgres';
 import { startDemoDynamo } from './dynamodb';
 import { startDemoFiles } from './files';
 import { startDemoRedis } from './redis';
+import { takenPort } from './ports';
 import { startDemoKube } from './kubernetes';
 import { startDemoZooKeeper } from './zookeeper';
 import { startDemoEtcd } from './etcd';
@@ -69,6 +70,20 @@ async function main(): Promise<number> {
   if (!ports.every((p) => Number.isInteger(p) && p > 0 && p < 65535)) {
     console.error('demo: --port and every --*-port must be port numbers (1-65534)');
     return 2;
+  }
+  const taken = await takenPort({
+    port,
+    'emulator-port': emulatorPort,
+    's3-port': s3Port,
+    'redis-port': redisPort,
+    'pg-port': pgPort,
+    'dynamodb-port': dynamoPort,
+    'kube-port': kubePort,
+    'zookeeper-port': zkPort,
+  });
+  if (taken) {
+    console.error(`demo: ${taken}`);
+    return 1;
   }
   if (needsBuild()) {
     console.log('Building the console (first run or sources changed)...');
@@ -162,20 +177,27 @@ async function main(): Promise<number> {
     etcd?.kill();
   };
   let console_;
+  // The console's whole output in a file the banner names; its warnings and errors printed here as they happen
+  const consoleLog = join(values['data-dir'], 'console.log');
   try {
-    console_ = await startConsole(port, {
-      LOCKBOARD_DEMO: '1',
-      LOCKBOARD_SOURCES: `gs://${bucket}/locks/,gs://${bucket}/ci/,gs://${PLATFORM_BUCKET}/,s3://${S3_BUCKET}/${redis ? `,${redis.url}` : ''}${postgres ? `,${postgres.url}` : ''}${dynamo ? `,${dynamo.sources.join(',')}` : ''}${files ? `,${files.url}` : ''}${kube ? `,${kube.source}` : ''}${zk ? `,${zk.url}` : ''}${etcd ? `,${etcd.url}` : ''}`,
-      ...(kube?.env ?? {}),
-      LOCKBOARD_GCS_ENDPOINT: emulator.url,
-      AWS_ENDPOINT_URL_S3: s3Url,
-      ...(dynamo ? { AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint } : {}),
-      LOCKBOARD_LONG_HELD: '10m',
-      LOCKBOARD_METRICS_TOKEN: 'demo-metrics-token-0123456789',
-      LOCKBOARD_PUSH_TOKEN: PUSH_TOKEN,
-      NEXTAUTH_SECRET: randomBytes(32).toString('base64'),
-      LOCKBOARD_AUDIT_KEY: AUDIT_KEY,
-    });
+    console_ = await startConsole(
+      port,
+      {
+        LOCKBOARD_DEMO: '1',
+        LOCKBOARD_SOURCES: `gs://${bucket}/locks/,gs://${bucket}/ci/,gs://${PLATFORM_BUCKET}/,s3://${S3_BUCKET}/${redis ? `,${redis.url}` : ''}${postgres ? `,${postgres.url}` : ''}${dynamo ? `,${dynamo.sources.join(',')}` : ''}${files ? `,${files.url}` : ''}${kube ? `,${kube.source}` : ''}${zk ? `,${zk.url}` : ''}${etcd ? `,${etcd.url}` : ''}`,
+        ...(kube?.env ?? {}),
+        LOCKBOARD_GCS_ENDPOINT: emulator.url,
+        AWS_ENDPOINT_URL_S3: s3Url,
+        ...(dynamo ? { AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint } : {}),
+        LOCKBOARD_LONG_HELD: '10m',
+        LOCKBOARD_METRICS_TOKEN: 'demo-metrics-token-0123456789',
+        LOCKBOARD_PUSH_TOKEN: PUSH_TOKEN,
+        NEXTAUTH_SECRET: randomBytes(32).toString('base64'),
+        LOCKBOARD_AUDIT_KEY: AUDIT_KEY,
+      },
+      '127.0.0.1',
+      { file: consoleLog, onProblem: (line) => console.error(`[console] ${line}`) },
+    );
   } catch (err) {
     console.error(`demo: ${(err as Error).message}`);
     return shutdown({
@@ -207,6 +229,7 @@ Lockboard demo is running.
                  ? `\n             npx lockboard status ${etcd.url} jobs/db-migrate   (a wedged etcdctl lock and its waiters)`
                  : ''
              }
+  Log:       ${consoleLog} (the console's output; its warnings and errors are also printed here)
   Metrics:   curl -H 'Authorization: Bearer demo-metrics-token-0123456789' ${console_.url}/api/metrics
 Press Ctrl-C to stop.`);
   await Promise.race([stopping, new Promise<void>((resolve) => console_.child.once('exit', () => resolve()))]);

@@ -49,6 +49,11 @@ export interface AuditEvent {
   delete_confirmed?: 'false';
   /** Observed events (GCS notifications): the lock's format id. */
   format?: string;
+  /**
+   * The container (a SourceSpec's `bucket`) the lock is in, where one trail serves several (DynamoDB lock tables
+   * sharing one audit table): which source an event belongs to.
+   */
+  container?: string;
 }
 
 /** An audit event as read back: its object name, its time, and the numeric fields as numbers. */
@@ -81,4 +86,5 @@ export const AUDIT_STRING_FIELDS = [
   'format',
   'signed_at',
   'sig',
+  'container',
 ] as const;

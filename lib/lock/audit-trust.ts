@@ -9,7 +9,7 @@ import { AUDIT_STRING_FIELDS, KNOWN_AUDIT_EVENTS, type AuditRecord } from './aud
 const SKEW_MS = 5 * 60_000;
 const SIGNED = [
   ...new Set(['event', 'lock', ...AUDIT_STRING_FIELDS, 'held_ms', 'stale_ms', 'delete_confirmed', 'signed_at']),
-].filter((k) => k !== 'sig');
+].filter((k) => k !== 'sig' && k !== 'container'); // the trail's container is the store's, added beside
 
 const KEY = Symbol.for('lockboard.auditKey');
 type Holder = { [KEY]?: string };

@@ -37,5 +37,11 @@ export async function recordedRelease(
       auditError = (err as Error).message;
       return '';
     });
-  return { outcome, current, audit: done ? [attempt, done] : [attempt], ...(auditError ? { auditError } : {}) };
+  return {
+    outcome,
+    current,
+    audit: done ? [attempt, done] : [attempt],
+    recorded: { attempt, ...(done ? { outcome: done } : {}) },
+    ...(auditError ? { auditError } : {}),
+  };
 }

@@ -84,6 +84,8 @@ export interface StoreReleaseResult {
   current: LockView | null;
   /** The trail's records written (attempt, outcome). */
   audit: string[];
+  /** The same records by role: which of the attempt and the outcome were written (a refusal may write no attempt). */
+  recorded?: { attempt?: string; outcome?: string };
   /** False when the store cannot tell whether this request or someone else at the same moment removed it. */
   confirmed?: boolean;
   /** The outcome could not be recorded (the attempt was): why. */

@@ -1,16 +1,17 @@
 // Reading audit events for the churn views: validated windows and a short shared cache per window.
 import 'server-only';
 import { z } from 'zod';
-import type { AuditRecord } from '@/lib/lock/audit-record';
 import { EVENT_KINDS } from '@/lib/churn';
 import { ApiError, parseWith } from './http';
-import { storeFor } from './stores';
-import { sourceOfLock, sources, type Source } from './sources';
+import { attribute, faultOf, markGood, readTrailWindow, trailsOf, type Trail } from './audit-trails';
+import type { TrailFault } from '@/lib/churn';
+import type { SourcedAuditRecord } from './audit-trails';
+import { sourceOfLock, sources } from './sources';
 import { trustAuditRecords } from '@/lib/lock/audit-trust';
 
 const MAX_WINDOW_MS = 31 * 86_400_000;
 const CACHE_MS = 5_000;
-const cache = new Map<string, { at: number; value: Promise<BucketAuditRecord[]> }>();
+const cache = new Map<string, { at: number; startMs: number; value: Promise<SourcedAuditRecord[]> }>();
 
 const isoDate = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 time such as 2026-01-31T12:00:00Z' });
 export const windowSchema = z.object({
@@ -45,60 +46,81 @@ const SLICE_MS = 86_400_000;
 /** A closed day changes only by late writes; the current day is re-read every few seconds. */
 const CLOSED_SLICE_CACHE_MS = 10 * 60_000;
 
-/** An audit event with the bucket it was read from (the lock's own bucket). */
-export type BucketAuditRecord = AuditRecord & { bucket: string };
+export type { SourcedAuditRecord } from './audit-trails';
+
+/** The events of a window, and the trails that could not be read (their sources shown unreachable). */
+export interface EventsRead {
+  events: SourcedAuditRecord[];
+  unreachable: TrailFault[];
+}
 
 /**
- * Events of the window, only for locks inside the configured sources, read from the audit prefix of every
- * configured bucket (or of the one bucket holding `lock`). The window is read in whole-day (UTC) slices,
- * each listed once and cached, then cut to the exact bounds in memory: shifting a window by a millisecond (or
- * opening many overlapping windows) costs no new listing, so the cost per interval is bounded by the days shown
- * (at most 32 slices; one list call per 1 000 events each).
+ * Events of the window, only for locks inside the configured sources, each trail read once however many sources
+ * share it (or only the trail of the one source holding `lock`), each event named with its one source. The window is
+ * read in whole-day (UTC) slices, each listed once and cached, then cut to the exact bounds in memory: shifting a
+ * window by a millisecond costs no new listing (at most 32 slices; one list call per 1 000 events each). A trail that
+ * fails is reported in `unreachable`; when every trail asked for fails, the request fails (503) in the store's words.
  */
-export async function readEvents(w: AuditWindow): Promise<BucketAuditRecord[]> {
+export async function readEvents(w: AuditWindow): Promise<EventsRead> {
   const configured = sources();
-  // One trail per container (bucket, server, database): GCS and S3 audit objects, a Redis stream, a PostgreSQL table
-  const chosen = w.lock
-    ? [sourceOfLock(w.lock, w.bucket)]
-    : configured.filter((s) => w.bucket === undefined || s.bucketId === w.bucket);
+  const owner = w.lock ? sourceOfLock(w.lock, w.bucket) : undefined;
+  const chosen = owner ? [owner] : configured.filter((s) => w.bucket === undefined || s.bucketId === w.bucket);
   if (w.bucket !== undefined && chosen.length === 0) {
     throw new ApiError('bad_request', `Bucket "${w.bucket}" is not in a configured source.`);
   }
-  const trails = new Map(chosen.map((s) => [s.bucketId, s]));
+  const trails = trailsOf(chosen, configured);
   const first = Math.floor(w.from.getTime() / SLICE_MS) * SLICE_MS;
-  const slices: Promise<BucketAuditRecord[]>[] = [];
-  for (const source of trails.values())
-    for (let d = first; d < w.to.getTime(); d += SLICE_MS) slices.push(readSlice(source, d, w.lock));
   const from = w.from.toISOString();
   const to = w.to.toISOString();
-  const inside = (e: BucketAuditRecord) =>
-    configured.some((s) => s.bucketId === e.bucket && e.lock.startsWith(s.prefix) && e.lock.length > s.prefix.length);
-  return (await Promise.all(slices))
-    .flat()
-    .filter((e) => e.at >= from && e.at < to && inside(e))
+  const read = await Promise.all(
+    trails.map(async (trail) => {
+      const slices: Promise<SourcedAuditRecord[]>[] = [];
+      for (let d = first; d < w.to.getTime(); d += SLICE_MS) slices.push(readSlice(trail, d, w.lock));
+      try {
+        const events = (await Promise.all(slices)).flat();
+        markGood(trail);
+        return { events };
+      } catch (err) {
+        return { fault: faultOf(trail, err) };
+      }
+    }),
+  );
+  const unreachable = read.flatMap((r) => (r.fault ? [r.fault] : []));
+  if (trails.length > 0 && unreachable.length === trails.length) {
+    throw new ApiError(
+      'storage_unavailable',
+      `${unreachable.map((f) => f.message).join('; ')}. Retry in a few seconds.`,
+    );
+  }
+  // With `lock`, only its own source's events: a same-named lock in another table of the trail is another lock
+  const mine = (e: SourcedAuditRecord) => !owner || e.source === owner.id;
+  const events = read
+    .flatMap((r) => r.events ?? [])
+    .filter((e) => e.at >= from && e.at < to && mine(e))
     .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+  return { events, unreachable };
 }
 
 /** One UTC day of one trail, read through its store and cached (closed days for longer). */
-function readSlice(source: Source, startMs: number, lock: string | undefined): Promise<BucketAuditRecord[]> {
-  const key = `${source.bucketId}|${startMs}|${lock ?? ''}`;
+function readSlice(trail: Trail, startMs: number, lock: string | undefined): Promise<SourcedAuditRecord[]> {
+  const key = `${trail.key}|${startMs}|${lock ?? ''}`;
   const now = performance.now();
   const closed = startMs + SLICE_MS < Date.now() - 60_000;
   const hit = cache.get(key);
   if (hit && now - hit.at < (closed ? CLOSED_SLICE_CACHE_MS : CACHE_MS)) return hit.value;
-  const value = storeFor(source)
-    .then((store) => store.readAudit(new Date(startMs), new Date(startMs + SLICE_MS), lock))
-    .then((events) => trustAuditRecords(events).map((e) => ({ ...e, bucket: source.bucketId })));
+  // every record made safe to show and its signature checked (lib/lock/audit-trust.ts)
+  const value = readTrailWindow(trail, new Date(startMs), new Date(startMs + SLICE_MS), lock).then((events) =>
+    attribute(trail, trustAuditRecords(events)),
+  );
   value.catch(() => cache.delete(key));
   if (cache.size >= 2_000) cache.delete(cache.keys().next().value!);
-  cache.set(key, { at: now, value });
+  cache.set(key, { at: now, startMs, value });
   return value;
 }
 
 /** After a release, the slices still open (today's) must be read again: the release added to the trail. */
 export function invalidateOpenSlices(): void {
-  for (const key of cache.keys()) {
-    const start = Number(key.split('|')[1]);
-    if (start + SLICE_MS >= Date.now() - 60_000) cache.delete(key);
+  for (const [key, { startMs }] of cache) {
+    if (startMs + SLICE_MS >= Date.now() - 60_000) cache.delete(key);
   }
 }

@@ -65,13 +65,7 @@ export function sourceOfLock(name: string, bucket?: string): Source {
       `"${name}" is an audit event (under ${env().LOCKBOARD_AUDIT_PREFIX}), not a lock.`,
     );
   }
-  const inside = sources().filter(
-    (s) =>
-      name.startsWith(s.prefix) &&
-      name.length > s.prefix.length &&
-      (bucket === undefined || s.bucketId === bucket) &&
-      (s.match === undefined || globMatches(s.match, name)),
-  );
+  const inside = sources().filter((s) => (bucket === undefined || s.bucketId === bucket) && sourceContains(s, name));
   if (inside.length === 0) {
     const where = bucket === undefined ? '' : ` of bucket "${bucket}"`;
     throw new ApiError('bad_request', `"${name}"${where} is not inside a configured source (${describe()}).`);
@@ -88,6 +82,13 @@ export function sourceOfLock(name: string, bucket?: string): Source {
     );
   }
   return best[0]!;
+}
+
+/** Whether lock `name` lies inside source `s` (under its prefix, matching its pattern), the one test of it. */
+export function sourceContains(s: Source, name: string): boolean {
+  return (
+    name.startsWith(s.prefix) && name.length > s.prefix.length && (s.match === undefined || globMatches(s.match, name))
+  );
 }
 
 /** Whether `name` in `bucket` is an audit event object rather than a lock (a source may cover a whole bucket). */

@@ -557,6 +557,6 @@ describe('GET /api/audit and /api/audit/summary', () => {
     );
     const csv = await call(routes.audit.GET, '/api/audit?format=csv', { as: VIEWER });
     expect(csv.headers.get('content-type')).toMatch(/text\/csv/);
-    expect(csv.text.split('\n')[0]).toMatch(/^at,event,lock/);
+    expect(csv.text.split('\n')[0]).toMatch(/^at,source,event,lock/);
   });
 });

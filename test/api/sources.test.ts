@@ -60,8 +60,8 @@ describe('LOCKBOARD_SOURCES across buckets', () => {
       `${TF}:locks/deploy`,
       `${TF}:prod/default.tflock`,
     ]);
-    // the .tfstate and the audit events the holders wrote into the whole-bucket source
-    expect(all.json.skipped as number).toBeGreaterThanOrEqual(2);
+    // the .tfstate; the audit events the holders wrote into the whole-bucket source are listed around, never counted
+    expect(all.json.skipped as number).toBe(1);
 
     const ci = await call(routes.locks.GET, `/api/locks?source=${encodeURIComponent(`gs://${CI}/locks/`)}`, {
       as: OPERATOR,

@@ -1,10 +1,11 @@
 // npm run bench: every benchmark, each printing a table and writing bench-results/<name>.json.
-// Run one with: npm run bench -- scale | scale-console | emulator | lock-core | handover | formats | console | churn | cli-startup | events | s3 | redis | postgres | dynamodb | kubernetes | live | live-soak | ls | files | zookeeper | etcd | truth | untrusted
+// Run one with: npm run bench -- scale | scale-console | emulator | lock-core | handover | formats | console | churn | cli-startup | events | s3 | redis | postgres | dynamodb | kubernetes | live | live-soak | ls | files | zookeeper | etcd | truth | faults | untrusted
 import { benchChurn } from './churn';
 import { benchCliStartup } from './cli-startup';
 import { benchDynamodb } from './dynamodb';
 import { spawnSync } from 'node:child_process';
 import { benchEmulator } from './emulator';
+import { benchFaults } from './faults';
 import { benchFiles } from './files';
 import { benchEtcd } from './etcd';
 import { benchFormats } from './formats';
@@ -62,6 +63,7 @@ const ALL: Record<string, () => Promise<unknown>> = {
   'live-soak': benchLiveSoak,
   ls: benchLs,
   truth: benchTruth,
+  faults: benchFaults,
   files: benchFiles,
   zookeeper: benchZooKeeper,
   untrusted: benchUntrusted,

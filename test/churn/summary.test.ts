@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { percentile, summarise, timeline, toCsv } from '@/lib/churn';
+import { percentile, summarise } from '@/lib/churn';
+import { timeline } from '@/lib/churn-timeline';
+import { CSV_BOM, toCsv } from '@/lib/churn-csv';
 import type { AuditRecord } from '@/lib/lock';
 
 const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 10, minute)).toISOString();
@@ -62,9 +64,27 @@ describe('churn summary', () => {
   it('exports CSV with quoting and neutralised formulas', () => {
     const csv = toCsv([ev({ event: 'released', lock: 'a,b', at: at(1), error: '=HYPERLINK("x")' })]);
     const [header, row] = csv.trim().split('\n');
-    expect(header).toMatch(/^at,event,lock,/);
+    expect(csv.startsWith(`${CSV_BOM}at,source,event,lock,`)).toBe(true);
+    expect(header).toMatch(/^at,source,event,lock,/);
     expect(row).toContain('"a,b"');
     expect(row).toContain(`"'=HYPERLINK(""x"")"`);
+  });
+
+  it('names each event’s source and starts with a BOM so spreadsheets read ✓ and 日本語 as UTF-8', () => {
+    const csv = toCsv([{ ...ev({ event: 'released', lock: '日本語✓', at: at(1) }), source: 'dynamodb://tf-locks' }]);
+    expect(csv.startsWith(CSV_BOM)).toBe(true);
+    expect(Buffer.from(csv, 'utf8').subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+    expect(csv.trim().split('\n')[1]).toMatch(/^[^,]+,dynamodb:\/\/tf-locks,released,日本語✓,/);
+  });
+
+  it('ranks the same name in two sources as two locks, each with its source', () => {
+    const a = { ...ev({ event: 'acquired', lock: 'l', at: at(1) }), source: 'dynamodb://a', bucket: 'dynamodb://a' };
+    const b = { ...a, id: 'x2', source: 'dynamodb://b', bucket: 'dynamodb://b' };
+    const s = summarise([a, a, b], new Date(at(0)), new Date(at(120)));
+    expect(s.topByAcquisitions).toEqual([
+      { lock: 'l', source: 'dynamodb://a', bucket: 'dynamodb://a', acquisitions: 2 },
+      { lock: 'l', source: 'dynamodb://b', bucket: 'dynamodb://b', acquisitions: 1 },
+    ]);
   });
 
   it('neutralises cells that start with TAB or CR, which spreadsheets also evaluate', () => {
@@ -123,5 +143,47 @@ describe('the churn chart', () => {
     const colours = charted.map((k) => CHURN_COLORS[k as keyof typeof CHURN_COLORS]);
     expect(colours.every((c) => /^#[0-9a-f]{6}$/.test(c ?? ''))).toBe(true);
     expect(new Set(colours).size).toBe(charted.length);
+    // WCAG 2.1: 4.5:1 for the legend's text on the light page, 3:1 for the bars and swatches on the dark one
+    const lum = (hex: string) => {
+      const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255);
+      const lin = (c: number) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+      return 0.2126 * lin(r!) + 0.7152 * lin(g!) + 0.0722 * lin(b!);
+    };
+    const ratio = (a: string, b: string) => {
+      const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
+      return (hi! + 0.05) / (lo! + 0.05);
+    };
+    for (const c of colours) {
+      expect(ratio(c!, '#ffffff'), c).toBeGreaterThanOrEqual(4.5);
+      expect(ratio(c!, '#18181b'), c).toBeGreaterThanOrEqual(3);
+    }
+  });
+});
+
+describe('the churn window in the address', () => {
+  it('keeps a custom window and a range across a reload, and falls back to 24h for anything malformed', async () => {
+    const { churnWindowOf, churnWindowQuery } = await import('@/lib/churn-window');
+    const params = (q: string) => new URLSearchParams(q);
+    const custom = { range: 'custom' as const, from: '2026-11-01T10:00:00.000Z', to: '2026-11-02T10:00:00.000Z' };
+    expect(churnWindowOf(params(churnWindowQuery(custom)))).toEqual(custom);
+    expect(churnWindowOf(params(churnWindowQuery({ range: '7d' })))).toEqual({ range: '7d' });
+    expect(churnWindowQuery({ range: '24h' })).toBe('');
+    expect(churnWindowOf(params('from=2026-11-02T00:00:00Z&to=2026-11-01T00:00:00Z'))).toEqual({ range: '24h' });
+    expect(churnWindowOf(params('from=2026-01-01T00:00:00Z&to=2026-03-01T00:00:00Z'))).toEqual({ range: '24h' });
+    expect(churnWindowOf(params('range=1y'))).toEqual({ range: '24h' });
+  });
+});
+
+describe('the holders of a lock that is free now', () => {
+  it('never shows a tenure as held when nothing holds the lock (its end was not recorded)', () => {
+    const events = [
+      ev({ event: 'acquired', lock: 'k', at: at(1), generation: '1', identity: 'a' }),
+      ev({ event: 'acquired', lock: 'k', at: at(5), generation: '2', identity: 'b' }),
+    ];
+    expect(timeline(events).map((t) => t.ended)).toEqual(['held', 'held']);
+    expect(timeline(events, { free: true }).map((t) => t.ended)).toEqual([
+      'ended, not recorded',
+      'ended, not recorded',
+    ]);
   });
 });

@@ -1,5 +1,6 @@
 // The DynamoDB store against dynalite through the official client: every format read, never a digest or a plain
 // item as a lock, and a release with a version older than a successor or a heartbeat deletes nothing, per format.
+import { DeleteItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditWriteError } from '@/lib/lock';
 import { DynamoLockStore } from '@/lib/lock/stores/dynamodb';
@@ -31,6 +32,19 @@ beforeAll(async () => {
 afterAll(async () => d?.stop());
 
 describe('Terraform’s lock table', () => {
+  it('never calls a Terraform item alive: held past the long-held limit it stays unknown, the note saying how long', async () => {
+    const strict = new DynamoLockStore({ client: d.client, table: 'tf-locks', longHeldMs: 60 * 60_000 });
+    await d.put('tf-locks', { LockID: S('tf-state/crashed/terraform.tfstate'), Info: S(info('ci@dead', 'dead-1')) });
+    const lock = (await strict.inspect('tf-state/crashed/terraform.tfstate'))!;
+    expect(Date.now() - Date.parse(lock.createdAt)).toBeGreaterThan(60 * 60_000);
+    expect(lock.health).toBe('unknown');
+    expect(lock.note).toMatch(/held for over 60 min with no sign of life/);
+    expect(lock.terms.liveness).not.toMatch(/alive/i);
+    await d.client.send(
+      new DeleteItemCommand({ TableName: 'tf-locks', Key: { LockID: S('tf-state/crashed/terraform.tfstate') } }),
+    );
+  });
+
   it('reads the lock item in its own terms, with the force-unlock equivalent, and never the digest item', async () => {
     await d.put('tf-locks', {
       LockID: S('tf-state/prod/terraform.tfstate'),

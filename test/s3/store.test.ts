@@ -179,6 +179,19 @@ describe("Lockboard's lock on S3", () => {
     expect(JSON.parse(await bodyOf('locks', 'p/one'))).toMatchObject({ released: 'true', token: lock.fencingToken });
   });
 
+  it('answers gone for a released marker and never rewrites it (its ETag stays)', async () => {
+    const lock = await acquireS3Lock({ ...base(), name: 'p/marker' });
+    expect(await lock.release()).toBe('released');
+    const store = new S3LockStore({ client: s.client, bucket: 'locks', prefix: 'p/' });
+    const marker = (await store.inspect('p/marker'))!;
+    expect(marker.health).toBe('free');
+    s.emulator.s3!.requests.clear();
+    const result = await store.forceRelease({ name: 'p/marker', version: marker.version, reason: 'x', operator: 'o' });
+    expect(result.outcome).toBe('gone');
+    expect(s.emulator.s3!.requests.entries.filter((e) => e.method !== 'GET' && e.method !== 'HEAD')).toEqual([]);
+    expect((await store.inspect('p/marker'))!.version).toBe(marker.version);
+  });
+
   it('serialises holders with fencing tokens that only grow, and waits with reads only', async () => {
     const tokens: bigint[] = [];
     let inside = 0;

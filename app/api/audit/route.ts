@@ -1,6 +1,6 @@
-// GET /api/audit – audit events of a window (≤ 31 days), newest first, `limit` (≤ 5 000, default 200) per page with
-// a cursor; format=csv exports all
-import { toCsv } from '@/lib/churn';
+// GET /api/audit – audit events of a window (≤ 31 days), newest first, each with its source, `limit` (≤ 5 000, default
+// 200) per page with a cursor; format=csv exports all; trails that could not be read are listed in `unreachable`
+import { toCsv } from '@/lib/churn-csv';
 import { parseWindow, readEvents } from '@/lib/server/audit';
 import { ApiError, json, withRole } from '@/lib/server/http';
 
@@ -10,7 +10,8 @@ const MAX_PAGE = 5_000;
 export const GET = withRole('viewer', async (req) => {
   const params = req.nextUrl.searchParams;
   const window = parseWindow(params);
-  const all = (await readEvents(window)).filter((e) => !window.event || e.event === window.event);
+  const { events: read, unreachable } = await readEvents(window);
+  const all = read.filter((e) => !window.event || e.event === window.event);
   const newestFirst = [...all].reverse();
   if (params.get('format') === 'csv') {
     return new Response(toCsv(newestFirst), {
@@ -18,6 +19,8 @@ export const GET = withRole('viewer', async (req) => {
         'content-type': 'text/csv; charset=utf-8',
         'content-disposition': `attachment; filename="lockboard-audit-${window.from.toISOString()}-${window.to.toISOString()}.csv"`,
         'cache-control': 'no-store',
+        // The export is of the trails that answered; the others are named so a partial file is never taken as whole
+        ...(unreachable.length ? { 'x-lockboard-unreachable': unreachable.flatMap((f) => f.sources).join(', ') } : {}),
       },
     });
   }
@@ -36,6 +39,7 @@ export const GET = withRole('viewer', async (req) => {
     to: window.to.toISOString(),
     total: newestFirst.length,
     events,
+    unreachable,
     ...(nextCursor ? { nextCursor } : {}),
   });
 });

@@ -53,6 +53,21 @@ export function isSourceUrl(url: string | undefined): boolean {
   return url !== undefined && definitionOf(url) !== undefined;
 }
 
+/**
+ * An argument that looks like a source URL but is none (`dynamodb:/tf-locks`, `redis:/x`, `gcs://b`): the message naming
+ * the form expected, so it is refused instead of being read as a lock name; null for anything else.
+ */
+export function sourceLikeProblem(arg: string | undefined): string | null {
+  const m = arg === undefined ? null : /^([a-z][a-z0-9+.-]*):(\/*)/i.exec(arg);
+  if (!m || definitionOf(arg!)) return null;
+  const scheme = m[1]!.toLowerCase();
+  const def = STORES.find((s) => s.schemes.includes(scheme));
+  if (def) return `${JSON.stringify(arg)} is not a ${def.label} source: expected ${def.form} (note the "://").`;
+  if (m[2])
+    return `${JSON.stringify(arg)} is not a source URL: "${scheme}://" is no store's; use one of ${SOURCE_FORMS}.`;
+  return null;
+}
+
 export function parseSource(url: string, env: Record<string, string | undefined> = {}): SourceSpec {
   const def = definitionOf(url);
   // the URL is named without its password, even when it is no URL at all

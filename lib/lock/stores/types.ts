@@ -20,6 +20,11 @@ export interface SourceSpec {
   match?: string;
   /** Listed, never cleared, and why. */
   readOnly?: string;
+  /**
+   * The audit trail this source's events are in, where several sources of different containers share one (DynamoDB
+   * lock tables sharing one audit table): read once for all of them. Absent: the trail is the container's (`bucketId`).
+   */
+  trail?: string;
 }
 
 /** Configuration a store reads: the process environment for the CLI, the validated one for the console. */

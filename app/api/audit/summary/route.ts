@@ -1,10 +1,11 @@
-// GET /api/audit/summary – per-hour counts by kind, top locks, hold times, takeovers, failures, force-releases
+// GET /api/audit/summary – per-hour counts by kind, top locks, hold times, takeovers, failures, force-releases, and
+// the trails that could not be read (`unreachable`: their sources, the store's words, the last good read)
 import { summarise } from '@/lib/churn';
 import { parseWindow, readEvents } from '@/lib/server/audit';
 import { json, withRole } from '@/lib/server/http';
 
 export const GET = withRole('viewer', async (req) => {
   const window = parseWindow(req.nextUrl.searchParams);
-  const events = await readEvents(window);
-  return json(summarise(events, window.from, window.to));
+  const { events, unreachable } = await readEvents(window);
+  return json({ ...summarise(events, window.from, window.to), unreachable });
 });

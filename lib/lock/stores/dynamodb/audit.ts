@@ -8,7 +8,7 @@ import { signAuditFields } from '../../audit-trust';
 import type { Item } from './table';
 import { TableMissingError, type DynamoTable } from './table';
 
-export const DEFAULT_AUDIT_TABLE = 'lockboard-audit';
+export { DEFAULT_AUDIT_TABLE } from './definition';
 
 export class DynamoAuditTrail {
   constructor(
@@ -19,7 +19,9 @@ export class DynamoAuditTrail {
   async record(fields: Record<string, string>): Promise<string> {
     const at = new Date(this.table.clock.now()).toISOString();
     const id = `${at}#${randomBytes(4).toString('hex')}`;
-    const item: Item = { lock: { S: fields.lock ?? '' }, id: { S: id }, at: { S: at } };
+    // The lock table, since several may share this audit table: each event is read as one source's, once
+    const container = `dynamodb://${this.table.name}`;
+    const item: Item = { lock: { S: fields.lock ?? '' }, id: { S: id }, at: { S: at }, container: { S: container } };
     for (const [k, v] of Object.entries(signAuditFields(fields, this.table.clock.now())))
       if (k !== 'lock' && v !== undefined) item[k] = { S: v };
     try {

@@ -5,6 +5,9 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { holdOn, isLoopback, missingSdk, runOptions, type OpenOptions, type StoreDefinition } from '../types';
 import { DYNAMODB_VERSION } from './version';
 
+/** The audit table of a source without ?audit= (created by `lockboard dynamodb init`). */
+export const DEFAULT_AUDIT_TABLE = 'lockboard-audit';
+
 const URL_FORM = /^dynamodb:\/\/([^/?#]*)\/?(?:\?(.*))?$/;
 const TABLE = /^[a-zA-Z0-9_.-]{3,255}$/;
 
@@ -47,7 +50,10 @@ export const dynamodb: StoreDefinition = {
     const audit = params.get('audit');
     if (audit !== null && !TABLE.test(audit)) throw new Error(`"${audit}" is not a DynamoDB table name (in ${url})`);
     const id = `dynamodb://${table}`;
-    return { kind: 'dynamodb', id, bucket: id, bucketId: id, prefix: '', url: audit ? `${id}?audit=${audit}` : id };
+    const full = audit ? `${id}?audit=${audit}` : id;
+    // Lock tables sharing an audit table share one trail: read once, each event counted once
+    const trail = `dynamodb-audit://${audit ?? DEFAULT_AUDIT_TABLE}`;
+    return { kind: 'dynamodb', id, bucket: id, bucketId: id, prefix: '', url: full, trail };
   },
   configIssues(env, o) {
     const issues = [];
@@ -75,7 +81,7 @@ export const dynamodb: StoreDefinition = {
     });
   },
   async init(spec, o) {
-    const [{ createTable, DEFAULT_AUDIT_TABLE }, client] = await Promise.all([import('./audit'), dynamoClient(o.env)]);
+    const [{ createTable }, client] = await Promise.all([import('./audit'), dynamoClient(o.env)]);
     try {
       const audit = spec ? (auditOf(spec.url) ?? DEFAULT_AUDIT_TABLE) : DEFAULT_AUDIT_TABLE;
       const made = [(await createTable(client, audit, 'lock', 'id')) ? `created ${audit}` : `${audit} exists`];

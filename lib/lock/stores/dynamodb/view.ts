@@ -81,10 +81,14 @@ function judge(r: DynamoReading, c: ViewContext, since: number, unchangedMs: num
       };
     return { health: (longHeld ? 'long-held' : 'healthy') as LockHealth, expiresAt: c.now - unchangedMs + r.leaseMs };
   }
-  return {
-    health: (longHeld ? 'long-held' : 'unknown') as LockHealth,
-    note: r.format === 'terraform' ? undefined : 'no lease (FailClosed): it never expires by itself',
-  };
+  // No lease and no heartbeat: nothing shows whether its holder is alive, so it is never "long-held" (which says
+  // alive, held long); how long it has been held is said in the note instead
+  const held = longHeld
+    ? `held for over ${Math.round(c.longHeldMs! / 60_000)} min with no sign of life either way`
+    : '';
+  const base = r.format === 'terraform' ? '' : 'no lease (FailClosed): it never expires by itself';
+  const note = [base, held].filter(Boolean).join('; ');
+  return { health: 'unknown' as LockHealth, note: note || undefined };
 }
 
 function releaseNote(r: DynamoReading): string {

@@ -13,7 +13,9 @@ export const files: StoreDefinition = {
   form: 'file:///DIR?depth=N',
   parse(url) {
     const s = parseFilesSource(url);
-    return { kind: 'files', id: s.display, bucket: s.dir, bucketId: `file://${s.dir}`, prefix: '', url };
+    // Directories recording into one ?audit= directory share its trail: read once, each event counted once
+    const trail = `file-audit://${s.audit}`;
+    return { kind: 'files', id: s.display, bucket: s.dir, bucketId: `file://${s.dir}`, prefix: '', url, trail };
   },
   async open(spec, o) {
     const { FilesLockStore } = await import('./store');

@@ -106,7 +106,8 @@ export class FilesLockStore implements LockStore {
 
   record(fields: Record<string, string>): Promise<string> {
     try {
-      return Promise.resolve(recordEvent(this.src.audit, fields));
+      // The directory each record is of, since several sources may record into one ?audit= directory
+      return Promise.resolve(recordEvent(this.src.audit, { ...fields, container: this.src.dir }));
     } catch (err) {
       return Promise.reject(err as Error);
     }

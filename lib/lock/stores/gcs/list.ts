@@ -20,6 +20,9 @@ export interface ListLocksOptions {
   pageToken?: string;
   maxResults?: number;
   longHeldMs?: number;
+  /** Only names from `startOffset` (inclusive) and before `endOffset` (exclusive), as objects.list takes them. */
+  startOffset?: string;
+  endOffset?: string;
   /**
    * Metadata first: objects whose body is not cached are listed as `pending` now, and read in the background (at
    * most READ_CONCURRENCY at once in this process); each batch read is handed here.
@@ -66,6 +69,8 @@ export async function listLocks(options: ListLocksOptions): Promise<LockList> {
     pageToken: options.pageToken,
     maxResults: Math.min(options.maxResults ?? 1000, 1000),
     fields: LIST_FIELDS,
+    startOffset: options.startOffset,
+    endOffset: options.endOffset,
   });
   const items = page.items ?? [];
   const { later, bucket, longHeldMs } = options;

@@ -9,6 +9,7 @@ import type { ChangeFeed, ChangeFeedHandlers, ListOptions, StoreReleaseResult } 
 import type { LockInfo } from '../../types';
 import { AuditWriter } from './audit';
 import { listAuditEvents } from './audit-read';
+import { gapPage, trailGap } from '../../objects/around-trail';
 import { BucketObjects } from './client';
 import { forceReleaseLock } from './force-release';
 import { startGcsFeed } from './feed';
@@ -53,20 +54,34 @@ export class GcsLockStore implements LockStore {
   async list(pageToken?: string, o: ListOptions = {}): Promise<StorePage> {
     this.o.onListCall?.();
     const later = o.later && this.laterFor(o.later);
-    const size = o.pageSize ? { maxResults: o.pageSize } : {};
-    const page = await listLocks({
-      ...this.base(),
-      prefix: this.prefix,
-      pageToken,
-      ...size,
-      ...(later ? { later } : {}),
-    });
+    const one = (token: string | undefined, range: object = {}) =>
+      listLocks({
+        ...this.base(),
+        prefix: this.prefix,
+        pageToken: token,
+        ...range,
+        ...(o.pageSize ? { maxResults: o.pageSize } : {}),
+        ...(later ? { later } : {}),
+      });
+    // The audit trail under the source is listed around, never read (its objects are no locks); the range after it
+    // follows at once when the one before it ends, so a small bucket is still one page
+    const gap = trailGap(this.prefix, this.auditPrefix);
+    const around = gap && gapPage(gap, pageToken);
+    let page = await one(around ? around.token : pageToken, around?.range);
+    let next = around ? around.next(page.nextPageToken) : page.nextPageToken;
+    if (gap && next === 'b:') {
+      const after = gapPage(gap, next);
+      const rest = await one(undefined, after.range);
+      page = { ...rest, locks: [...page.locks, ...rest.locks], skipped: [...page.skipped, ...rest.skipped] };
+      next = after.next(rest.nextPageToken);
+    }
+    // A source inside the trail itself (its prefix under the audit prefix) still never lists audit objects as locks
     const audit = page.locks.filter((l) => l.name.startsWith(this.auditPrefix)).length;
     return {
       locks: page.locks.filter((l) => !l.name.startsWith(this.auditPrefix)).map((l) => this.view(l)),
       skipped: page.skipped.length + audit,
       serverTime: page.serverTime,
-      ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
+      ...(next ? { nextPageToken: next } : {}),
     };
   }
 
@@ -98,6 +113,7 @@ export class GcsLockStore implements LockStore {
       outcome: result.outcome,
       current: result.current ? this.view(result.current) : null,
       audit,
+      ...(result.audit ? { recorded: { attempt: result.audit.attempt, outcome: result.audit.outcome } } : {}),
       ...(result.confirmed === false ? { confirmed: false } : {}),
       ...(result.audit?.outcomeError ? { auditError: result.audit.outcomeError } : {}),
     };

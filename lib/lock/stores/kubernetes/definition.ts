@@ -26,7 +26,19 @@ export const kubernetes: StoreDefinition = {
   form: 'kubernetes://NAMESPACE',
   parse(url) {
     const s = parseKubeSource(url);
-    return { kind: 'kubernetes', id: s.display, bucket: s.display, bucketId: s.display, prefix: '', url };
+    // Sources whose records go to one audit Lease share its trail (read once); every namespace's source without
+    // ?audit= finds its Lease through the kubeconfig, so it keeps a trail of its own
+    const auditNs = s.audit ?? s.namespace;
+    const trail = auditNs && `kubernetes-audit://${s.context ?? ''}/${auditNs}`;
+    return {
+      kind: 'kubernetes',
+      id: s.display,
+      bucket: s.display,
+      bucketId: s.display,
+      prefix: '',
+      url,
+      ...(trail ? { trail } : {}),
+    };
   },
   open,
   async acquire(spec, name, o) {

@@ -133,7 +133,8 @@ export class KubeLockStore implements LockStore {
   }
 
   record(fields: Record<string, string>): Promise<string> {
-    return recordEvent(this.o.api, this.auditNs, fields);
+    // The source each record is of, since several namespaces' sources may share one audit Lease
+    return recordEvent(this.o.api, this.auditNs, { ...fields, container: this.source });
   }
 
   readAudit(from: Date, to: Date, lock?: string): Promise<AuditRecord[]> {

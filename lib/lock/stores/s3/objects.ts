@@ -100,12 +100,25 @@ export class S3Objects {
     await this.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key, IfMatch: ifMatch }));
   }
 
-  async list(prefix: string, token?: string, maxKeys = 1000): Promise<{ items: S3Listed[]; next?: string }> {
+  async list(
+    prefix: string,
+    token?: string,
+    maxKeys = 1000,
+    startAfter?: string,
+  ): Promise<{ items: S3Listed[]; next?: string }> {
     const out = await this.send<{
       Contents?: { Key?: string; ETag?: string; LastModified?: Date; Size?: number }[];
       NextContinuationToken?: string;
       IsTruncated?: boolean;
-    }>(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token, MaxKeys: maxKeys }));
+    }>(
+      new ListObjectsV2Command({
+        Bucket: this.bucket,
+        Prefix: prefix,
+        ContinuationToken: token,
+        MaxKeys: maxKeys,
+        ...(startAfter && !token ? { StartAfter: startAfter } : {}),
+      }),
+    );
     return {
       items: (out.Contents ?? []).map((c) => ({
         key: c.Key ?? '',

@@ -15,6 +15,7 @@ import { s3Status, S3Objects, type S3Body, type S3Listed } from './objects';
 import { LOCKBOARD_BODY_LIMIT, objectOf, releasedMarker, s3View, tokenOfVersion } from './view';
 import { S3_VERSION } from './version';
 import { ownerDigest } from '../../owner-digest';
+import { listAroundTrail } from './list-around';
 
 export interface S3StoreOptions {
   client: S3Client;
@@ -70,9 +71,15 @@ export class S3LockStore implements LockStore {
    * background.
    */
   async list(pageToken?: string, o: ListOptions = {}): Promise<StorePage> {
-    const page = await this.objects.list(this.prefix, pageToken, o.pageSize);
-    const listed = page.items.filter((i) => !i.key.startsWith(this.auditPrefix));
-    this.keepBodiesOf(listed, pageToken, page.next);
+    const { items, next, first } = await listAroundTrail(
+      this.objects,
+      this.prefix,
+      this.auditPrefix,
+      pageToken,
+      o.pageSize,
+    );
+    const listed = items.filter((i) => !i.key.startsWith(this.auditPrefix));
+    this.keepBodiesOf(listed, first, next);
     const later = o.later;
     const deferred = later ? listed.filter((item) => this.wantsBody(item)) : [];
     const pending = new Set(deferred);
@@ -97,15 +104,15 @@ export class S3LockStore implements LockStore {
       locks,
       skipped: views.length - locks.length,
       serverTime,
-      ...(page.next ? { nextPageToken: page.next } : {}),
+      ...(next ? { nextPageToken: next } : {}),
     };
   }
 
   private seenThisPass = new Set<string>();
 
   /** Once a whole pass over the prefix is done, drops the bodies of what no longer exists (a refresh is a new ETag). */
-  private keepBodiesOf(listed: S3Listed[], token: string | undefined, next: string | undefined): void {
-    if (!token) this.seenThisPass = new Set();
+  private keepBodiesOf(listed: S3Listed[], first: boolean, next: string | undefined): void {
+    if (first) this.seenThisPass = new Set();
     for (const i of listed) this.seenThisPass.add(`${i.key}\u0000${i.etag}`);
     if (next) return;
     for (const k of this.bodies.keys()) if (!this.seenThisPass.has(k)) this.bodies.delete(k);
@@ -155,6 +162,8 @@ export class S3LockStore implements LockStore {
     if (!before.releasable) return { outcome: 'not-a-lock', current: before, audit: [] };
     if (this.readOnly) throw new ReadOnlySourceError(this.source, this.readOnly);
     if (before.version !== r.version) return { outcome: judge(before, r), current: before, audit: [] };
+    // A released marker holds nothing: rewriting it would only change its ETag, so nothing is written
+    if (before.health === 'free') return { outcome: 'gone', current: before, audit: [] };
     const fields = { version: before.version, operator: r.operator, reason: r.reason, format: before.format };
     const record = (f: Record<string, string>) => this.record(f);
     const words = auditWords(this.auditPrefix);
