@@ -4,11 +4,9 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import Link from 'next/link';
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import type { LockInfo } from '@/lib/lock/types';
-import { formatDuration, versionText } from '@/lib/format';
 import { lockHref } from '@/lib/queries';
-import { Countdown } from './countdown';
-import { HealthBadge } from './health-badge';
-import { gridOf, LockTableHeader, type SortKey } from './lock-table-header';
+import { LockCard, LockRow } from './lock-row';
+import { LockTableHeader, type SortKey } from './lock-table-header';
 import { useNarrow } from './use-narrow';
 
 export type { SortKey } from './lock-table-header';
@@ -16,10 +14,6 @@ export type { SortKey } from './lock-table-header';
 /** First guesses only: every rendered row is measured (a card's height depends on its width and wrapping). */
 const ROW_HEIGHT = 52;
 const CARD_HEIGHT = 96;
-
-/** The format with its store (the table mixes stores under "All sources"). */
-const formatOf = (lock: LockInfo): string =>
-  lock.pending ? 'reading…' : lock.store ? `${lock.store} · ${lock.format}` : lock.format;
 
 interface Props {
   locks: LockInfo[];
@@ -125,85 +119,12 @@ export function LockTable(props: Props) {
                   ref: virtualizer.measureElement,
                   style: { minHeight: ROW_HEIGHT },
                 };
-                if (narrow) {
-                  return (
-                    <div
-                      key={`${lock.bucket}/${lock.name}`}
-                      {...row}
-                      className="grid grid-cols-[1fr_auto] content-center gap-x-2 gap-y-1 border-b border-zinc-100 px-3 py-2 text-sm dark:border-zinc-800"
-                    >
-                      <div role="cell" className="min-w-0 break-all font-mono">
-                        {nameLink(lock)}
-                      </div>
-                      <div role="cell" className="justify-self-end">
-                        <HealthBadge health={lock.health} />
-                      </div>
-                      <div role="cell" className="min-w-0 break-words" title={lock.identity}>
-                        {lock.identity ?? <span className="text-zinc-500">unknown</span>}
-                      </div>
-                      <div role="cell" className="justify-self-end text-xs">
-                        <Countdown expiresAt={lock.expiresAt} serverNow={serverNow} />
-                      </div>
-                      <div role="cell" className="min-w-0 text-xs text-zinc-500">
-                        held {formatDuration(serverNow - Date.parse(lock.createdAt))} ·{' '}
-                        <span data-testid="generation">{versionText(lock)}</span> · {formatOf(lock)}
-                        {withSource && (
-                          <span className="block truncate font-mono" data-testid="source">
-                            {lock.source ?? lock.bucket}
-                          </span>
-                        )}
-                      </div>
-                      <div role="cell" className="justify-self-end">
-                        {release(lock)}
-                      </div>
-                    </div>
-                  );
-                }
-                return (
-                  <div
-                    key={`${lock.bucket}/${lock.name}`}
-                    {...row}
-                    className={`${gridOf(withSource)} items-center border-b border-zinc-100 text-sm dark:border-zinc-800`}
-                  >
-                    <div role="cell" className="truncate font-mono">
-                      {nameLink(lock)}
-                    </div>
-                    {withSource && (
-                      <div role="cell" className="truncate font-mono text-xs" data-testid="source" title={lock.source}>
-                        {lock.source ?? lock.bucket}
-                      </div>
-                    )}
-                    <div role="cell" className="min-w-0">
-                      <div className="truncate" title={lock.identity}>
-                        {lock.identity ?? <span className="text-zinc-500">unknown</span>}
-                      </div>
-                      <div className="truncate text-xs text-zinc-500">
-                        {[lock.host, lock.purpose].filter(Boolean).join(' · ')}
-                      </div>
-                    </div>
-                    <div role="cell">
-                      <HealthBadge health={lock.health} />
-                    </div>
-                    <div role="cell" className="tabular">
-                      {formatDuration(serverNow - Date.parse(lock.createdAt))}
-                    </div>
-                    <div role="cell" className="tabular">
-                      {formatDuration(serverNow - Date.parse(lock.updatedAt))} ago
-                    </div>
-                    <div role="cell">
-                      <Countdown expiresAt={lock.expiresAt} serverNow={serverNow} />
-                    </div>
-                    <div role="cell" className="truncate font-mono text-xs" data-testid="generation">
-                      {versionText(lock)}
-                    </div>
-                    <div role="cell" className="text-xs">
-                      {formatOf(lock)}
-                    </div>
-                    {/* kept in view when the table scrolls sideways on a narrower screen */}
-                    <div role="cell" className="sticky right-0 bg-white text-right dark:bg-zinc-950">
-                      {release(lock)}
-                    </div>
-                  </div>
+                const key = `${lock.bucket}/${lock.name}`;
+                const cells = { lock, withSource, serverNow, action: release(lock), name: nameLink(lock) };
+                return narrow ? (
+                  <LockCard key={key} row={row} {...cells} />
+                ) : (
+                  <LockRow key={key} row={row} {...cells} />
                 );
               })}
             </div>

@@ -24,6 +24,8 @@ export interface RowChange {
 /** What a browser shows changed: another version, health, expiry (over a second: a TTL read wobbles), read state. */
 export function rowChanged(a: Row, b: Row): boolean {
   if (a.version !== b.version || a.health !== b.health || a.pending !== b.pending) return true;
+  // a waiter joining or leaving the queue behind an unchanged holder
+  if ((a.waiters?.length ?? 0) !== (b.waiters?.length ?? 0)) return true;
   if (Number.isNaN(a.expires) !== Number.isNaN(b.expires)) return true;
   return Math.abs(a.expires - b.expires) > 1_000;
 }
