@@ -9,6 +9,7 @@ import { BulkResults, type BatchResult } from './bulk-release-results';
 import { BulkPreview } from './bulk-release-preview';
 import { Button } from './ui/button';
 import { ModalForm, ReasonField } from './ui/modal-form';
+import { seenLockBody } from '@/lib/release-body';
 
 /** The batch route's limit (lib/server/release.ts MAX_BATCH). */
 export const BULK_LIMIT = 100;
@@ -40,13 +41,7 @@ export function BulkReleaseDialog({
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({
           reason,
-          locks: chosen.map((l) => ({
-            name: l.name,
-            bucket: l.bucket,
-            source: l.source,
-            version: l.version,
-            identity: l.identity,
-          })),
+          locks: chosen.map(seenLockBody),
         }),
       }),
     onSettled: () => refreshAfterRelease(queryClient),

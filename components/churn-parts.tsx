@@ -4,6 +4,7 @@ import Link from 'next/link';
 import type { ChurnEvent, TrailFault } from '@/lib/churn';
 import { formatTime } from '@/lib/format';
 import { lockHref } from '@/lib/queries';
+import { SafeText } from './safe-text';
 
 export function Stat({ label, value, testId }: { label: string; value: string; testId?: string }) {
   return (
@@ -38,7 +39,7 @@ export function Ranking({ title, rows, plain = false }: { title: string; rows: R
                   title={source}
                   className="truncate font-mono text-blue-700 hover:underline dark:text-blue-300"
                 >
-                  {k}
+                  <SafeText text={k} />
                   {source && <span className="ml-1 font-sans text-xs text-zinc-500">{source}</span>}
                 </Link>
               )}
@@ -92,12 +93,14 @@ export function EventTable({
                       href={lockHref(e.lock, e.bucket)}
                       className="font-mono text-blue-700 hover:underline dark:text-blue-300"
                     >
-                      {e.lock}
+                      <SafeText text={e.lock} />
                     </Link>
                   </td>
                   <td className="text-xs text-zinc-500">{e.source ?? ''}</td>
                   {columns.map(([h, f]) => (
-                    <td key={h}>{f(e)}</td>
+                    <td key={h}>
+                      <SafeText text={f(e)} />
+                    </td>
                   ))}
                 </tr>
               ))}

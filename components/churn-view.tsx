@@ -125,7 +125,10 @@ export function ChurnView() {
             testId="force-releases"
             events={s.forceReleases}
             columns={[
-              ['Operator', (e) => e.operator ?? ''],
+              [
+                'Operator',
+                (e) => (e.verified ? (e.operator ?? '') : `${e.operator ?? '?'} (reported by a holder, not signed)`),
+              ],
               ['Reason', (e) => e.reason ?? ''],
               ['Generation', (e) => e.generation ?? ''],
               ['Outcome', (e) => (e.delete_confirmed === 'false' ? 'released (unconfirmed)' : (e.outcome ?? e.event))],

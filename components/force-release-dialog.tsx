@@ -11,6 +11,8 @@ import { CliVersion } from './cli-version';
 import { ReleaseSummary } from './release-summary';
 import { Button } from './ui/button';
 import { ModalForm, ReasonField } from './ui/modal-form';
+import { SafeText } from './safe-text';
+import { seenLockBody } from '@/lib/release-body';
 
 /** What the release route answers on success. */
 export interface Released {
@@ -72,11 +74,7 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({
-          name: seen.name,
-          bucket: seen.bucket,
-          source: seen.source,
-          version: seen.version,
-          identity: seen.identity,
+          ...seenLockBody(seen),
           reason,
           ...(mustAccept && accepted ? { acceptTwoLeaders: true } : {}),
         }),
@@ -109,7 +107,10 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
       }}
     >
       <h2 id="release-title" className="text-lg font-semibold">
-        Force-release <span className="font-mono">{target.name}</span>
+        Force-release{' '}
+        <span className="font-mono">
+          <SafeText text={target.name} />
+        </span>
       </h2>
       <ReleaseSummary target={target} serverNow={serverNow} />
       <CliVersion lock={target} />
@@ -150,7 +151,10 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
                 : target.health === 'healthy' || target.health === 'long-held'
                   ? 'The holder is alive.'
                   : (target.terms?.effect ?? '')}{' '}
-              Type the lock name to confirm: <span className="font-mono">{target.name}</span>
+              Type the lock name to confirm:{' '}
+              <span className="font-mono">
+                <SafeText text={target.name} />
+              </span>
               <input
                 value={typed}
                 onChange={(e) => setTyped(e.target.value)}

@@ -8,6 +8,7 @@ import { detailFacts, type LockFact } from '@/lib/lock-facts';
 import { lockQuery } from '@/lib/queries';
 import type { LockInfo } from '@/lib/lock/types';
 import { Countdown } from './countdown';
+import { SafeText } from './safe-text';
 import { SuccessNotice } from './ui/notice';
 import { ForceReleaseDialog, releasedNotice } from './force-release-dialog';
 import { HealthBadge } from './health-badge';
@@ -41,7 +42,9 @@ export function LockDetail({ name, bucket, canRelease }: { name: string; bucket?
           ← {fetched?.source ? `Locks of ${fetched.source}` : 'All locks'}
         </Link>
       </p>
-      <h1 className="font-mono text-xl font-semibold">{name}</h1>
+      <h1 className="font-mono text-xl font-semibold">
+        <SafeText text={name} />
+      </h1>
       {query.isError && (
         <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-900 dark:bg-red-950 dark:text-red-200">
           Could not refresh: {query.error.message}
@@ -135,9 +138,14 @@ function FactValue({ fact, lock, serverNow }: { fact: LockFact; lock: LockInfo; 
         </span>
       );
     case 'sensitive':
-      return <span className="break-all font-mono text-xs">{fact.text}</span>;
+      return (
+        <span className="break-all font-mono text-xs">
+          <SafeText text={fact.text} />
+        </span>
+      );
     default:
-      return <>{fact.text}</>;
+      // holders' text (identity, host, purpose, details, notes): marked and isolated
+      return <SafeText text={fact.text} />;
   }
 }
 

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { timeline } from '@/lib/churn-timeline';
 import { formatDuration, formatTime } from '@/lib/format';
 import { HISTORY_PAGE, lockEventsQuery } from '@/lib/queries';
+import { SafeText } from './safe-text';
 
 const ENDED_STYLE: Record<string, string> = {
   held: 'text-emerald-700 dark:text-emerald-300',
@@ -63,7 +64,7 @@ export function LockTimeline({
             <tbody>
               {tenures.map((t) => (
                 <tr key={t.generation} className="border-t border-zinc-100 dark:border-zinc-800">
-                  <td className="py-1">{t.identity ?? 'unknown'}</td>
+                  <td className="py-1">{t.identity !== undefined ? <SafeText text={t.identity} /> : 'unknown'}</td>
                   <td>{formatTime(t.from)}</td>
                   <td>{t.to ? formatTime(t.to) : '—'}</td>
                   <td className="tabular">

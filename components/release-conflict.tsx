@@ -4,6 +4,7 @@
 import { versionText } from '@/lib/format';
 import type { LockInfo } from '@/lib/lock/types';
 import { Button } from './ui/button';
+import { SafeText } from './safe-text';
 
 export interface Conflict {
   outcome: 'changed' | 'refreshed' | 'gone' | 'not-a-lock';
@@ -35,7 +36,8 @@ export function ConflictNotice({
       {current?.terms?.conflict && <p data-testid="release-conflict-store">{current.terms.conflict}</p>}
       {conflict.outcome === 'changed' && current && (
         <p>
-          Now held by <strong>{current.identity ?? 'unknown'}</strong> (
+          Now held by{' '}
+          <strong>{current.identity !== undefined ? <SafeText text={current.identity} /> : 'unknown'}</strong> (
           <span className="font-mono">{versionText(current)}</span>). Their lock is intact.
         </p>
       )}

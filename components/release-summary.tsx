@@ -4,6 +4,7 @@
 import { dialogFacts, dialogSentences } from '@/lib/lock-facts';
 import type { LockInfo } from '@/lib/lock/types';
 import { HealthBadge } from './health-badge';
+import { SafeText } from './safe-text';
 
 export function ReleaseSummary({ target, serverNow }: { target: LockInfo; serverNow: number }) {
   const { rule, safe } = dialogSentences(target);
@@ -23,7 +24,7 @@ export function ReleaseSummary({ target, serverNow }: { target: LockInfo; server
                 className={f.kind === 'version' ? 'font-mono text-xs' : 'break-all'}
                 data-testid={f.kind === 'version' ? 'dialog-version' : TEST_IDS[f.label]}
               >
-                {f.text}
+                <SafeText text={f.text} />
               </dd>
             )}
           </div>

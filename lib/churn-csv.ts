@@ -17,6 +17,8 @@ const COLUMNS = [
   'reason',
   'delete_confirmed',
   'format',
+  'verified',
+  'reported_event',
 ] as const;
 
 /** A byte-order mark: spreadsheets read the file as UTF-8 (✓, 日本語) instead of their locale's code page. */

@@ -103,7 +103,7 @@ export function summarise(all: ChurnEvent[], from: Date, to: Date, top = 10): Ch
   const holds: number[] = [];
   for (const e of events) {
     const bucket = hours.get(Math.floor(Date.parse(e.at) / HOUR) * HOUR);
-    if (bucket) bucket.counts[e.event]++;
+    if (bucket && e.event !== 'unknown') bucket.counts[e.event]++;
     if (e.event === 'acquired' || e.event === 'took-over' || e.event === 'observed-created')
       acquisitions.set(rankKey(e), (acquisitions.get(rankKey(e)) ?? 0) + 1);
     if ((e.event === 'released' || e.event === 'lost') && e.held_ms !== undefined) {

@@ -111,9 +111,16 @@ export const lockQuery = (name: string, bucket?: string) => ({
   refetchIntervalInBackground: false,
 });
 
+/** The path segment under which a name travels as `?name=`: one with `.` or `..` segments, which URLs resolve away. */
+export const NAME_IN_QUERY = '~';
+
 function lockPath(base: string, name: string, bucket?: string): string {
+  const query = bucket ? `bucket=${encodeURIComponent(bucket)}` : '';
+  // a browser resolves `a/../b` (even escaped as %2E%2E) to `b`: such names go in the query, whole
+  if (name.split('/').some((s) => s === '.' || s === '..'))
+    return `${base}/${NAME_IN_QUERY}?name=${encodeURIComponent(name)}${query ? `&${query}` : ''}`;
   const path = `${base}/${name.split('/').map(encodeURIComponent).join('/')}`;
-  return bucket ? `${path}?bucket=${encodeURIComponent(bucket)}` : path;
+  return query ? `${path}?${query}` : path;
 }
 
 /** A lock's page; with its bucket, so the link stays right when several buckets are configured. */

@@ -1,4 +1,6 @@
 import type { ReactNode, Ref } from 'react';
+import { hasUnsafeText } from '@/lib/safe-text';
+import { SafeText } from '../safe-text';
 
 /** A modal <dialog> holding one form: the shell the release dialogs share (Esc and the Close button close it). */
 export function ModalForm({
@@ -80,6 +82,11 @@ export function ReasonField({
       >
         {reasonCounter(value.length)}
       </span>
+      {hasUnsafeText(value) && (
+        <span role="status" className="mt-1 block text-xs text-amber-800 dark:text-amber-200">
+          The reason contains hidden or control characters, recorded as typed: <SafeText text={value} />
+        </span>
+      )}
     </label>
   );
 }

@@ -1,7 +1,11 @@
 // The lockboard command: dispatch, top-level help, and one place that turns errors into messages and exit codes.
 import { readFileSync } from 'node:fs';
+import { setAuditKey } from '../lock/audit-trust';
+import { escapeText } from '../safe-text';
 import { EXIT, EXIT_CODES_HELP } from './exit';
 import { quietSdkNotices } from './sdk-notices';
+
+const NL = { keepNewlines: true };
 
 const help = (stores: string, sources: string) => `Usage: lockboard <command> [options]
 
@@ -50,10 +54,17 @@ export async function main(argv: string[]): Promise<number> {
     console.log(version());
     return EXIT.ok;
   }
+  const key = process.env.LOCKBOARD_AUDIT_KEY;
+  if (key !== undefined && key !== '' && key.length < 32) {
+    console.error('lockboard: LOCKBOARD_AUDIT_KEY must be the deployment’s audit key (at least 32 characters).');
+    return EXIT.usage;
+  }
+  // the records this command writes (a release, a run's own lock events) are signed with it
+  setAuditKey(key);
   const command = COMMANDS[name];
   if (!command) {
     console.error(
-      `lockboard: unknown command "${name}". Commands: ${Object.keys(COMMANDS).join(', ')}. See "lockboard --help".`,
+      `lockboard: unknown command "${escapeText(name)}". Commands: ${Object.keys(COMMANDS).join(', ')}. See "lockboard --help".`,
     );
     return EXIT.usage;
   }
@@ -67,16 +78,16 @@ export async function main(argv: string[]): Promise<number> {
       import('./common'),
     ]);
     if (err instanceof UsageError || err instanceof LockOptionsError) {
-      console.error(`lockboard ${name}: ${err.message}`);
+      console.error(escapeText(`lockboard ${name}: ${err.message}`, NL));
       return EXIT.usage;
     }
     const bucket = configuredBucket() ?? process.env.LOCKBOARD_BUCKET ?? '';
     const failure = storageFailure(err, bucket);
     if (failure) {
-      console.error(`lockboard ${name}: ${failure.message}`);
+      console.error(escapeText(`lockboard ${name}: ${failure.message}`, NL));
       return failure.code;
     }
-    console.error(`lockboard ${name}: ${(err as Error).message ?? String(err)}`);
+    console.error(escapeText(`lockboard ${name}: ${(err as Error).message ?? String(err)}`, NL));
     if (process.env.LOCKBOARD_DEBUG) console.error(err);
     return EXIT.error;
   }

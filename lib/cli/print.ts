@@ -1,9 +1,13 @@
 // Terminal output of locks: a table for `ls`, fields for `status`, in each store's own words (the view's terms).
 import type { LockView } from '../lock/store';
+import { escapeText } from '../safe-text';
 import { recordsAcquireTime, releaseCommand, shellQuote } from '../format';
 import { formatDuration } from './common';
 
-export function printTable(header: string[], rows: string[][]): void {
+/** A table of holders' text: every cell escaped (a holder's bytes never drive the terminal), then aligned. */
+export function printTable(rawHeader: string[], rawRows: string[][]): void {
+  const header = rawHeader.map((c) => escapeText(c));
+  const rows = rawRows.map((r) => r.map((c) => escapeText(c)));
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) =>
     cells
@@ -51,8 +55,8 @@ export function printFields(lock: LockView, held: boolean): void {
       : []),
   ];
   const shown = fields.filter(([k, v]) => k && v !== undefined);
-  const width = Math.max(...shown.map(([k]) => k.length)) + 1;
-  for (const [k, v] of shown) console.log(`${k.padEnd(width)} ${v}`);
+  const width = Math.max(...shown.map(([k]) => escapeText(k).length)) + 1;
+  for (const [k, v] of shown) console.log(`${escapeText(k).padEnd(width)} ${escapeText(v!)}`);
 }
 
 /** The contenders queued behind the holder, in the order the store grants them (etcd, ZooKeeper). */

@@ -1,6 +1,7 @@
 // lockboard release: the console's force-release from a terminal, with the same outcomes and an audit event.
 import { userInfo } from 'node:os';
 import { AuditWriteError } from '../lock';
+import { escapeText } from '../safe-text';
 import { COMMON_HELP, COMMON_OPTIONS, EXIT, EXIT_CODES_HELP, parseFlags, UsageError } from './common';
 import { SOURCE_LINES, STORE_NAMES, VERSION_LINES } from './help-stores';
 import { storeRelease } from './stores';
@@ -74,7 +75,7 @@ export async function releaseCommand(argv: string[]): Promise<number> {
     });
   } catch (err) {
     if (!(err instanceof AuditWriteError)) throw err;
-    console.error(`lockboard release: ${err.message}`);
+    console.error(escapeText(`lockboard release: ${err.message}`, { keepNewlines: true }));
     return EXIT.storage;
   }
 }

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { LockAbortError, LockTimeoutError } from '../lock';
 import { acquireOn, isSourceUrl, SOURCE_FORMS, type HeldLock } from '../lock/stores';
+import { escapeText } from '../safe-text';
 import { COMMON_HELP, COMMON_OPTIONS, EXIT, EXIT_CODES_HELP, parseDuration, parseFlags, UsageError } from './common';
 import { resolveTarget } from './target';
 import { operatorEnv } from './sdk-notices';
@@ -103,7 +104,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   } catch (err) {
     progress.done();
     if (err instanceof LockTimeoutError) {
-      console.error(`lockboard: ${err.message}`);
+      console.error(escapeText(`lockboard: ${err.message}`, { keepNewlines: true }));
       return EXIT.timeout;
     }
     if (err instanceof LockAbortError) {
@@ -131,7 +132,7 @@ async function holdWhileRunning(lock: HeldLock, command: string[], killAfterMs: 
   let killTimer: NodeJS.Timeout | undefined;
   lock.signal.addEventListener('abort', () => {
     lost = true;
-    console.error(`lockboard: ${(lock.signal.reason as Error).message}; stopping the command (SIGTERM)`);
+    console.error(escapeText(`lockboard: ${(lock.signal.reason as Error).message}; stopping the command (SIGTERM)`));
     child.kill('SIGTERM');
     killTimer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
   });
@@ -151,7 +152,9 @@ async function holdWhileRunning(lock: HeldLock, command: string[], killAfterMs: 
   } catch (err) {
     // The command's result matters more than the release: the lock becomes stale by itself after its TTL.
     console.error(
-      `lockboard: could not release ${lock.name} (${(err as Error).message}); it becomes stale after its TTL`,
+      escapeText(
+        `lockboard: could not release ${lock.name} (${(err as Error).message}); it becomes stale after its TTL`,
+      ),
     );
     outcome = 'unreleased';
   }

@@ -9,6 +9,7 @@ import { queryWindow, streamJson } from './ls-query';
 import { definitionByKind, openSource } from '../lock/stores';
 import { auditLine } from './audit-line';
 import { EXIT, formatDuration, UsageError } from './common';
+import { escapeText } from '../safe-text';
 import { printFields, printTable } from './print';
 import type { Target } from './target';
 
@@ -29,7 +30,7 @@ export async function storeLs(t: Target, json: boolean, longHeldMs?: number, que
     printLocks(store, listing.locks, listing.serverTime);
     const { skipped } = listing;
     if (listing.locks.length === 0)
-      console.log(`No locks under ${store.source}${skipped ? `; ${skippedLine(skipped)}` : ''}`);
+      console.log(escapeText(`No locks under ${store.source}${skipped ? `; ${skippedLine(skipped)}` : ''}`));
     else if (skipped) console.log(skippedLine(skipped));
     return EXIT.ok;
   } finally {
@@ -60,9 +61,11 @@ async function lsWindow(store: LockStore, t: Target, json: boolean, query: LockQ
   }
   if (locks.length) printLocks(store, locks, serverTime);
   console.log(
-    `${locks.length} shown of ${matched} matching, ${total} locks under ${store.source}` +
-      (matched > locks.length ? ` (raise --limit or narrow --filter to see the rest)` : '') +
-      (skipped ? `; ${skippedLine(skipped)}` : '.'),
+    escapeText(
+      `${locks.length} shown of ${matched} matching, ${total} locks under ${store.source}` +
+        (matched > locks.length ? ` (raise --limit or narrow --filter to see the rest)` : '') +
+        (skipped ? `; ${skippedLine(skipped)}` : '.'),
+    ),
   );
   return EXIT.ok;
 }
@@ -94,7 +97,7 @@ export async function storeStatus(t: Target, json: boolean, longHeldMs?: number)
     return code;
   }
   if (!lock) {
-    console.log(`${t.name}: free (nothing holds it in ${store.source})`);
+    console.log(escapeText(`${t.name}: free (nothing holds it in ${store.source})`));
     return EXIT.free;
   }
   printFields(lock, held);
@@ -132,7 +135,7 @@ export async function storeRelease(
     if (result.outcome === 'not-a-lock' && result.current?.note && !queuedFor) line += ` (${result.current.note})`;
     const refused = result.outcome === 'changed' || result.outcome === 'refreshed';
     if (refused && result.current?.terms?.conflict) line += `\n${result.current.terms.conflict}`;
-    console.log(line);
+    console.log(escapeText(line, { keepNewlines: true }));
     // a store that queues contenders: who gets the lock now, and what the released holder (or leader) is told
     if (result.outcome === 'released' && result.released?.waiters) console.log(`Note: ${result.released.terms.effect}`);
     if (result.confirmed === false)
@@ -140,7 +143,7 @@ export async function storeRelease(
         'Note: the response to the delete was lost and its retry found the lock gone: it was removed by this command or, at the same moment, by its holder.',
       );
     const audit = auditLine(result);
-    if (audit) console.log(audit);
+    if (audit) console.log(escapeText(audit));
   }
   return OUTCOME_EXIT[result.outcome];
 }

@@ -1,5 +1,6 @@
 // lockboard run's progress while it waits for a lock: who holds it, until when, and every store error it retries.
 import type { LockInfo } from '../lock';
+import { escapeText } from '../safe-text';
 import { formatDuration } from './common';
 
 /** While waiting: one line updated in place on a terminal, one line per holder change otherwise. */
@@ -22,7 +23,9 @@ export class WaitProgress {
       : 'never stale by itself: an operator must clear it';
     const key = `${holder.identity}|${holder.version ?? holder.generation}`;
     const version = holder.versionLabel ?? `generation ${holder.generation}`;
-    const line = `Waiting for ${this.name}: held by ${holder.identity ?? 'unknown'}${purpose}, ${version}, ${stale}`;
+    const line = escapeText(
+      `Waiting for ${this.name}: held by ${holder.identity ?? 'unknown'}${purpose}, ${version}, ${stale}`,
+    );
     if (this.tty) {
       process.stderr.write(`\r\x1b[2K${line} [waited ${formatDuration(Date.now() - this.started)}]`);
       this.shown = true;
@@ -40,8 +43,10 @@ export class WaitProgress {
     if (this.tty && this.shown) process.stderr.write('\n');
     this.shown = false;
     process.stderr.write(
-      `Storage request failed for ${this.name}: ${error.message}. Retrying every few seconds ` +
-        `(next in ${formatDuration(retryInMs)}); pass --timeout to give up (exit 3), or Ctrl-C.\n`,
+      escapeText(
+        `Storage request failed for ${this.name}: ${error.message}. Retrying every few seconds ` +
+          `(next in ${formatDuration(retryInMs)}); pass --timeout to give up (exit 3), or Ctrl-C.`,
+      ) + '\n',
     );
   }
 

@@ -15,6 +15,8 @@ import { startDemoServers } from './servers';
 
 /** The demo emulator's pushes to the demo console (a shared token, as with any emulator). */
 const PUSH_TOKEN = randomBytes(16).toString('hex');
+/** The demo's audit signing key: the console's releases are signed with it (give it to the CLI to sign its own). */
+const AUDIT_KEY = randomBytes(32).toString('base64url');
 
 const HELP = `Usage: npm run demo -- [--port 3000] [--emulator-port 4443] [--s3-port 4444] [--redis-port 6390] [--pg-port 5439] [--dynamodb-port 4445] [--kube-port 6443] [--zookeeper-port 2191] [--etcd-port 2389] [--data-dir .data/demo]
 
@@ -149,6 +151,7 @@ async function main(): Promise<number> {
         LOCKBOARD_METRICS_TOKEN: 'demo-metrics-token-0123456789',
         LOCKBOARD_PUSH_TOKEN: PUSH_TOKEN,
         NEXTAUTH_SECRET: randomBytes(32).toString('base64'),
+        LOCKBOARD_AUDIT_KEY: AUDIT_KEY,
       },
       '127.0.0.1',
       { file: consoleLog, onProblem: (line) => console.error(`[console] ${line}`) },
@@ -169,6 +172,7 @@ Lockboard demo is running.
   Console:   ${console_.url}
   Accounts:  operator@demo.lockboard / operator   (can force-release)
              viewer@demo.lockboard / viewer       (read only)
+  Audit key: LOCKBOARD_AUDIT_KEY=${AUDIT_KEY}   (signs the trail; set it for the CLI too)
   Emulator:  GCS ${emulator.url}, S3 ${s3Url} (data in ${values['data-dir']})
   CLI:       LOCKBOARD_BUCKET=${bucket} LOCKBOARD_GCS_ENDPOINT=${emulator.url} npx lockboard ls
              LOCKBOARD_GCS_ENDPOINT=${emulator.url} npx lockboard ls gs://${PLATFORM_BUCKET}/   (Terraform, Vault, ...)

@@ -1,6 +1,20 @@
 // The audit trail's event shape, the same in every store's trail (GCS and S3 objects, a Redis stream, a PostgreSQL
 // table): what is written, and what is read back for histories and churn.
 
+/** Every event kind Lockboard writes; anything else in a trail is shown as `unknown`. */
+export const KNOWN_AUDIT_EVENTS = [
+  'acquired',
+  'took-over',
+  'released',
+  'lost',
+  'force-release-requested',
+  'force-released',
+  'force-release-refused',
+  'observed-created',
+  'observed-deleted',
+  'deleted-outside',
+] as const;
+
 export type AuditEventKind =
   | 'acquired'
   | 'took-over'
@@ -43,11 +57,20 @@ export interface AuditEvent {
 }
 
 /** An audit event as read back: its object name, its time, and the numeric fields as numbers. */
-export interface AuditRecord extends Omit<AuditEvent, 'held_ms' | 'stale_ms'> {
+export interface AuditRecord extends Omit<AuditEvent, 'held_ms' | 'stale_ms' | 'event'> {
+  /** A kind Lockboard writes, or `unknown` for one it does not (the kind written is in `reported_event`). */
+  event: AuditEventKind | 'unknown';
+  reported_event?: string;
   id: string;
+  /** The store's time for the record (a stream id, an object's creation, a row's default), never a writer's name. */
   at: string;
   held_ms?: number;
   stale_ms?: number;
+  /** Signed with the deployment's key by the console or the CLI; false: reported by a holder (or unsigned). */
+  verified?: boolean;
+  /** When the signer signed it, and its HMAC (lib/lock/audit-trust.ts). */
+  signed_at?: string;
+  sig?: string;
 }
 
 /** The string fields an audit record may carry, in every store's trail. */
@@ -61,5 +84,7 @@ export const AUDIT_STRING_FIELDS = [
   'operator',
   'reason',
   'format',
+  'signed_at',
+  'sig',
   'container',
 ] as const;

@@ -69,6 +69,8 @@ export interface ReleaseRequest {
   operator: string;
   /** The owner seen: a newer version by the same owner is `refreshed` (alive), not `changed`. */
   identity?: string;
+  /** The same, as the console sends it: `ownerDigest(identity)` (lib/owner-digest.ts), never the full text. */
+  ownerDigest?: string;
   /**
    * The operator accepts the view's `terms.twoLeaders` (a leader election's old leader keeps leading until its session
    * ends). A store refuses to release such a lock without it (a LockOptionsError: CLI 2, API 400).

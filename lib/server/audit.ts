@@ -7,6 +7,7 @@ import { attribute, faultOf, markGood, readTrailWindow, trailsOf, type Trail } f
 import type { TrailFault } from '@/lib/churn';
 import type { SourcedAuditRecord } from './audit-trails';
 import { sourceOfLock, sources } from './sources';
+import { trustAuditRecords } from '@/lib/lock/audit-trust';
 
 const MAX_WINDOW_MS = 31 * 86_400_000;
 const CACHE_MS = 5_000;
@@ -107,8 +108,9 @@ function readSlice(trail: Trail, startMs: number, lock: string | undefined): Pro
   const closed = startMs + SLICE_MS < Date.now() - 60_000;
   const hit = cache.get(key);
   if (hit && now - hit.at < (closed ? CLOSED_SLICE_CACHE_MS : CACHE_MS)) return hit.value;
+  // every record made safe to show and its signature checked (lib/lock/audit-trust.ts)
   const value = readTrailWindow(trail, new Date(startMs), new Date(startMs + SLICE_MS), lock).then((events) =>
-    attribute(trail, events),
+    attribute(trail, trustAuditRecords(events)),
   );
   value.catch(() => cache.delete(key));
   if (cache.size >= 2_000) cache.delete(cache.keys().next().value!);

@@ -5,7 +5,9 @@ import type { NextAuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
 import GoogleProvider from 'next-auth/providers/google';
 import { env, type ConsoleEnv } from './env';
+import { safeRedirect } from './return-path';
 import { roleFor, type Role } from './roles';
+import { revokeSession, sessionEnded, sessionIdentity } from './session-guard';
 
 export const DEMO_ACCOUNTS = [
   { email: 'operator@demo.lockboard', password: 'operator', role: 'operator' as const },
@@ -20,6 +22,9 @@ declare module 'next-auth' {
 declare module 'next-auth/jwt' {
   interface JWT {
     role?: Role | null;
+    /** The session's id and sign-in time (lib/server/session-guard.ts), stamped once, kept on every re-issue. */
+    sid?: string;
+    authAt?: number;
   }
 }
 
@@ -91,9 +96,14 @@ function buildAuthOptions(): NextAuthOptions {
         '/login?error=AccessDenied',
       // Only same-site destinations; a malformed callbackUrl goes to /locks instead of throwing.
       redirect: ({ url, baseUrl }) => safeRedirect(url, baseUrl),
-      jwt: ({ token }) => ({ ...token, role: resolveRole(token.email) }),
-      session: ({ session, token }) => ({ ...session, role: resolveRole(token.email) }),
+      jwt: ({ token }) => ({ ...token, ...sessionIdentity(token), role: resolveRole(token.email) }),
+      // A signed-out or too old session is no session: pages send its holder to sign in again
+      session: ({ session, token }) =>
+        sessionEnded(token) !== null
+          ? { expires: session.expires, role: null }
+          : { ...session, role: resolveRole(token.email) },
     },
+    events: { signOut: ({ token }) => revokeSession(token) },
   };
 }
 
@@ -103,15 +113,7 @@ export function emailVerified(profile: unknown): boolean {
   return claim === true || claim === 'true';
 }
 
-export function safeRedirect(url: string, baseUrl: string): string {
-  if (url.startsWith('/') && !url.startsWith('//') && !url.startsWith('/\\')) return `${baseUrl}${url}`;
-  try {
-    if (new URL(url).origin === new URL(baseUrl).origin) return url;
-  } catch {
-    // malformed: fall through
-  }
-  return `${baseUrl}/locks`;
-}
+export { safeRedirect } from './return-path';
 
 let cached: NextAuthOptions | undefined;
 export function authOptions(): NextAuthOptions {

@@ -87,6 +87,11 @@ const schema = z
       .optional()
       .transform((v) => v === '1'),
     LOCKBOARD_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    /** Signs the audit records the console writes (HMAC): without it, every record shows as reported by a holder. */
+    LOCKBOARD_AUDIT_KEY: z
+      .string()
+      .min(32, 'must be a random string of at least 32 characters (openssl rand -base64 32)')
+      .optional(),
     /** POST /api/gcs-events: the push subscription's OIDC audience and service account (production)… */
     LOCKBOARD_PUSH_AUDIENCE: z.string().min(1).optional(),
     LOCKBOARD_PUSH_SERVICE_ACCOUNT: z

@@ -9,6 +9,7 @@ import { storeUnavailable } from '@/lib/lock/store-errors';
 import { resolveRole } from './auth';
 import { env } from './env';
 import { allows, type Role } from './roles';
+import { sessionDeadline, sessionEnded } from './session-guard';
 
 const STATUS = {
   bad_request: 400,
@@ -80,16 +81,18 @@ export function withRole<P = Record<string, never>>(needed: Role, handler: Handl
     try {
       const token = await getToken({ req, secret: env().NEXTAUTH_SECRET });
       if (!token?.email) throw new ApiError('unauthorized', 'Sign in to use the Lockboard API.');
+      const ended = sessionEnded(token);
+      if (ended) throw new ApiError('unauthorized', ended);
       const role = resolveRole(token.email);
       if (!role) throw new ApiError('forbidden', `${token.email} is not on the Lockboard viewer or operator list.`);
       if (!allows(role, needed))
         throw new ApiError('forbidden', `This action needs the ${needed} role; you are a ${role}.`);
       if (req.method !== 'GET' && req.method !== 'HEAD') assertSameOrigin(req);
-      const expiresAt = typeof token.exp === 'number' ? token.exp * 1000 : undefined;
+      const exp = typeof token.exp === 'number' ? token.exp * 1000 : undefined;
+      const expiresAt = Math.min(exp ?? Infinity, sessionDeadline(token));
       // next-auth accepts a token up to 15 s past its expiry; a session that has ended is ended
-      if (expiresAt !== undefined && expiresAt <= Date.now())
-        throw new ApiError('unauthorized', 'Your session has ended: sign in again.');
-      const user = { email: token.email, role, ...(expiresAt ? { expiresAt } : {}) };
+      if (expiresAt <= Date.now()) throw new ApiError('unauthorized', 'Your session has ended: sign in again.');
+      const user = { email: token.email, role, expiresAt };
       return await handler(req, { user, params: await context.params });
     } catch (err) {
       return errorResponse(err);
@@ -98,20 +101,20 @@ export function withRole<P = Record<string, never>>(needed: Role, handler: Handl
 }
 
 /**
- * Same-origin check for mutations. The expected origin is the configured public URL (NEXTAUTH_URL) when set, else
- * the Host header; X-Forwarded-Host is never trusted (any client can send it).
+ * Same-origin check for mutations: scheme, host and port, as browsers compare origins. The expected origin is the
+ * configured public URL (NEXTAUTH_URL) when set, else this request's scheme and Host header; X-Forwarded-Host is
+ * never trusted (any client can send it). Behind TLS termination, set NEXTAUTH_URL to the https:// address.
  */
 function assertSameOrigin(req: NextRequest): void {
   const origin = req.headers.get('origin');
-  const expected = expectedHost(req);
   if (origin) {
-    let originHost: string;
+    let given: string;
     try {
-      originHost = new URL(origin).host;
+      given = new URL(origin).origin;
     } catch {
       throw new ApiError('forbidden', 'Cross-origin request refused: malformed Origin header.');
     }
-    if (originHost !== expected) throw new ApiError('forbidden', 'Cross-origin request refused.');
+    if (given !== expectedOrigin(req)) throw new ApiError('forbidden', 'Cross-origin request refused.');
     return;
   }
   if (req.headers.get('sec-fetch-site') !== 'same-origin') {
@@ -119,9 +122,16 @@ function assertSameOrigin(req: NextRequest): void {
   }
 }
 
-function expectedHost(req: NextRequest): string | null {
+function expectedOrigin(req: NextRequest): string | null {
   const configured = env().NEXTAUTH_URL;
-  return configured ? new URL(configured).host : req.headers.get('host');
+  if (configured) return new URL(configured).origin;
+  const host = req.headers.get('host');
+  if (!host) return null;
+  try {
+    return new URL(`${req.nextUrl.protocol}//${host}`).origin;
+  } catch {
+    return null;
+  }
 }
 
 const BODY_LIMIT = 16 * 1024;
@@ -150,13 +160,13 @@ export async function readBodyCapped(req: Request, limit: number): Promise<strin
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** A JSON body (content type checked, at most 16 KiB, read with a cap), validated with `schema`. */
-export async function readJson<S extends z.ZodType>(req: Request, schema: S): Promise<z.output<S>> {
+/** A JSON body (content type checked, at most `limit` bytes (16 KiB), read with a cap), validated with `schema`. */
+export async function readJson<S extends z.ZodType>(req: Request, schema: S, limit = BODY_LIMIT): Promise<z.output<S>> {
   const type = req.headers.get('content-type') ?? '';
   if (!/^application\/json\b/i.test(type)) {
     throw new ApiError('unsupported_media_type', 'Send the request body as JSON (Content-Type: application/json).');
   }
-  const text = await readBodyCapped(req, BODY_LIMIT);
+  const text = await readBodyCapped(req, limit);
   let raw: unknown;
   try {
     raw = JSON.parse(text);

@@ -3,6 +3,7 @@
 // `generation` / `metageneration`), the source check, the store's own conditional mutation, audit and metrics.
 import 'server-only';
 import { z } from 'zod';
+import { OWNER_DIGEST, ownerDigest } from '@/lib/lock/owner-digest';
 import type { StoreReleaseResult } from '@/lib/lock/store';
 import { invalidateOpenSlices } from './audit';
 import { ApiError } from './http';
@@ -35,8 +36,10 @@ export const seenLock = z.object({
   /** GCS's older form of the version: the generation (and metageneration) seen. */
   generation: decimal.optional(),
   metageneration: decimal.optional(),
-  /** The owner seen: a newer version by the same owner is reported as `refreshed`. */
-  identity: z.string().max(512).optional(),
+  /** The owner seen, as its digest (lib/owner-digest.ts): a newer version by the same owner is `refreshed`. */
+  owner: z.string().regex(OWNER_DIGEST, 'must be the owner digest of the lock seen (16 hex digits)').optional(),
+  /** The older form: the owner's full text (any length the body allows). */
+  identity: z.string().optional(),
   /** The operator accepts the lock's `terms.twoLeaders` (a leader election's old leader keeps leading). */
   acceptTwoLeaders: z.boolean().optional(),
 });
@@ -76,12 +79,13 @@ export async function releaseSeen(seen: SeenLock, operator: string, reason: stri
   if (version === undefined)
     throw new ApiError('bad_request', `"version" is required for ${source.id} (the lock's version as shown).`);
   const store = await storeFor(source);
+  const owner = seen.owner ?? (seen.identity !== undefined ? ownerDigest(seen.identity) : undefined);
   const result = await store.forceRelease({
     name: seen.name,
     version,
     reason,
     operator,
-    identity: seen.identity,
+    ...(owner ? { ownerDigest: owner } : {}),
     ...(seen.acceptTwoLeaders ? { acceptTwoLeaders: true } : {}),
   });
   countForceRelease(result.outcome);

@@ -4,6 +4,7 @@ import 'server-only';
 import { getServerSession } from 'next-auth';
 import { forbidden, redirect } from 'next/navigation';
 import { authOptions, resolveRole } from './auth';
+import { safeReturnPath } from './return-path';
 import { allows, type Role } from './roles';
 
 export interface PageUser {
@@ -28,9 +29,4 @@ export async function currentUser(): Promise<{ email: string; role: Role | null 
   return email ? { email, role: resolveRole(email) } : null;
 }
 
-/** A same-site path to return to after sign-in; anything else (absolute URLs, `//host`, garbage) becomes /locks. */
-export function safeReturnPath(raw: string | undefined | null): string {
-  if (!raw || !raw.startsWith('/') || raw.startsWith('//') || raw.startsWith('/\\') || /[\r\n]/.test(raw))
-    return '/locks';
-  return raw.length > 2048 ? '/locks' : raw;
-}
+export { safeReturnPath } from './return-path';

@@ -2,6 +2,7 @@
 // only when a source of it is configured), and one list cache for every store: concurrent requests for the same
 // page share one in-flight listing and a one-second cache, so many open browsers cost one listing per interval.
 import 'server-only';
+import { setAuditKey } from '@/lib/lock/audit-trust';
 import { openSource } from '@/lib/lock/stores';
 import type { ListOptions, LockStore, StorePage } from '@/lib/lock/store';
 import { env } from './env';
@@ -16,7 +17,8 @@ const pages = new Map<string, { at: number; value: Promise<StorePage> }>();
 export function storeFor(source: Source): Promise<LockStore> {
   let store = stores.get(source.id);
   if (!store) {
-    const { LOCKBOARD_AUDIT_PREFIX: auditPrefix, LOCKBOARD_LONG_HELD: longHeldMs } = env();
+    const { LOCKBOARD_AUDIT_PREFIX: auditPrefix, LOCKBOARD_LONG_HELD: longHeldMs, LOCKBOARD_AUDIT_KEY } = env();
+    setAuditKey(LOCKBOARD_AUDIT_KEY);
     store = openSource(source, { env: process.env, auditPrefix, longHeldMs, role: 'console' });
     store.catch(() => stores.delete(source.id)); // unreachable now: try again on the next request
     stores.set(source.id, store);

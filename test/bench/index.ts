@@ -1,5 +1,5 @@
 // npm run bench: every benchmark, each printing a table and writing bench-results/<name>.json.
-// Run one with: npm run bench -- scale | scale-console | emulator | lock-core | handover | formats | console | churn | cli-startup | events | s3 | redis | postgres | dynamodb | kubernetes | live | live-soak | ls | files | zookeeper | etcd | truth | faults
+// Run one with: npm run bench -- scale | scale-console | emulator | lock-core | handover | formats | console | churn | cli-startup | events | s3 | redis | postgres | dynamodb | kubernetes | live | live-soak | ls | files | zookeeper | etcd | truth | faults | untrusted
 import { benchChurn } from './churn';
 import { benchCliStartup } from './cli-startup';
 import { benchDynamodb } from './dynamodb';
@@ -18,6 +18,7 @@ import { benchLs } from './ls';
 import { benchPostgres } from './postgres';
 import { benchRedis } from './redis';
 import { benchS3 } from './s3';
+import { benchUntrusted } from './untrusted';
 import { benchTruth } from './truth';
 import { benchZooKeeper } from './zookeeper';
 
@@ -65,6 +66,7 @@ const ALL: Record<string, () => Promise<unknown>> = {
   faults: benchFaults,
   files: benchFiles,
   zookeeper: benchZooKeeper,
+  untrusted: benchUntrusted,
 };
 const chosen = process.argv.slice(2).filter((a) => a !== '--');
 for (const name of chosen) {

@@ -7,10 +7,14 @@ let t: Target;
 const prefix = '.lockboard/audit/';
 const base = Date.UTC(2026, 2, 3, 10, 0, 0);
 
+// the store's clock at each write: an event's time is its object's creation (a name alone cannot back-date it)
+let now = base;
+
 beforeAll(async () => {
-  t = await startTestEmulator();
+  t = await startTestEmulator({ clock: () => now });
   const b = t.storage.bucket(t.bucket);
   const put = (ms: number, metadata: Record<string, string>) =>
+    (now = ms) &&
     b
       .file(auditObjectName(prefix, ms))
       .save('{}', { resumable: false, metadata: { metadata }, preconditionOpts: { ifGenerationMatch: 0 } });

@@ -3,6 +3,7 @@
 import { classifyObject, type Classification, type ObjectView } from './formats';
 import { isoTime, isValidTime } from '../time';
 import type { GcsObjectResource, LockHealth, LockInfo } from '../types';
+import { droppedNote, joinNotes } from '../untrusted';
 
 export { LOCKBOARD_FORMAT } from './formats';
 
@@ -103,7 +104,7 @@ function readLock(
   now: number,
   longHeldMs: number | undefined,
 ): LockInfo {
-  let note = reading.note;
+  let note = joinNotes(reading.note, droppedNote([...(view.dropped ?? []), ...(reading.dropped ?? [])]));
   let staleAt = reading.staleAt;
   if (staleAt !== undefined && !isValidTime(staleAt)) {
     note ??= 'its expiry is not a representable time';

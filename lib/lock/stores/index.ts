@@ -1,5 +1,6 @@
 // The registry: the one file that names every store. A new store is one folder with a definition listed here.
 // Definitions load their SDK only when a source of theirs is opened, so a GCS-only install loads no other SDK.
+import { redactUrl } from '../redact-url';
 import type { LockStore } from '../store';
 import { dynamodb } from './dynamodb/definition';
 import { files } from './files/definition';
@@ -69,11 +70,12 @@ export function sourceLikeProblem(arg: string | undefined): string | null {
 
 export function parseSource(url: string, env: Record<string, string | undefined> = {}): SourceSpec {
   const def = definitionOf(url);
-  if (!def) throw new SourceError(`${JSON.stringify(url)} is not a source URL; use one of ${SOURCE_FORMS}.`);
+  // the URL is named without its password, even when it is no URL at all
+  if (!def) throw new SourceError(`${JSON.stringify(redactUrl(url))} is not a source URL; use one of ${SOURCE_FORMS}.`);
   try {
     return def.parse(url, env);
   } catch (err) {
-    throw new SourceError(`${def.label} source: ${(err as Error).message}`);
+    throw new SourceError(`${def.label} source: ${redactUrl((err as Error).message)}`);
   }
 }
 

@@ -5,7 +5,7 @@ import { ApiError } from '@/lib/server/http';
 import { getForConsole } from '@/lib/server/locks';
 import { requireRole } from '@/lib/server/session';
 import { sourceOfLock, type Source } from '@/lib/server/sources';
-import { lockQuery } from '@/lib/queries';
+import { lockHref, lockQuery, NAME_IN_QUERY } from '@/lib/queries';
 
 export const dynamic = 'force-dynamic';
 
@@ -17,13 +17,17 @@ export default async function LockPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const segments = (await params).name;
-  const bucketParam = (await searchParams).bucket;
+  const { bucket: bucketParam, name: nameParam } = await searchParams;
   const bucket = typeof bucketParam === 'string' ? bucketParam : undefined;
+  // a name with `.` or `..` segments comes whole in ?name= (lockHref), as URLs would resolve its segments away
+  const named = segments.join('/') === NAME_IN_QUERY && typeof nameParam === 'string' ? nameParam : undefined;
   const user = await requireRole(
     'viewer',
-    `/locks/${segments.join('/')}${bucket ? `?bucket=${encodeURIComponent(bucket)}` : ''}`,
+    named !== undefined
+      ? lockHref(named, bucket)
+      : `/locks/${segments.join('/')}${bucket ? `?bucket=${encodeURIComponent(bucket)}` : ''}`,
   );
-  const name = decodeName(segments);
+  const name = named ?? decodeName(segments);
   if (name === null) return <p role="alert">This lock name is not valid: it has a malformed %-escape.</p>;
   let source: Source;
   try {

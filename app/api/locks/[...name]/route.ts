@@ -4,11 +4,14 @@ import { z } from 'zod';
 import { json, parseWith, withRole } from '@/lib/server/http';
 import { getForConsole } from '@/lib/server/locks';
 import { sourceOfLock } from '@/lib/server/sources';
+import { NAME_IN_QUERY } from '@/lib/queries';
 
-const query = z.object({ bucket: z.string().max(222).optional() });
+const query = z.object({ bucket: z.string().max(222).optional(), name: z.string().min(1).max(1024).optional() });
 
 export const GET = withRole<{ name: string[] }>('viewer', async (req, { params, user }) => {
-  const name = params.name.join('/');
-  const { bucket } = parseWith(query, Object.fromEntries(req.nextUrl.searchParams));
+  const q = parseWith(query, Object.fromEntries(req.nextUrl.searchParams));
+  const { bucket } = q;
+  // a name with `.` or `..` segments comes whole in ?name= (lockHref)
+  const name = params.name.join('/') === NAME_IN_QUERY && q.name !== undefined ? q.name : params.name.join('/');
   return json(await getForConsole(sourceOfLock(name, bucket), name, user.role === 'operator'));
 });

@@ -17,19 +17,16 @@ import {
 /** Locks released at once; each is three or four requests, so a batch of 100 takes a few seconds. */
 const CONCURRENCY = 4;
 
+/** The body a full batch needs: each lock's name, source and version at their longest (the fields' own caps). */
+const BATCH_BODY_LIMIT = MAX_BATCH * 4096 + 1024;
+
+// Each lock is validated alone: one malformed entry is refused by itself, never the whole batch
 const body = z.object({
   reason: reasonField,
-  locks: z
-    .array(seenLock)
-    .min(1, 'list at least one lock')
-    .max(MAX_BATCH, `at most ${MAX_BATCH} locks per batch`)
-    .refine(
-      (locks) => new Set(locks.map((l) => `${l.bucket ?? ''}\u0000${l.name}`)).size === locks.length,
-      'lists a lock twice',
-    ),
+  locks: z.array(z.unknown()).min(1, 'list at least one lock').max(MAX_BATCH, `at most ${MAX_BATCH} locks per batch`),
 });
 
-type BatchResult = z.output<typeof seenLock> & {
+type BatchResult = Partial<z.output<typeof seenLock>> & {
   outcome: ConsoleReleaseResult['outcome'] | 'not-attempted' | 'error';
   message: string;
   confirmed?: boolean;
@@ -38,13 +35,31 @@ type BatchResult = z.output<typeof seenLock> & {
 };
 
 export const POST = withRole('operator', async (req, { user }) => {
-  const input = await readJson(req, body);
+  const input = await readJson(req, body, BATCH_BODY_LIMIT);
   const results: BatchResult[] = new Array(input.locks.length);
+  const seenKeys = new Set<string>();
+  const checked = input.locks.map((raw) => {
+    const parsed = seenLock.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      return { problem: `${issue.path.length ? `${issue.path.join('.')}: ` : ''}${issue.message}` };
+    }
+    const key = `${parsed.data.source ?? parsed.data.bucket ?? ''}\u0000${parsed.data.name}`;
+    if (seenKeys.has(key)) return { problem: 'This lock is listed twice in the batch; it is released once.' };
+    seenKeys.add(key);
+    return { seen: parsed.data };
+  });
   let next = 0;
   const worker = async () => {
     while (next < input.locks.length) {
       const i = next++;
-      const seen = input.locks[i]!;
+      const { seen, problem } = checked[i]!;
+      if (!seen) {
+        const raw = input.locks[i] as { name?: unknown } | null;
+        const name = typeof raw?.name === 'string' ? raw.name.slice(0, 1024) : undefined;
+        results[i] = { ...(name ? { name } : {}), outcome: 'not-attempted', message: problem! };
+        continue;
+      }
       try {
         const r = await releaseSeen(seen, user.email, input.reason);
         results[i] = {

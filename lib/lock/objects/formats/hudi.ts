@@ -11,14 +11,16 @@ export const hudi: LockFormatModule = {
   read(view) {
     if (!HUDI_LOCK.test(view.name)) return null;
     const body = jsonBody(view);
-    const owner = stringField(body, 'owner');
+    const dropped: string[] = [];
+    const owner = stringField(body, 'owner', dropped);
     const validUntil = typeof body?.validUntil === 'number' ? body.validUntil : undefined;
     const reading = {
       identity: owner,
       details: details([
         ['Owner', owner],
-        ['Valid until (ms)', stringField(body, 'validUntil')],
+        ['Valid until (ms)', stringField(body, 'validUntil', dropped)],
       ]),
+      dropped,
     };
     if (body?.expired === true) return { ...reading, released: true };
     if (validUntil === undefined) return { ...reading, note: 'the body has no numeric validUntil' };

@@ -12,17 +12,19 @@ export const pulumi: LockFormatModule = {
     const match = LOCK_PATH.exec(view.name);
     if (!match) return null;
     const body = jsonBody(view);
-    const user = stringField(body, 'username');
-    const host = stringField(body, 'hostname');
+    const dropped: string[] = [];
+    const user = stringField(body, 'username', dropped);
+    const host = stringField(body, 'hostname', dropped);
     return {
       identity: user && host ? `${user}@${host}` : (user ?? host),
       details: details([
         ['Stack', match[1]],
         ['User', user],
         ['Host', host],
-        ['PID', stringField(body, 'pid')],
-        ['Timestamp', stringField(body, 'timestamp')],
+        ['PID', stringField(body, 'pid', dropped)],
+        ['Timestamp', stringField(body, 'timestamp', dropped)],
       ]),
+      dropped,
     };
   },
   release: 'delete',

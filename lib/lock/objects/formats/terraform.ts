@@ -10,18 +10,21 @@ export const terraform: LockFormatModule = {
   read(view) {
     if (!view.name.endsWith('.tflock')) return null;
     const body = jsonBody(view);
-    const who = stringField(body, 'Who');
+    const dropped: string[] = [];
+    const field = (key: string) => stringField(body, key, dropped);
+    const who = field('Who');
     return {
       identity: who,
       details: details([
         ['Who', who],
-        ['Operation', stringField(body, 'Operation')],
-        ['Path', stringField(body, 'Path')],
-        ['Created', stringField(body, 'Created')],
-        ['Version', stringField(body, 'Version')],
-        ['Info', stringField(body, 'Info')],
-        ['Terraform lock info ID', stringField(body, 'ID')],
+        ['Operation', field('Operation')],
+        ['Path', field('Path')],
+        ['Created', field('Created')],
+        ['Version', field('Version')],
+        ['Info', field('Info')],
+        ['Terraform lock info ID', field('ID')],
       ]),
+      dropped,
     };
   },
   release: 'delete',

@@ -11,6 +11,8 @@ export interface ObjectView {
   temporaryHold: boolean;
   /** The body, when it was read (only for formats that need it and objects ≤ 64 KiB). */
   body?: Buffer;
+  /** Fields the store's reader dropped for their type before any format saw them: named in the lock's note. */
+  dropped?: string[];
 }
 
 /** A format's reading of an object it recognised. */
@@ -30,6 +32,8 @@ export interface FormatReading {
   ttlMs?: number;
   /** Why health could not be judged (an unreadable or implausible field). */
   note?: string;
+  /** Fields of the body of the wrong type, ignored (`Who (an object)`): named in the lock's note. */
+  dropped?: string[];
 }
 
 export type ReleaseRule = 'delete' | 'clear-hold-then-delete';
@@ -69,9 +73,17 @@ export function jsonBody(view: ObjectView): Record<string, unknown> | undefined 
   }
 }
 
-export function stringField(obj: Record<string, unknown> | undefined, key: string): string | undefined {
+/** A scalar field as text; a field of another type (an object, a list) is pushed to `dropped`, never shown. */
+export function stringField(
+  obj: Record<string, unknown> | undefined,
+  key: string,
+  dropped?: string[],
+): string | undefined {
   const v = obj?.[key];
-  return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined;
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (v !== undefined && v !== null) dropped?.push(`${key} (${Array.isArray(v) ? 'a list' : 'an object'})`);
+  return undefined;
 }
 
 /** Details without the empty ones. */

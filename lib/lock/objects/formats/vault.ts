@@ -1,7 +1,7 @@
 // Vault / OpenBao HA lock on GCS (hashicorp/vault physical/gcs/gcs_ha.go): metadata `lock` holds JSON
 // {identity, timestamp}; the leader rewrites it every 5 s (new generation), and others treat it as stale 15 s after
 // the last write (constants in Vault's code, not stored).
-import { details, type LockFormatModule } from './types';
+import { details, stringField, type LockFormatModule } from './types';
 
 export const VAULT_TTL_MS = 15_000;
 export const VAULT_REFRESH_MS = 5_000;
@@ -11,7 +11,7 @@ export const vault: LockFormatModule = {
   label: 'Vault HA lock',
   read({ metadata, updatedMs }) {
     if (metadata.lock === undefined) return null;
-    let lock: { identity?: unknown; timestamp?: unknown };
+    let lock: Record<string, unknown>;
     try {
       lock = JSON.parse(metadata.lock) as typeof lock;
     } catch {
@@ -19,14 +19,16 @@ export const vault: LockFormatModule = {
     }
     if (typeof lock !== 'object' || lock === null || lock.identity === undefined || lock.timestamp === undefined)
       return null;
-    const identity = String(lock.identity);
+    const dropped: string[] = [];
+    const identity = stringField(lock, 'identity', dropped);
     return {
-      identity,
+      ...(identity !== undefined ? { identity } : {}),
       details: details([
         ['Node identity', identity],
         ['Leader id', metadata.value],
-        ['Written at', String(lock.timestamp)],
+        ['Written at', stringField(lock, 'timestamp', dropped)],
       ]),
+      dropped,
       staleAt: updatedMs + VAULT_TTL_MS,
       refreshMs: VAULT_REFRESH_MS,
       ttlMs: VAULT_TTL_MS,

@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { CreateTableCommand, PutItemCommand, ScanCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { AUDIT_STRING_FIELDS, type AuditRecord } from '../../audit-record';
+import { signAuditFields } from '../../audit-trust';
 import type { Item } from './table';
 import { TableMissingError, type DynamoTable } from './table';
 
@@ -21,7 +22,8 @@ export class DynamoAuditTrail {
     // The lock table, since several may share this audit table: each event is read as one source's, once
     const container = `dynamodb://${this.table.name}`;
     const item: Item = { lock: { S: fields.lock ?? '' }, id: { S: id }, at: { S: at }, container: { S: container } };
-    for (const [k, v] of Object.entries(fields)) if (k !== 'lock' && v !== undefined) item[k] = { S: v };
+    for (const [k, v] of Object.entries(signAuditFields(fields, this.table.clock.now())))
+      if (k !== 'lock' && v !== undefined) item[k] = { S: v };
     try {
       await this.table.send(
         new PutItemCommand({

@@ -4,6 +4,9 @@
 // Lockboard's own. Each reading says what a release must pin: exactly what was read.
 import { createHash } from 'node:crypto';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { MAX_BODY_BYTES } from '../../objects/formats/types';
+import { isValidTime } from '../../time';
+import { FieldReader, jsonObject } from '../../untrusted';
 import type { Condition, Item, KeySchema } from './table';
 
 export interface DynamoReading {
@@ -22,6 +25,8 @@ export interface DynamoReading {
   expiresAtMs?: number;
   acquiredMs?: number;
   released?: boolean;
+  /** Attributes of the wrong type (a map where a string belongs), ignored: named in the lock's note. */
+  dropped?: string[];
   token?: string;
   purpose?: string;
   host?: string;
@@ -55,6 +60,8 @@ export function sameOwner(version: string, current: Pick<DynamoReading, 'format'
 }
 
 export function readItem(item: Item, keys: KeySchema): ItemClass {
+  // the read limit GCS bodies have: an item this large (DynamoDB allows 400 KB) is no lock, and is never parsed
+  if (itemBytes(item) > MAX_BODY_BYTES) return { kind: 'skip', why: `larger than ${MAX_BODY_BYTES / 1024} KiB` };
   const name = str(item[keys.hash]) ?? '';
   if (name.endsWith(FENCE_SUFFIX)) return { kind: 'skip', why: 'Lockboard’s fencing counter' };
   if (item.Info?.S !== undefined) return terraformLock(name, item.Info.S);
@@ -69,13 +76,10 @@ export function readItem(item: Item, keys: KeySchema): ItemClass {
 }
 
 function terraformLock(name: string, info: string): ItemClass {
-  let parsed: Record<string, unknown>;
-  try {
-    parsed = JSON.parse(info) as Record<string, unknown>;
-  } catch {
-    return { kind: 'skip', why: 'an Info attribute that is not Terraform’s LockInfo JSON' };
-  }
-  const field = (k: string) => (typeof parsed[k] === 'string' ? (parsed[k] as string) : undefined);
+  const parsed = jsonObject(info);
+  if (!parsed) return { kind: 'skip', why: 'an Info attribute that is not Terraform’s LockInfo JSON' };
+  const reader = new FieldReader(parsed);
+  const field = (k: string) => reader.text(k);
   const id = field('ID');
   const created = Date.parse((field('Created') ?? '').replace(/(\.\d{3})\d+/, '$1'));
   const details: [string, string][] = [
@@ -99,6 +103,7 @@ function terraformLock(name: string, info: string): ItemClass {
       ...(Number.isFinite(created) ? { acquiredMs: created } : {}),
       ...(field('Operation') ? { purpose: field('Operation') } : {}),
       ...(id ? { lockId: id } : {}),
+      ...(reader.dropped.length ? { dropped: [...new Set(reader.dropped)] } : {}),
     },
   };
 }
@@ -110,6 +115,8 @@ function leaseLock(name: string, item: Item, keys: KeySchema, rvnAttr: string): 
   const lockboard = item.lockboard?.S === '1';
   const leaseMs = leaseOf(item);
   const acquired = Number(item.acquiredAt?.N ?? item.lockAcquiredTimeUnixMs?.N);
+  const expiresAt = Number(item.expiresAt?.N);
+  const dropped = wrongTyped(item, ownerAttr, ['purpose', 'host']);
   const names: Record<string, string> = { '#pk': keys.hash, '#rvn': rvnAttr };
   const values: Record<string, AttributeValue> = { ':rvn': item[rvnAttr]! };
   let expression = 'attribute_exists(#pk) AND #rvn = :rvn';
@@ -135,22 +142,38 @@ function leaseLock(name: string, item: Item, keys: KeySchema, rvnAttr: string): 
       pinned: { expression, names, values },
       versionOf: `${rvn}\u0000${owner ?? ''}`,
       ...(leaseMs !== undefined ? { leaseMs } : {}),
-      ...(lockboard && item.expiresAt?.N ? { expiresAtMs: Number(item.expiresAt.N) } : {}),
-      ...(Number.isFinite(acquired) && acquired > 0 ? { acquiredMs: acquired } : {}),
+      ...(lockboard && isValidTime(expiresAt) ? { expiresAtMs: expiresAt } : {}),
+      ...(isValidTime(acquired) && acquired > 0 ? { acquiredMs: acquired } : {}),
       ...(released ? { released } : {}),
       ...(item.token?.N ? { token: item.token.N } : {}),
       ...(item.purpose?.S ? { purpose: item.purpose.S } : {}),
       ...(item.host?.S ? { host: item.host.S } : {}),
+      ...(dropped.length ? { dropped } : {}),
     },
   };
+}
+
+/** Attributes that are there but not a string (S), number (N) or binary (B): a map, a list, a set, a boolean. */
+function wrongTyped(item: Item, ownerAttr: string | undefined, texts: string[]): string[] {
+  const out: string[] = [];
+  for (const attr of [ownerAttr, ...texts]) {
+    const v = attr === undefined ? undefined : item[attr];
+    if (v && v.S === undefined && v.N === undefined && v.B === undefined) out.push(`${attr} (not a string)`);
+  }
+  return out;
 }
 
 /** leaseDuration in ms (Java, npm: "20000"), a Go duration (dynamolock: "20s"), or lease_duration seconds (python). */
 export function leaseOf(item: Item): number | undefined {
   const raw = str(item.leaseDuration);
-  if (raw !== undefined) return /^\d+$/.test(raw) ? Number(raw) : goDuration(raw);
-  const seconds = Number(item.lease_duration?.N ?? item.lease_duration?.S);
-  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
+  const ms =
+    raw !== undefined
+      ? /^\d+$/.test(raw)
+        ? Number(raw)
+        : goDuration(raw)
+      : Number(item.lease_duration?.N ?? item.lease_duration?.S) * 1000;
+  // a lease a Date can add to a time; an absurd one (1e308) is no lease
+  return ms !== undefined && isValidTime(ms) && ms > 0 ? ms : undefined;
 }
 
 function goDuration(raw: string): number | undefined {
@@ -164,4 +187,13 @@ function goDuration(raw: string): number | undefined {
     rest = rest.slice(m[0].length);
   }
   return total;
+}
+
+/** An item's size as DynamoDB counts it, near enough: attribute names and values (binary by its bytes). */
+function itemBytes(item: Item): number {
+  let size = 0;
+  for (const [name, v] of Object.entries(item))
+    size +=
+      name.length + (v.B ? v.B.byteLength : v.S !== undefined ? Buffer.byteLength(v.S) : JSON.stringify(v).length);
+  return size;
 }

@@ -4,6 +4,7 @@
 import type { LockView, StoreTerms } from '../../store';
 import { monotonicNow } from '../../time';
 import type { LockHealth } from '../../types';
+import { droppedNote, joinNotes } from '../../untrusted';
 import { versionOf, type DynamoReading } from './formats';
 import { dynamoHealthWords } from './health-words';
 
@@ -49,7 +50,7 @@ export function dynamoView(r: DynamoReading, c: ViewContext): LockView {
       : {}),
     ...(r.leaseMs !== undefined ? { ttlMs: r.leaseMs } : {}),
     health,
-    ...(note ? { note } : {}),
+    ...noteOf(note, r.dropped),
     metadata: {},
     // "Seen since" and the lease are the page's own rows (terms.since, terms.ttl): not repeated as details
     details: r.leaseMs === undefined ? r.details : r.details.filter(([label]) => label !== 'Lease'),
@@ -121,4 +122,9 @@ function dynamoTerms(r: DynamoReading): StoreTerms {
     trail: 'Force-releases are recorded in the lockboard-audit table before and after; other tools record nothing.',
     health: dynamoHealthWords(r),
   };
+}
+
+function noteOf(note: string | undefined, dropped: string[] | undefined): { note?: string } {
+  const all = joinNotes(note, droppedNote(dropped ?? []));
+  return all ? { note: all } : {};
 }

@@ -3,6 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import { AUDIT_STRING_FIELDS, type AuditRecord } from '../../audit-record';
 import type { Etcd3Client } from './client';
+import { signAuditFields } from '../../audit-trust';
+import { jsonObject } from '../../untrusted';
 
 export const AUDIT_PREFIX = 'lockboard/audit/';
 
@@ -11,7 +13,7 @@ const keyAt = (ms: number) => `${AUDIT_PREFIX}${String(Math.max(0, ms)).padStart
 export async function recordEtcdEvent(client: Etcd3Client, fields: Record<string, string>): Promise<string> {
   const now = Date.now();
   const id = `${keyAt(now)}-${randomBytes(4).toString('hex')}`;
-  await client.put(id).value(JSON.stringify({ ...fields, at: new Date(now).toISOString() }));
+  await client.put(id).value(JSON.stringify({ ...signAuditFields(fields, now), at: new Date(now).toISOString() }));
   return id;
 }
 
@@ -23,12 +25,9 @@ export async function readEtcdEvents(client: Etcd3Client, from: Date, to: Date, 
     .exec();
   const out: AuditRecord[] = [];
   for (const kv of res.kvs) {
-    let f: Record<string, string>;
-    try {
-      f = JSON.parse(kv.value.toString('utf8')) as Record<string, string>;
-    } catch {
-      continue;
-    }
+    // any JSON a writer put there: an object or nothing; its fields are checked by type where they are read
+    const f = jsonObject(kv.value.toString('utf8')) as Record<string, string> | undefined;
+    if (!f) continue;
     if (!f.event || !f.lock || (lock && f.lock !== lock)) continue;
     const record = { id: kv.key.toString('utf8'), at: f.at, event: f.event, lock: f.lock } as AuditRecord;
     for (const k of AUDIT_STRING_FIELDS) if (f[k]) record[k] = f[k];

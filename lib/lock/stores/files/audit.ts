@@ -4,6 +4,8 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { AUDIT_STRING_FIELDS, type AuditRecord } from '../../audit-record';
+import { signAuditFields } from '../../audit-trust';
+import { jsonObject } from '../../untrusted';
 
 const FILE = 'audit.jsonl';
 
@@ -12,7 +14,10 @@ export function recordEvent(dir: string, fields: Record<string, string>): string
   fs.mkdirSync(dir, { recursive: true });
   const at = new Date();
   const id = `${at.getTime()}-${randomBytes(4).toString('hex')}`;
-  fs.appendFileSync(path.join(dir, FILE), `${JSON.stringify({ id, at: at.toISOString(), ...fields })}\n`);
+  fs.appendFileSync(
+    path.join(dir, FILE),
+    `${JSON.stringify({ id, at: at.toISOString(), ...signAuditFields(fields, at.getTime()) })}\n`,
+  );
   return id;
 }
 
@@ -28,12 +33,9 @@ export function readEvents(dir: string, from: Date, to: Date, lock?: string): Au
   const out: AuditRecord[] = [];
   for (const line of text.split('\n')) {
     if (!line) continue;
-    let f: Record<string, string>;
-    try {
-      f = JSON.parse(line) as Record<string, string>;
-    } catch {
-      continue; // a torn last line (a crash mid-write) is skipped
-    }
+    // a torn last line (a crash mid-write) or JSON that is no object is skipped
+    const f = jsonObject(line) as Record<string, string> | undefined;
+    if (!f) continue;
     const t = Date.parse(f.at ?? '');
     if (!f.event || !f.lock || !(t >= from.getTime() && t < to.getTime()) || (lock && f.lock !== lock)) continue;
     const record = { id: f.id, at: f.at, event: f.event, lock: f.lock } as AuditRecord;

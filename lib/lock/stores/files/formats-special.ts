@@ -9,6 +9,7 @@ import { GEN_SUFFIX, LOCKD_SUFFIX, parseGeneration } from './gendir-body';
 import { devKey } from './proc';
 import { pidVerdict, processInfo } from './process';
 import { heldBy, holdersOf, live, noHolder, type Context, type Reading } from './reading';
+import { jsonObject } from '../../untrusted';
 
 const PROPER_LOCKFILE_STALE_MS = 10_000;
 
@@ -94,13 +95,9 @@ function gitLock(e: Entry, c: Context): Reading {
 
 /** `.terraform.tfstate.lock.info` beside `terraform.tfstate`: a lock only while the state file is fcntl-locked. */
 function terraformLocal(e: Entry, c: Context): Reading | null {
-  let info: Record<string, string>;
-  try {
-    info = JSON.parse(e.body.toString()) as Record<string, string>;
-  } catch {
-    return null;
-  }
-  if (typeof info.ID !== 'string' || typeof info.Operation !== 'string') return null;
+  const info = jsonObject(e.body.toString());
+  if (!info || typeof info.ID !== 'string' || typeof info.Operation !== 'string') return null;
+  const text = (k: string) => (typeof info[k] === 'string' ? info[k] : '');
   const base = path
     .basename(e.path)
     .replace(/^\./, '')
@@ -109,8 +106,8 @@ function terraformLocal(e: Entry, c: Context): Reading | null {
   const details: [string, string][] = [
     ['ID', info.ID],
     ['Operation', info.Operation],
-    ['Who', String(info.Who ?? '')],
-    ['Created', String(info.Created ?? '')],
+    ['Who', text('Who')],
+    ['Created', text('Created')],
     ['State', state],
   ];
   const r = { format: 'terraform-local' as const, label: 'Terraform local state lock', details };

@@ -2,6 +2,7 @@
 // window is one listing with startOffset/endOffset: one objects.list call per 1 000 events, no per-object GET.
 import type { Storage } from '@google-cloud/storage';
 import { AUDIT_STRING_FIELDS, type AuditEventKind, type AuditRecord } from '../../audit-record';
+import { storeTime } from '../../audit-time';
 import { auditObjectName } from '../../objects/audit-names';
 
 export { AUDIT_STRING_FIELDS, type AuditRecord };
@@ -20,7 +21,8 @@ export interface ListAuditOptions {
   limit?: number;
 }
 
-const FIELDS = 'items(name,metadata),nextPageToken';
+const FIELDS = 'items(name,metadata,timeCreated),nextPageToken';
+const OBSERVED = new Set<string>(['observed-created', 'observed-deleted', 'deleted-outside']);
 const STAMP = /(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})\.(\d{3})\d{3}Z-[0-9a-f]+\.json$/;
 
 export async function listAuditEvents(
@@ -48,7 +50,7 @@ export async function listAuditEvents(
       const record = toRecord(item);
       if (!record) continue;
       if (options.lock && record.lock !== options.lock) continue;
-      if (options.events && !options.events.includes(record.event)) continue;
+      if (options.events && !options.events.includes(record.event as AuditEventKind)) continue;
       events.push(record);
     }
     pageToken = page.nextPageToken;
@@ -69,7 +71,11 @@ function toRecord(item: GcsObjectResource): AuditRecord | null {
   const event = str('event') as AuditEventKind | undefined;
   const lock = str('lock');
   if (!m || !event || !lock) return null;
-  const at = `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}.${m[7]}Z`;
+  const named = `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}.${m[7]}Z`;
+  const created = Date.parse(item.timeCreated ?? '');
+  // the object's creation dates it, not the name its writer chose; observed events alone are dated by the change
+  // notification they record (written later, named by the event's time)
+  const at = Number.isFinite(created) && !OBSERVED.has(event) ? storeTime(named, created) : named;
   const record: AuditRecord = { id: item.name, at, event, lock };
   for (const key of AUDIT_STRING_FIELDS) {
     const v = str(key);

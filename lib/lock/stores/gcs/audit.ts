@@ -1,6 +1,7 @@
 // Audit events: one small object per event under the audit prefix. A holder's events are written in the background
 // and never delay or fail a lock operation (queued, retried a few times, then dropped with a warning); a
 // force-release records its attempt with `recordNow` before it deletes anything, and refuses when it cannot.
+import { signAuditFields } from '../../audit-trust';
 import { auditObjectName } from '../../objects/audit-names';
 import type { AuditEvent } from '../../audit-record';
 import { isTransient, statusOf, type BucketObjects } from './client';
@@ -45,7 +46,9 @@ export class AuditWriter {
   /** Writes one event now, with retries; resolves to its object name, rejects with the storage error. */
   async recordNow(event: AuditEvent): Promise<string> {
     const metadata: Record<string, string> = {};
-    for (const [key, value] of Object.entries(event)) if (value !== undefined) metadata[key] = String(value);
+    // signed when this process holds the deployment's key (the console, the CLI): lib/lock/audit-trust.ts
+    for (const [key, value] of Object.entries(signAuditFields(event, this.objects.clock.now())))
+      if (value !== undefined) metadata[key] = String(value);
     if (metadata.error) metadata.error = truncateBytes(metadata.error, 1024);
     // One name for every attempt: a 412 on a retry means an earlier attempt's response was lost, not a failure.
     const name = auditObjectName(this.prefix, this.objects.clock.now());

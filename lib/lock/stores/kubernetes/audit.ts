@@ -5,6 +5,8 @@ import { randomBytes } from 'node:crypto';
 import { AUDIT_STRING_FIELDS, type AuditRecord } from '../../audit-record';
 import { AUDIT_LEASE } from './formats';
 import { KubeRequestError, type Lease, type LeaseApi } from './lease';
+import { signAuditFields } from '../../audit-trust';
+import { jsonObject } from '../../untrusted';
 
 const PREFIX = 'audit.lockboard.dev/';
 const KEEP = 100;
@@ -14,7 +16,7 @@ export async function recordEvent(api: LeaseApi, namespace: string, fields: Reco
   for (let attempt = 0; ; attempt++) {
     const now = Date.now();
     const id = `${now.toString().padStart(14, '0')}-${randomBytes(3).toString('hex')}`;
-    const value = JSON.stringify({ ...fields, at: new Date(now).toISOString() });
+    const value = JSON.stringify({ ...signAuditFields(fields, now), at: new Date(now).toISOString() });
     const current = await api.read(namespace, AUDIT_LEASE);
     try {
       if (!current) {
@@ -51,12 +53,9 @@ export async function readEvents(
   const out: AuditRecord[] = [];
   for (const [key, value] of Object.entries(lease?.metadata.annotations ?? {}).sort()) {
     if (!key.startsWith(PREFIX)) continue;
-    let f: Record<string, string>;
-    try {
-      f = JSON.parse(value) as Record<string, string>;
-    } catch {
-      continue;
-    }
+    // any JSON a writer put there: an object or nothing; its fields are checked by type where they are read
+    const f = jsonObject(value) as Record<string, string> | undefined;
+    if (!f) continue;
     const at = Date.parse(f.at ?? '');
     if (!f.event || !f.lock || !(at >= from.getTime() && at < to.getTime()) || (lock && f.lock !== lock)) continue;
     const record = { id: key.slice(PREFIX.length), at: f.at, event: f.event, lock: f.lock } as AuditRecord;

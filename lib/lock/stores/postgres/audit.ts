@@ -1,5 +1,6 @@
 // The PostgreSQL audit trail: lockboard_audit (created if absent), read with the lock tables' own release histories.
 import type { AuditRecord } from '../../audit-record';
+import { signAuditFields } from '../../audit-trust';
 import type { Queryable } from './advisory';
 import { findLockTables, ident } from './tables';
 
@@ -31,7 +32,7 @@ export class PostgresAuditTrail {
   /** One event: a row of lockboard_audit. */
   async record(fields: Record<string, string>): Promise<string> {
     await this.ensure();
-    const { event, lock, ...rest } = fields;
+    const { event, lock, ...rest } = signAuditFields(fields);
     const { rows } = await this.client.query<{ id: string }>(
       `INSERT INTO ${ident(this.schema)}.lockboard_audit (event, lock, fields) VALUES ($1, $2, $3) RETURNING id::text`,
       [event, lock, JSON.stringify(rest)],

@@ -1,6 +1,7 @@
 // Lock tables, found in the configured schemas by their shape: the unique-index design (`locks(named, pid, ins)` with
 // its `released` history), Lockboard's own (`lockboard_locks`), ShedLock, Liquibase's DATABASECHANGELOGLOCK and
 // db-scheduler. Each row is released by one conditional statement on exactly the version the operator saw.
+import { MAX_BODY_BYTES } from '../../objects/formats/types';
 import type { Queryable } from './advisory';
 
 export type TableKind = 'unique-index' | 'lockboard-table' | 'shedlock' | 'liquibase' | 'db-scheduler';
@@ -83,14 +84,20 @@ export interface TableRow {
 const ALIVE_SQL = (pid: string, since: string) =>
   `EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.pid = ${pid} AND ${since})`;
 
+/**
+ * A lock table's rows within the read limit (the 64 KiB GCS bodies have): measured by the server as text, so a row
+ * someone filled with 64 MB is never sent, whatever its compression.
+ */
+const bounded = (q: string): string => `(SELECT * FROM ${q} b WHERE octet_length(b::text) <= ${MAX_BODY_BYTES}) t`;
+
 export async function readRows(db: Queryable, t: LockTable): Promise<TableRow[]> {
-  const q = qualified(t);
+  const q = bounded(qualified(t));
   switch (t.kind) {
     case 'lockboard-table': {
       const { rows } = await db.query<Record<string, string | Date | null>>(
         `SELECT name, pid::text, backend_us, identity, host, purpose, token::text, acquired_at,
                 ${ALIVE_SQL('t.pid', `(extract(epoch from a.backend_start) * 1000000)::bigint::text = t.backend_us`)} AS alive
-         FROM ${q} t`,
+         FROM ${q}`,
       );
       return rows.map((r) => ({
         key: String(r.name),
@@ -111,7 +118,7 @@ export async function readRows(db: Queryable, t: LockTable): Promise<TableRow[]>
     case 'unique-index': {
       // alive only if the pid exists AND that backend started before the row: a reused pid is a new backend
       const { rows } = await db.query<Record<string, string | Date | null>>(
-        `SELECT named::text, pid::text, ins, ins::text AS ins_text, ${ALIVE_SQL('t.pid', 'a.backend_start <= t.ins')} AS alive FROM ${q} t`,
+        `SELECT named::text, pid::text, ins, ins::text AS ins_text, ${ALIVE_SQL('t.pid', 'a.backend_start <= t.ins')} AS alive FROM ${q}`,
       );
       return rows.map((r) => ({
         key: String(r.named),

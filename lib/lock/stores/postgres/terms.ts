@@ -35,10 +35,4 @@ export function rowTerms(o: { kind: TableKind; recordsTime: boolean; liveness: s
   };
 }
 
-/** A query with its literals masked: strings, dollar-quoted bodies and numbers become `?`. */
-export function maskQuery(query: string): string {
-  return query
-    .replace(/\$([A-Za-z_]\w*)?\$[\s\S]*?\$\1\$/g, '?')
-    .replace(/[EeBbXxNn]?'(?:[^']|'')*'?/g, '?')
-    .replace(/(^|[^\w$."])-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?\b/g, '$1?');
-}
+export { maskQuery } from './mask';

@@ -1,10 +1,14 @@
 // The Redis audit trail: a stream in the same database (lockboard:audit), written before and after each release.
 import { AUDIT_STRING_FIELDS, type AuditRecord } from '../../audit-record';
+import { signAuditFields } from '../../audit-trust';
 import type { RedisConn } from './conn';
 
 /** One event in the audit stream (XADD, capped near 100 000 entries). */
 export async function recordEvent(conn: RedisConn, stream: string, fields: Record<string, string>): Promise<string> {
-  const flat = Object.entries({ ...fields, at: new Date(conn.now()).toISOString() }).flat();
+  const flat = Object.entries({
+    ...signAuditFields(fields, conn.now()),
+    at: new Date(conn.now()).toISOString(),
+  }).flat();
   return String(await conn.cmd(stream, ['XADD', stream, 'MAXLEN', '~', '100000', '*', ...flat]));
 }
 

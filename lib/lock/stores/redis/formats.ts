@@ -1,6 +1,7 @@
 // The Redis lock formats (facts-redis-postgres.md), recognised by key and value shape. A key that matches none (a
 // cache entry, a counter, a queue) is not a lock: never listed, never released.
 import { createHash } from 'node:crypto';
+import { readLockboard } from './lockboard-value';
 
 export type RedisFormat =
   | 'lockboard'
@@ -43,6 +44,8 @@ export interface RedisReading {
   token?: string;
   details: [string, string][];
   releaseNote: string;
+  /** Fields of the value that were of the wrong type and were ignored. */
+  note?: string;
 }
 
 /** The version an operator sees: a hash of what identifies the holder, never the raw token. Lua computes the same. */
@@ -68,32 +71,7 @@ export function readRedisKey(k: RedisKeyRead): RedisReading | null {
   if (k.type !== 'string' || k.value === undefined) return null;
   const v = k.value;
   const base = { name: k.key, versionOf: v, details: [] as [string, string][], releaseNote: COMPARE_DEL };
-  if (v.startsWith('{"format":"lockboard/1"')) {
-    let f: Record<string, string>;
-    try {
-      f = JSON.parse(v) as Record<string, string>;
-    } catch {
-      return null;
-    }
-    return {
-      ...base,
-      format: 'lockboard',
-      label: 'Lockboard lock',
-      identity: f.identity,
-      acquiredMs: Number(f.acquired_ms) || undefined,
-      ttlMs: Number(f.ttl_ms) || undefined,
-      refreshMs: Number(f.refresh_ms) || undefined,
-      token: f.token,
-      details: [
-        ['Identity', f.identity ?? ''],
-        ['Host', f.host ?? ''],
-        ['PID', f.pid ?? ''],
-        ['Purpose', f.purpose ?? ''],
-        ['Fencing token', f.token ?? ''],
-      ].filter(([, x]) => x) as [string, string][],
-      releaseNote: `${COMPARE_DEL} The holder learns at its next refresh and its signal aborts.`,
-    };
-  }
+  if (v.startsWith('{"format":"lockboard/1"')) return readLockboard(v, base);
   if (/(^|:)lock:/.test(k.key) && B64_18.test(v)) {
     return {
       ...base,

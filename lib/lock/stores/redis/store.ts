@@ -8,7 +8,9 @@ import type { ChangeFeed, ChangeFeedHandlers, ReleaseRequest, StorePage, StoreRe
 import { RedisConn, type RedisClientLike } from './conn';
 import { startRedisFeed } from './feed';
 import { isCompanionKey, readRedisKey, type RedisKeyRead, type RedisReading } from './formats';
-import { auditWords, hashOf, readEvents, recordEvent } from './audit';
+import { auditWords, readEvents, recordEvent } from './audit';
+import { isOversized, readBatch, readOne } from './read';
+import { MAX_BODY_BYTES } from '../../objects/formats/types';
 import { releaseScript } from './release';
 import { REDIS_VERSION } from './version';
 import { redisTerms } from './terms';
@@ -69,8 +71,8 @@ export class RedisLockStore implements LockStore {
   }
 
   /**
-   * One page of a SCAN pass (about 10 000 keys; the token continues it), one pipelined GET per batch (a key of another type answers WRONGTYPE), TYPE for those and HGETALL
-   * for the hashes (a lock is a string or a hash; anything else is skipped), and PTTL only for the keys that are locks.
+   * One page of a SCAN pass (about 10 000 keys; the token continues it); per batch, bounded reads (read.ts: no value
+   * past the limit; a lock is a string or a hash, anything else is skipped), and PTTL only for the keys that are locks.
    */
   async list(pageToken?: string): Promise<StorePage> {
     const now = await this.conn.time();
@@ -80,35 +82,12 @@ export class RedisLockStore implements LockStore {
     let skipped = 0;
     if (!pageToken || !this.passSeen) this.passSeen = new Set();
     const seen = this.passSeen;
-    const WRONG = Symbol('not a string');
     for (let i = 0; i < keys.length; i += BATCH) {
       const batch = keys.slice(i, i + BATCH).filter((k) => !isCompanionKey(k));
       skipped += Math.min(BATCH, keys.length - i) - batch.length;
-      const values = await this.conn.pipeline(
-        batch.map((k) => [k, ['GET', k]]),
-        () => WRONG,
-      );
-      // the keys of other types: only hashes are read (a TYPE answers without an error for lists, sets...)
-      const others = batch.filter((_, j) => values[j] === WRONG);
-      const types = await this.conn.pipeline(others.map((k) => [k, ['TYPE', k]]));
-      const hashKeys = others.filter((_, j) => String(types[j]) === 'hash');
-      const hashes = await this.conn.pipeline(
-        hashKeys.map((k) => [k, ['HGETALL', k]]),
-        () => null,
-      );
-      const hashOfKey = new Map(hashKeys.map((k, j) => [k, hashes[j]]));
+      const reads = await readBatch(this.conn, batch);
       const found: [RedisReading, RedisKeyRead][] = [];
-      batch.forEach((key, j) => {
-        const v = values[j];
-        const h = hashOfKey.get(key);
-        const read: RedisKeyRead | null =
-          v === WRONG
-            ? h === null || h === undefined
-              ? null
-              : { key, type: 'hash', hash: hashOf(h), pttl: -1 }
-            : v === null || v === undefined
-              ? null // expired between SCAN and GET
-              : { key, type: 'string', value: String(v), pttl: -1 };
+      reads.forEach((read) => {
         const reading = read && readRedisKey(read);
         if (reading && read) found.push([reading, read]);
         else skipped++;
@@ -133,33 +112,19 @@ export class RedisLockStore implements LockStore {
     };
   }
 
-  /** One key as the formats see it: TYPE and PTTL in one round trip, then GET or HGETALL. */
-  private async readKeys(keys: string[]): Promise<(RedisKeyRead | { key: string; type: string } | null)[]> {
-    return Promise.all(
-      keys.map(async (key): Promise<RedisKeyRead | null> => {
-        const [type, pttl] = await this.conn.pipeline([
-          [key, ['TYPE', key]],
-          [key, ['PTTL', key]],
-        ]);
-        const meta = { key, type: String(type), pttl: Number(pttl) };
-        if (meta.type === 'string') return { ...meta, value: String((await this.conn.cmd(key, ['GET', key])) ?? '') };
-        if (meta.type === 'hash') return { ...meta, hash: hashOf(await this.conn.cmd(key, ['HGETALL', key])) };
-        return meta.type === 'none' ? null : meta;
-      }),
-    );
-  }
-
   async inspect(name: string): Promise<LockView | null> {
     const now = await this.conn.time();
     const sujLocked = `${name}:LOCKED`;
-    const [read] = await this.readKeys([name]);
-    const reading = read && 'pttl' in read ? readRedisKey(read) : null;
+    const read = await readOne(this.conn, name);
+    const reading = read && !isOversized(read) ? readRedisKey(read) : null;
     if (reading) return this.view(reading, read as RedisKeyRead, now);
-    const [suj] = await this.readKeys([sujLocked]);
-    const sujReading = suj && 'pttl' in suj ? readRedisKey(suj) : null;
+    const suj = await readOne(this.conn, sujLocked);
+    const sujReading = suj && !isOversized(suj) ? readRedisKey(suj) : null;
     if (sujReading) return this.view(sujReading, suj as RedisKeyRead, now);
     if (!read) return null;
-    const what = `A Redis ${read.type}${'value' in read && read.value !== undefined ? ` of ${read.value.length} bytes` : ''}`;
+    const size = isOversized(read) ? read.size : read.value?.length;
+    const big = size !== undefined && size > MAX_BODY_BYTES ? ' (larger than 64 KiB: not read)' : '';
+    const what = `A Redis ${read.type}${size ? ` of ${size} bytes` : ''}${big}`;
     return notALockView({
       kind: this.kind,
       source: this.source,

@@ -2,6 +2,7 @@
 // only where the key has one, in Redis's own words.
 import type { LockView } from '../../store';
 import type { LockHealth } from '../../types';
+import { joinNotes } from '../../untrusted';
 import { versionOf, type RedisKeyRead, type RedisReading } from './formats';
 import { redisTerms } from './terms';
 
@@ -46,7 +47,7 @@ export function redisView(
     releasable: true,
     releaseRule: 'delete',
     releaseNote: r.releaseNote,
-    ...(!r.identity ? { note: 'The owner is not recorded by this format (a random token).' } : {}),
+    ...noteOf(r),
     size: (k.value ?? '').length,
     version,
     versionLabel: `value hash ${version.slice(0, 8)}`,
@@ -69,4 +70,14 @@ function judge(now: number, since: number, pttl: number, r: RedisReading, longHe
   if (pttl < 0) return 'unknown'; // no TTL and not held past the threshold: liveness cannot be judged
   if (r.ttlMs && r.refreshMs && r.ttlMs - pttl > 1.5 * r.refreshMs) return 'overdue';
   return 'healthy';
+}
+
+function noteOf(r: RedisReading): { note?: string } {
+  const owner = r.identity
+    ? undefined
+    : r.format === 'lockboard'
+      ? 'The value names no owner.'
+      : 'The owner is not recorded by this format (a random token).';
+  const note = joinNotes(r.note, owner);
+  return note ? { note } : {};
 }

@@ -1,6 +1,9 @@
 // S3's audit trail: one JSON object per event under the audit prefix (created only if absent), read back per day.
 import { AUDIT_STRING_FIELDS, type AuditRecord } from '../../audit-record';
+import { storeTime } from '../../audit-time';
+import { signAuditFields } from '../../audit-trust';
 import { mapLimit } from '../../map-limit';
+import { jsonObject } from '../../untrusted';
 import { auditObjectName } from '../../objects/audit-names';
 import type { S3Objects } from './objects';
 
@@ -22,6 +25,7 @@ export class S3AuditTrail {
   async read(from: Date, to: Date, lock?: string): Promise<AuditRecord[]> {
     const out: AuditRecord[] = [];
     const keys: string[] = [];
+    const modified = new Map<string, number>();
     for (
       let d = Date.UTC(from.getUTCFullYear(), from.getUTCMonth(), from.getUTCDate());
       d < to.getTime();
@@ -31,6 +35,7 @@ export class S3AuditTrail {
       let token: string | undefined;
       do {
         const page = await this.objects.list(day, token);
+        for (const i of page.items) modified.set(i.key, i.lastModifiedMs);
         keys.push(...page.items.map((i) => i.key));
         token = page.next;
       } while (token);
@@ -44,7 +49,7 @@ export class S3AuditTrail {
       let record = this.events.get(key);
       if (!record) {
         const body = await this.objects.get(key);
-        record = body ? (auditRecordOf(key, body.body) ?? null) : null;
+        record = body ? (auditRecordOf(key, body.body, modified.get(key)) ?? null) : null;
         this.events.set(key, record);
       }
       return record;
@@ -56,7 +61,8 @@ export class S3AuditTrail {
   /** One audit event: a JSON object under the audit prefix, created only if absent. */
   async record(fields: Record<string, string>): Promise<string> {
     const name = auditObjectName(this.auditPrefix, this.objects.now());
-    await this.objects.put(name, JSON.stringify({ ...fields, at: new Date(this.objects.now()).toISOString() }), {
+    const at = new Date(this.objects.now()).toISOString();
+    await this.objects.put(name, JSON.stringify({ ...signAuditFields(fields, this.objects.now()), at }), {
       ifNoneMatch: '*',
     });
     return name;
@@ -64,15 +70,14 @@ export class S3AuditTrail {
 }
 
 /** An S3 audit object's JSON body as the shared audit record. */
-function auditRecordOf(key: string, body: Buffer): AuditRecord | undefined {
-  let fields: Record<string, unknown>;
-  try {
-    fields = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
-  } catch {
-    return undefined;
-  }
-  const { event, lock, at } = fields;
-  if (typeof event !== 'string' || typeof lock !== 'string' || typeof at !== 'string') return undefined;
+function auditRecordOf(key: string, body: Buffer, lastModifiedMs: number | undefined): AuditRecord | undefined {
+  const fields = jsonObject(body.toString('utf8'));
+  if (!fields) return undefined;
+  const { event, lock } = fields;
+  const written = typeof fields.at === 'string' ? fields.at : undefined;
+  // S3's LastModified (whole seconds) bounds the time the body claims
+  const at = lastModifiedMs === undefined ? written : storeTime(written, lastModifiedMs, 1_500);
+  if (typeof event !== 'string' || typeof lock !== 'string' || at === undefined) return undefined;
   const record = { id: key, at, event, lock } as AuditRecord;
   for (const k of AUDIT_STRING_FIELDS) if (typeof fields[k] === 'string') record[k] = fields[k];
   if (fields.delete_confirmed === 'false') record.delete_confirmed = 'false';

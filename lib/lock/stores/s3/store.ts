@@ -14,6 +14,7 @@ import { auditWords, S3AuditTrail } from './audit';
 import { s3Status, S3Objects, type S3Body, type S3Listed } from './objects';
 import { LOCKBOARD_BODY_LIMIT, objectOf, releasedMarker, s3View, tokenOfVersion } from './view';
 import { S3_VERSION } from './version';
+import { ownerDigest } from '../../owner-digest';
 import { listAroundTrail } from './list-around';
 
 export interface S3StoreOptions {
@@ -197,7 +198,11 @@ function judge(current: LockView, seen: ReleaseRequest): 'refreshed' | 'changed'
   if (current.format !== 'lockboard') return 'changed';
   const token = tokenOfVersion(seen.version);
   const sameToken = token !== undefined && token === current.generation;
-  const sameOwner = seen.identity !== undefined && seen.identity === current.identity;
+  const sameOwner =
+    current.identity !== undefined &&
+    (seen.identity !== undefined
+      ? seen.identity === current.identity
+      : seen.ownerDigest !== undefined && seen.ownerDigest === ownerDigest(current.identity));
   return sameToken || sameOwner ? 'refreshed' : 'changed';
 }
 

@@ -1,6 +1,8 @@
 // How an S3 object is shown: Lockboard's S3 lock keeps its fields in a small JSON body, other formats go through the
 // object format registry GCS shares; the version is ETag + LastModified, in S3's own words.
 import type { ObjectView } from '../../objects/formats';
+import { stringField } from '../../objects/formats/types';
+import { jsonObject } from '../../untrusted';
 import type { ObjectIdentity } from '../../objects/inspect';
 import type { LockView } from '../../store';
 import type { LockInfo } from '../../types';
@@ -20,7 +22,8 @@ export function objectOf(
   body: S3Body | undefined,
   bucket: string,
 ): { view: ObjectView; id: ObjectIdentity } {
-  const fields = body ? lockboardFields(body.body) : undefined;
+  const dropped: string[] = [];
+  const fields = body ? lockboardFields(body.body, dropped) : undefined;
   const acquired = Number(fields?.acquired_ms);
   const view: ObjectView = {
     name: item.key,
@@ -31,19 +34,22 @@ export function objectOf(
     temporaryHold: false,
   };
   if (body) view.body = body.body;
+  if (dropped.length) view.dropped = dropped;
   return { view, id: { bucket, generation: fields?.token ?? '0', metageneration: fields?.seq ?? '1' } };
 }
 
 /** The string fields of a Lockboard S3 lock body (`format: lockboard/1`), or undefined for any other body. */
-export function lockboardFields(body: Buffer): Record<string, string> | undefined {
+export function lockboardFields(body: Buffer, dropped: string[] = []): Record<string, string> | undefined {
   if (body.length > LOCKBOARD_BODY_LIMIT || body[0] !== 0x7b) return undefined;
-  try {
-    const parsed = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
-    if (parsed.format !== 'lockboard/1') return undefined;
-    return Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, String(v)]));
-  } catch {
-    return undefined;
+  const parsed = jsonObject(body.toString('utf8'));
+  if (parsed?.format !== 'lockboard/1') return undefined;
+  // a holder may have written anything: scalars are kept as text, an object or a list is dropped and named
+  const fields: Record<string, string> = {};
+  for (const key of Object.keys(parsed)) {
+    const v = stringField(parsed, key, dropped);
+    if (v !== undefined) fields[key] = v;
   }
+  return fields;
 }
 
 /** The S3 view of a LockInfo just built for it (filled in place: one object per lock). */

@@ -3,13 +3,15 @@
 import { AUDIT_STRING_FIELDS, type AuditRecord } from '../../audit-record';
 import type { ZkConn } from './conn';
 import { joinPath } from './source';
+import { signAuditFields } from '../../audit-trust';
+import { jsonObject } from '../../untrusted';
 
 export const auditPath = (base: string) => joinPath(base, '.lockboard/audit');
 
 export async function recordEvent(conn: ZkConn, base: string, fields: Record<string, string>): Promise<string> {
   const dir = auditPath(base);
   const at = Date.now();
-  const body = Buffer.from(JSON.stringify({ ...fields, at: new Date(at).toISOString() }));
+  const body = Buffer.from(JSON.stringify({ ...signAuditFields(fields, at), at: new Date(at).toISOString() }));
   const create = () => conn.create(`${dir}/e-${at}-`, body, conn.zk.CreateMode.PERSISTENT_SEQUENTIAL);
   try {
     return await create();
@@ -36,12 +38,9 @@ export async function readEvents(
   const out: AuditRecord[] = [];
   for (const node of nodes) {
     if (!node) continue;
-    let f: Record<string, string>;
-    try {
-      f = JSON.parse(node.data.toString('utf8')) as Record<string, string>;
-    } catch {
-      continue;
-    }
+    // any JSON a writer put there: an object or nothing; its fields are checked by type where they are read
+    const f = jsonObject(node.data.toString('utf8')) as Record<string, string> | undefined;
+    if (!f) continue;
     if (!f.event || !f.lock || !f.at || (lock && f.lock !== lock)) continue;
     const record = { id: node.path, at: f.at, event: f.event, lock: f.lock } as AuditRecord;
     for (const k of AUDIT_STRING_FIELDS) if (f[k]) record[k] = f[k];

@@ -103,6 +103,7 @@ async function kazooLease(conn: ZkConn, path: string): Promise<ZkLock | null> {
   } catch {
     return null;
   }
+  if (typeof parsed !== 'object' || parsed === null) return null; // JSON, but no lease (`null`, a number)
   const endMs = Date.parse(`${String(parsed.end)}Z`);
   if (typeof parsed.holder !== 'string' || Number.isNaN(endMs)) return null;
   const holder = { node, seq: '', shared: false, owner: 0n };

@@ -16,7 +16,9 @@ export function identityOf(c: Contender): string {
   const text = c.node.data.toString('utf8');
   if (text.startsWith('{"format":"lockboard/1"')) {
     try {
-      return String((JSON.parse(text) as { identity?: unknown }).identity ?? '');
+      // a holder may have written any JSON: only a string identity is one (anything else is no owner)
+      const identity = (JSON.parse(text) as { identity?: unknown }).identity;
+      return typeof identity === 'string' ? identity : '';
     } catch {
       /* not Lockboard's after all: shown as text */
     }

@@ -1,0 +1,24 @@
+// A holder's current query as a viewer sees it: every place a secret can sit is masked. One left-to-right pass over
+// PostgreSQL's tokens, so a `--` inside a string is no comment and a quote inside a comment is no string.
+
+// dollar-quoted body | string (E'', B'', X'', N'', U&'') | quoted identifier | -- comment | /* comment */ | number
+const TOKENS =
+  /\$([A-Za-z_]\w*)?\$[\s\S]*?(?:\$\1\$|$)|(?:[EeBbXxNn]|[Uu]&)?'(?:[^']|'')*'?|"(?:[^"]|"")*"?|--[^\n]*|\/\*[\s\S]*?(?:\*\/|$)|(?<![\w$."])-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?\b/g;
+
+// SET [SESSION|LOCAL] name {=|TO} value, also inside ALTER ROLE … SET: an unquoted value is a secret as much as a
+// quoted one (`SET app.api_key = abc123`)
+const SET_VALUE = /(\bSET\s+(?:SESSION\s+|LOCAL\s+)?[\w."]+\s*(?:=|\bTO\b)\s*)(?!\?)([^\s;,]+)/gi;
+// [ENCRYPTED] PASSWORD whatever follows (a literal, masked already, or anything else)
+const PASSWORD = /(\bPASSWORD\s+)(?!\?)(?!NULL\b)([^\s;,]+)/gi;
+
+function maskToken(token: string): string {
+  if (token.startsWith('"')) return token;
+  if (token.startsWith('--')) return '-- ?';
+  if (token.startsWith('/*')) return '/* ? */';
+  return '?';
+}
+
+/** A query with its literals, comments and SET / PASSWORD values masked (`?`); identifiers and keywords kept. */
+export function maskQuery(query: string): string {
+  return query.replace(TOKENS, maskToken).replace(SET_VALUE, '$1?').replace(PASSWORD, '$1?');
+}

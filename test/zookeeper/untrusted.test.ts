@@ -1,0 +1,55 @@
+// ZooKeeper nodes where any client with create access writes what it likes (#39 item 1): Lockboard-looking data with
+// a wrong-typed identity, a kazoo lease that is JSON `null`, and hostile text cost only their own lock; the tree
+// lists in the library and the CLI (text escaped).
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ZooKeeperServer } from '@/lib/demo/zookeeper-server';
+import type { ZkConn } from '@/lib/lock/stores/zookeeper/conn';
+import { ZooKeeperLockStore } from '@/lib/lock/stores/zookeeper/store';
+import { runCli } from '../helpers/cli';
+import { HOSTILE_TEXT, RAW_UNSAFE, textFieldsAreText } from '../helpers/fuzz';
+import { startZooKeeper, zkClient } from '../helpers/zookeeper';
+
+const PERSISTENT = 0;
+const EPHEMERAL_SEQUENTIAL = 3;
+let server: ZooKeeperServer;
+let admin: ZkConn;
+
+const lockNode = (parent: string, data: string) =>
+  admin.create(`${parent}/${randomUUID().replace(/-/g, '')}__lock__`, Buffer.from(data), EPHEMERAL_SEQUENTIAL);
+
+beforeAll(async () => {
+  server = await startZooKeeper();
+  admin = await zkClient(server.hosts);
+  for (const p of ['/app', '/app/good', '/app/evil', '/app/lease', '/app/hostile'])
+    await admin.create(p, Buffer.alloc(0), PERSISTENT);
+  await lockNode('/app/good', 'good-holder');
+  await lockNode('/app/evil', '{"format":"lockboard/1","identity":{"a":1},"host":["x"]}');
+  await admin.create('/app/lease/lease_holder', Buffer.from('null'), PERSISTENT);
+  for (const text of HOSTILE_TEXT) await lockNode('/app/hostile', text);
+}, 30_000);
+afterAll(async () => {
+  admin?.client.close();
+  await server?.stop();
+});
+
+describe('untrusted ZooKeeper nodes', () => {
+  it('list in the library with every shown field as text', async () => {
+    const store = new ZooKeeperLockStore({ conn: await zkClient(server.hosts, '/app') });
+    try {
+      const { locks } = await store.list();
+      expect(locks.map((l) => l.name)).toEqual(expect.arrayContaining(['app/good', 'app/evil', 'app/hostile']));
+      for (const l of locks) expect(textFieldsAreText(l as never), l.name).toEqual([]);
+      expect(locks.find((l) => l.name === 'app/evil')!.identity ?? '').not.toContain('object');
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('list in the CLI with holders’ text escaped', async () => {
+    const ls = await runCli(['ls', `zookeeper://${server.hosts}/app`], {});
+    expect(ls.code, ls.stderr).toBe(0);
+    expect(ls.stdout).toContain('app/good');
+    expect(ls.stdout).not.toMatch(RAW_UNSAFE);
+  });
+});
