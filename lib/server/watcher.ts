@@ -31,6 +31,8 @@ const ASKED_KEEPS_MS = 5 * 60_000;
 const SWEEP_MS = 1_000;
 /** A pass this quick is waited for by a query (a small source stays as fresh as a direct listing). */
 const QUICK_PASS_MS = 500;
+/** Bodies still being read that a query waits for (a small source answers whole). */
+const FEW_PENDING = 1_000;
 
 export class SourceWatcher {
   readonly index = new LockIndex();
@@ -79,10 +81,16 @@ export class SourceWatcher {
     if (quick && !this.running && this.started) this.nudge();
   }
 
-  /** Waits (at most `ms`) for a quick pass under way. */
+  /**
+   * Waits (at most `ms`) for a quick pass under way, then for the bodies it listed metadata first when they are few:
+   * a small source answers whole; a big one answers at once, its unread rows marked pending.
+   */
   async fresh(ms: number): Promise<void> {
-    if (!this.running || this.lastListMs >= QUICK_PASS_MS) return;
-    await Promise.race([this.running, new Promise((r) => setTimeout(r, ms))]);
+    const until = Date.now() + ms;
+    if (this.running && this.lastListMs < QUICK_PASS_MS)
+      await Promise.race([this.running, new Promise((r) => setTimeout(r, ms))]);
+    while (this.index.pending > 0 && this.index.pending <= FEW_PENDING && Date.now() < until)
+      await new Promise((r) => setTimeout(r, 20));
   }
 
   /** Resolves once the pass under way has a first page (or failed), or after `ms`: a first screen is never empty for want of a moment. */

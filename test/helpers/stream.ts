@@ -52,9 +52,28 @@ export async function openStream(handler: Handler, as: string, opts: CallOptions
       await new Promise((r) => setTimeout(r, 20));
     }
   };
+  /**
+   * Resolves when `name` is shown: in a `change`'s rows, or in a `snapshot` (a window that held every match takes a
+   * new one in its sorted place by sending the window again).
+   */
+  const shown = async (name: string, timeoutMs = 6_000) => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const i = events.findIndex(
+        (e) =>
+          (e.event === 'change' && (e.data.upsert as { name: string }[]).some((l) => l.name === name)) ||
+          (e.event === 'snapshot' && (e.data.locks as { name: string }[]).some((l) => l.name === name)),
+      );
+      if (i >= 0) return events.splice(0, i + 1)[i]!.data;
+      if (Date.now() > deadline)
+        throw new Error(`${name} not shown within ${timeoutMs} ms; got ${JSON.stringify(events)}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
   return {
     res,
     next,
+    shown,
     /** Every event received so far, in order. */
     all,
     ended: () => ended,
