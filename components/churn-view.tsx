@@ -47,7 +47,8 @@ export function ChurnView() {
           ))}
         </div>
         <CustomRange
-          key={fieldsFor}
+          // the address (and so `selected`) follows a range button a render later: the fields follow both
+          key={`${fieldsFor}${churnWindowQuery(selected)}`}
           initial={selected.range === 'custom' ? selected : windowFor(selected.range)}
           onApply={(w) => setSelected({ range: 'custom', ...w })}
         />

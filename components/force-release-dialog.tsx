@@ -60,6 +60,8 @@ export function ForceReleaseDialog({ lock, serverNow, onClose }: Props) {
 
   useEffect(() => {
     dialog.current?.showModal();
+    // the reason comes first for the keyboard (the copy buttons of the CLI command sit above it)
+    dialog.current?.querySelector('textarea')?.focus();
   }, []);
   // When a conflict replaces the form, focus moves to its next action (never lost to the page)
   const closeButton = useRef<HTMLButtonElement>(null);

@@ -19,6 +19,8 @@ interface Change {
   serverTime: string;
   upsert: LockInfo[];
   remove: string[];
+  /** A window that held every match took new rows: its rows in order (`bucket\0name`). */
+  order?: string[];
 }
 
 /** A tab hidden this long closes its stream. */
@@ -111,15 +113,23 @@ export function useLockStream(source: string, query: LocksQuery): { state: LiveS
   return { state, reload };
 }
 
-/** The window with one change applied: rows of `bucket` replaced or removed by name (new rows wait outside). */
+/** The window with one change applied: rows of `bucket` replaced or removed by name, new ones placed by `order`. */
 export function applyChange(data: LocksData, change: Change): LocksData {
   const gone = new Set(change.remove);
   const fresh = new Map(change.upsert.map((l) => [l.name, l]));
   const locks: LockInfo[] = [];
   for (const l of data.locks) {
     if (l.bucket !== change.bucket) locks.push(l);
-    else if (fresh.has(l.name)) locks.push(fresh.get(l.name)!);
-    else if (!gone.has(l.name)) locks.push(l);
+    else if (fresh.has(l.name)) {
+      locks.push(fresh.get(l.name)!);
+      fresh.delete(l.name);
+    } else if (!gone.has(l.name)) locks.push(l);
+  }
+  if (change.order && fresh.size) {
+    locks.push(...fresh.values());
+    const at = new Map(change.order.map((k, i) => [k, i]));
+    const pos = (l: LockInfo) => at.get(`${l.bucket}\u0000${l.name}`) ?? Number.MAX_SAFE_INTEGER;
+    locks.sort((a, b) => pos(a) - pos(b));
   }
   return { ...data, serverTime: change.serverTime, locks };
 }

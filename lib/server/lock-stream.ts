@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { resolveRole } from './auth';
 import { env } from './env';
 import type { RouteUser } from './http';
-import { matcher, type LockQuery } from '../lock/query/query';
+import { matcher, runQuery, type LockQuery } from '../lock/query/query';
 import { expand } from '../lock/query/row';
 import { consoleView, rowView, statusOf, windowOf } from './locks';
 import { metrics } from './metrics';
@@ -49,12 +49,10 @@ export function lockStream(
   let matched = 0;
   /** The window held every matching row when sent: a new match joins it (nothing moves under a cursor). */
   let whole = false;
-  let resend: NodeJS.Timeout | undefined;
 
   const sse = openSse({
     onCancel: () => {
       open.delete(sse.close);
-      clearTimeout(resend);
       metrics.streams.dec();
     },
   });
@@ -73,6 +71,18 @@ export function lockStream(
     countsDirty = false;
     send('snapshot', w);
   };
+  /** The window's rows in the query's order (`bucket\0name`), sorted over those rows alone (at most `limit`). */
+  const windowOrder = (): string[] => {
+    const rows = selection.sources.map((src) => {
+      const index = watcherFor(src).index;
+      const mine = [...inWindow].filter((k) => k.startsWith(`${src.id}\u0000`)).map((k) => k.slice(src.id.length + 1));
+      const found = mine.map((n) => index.rows.get(n)).filter((r) => r !== undefined);
+      return { id: src.id, rows: found, counts: index.counts, size: found.length };
+    });
+    const ordered = runQuery(rows, { sort: query.sort, order: query.order, limit: query.limit });
+    const bucketOf = new Map(selection.sources.map((src) => [src.id, src.bucketId]));
+    return ordered.rows.map((r) => `${bucketOf.get(r.source)}\u0000${r.row.name}`);
+  };
   const sendCounts = () => {
     if (!countsDirty || behind) return;
     countsDirty = false;
@@ -87,6 +97,7 @@ export function lockStream(
     }
     const upsert = [];
     const remove: string[] = [];
+    let reorder = false;
     for (const { before, after } of change.changes) {
       const was = before !== undefined && matches(before);
       const is = after !== undefined && matches(after);
@@ -96,19 +107,19 @@ export function lockStream(
         if (after && is) upsert.push(rowView(consoleView(s, expand(after), operator)));
         else remove.push(name);
       } else if (is && whole && inWindow.size < query.limit) {
-        // a window that held every match takes a new one in its sorted place: the window again, at most every 100 ms
+        // a window that held every match takes a new one; `order` places it (nothing else moves)
         inWindow.add(key(s, name));
-        resend ??= setTimeout(() => {
-          resend = undefined;
-          if (!behind) snapshot();
-        }, 100);
+        upsert.push(rowView(consoleView(s, expand(after!), operator)));
+        reorder = true;
       } else if (is) {
         if (was) outside.changed++;
         else outside.added++;
       }
     }
-    if (upsert.length || remove.length)
-      send('change', { source: s.id, bucket: s.bucketId, serverTime: change.serverTime, upsert, remove });
+    if (upsert.length || remove.length) {
+      const order = reorder ? windowOrder() : undefined;
+      send('change', { source: s.id, bucket: s.bucketId, serverTime: change.serverTime, upsert, remove, order });
+    }
   };
 
   return sse.stream(

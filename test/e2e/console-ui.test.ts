@@ -214,7 +214,8 @@ describe('sources, and state in the address', () => {
     await page.waitForURL(/sort=owner/);
     await page.getByRole('searchbox').fill('runner');
     await page.waitForURL(/q=runner/);
-    expect(await page.locator('[data-lock]').count()).toBe(1);
+    // the server filters: the window follows the address a moment later
+    await expect.poll(() => page.locator('[data-lock]').count(), { timeout: 5_000 }).toBe(1);
     // a shared link opens the same view
     const shared = await context.newPage();
     await shared.goto(page.url());
@@ -305,8 +306,11 @@ describe('a phone and a keyboard', () => {
     await page.getByRole('dialog').waitFor({ timeout: 5000 });
     await page.keyboard.type('holder froze'); // the reason field has focus first
     await page.keyboard.press('Enter'); // newline in the textarea…
-    await page.keyboard.press('Tab'); // …then to Cancel, then Force-release
-    await page.keyboard.press('Tab');
+    // …then Tab on to the Force-release button (past Cancel)
+    for (let i = 0; i < 10; i++) {
+      await page.keyboard.press('Tab');
+      if ((await page.evaluate(() => document.activeElement?.textContent?.trim())) === 'Force-release') break;
+    }
     await page.keyboard.press('Enter');
     await page.getByRole('status').filter({ hasText: 'Released locks/keyboard' }).waitFor({ timeout: 5000 });
     await page.waitForFunction(() => document.activeElement?.getAttribute('role') === 'status', undefined, {
