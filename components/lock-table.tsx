@@ -28,10 +28,23 @@ interface Props {
   onNearEnd?: () => void;
   /** A line under the rows (loading more, capped). */
   footer?: string;
+  /** Names the query: a new one (another sort or filter) starts again at the top of the list. */
+  topKey?: string;
 }
 
 export function LockTable(props: Props) {
-  const { locks, withSource = false, serverNow, sort, onSort, canRelease, onRelease, onNearEnd, footer } = props;
+  const {
+    locks,
+    withSource = false,
+    serverNow,
+    sort,
+    onSort,
+    canRelease,
+    onRelease,
+    onNearEnd,
+    footer,
+    topKey,
+  } = props;
   const scroller = useRef<HTMLDivElement>(null);
   // the table's columns fit from these widths (every column and the Release button); below, cards
   const narrow = useNarrow(withSource ? 1280 : 1024);
@@ -50,6 +63,7 @@ export function LockTable(props: Props) {
   // Rows and cards differ in height: when the layout switches (after hydration on a phone, or as the window is
   // resized), drop every size measured in the other layout; the rendered rows are measured again at once.
   useLayoutEffect(() => virtualizer.measure(), [narrow, virtualizer]);
+  useEffect(() => scroller.current?.scrollTo(0, 0), [topKey]);
   const items = virtualizer.getVirtualItems();
   const lastDrawn = items[items.length - 1]?.index ?? -1;
   useEffect(() => {

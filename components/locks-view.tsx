@@ -171,6 +171,7 @@ export function LocksView({ sources, source, canRelease, unknownSource }: Props)
           canRelease={canRelease}
           onRelease={actions.openOne}
           onNearEnd={more.hasMore ? () => void more.load() : undefined}
+          topKey={JSON.stringify(wanted)}
           footer={
             more.loading
               ? 'Loading more…'
