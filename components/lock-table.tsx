@@ -62,8 +62,12 @@ export function LockTable(props: Props) {
   });
   // Rows and cards differ in height: when the layout switches (after hydration on a phone, or as the window is
   // resized), drop every size measured in the other layout; the rendered rows are measured again at once.
-  useLayoutEffect(() => virtualizer.measure(), [narrow, virtualizer]);
-  useEffect(() => scroller.current?.scrollTo(0, 0), [topKey]);
+  useLayoutEffect(() => {
+    virtualizer.measure();
+  }, [narrow, virtualizer]);
+  useEffect(() => {
+    scroller.current?.scrollTo(0, 0);
+  }, [topKey]);
   const items = virtualizer.getVirtualItems();
   const lastDrawn = items[items.length - 1]?.index ?? -1;
   useEffect(() => {
