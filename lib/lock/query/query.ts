@@ -102,16 +102,25 @@ export function runQuery(sources: IndexedSource[], q: LockQuery): QueryResult {
   let matched = 0;
   let best: Entry[] = [];
   const keep = q.limit + 1; // one more tells whether a next window exists
+  // The worst row kept so far once `best` was cut: a row that sorts after it is passed over without an allocation
+  let worst: Entry | undefined;
+  const probe = { key: '' as Key, source: '', row: undefined as unknown as Row };
   for (const s of sources) {
     total += s.size;
     for (const h of HEALTHS) counts[h] += s.counts[h];
     for (const row of s.rows) {
       if (!match(row)) continue;
       matched++;
-      const e = { key: value(row, s.id), source: s.id, row };
-      if (afterEntry && cmp(e, afterEntry) <= 0) continue;
-      best.push(e);
-      if (best.length >= keep * 4) best = best.sort(cmp).slice(0, keep);
+      probe.key = value(row, s.id);
+      probe.source = s.id;
+      probe.row = row;
+      if (afterEntry && cmp(probe, afterEntry) <= 0) continue;
+      if (worst && cmp(probe, worst) >= 0) continue;
+      best.push({ key: probe.key, source: s.id, row });
+      if (best.length >= keep * 4) {
+        best = best.sort(cmp).slice(0, keep);
+        worst = best[best.length - 1];
+      }
     }
   }
   best.sort(cmp);
