@@ -3,7 +3,7 @@
 # Debian's `kubernetes` source package with Debian's Go, offline (GOPROXY=off, the tree's vendor/). The binaries are
 # cached outside the repo, so a machine builds once (about 6 minutes of one core):
 #   ${LOCKBOARD_KUBE_CACHE:-~/.cache/lockboard/kubernetes-1.20.2}/bin/{kube-apiserver,kube-leader}
-# The system's apt sources are untouched: a private sources list with one deb-src line per system suite.
+# The system's apt sources are untouched: a private copy of them, as deb-src, in the cache.
 # Needs: golang-go (Debian), apt-get with network access to the Debian mirror.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -20,14 +20,14 @@ mkdir -p "$cache/apt/lists/partial" "$bin"
 cd "$cache"
 tree="$cache/kubernetes-1.20.2"
 if [ ! -d "$tree/cmd/kube-apiserver" ]; then
-  # 1. Debian's source package through a private apt configuration (no dpkg-dev needed: download only)
-  key=/usr/share/keyrings/debian-archive-keyring.gpg
-  {
-    echo "deb-src [signed-by=$key] http://deb.debian.org/debian bookworm main"
-    echo "deb-src [signed-by=$key] http://deb.debian.org/debian bookworm-updates main"
-    echo "deb-src [signed-by=$key] http://deb.debian.org/debian-security bookworm-security main"
-  } >"$cache/apt/sources.list"
-  apt_opts=(-o "Dir::Etc::SourceList=$cache/apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
+  # 1. Debian's source package through a private apt configuration (no dpkg-dev needed: download only): the
+  #    system's own Debian sources, as deb-src (deb822 files and one-line lists alike)
+  mkdir -p "$cache/apt/sources.list.d"
+  for f in /etc/apt/sources.list.d/*.sources; do
+    if [ -e "$f" ]; then sed 's/^Types: deb$/Types: deb-src/' "$f" >"$cache/apt/sources.list.d/$(basename "$f")"; fi
+  done
+  cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null | sed -n 's/^deb /deb-src /p' >"$cache/apt/sources.list" || true
+  apt_opts=(-o "Dir::Etc::SourceList=$cache/apt/sources.list" -o "Dir::Etc::SourceParts=$cache/apt/sources.list.d"
     -o "Dir::State::Lists=$cache/apt/lists" -o "Dir::Cache=$cache/apt/cache")
   mkdir -p "$cache/apt/cache/archives/partial"
   apt-get "${apt_opts[@]}" update -qq
