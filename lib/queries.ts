@@ -3,20 +3,10 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { ChurnSummary, TrailFault } from '@/lib/churn';
 import type { AuditRecord } from '@/lib/lock/audit-record';
 import type { LockHealth, LockInfo } from '@/lib/lock/types';
+import type { SourceState } from '@/lib/server/listing-status';
 
-/** One source's listing as the server reports it (lib/server/listing-status.ts). */
-export interface SourceStateData {
-  source: string;
-  complete: boolean;
-  listing: boolean;
-  listed: number;
-  estimate?: number;
-  skipped: number;
-  serverTime: string;
-  error?: { message: string; at: string };
-  lastGoodRead?: string;
-  live?: { push: string } | { pollMs: number };
-}
+/** One source's listing as the server reports it (a type only: lib/server/listing-status.ts has no server code). */
+export type SourceStateData = SourceState;
 
 /** One window of a query, as the route and the stream answer it (lib/server/locks.ts LocksResponse). */
 export interface LocksData {
