@@ -1,12 +1,11 @@
 'use client';
 // The locks page's health chips: one per health with its count over the whole source (the server's counts, not the
 // rows loaded), pressed to filter by it.
+import { formatCount as n } from '@/lib/format';
 import { HEALTHS } from '@/lib/health';
 import type { LockHealth } from '@/lib/lock/types';
 import { HealthBadge } from './health-badge';
 import { chip } from './locks-filter';
-
-const n = (x: number) => x.toLocaleString('en-US');
 
 export function HealthChips(p: {
   health: LockHealth | null;

@@ -1,3 +1,5 @@
+import { formatCount as n } from '@/lib/format';
+import type { ReactNode } from 'react';
 import type { SourceStateData } from '@/lib/queries';
 import type { LiveState } from './use-lock-stream';
 
@@ -26,7 +28,6 @@ export function LiveIndicator({ state, ago, fetching }: { state: LiveState; ago:
   );
 }
 
-const n = (x: number) => x.toLocaleString('en-US');
 const clock = (iso: string) => new Date(iso).toISOString().slice(11, 16) + ' UTC';
 
 /**
@@ -92,5 +93,18 @@ export function ListingNotes(p: { where: string; sources: SourceStateData[]; pen
         </p>
       )}
     </>
+  );
+}
+
+/** A problem above the list: red, or amber for a request the page answered another way. */
+export function Alert({ tone = 'red', children }: { tone?: 'red' | 'amber'; children: ReactNode }) {
+  const colours =
+    tone === 'amber'
+      ? 'bg-amber-50 text-amber-900 dark:bg-amber-950 dark:text-amber-200'
+      : 'bg-red-50 text-red-900 dark:bg-red-950 dark:text-red-200';
+  return (
+    <div role="alert" className={`rounded-md p-3 text-sm ${colours}`}>
+      {children}
+    </div>
   );
 }

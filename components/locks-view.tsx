@@ -1,5 +1,6 @@
 'use client';
 
+import { formatCount as n } from '@/lib/format';
 import { useRouter } from 'next/navigation';
 import { useMemo, useRef, useState } from 'react';
 import { withLiveHealth } from '@/lib/health';
@@ -9,7 +10,7 @@ import { BULK_LIMIT, BulkReleaseDialog } from './bulk-release-dialog';
 import { ForceReleaseDialog, releasedNotice } from './force-release-dialog';
 import { LockTable } from './lock-table';
 import { HealthChips } from './health-chips';
-import { ListingNotes, LiveIndicator } from './listing-notes';
+import { Alert, ListingNotes, LiveIndicator } from './listing-notes';
 import { useFilterText, useLocksData } from './use-locks-data';
 import { useReleaseActions } from './use-release-actions';
 import { useUrlState } from './use-url-state';
@@ -24,8 +25,6 @@ interface Props {
   /** A `source` (or `prefix`) in the address that is not configured: said above the list, which shows `source`. */
   unknownSource?: string;
 }
-
-const n = (x: number) => x.toLocaleString('en-US');
 
 export function LocksView({ sources, source, canRelease, unknownSource }: Props) {
   const router = useRouter();
@@ -116,25 +115,18 @@ export function LocksView({ sources, source, canRelease, unknownSource }: Props)
       />
 
       {unknownSource !== undefined && (
-        <div
-          role="alert"
-          className="rounded-md bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-200"
-        >
+        <Alert tone="amber">
           {JSON.stringify(unknownSource)} is not a configured source; showing {where}. Configured:{' '}
           {sources.map((s) => s.id).join(', ')}.
-        </div>
+        </Alert>
       )}
       {query.isError && (
-        <div role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-900 dark:bg-red-950 dark:text-red-200">
+        <Alert>
           Could not refresh the lock list: {query.error.message}
           {data ? ' Showing the last data received.' : ''} Retrying every few seconds.
-        </div>
+        </Alert>
       )}
-      {actions.error && (
-        <div role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-900 dark:bg-red-950 dark:text-red-200">
-          {actions.error}
-        </div>
-      )}
+      {actions.error && <Alert>{actions.error}</Alert>}
       {notice && <SuccessNotice ref={noticeRef}>{notice}</SuccessNotice>}
       <ListingNotes where={where} sources={data?.sources ?? []} pending={pendingCount} skipped={data?.skipped ?? 0} />
       {filtered && data && (

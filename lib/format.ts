@@ -1,6 +1,9 @@
 // Client-safe formatting of durations, times, versions and the CLI command a lock is released with.
 import type { LockInfo } from './lock/types';
 
+/** A count for people, with thousands separated: 230,000. */
+export const formatCount = (n: number): string => n.toLocaleString('en-US');
+
 export function formatDuration(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
   if (s < 60) return `${s}s`;

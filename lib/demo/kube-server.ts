@@ -8,10 +8,35 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { sleep } from './sleep';
 
-export const KUBE_BIN = join(
-  process.env.LOCKBOARD_KUBE_CACHE ?? join(homedir(), '.cache', 'lockboard', 'kubernetes-1.20.2'),
-  'bin',
-);
+/** Where scripts/kube-apiserver.sh caches its build (the demo and the tests run these binaries). */
+export const KUBE_CACHE =
+  process.env.LOCKBOARD_KUBE_CACHE ?? join(homedir(), '.cache', 'lockboard', 'kubernetes-1.20.2');
+export const KUBE_BIN = join(KUBE_CACHE, 'bin');
+
+/**
+ * The kube-apiserver's flags on loopback: its certificates, token file and service-account keys in `dir`, on the
+ * etcd at `etcd`; AlwaysAllow (the demo, most tests) or RBAC (the least-privilege tests).
+ */
+export function apiserverArgs(o: { etcd: string; port: number; dir: string; rbac?: boolean; etcdPrefix?: string }) {
+  return [
+    `--etcd-servers=${o.etcd}`,
+    ...(o.etcdPrefix ? [`--etcd-prefix=${o.etcdPrefix}`] : []),
+    '--bind-address=127.0.0.1',
+    `--secure-port=${o.port}`,
+    `--cert-dir=${join(o.dir, 'certs')}`,
+    '--advertise-address=127.0.0.1',
+    `--authorization-mode=${o.rbac ? 'RBAC' : 'AlwaysAllow'}`,
+    `--token-auth-file=${join(o.dir, 'tokens.csv')}`,
+    '--service-account-issuer=https://kubernetes.default.svc',
+    `--service-account-key-file=${join(o.dir, 'sa.pub')}`,
+    `--service-account-signing-key-file=${join(o.dir, 'sa.key')}`,
+    '--service-cluster-ip-range=10.96.0.0/24',
+    '--enable-priority-and-fairness=false',
+    '--disable-admission-plugins=ServiceAccount',
+    '--logtostderr=false',
+    `--log-dir=${o.dir}`,
+  ];
+}
 
 export interface KubeServer {
   kubeconfig: string;
@@ -58,23 +83,7 @@ export async function startKubeServer(dataDir: string, port: number, signal: Abo
   writeFileSync(join(dir, 'tokens.csv'), `${token},demo-admin,demo-admin,system:masters\n`);
   const apiserver = spawn(
     join(KUBE_BIN, 'kube-apiserver'),
-    [
-      `--etcd-servers=http://127.0.0.1:${etcdPort}`,
-      '--bind-address=127.0.0.1',
-      `--secure-port=${port}`,
-      `--cert-dir=${join(dir, 'certs')}`,
-      '--advertise-address=127.0.0.1',
-      '--authorization-mode=AlwaysAllow',
-      `--token-auth-file=${join(dir, 'tokens.csv')}`,
-      '--service-account-issuer=https://kubernetes.default.svc',
-      `--service-account-key-file=${join(dir, 'sa.pub')}`,
-      `--service-account-signing-key-file=${join(dir, 'sa.key')}`,
-      '--service-cluster-ip-range=10.96.0.0/24',
-      '--enable-priority-and-fairness=false',
-      '--disable-admission-plugins=ServiceAccount',
-      '--logtostderr=false',
-      `--log-dir=${dir}`,
-    ],
+    apiserverArgs({ etcd: `http://127.0.0.1:${etcdPort}`, port, dir }),
     { stdio: 'ignore' },
   );
   const kubeconfig = join(dir, 'kubeconfig');

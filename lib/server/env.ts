@@ -2,20 +2,10 @@
 import 'server-only';
 import { z } from 'zod';
 import { parseDurationMs } from '@/lib/format';
-import { definitionByKind, parseSource, SOURCE_FORMS, type SourceSpec } from '@/lib/lock/stores';
+import { definitionByKind, SOURCE_FORMS } from '@/lib/lock/stores';
+import { configuredSources, list, parseSourceEntry, sourceList, type Source } from './env-sources';
 
-const list = (raw: string | undefined) =>
-  (raw ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-
-/** Sources, comma-separated; a comma inside one (etcd's `etcd://h1:2379,h2:2379/p`) is followed by no `scheme://`. */
-const sourceList = (raw: string) =>
-  raw
-    .split(/,(?=\s*[a-z][a-z0-9+.-]*:\/\/)/i)
-    .map((s) => s.trim())
-    .filter(Boolean);
+export type { Source } from './env-sources';
 
 const durationMs = z
   .string()
@@ -23,18 +13,6 @@ const durationMs = z
   .transform((raw) => parseDurationMs(raw)!);
 
 const BUCKET_NAME = /^[a-z0-9][a-z0-9._-]{1,61}[a-z0-9]$/;
-
-/** Where locks are listed: a parsed source URL (the registry's SourceSpec) and its store's kind. */
-export type Source = SourceSpec & { store: string };
-
-function parseSourceEntry(raw: string): Source | string {
-  try {
-    const spec = parseSource(raw, process.env);
-    return { ...spec, store: spec.kind };
-  } catch (err) {
-    return (err as Error).message;
-  }
-}
 
 const schema = z
   .object({
@@ -177,19 +155,6 @@ export type ConsoleEnv = Omit<ParsedEnv, 'LOCKBOARD_SOURCES' | 'LOCKBOARD_PREFIX
   /** Every configured source, from LOCKBOARD_SOURCES or LOCKBOARD_BUCKET + LOCKBOARD_PREFIXES (default "locks/"). */
   sources: Source[];
 };
-
-/** LOCKBOARD_SOURCES, or the older single-bucket form (LOCKBOARD_BUCKET of Cloud Storage + LOCKBOARD_PREFIXES). */
-function configuredSources(
-  env: Pick<ParsedEnv, 'LOCKBOARD_SOURCES' | 'LOCKBOARD_BUCKET' | 'LOCKBOARD_PREFIXES'>,
-): Source[] {
-  if (env.LOCKBOARD_SOURCES) return env.LOCKBOARD_SOURCES;
-  if (!env.LOCKBOARD_BUCKET) return [];
-  const prefixes = env.LOCKBOARD_PREFIXES === undefined ? ['locks/'] : list(env.LOCKBOARD_PREFIXES);
-  // a bad prefix is named by its own rule (LOCKBOARD_PREFIXES); it is no source
-  return prefixes
-    .map((prefix) => parseSourceEntry(`gs://${env.LOCKBOARD_BUCKET}/${prefix}`))
-    .filter((s): s is Source => typeof s !== 'string');
-}
 
 function withSources(parsed: ParsedEnv): ConsoleEnv {
   const { LOCKBOARD_SOURCES, LOCKBOARD_BUCKET, LOCKBOARD_PREFIXES, ...rest } = parsed;

@@ -12,7 +12,7 @@ import { env } from './env';
 import type { RouteUser } from './http';
 import { matcher, runQuery, type LockQuery } from '../lock/query/query';
 import { expand } from '../lock/query/row';
-import { consoleView, rowView, statusOf, windowOf } from './locks';
+import { consoleView, READY_MS, rowView, statusOf, windowOf } from './locks';
 import { metrics } from './metrics';
 import { isStopping, onStop } from './shutdown';
 import type { Source } from './sources';
@@ -21,8 +21,6 @@ import { openSse } from './sse';
 
 const TICK_MS = 15_000;
 const COUNTS_MS = 1_000;
-/** A first snapshot waits this long for a source's first listing page. */
-const FIRST_PAGE_MS = 800;
 /** Queued chunks a client may fall behind by before its changes are dropped for a reset. */
 const MAX_QUEUED = 256;
 const EPOCH = randomBytes(4).toString('hex'); // this process: an event id from another one means events were missed
@@ -146,14 +144,7 @@ export function lockStream(
       sse.after(COUNTS_MS, counts);
       for (const s of selection.sources) sse.onClose(watcherFor(s).subscribe(onChange(s)));
       // the same freshness as a query: a quick source is listed now, a big one answers from its index at once
-      await Promise.all(
-        selection.sources.map(async (s) => {
-          const w = watcherFor(s);
-          w.ask();
-          await w.firstPage(FIRST_PAGE_MS);
-          await w.fresh(FIRST_PAGE_MS);
-        }),
-      );
+      await Promise.all(selection.sources.map((s) => watcherFor(s).ready(READY_MS)));
       if (o.lastEventId) {
         // A reconnect: what happened in between is not replayed; the client starts again from this window
         metrics.resets.inc();

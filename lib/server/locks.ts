@@ -64,8 +64,8 @@ export function rowView(lock: ConsoleLock): ConsoleRow {
   return windowRow(lock);
 }
 
-/** A first screen waits this long for a source's first listing page, never for the whole pass. */
-const FIRST_PAGE_MS = 800;
+/** A query waits at most this long for a source (its first page, a quick pass), never for a big source's whole pass. */
+export const READY_MS = 1_500;
 
 /**
  * One window of the selection from the sources' indexes (each source listed by its watcher, page by page): the same
@@ -79,8 +79,7 @@ export async function queryForConsole(
   if (query.cursor && !decodeCursor(query.cursor))
     throw new ApiError('bad_request', 'cursor is not one this console gave: start again without it.');
   const watchers = selection.sources.map((s) => ({ source: s, w: watcherFor(s) }));
-  for (const { w } of watchers) w.ask();
-  await Promise.all(watchers.map(({ w }) => w.firstPage(FIRST_PAGE_MS).then(() => w.fresh(FIRST_PAGE_MS))));
+  await Promise.all(watchers.map(({ w }) => w.ready(READY_MS)));
   const window = windowOf(selection, query, o.sensitive === true);
   // every source failed its last pass: the store's own words as a 503 (one that answers keeps the rest listed)
   const failed = window.sources.filter((st) => st.error && !(st.lastGoodRead && st.lastGoodRead > st.error.at));

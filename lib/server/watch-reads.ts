@@ -1,8 +1,10 @@
-// The watcher's two reads of a store (lib/server/watcher.ts): a listing pass walked page by page into the source's
-// index, and the names a change feed reported, read one by one. Each returns the rows that changed.
+// The watcher's reads of a store (lib/server/watcher.ts): a listing pass walked page by page into the source's index,
+// the names a change feed reported, read one by one, and bodies read after a metadata-first listing. Each returns the
+// rows that changed.
 import 'server-only';
 import { mapLimit } from '@/lib/lock/map-limit';
-import { isListedLock } from '@/lib/lock/store';
+import { sleep } from '@/lib/lock/backoff';
+import { isListedLock, type LockView } from '@/lib/lock/store';
 import { storeUnavailable } from '@/lib/lock/store-errors';
 import type { LockIndex, RowChange } from '../lock/query/lock-index';
 import type { ListingStatus } from './listing-status';
@@ -73,4 +75,23 @@ export async function readNames(
   status.serverTime = new Date(now).toISOString();
   status.readAt = Date.now();
   return out;
+}
+
+/** Bodies read after a metadata-first listing: pending rows filled in, or removed when they were no lock. */
+export function applyBodies(index: LockIndex, views: LockView[], dropped: string[], now: number): RowChange[] {
+  const out: RowChange[] = [];
+  for (const v of views) {
+    const c = index.upsert(v, now);
+    if (c) out.push(c);
+  }
+  for (const name of dropped) {
+    const c = index.remove(name);
+    if (c) out.push(c);
+  }
+  return out;
+}
+
+/** Checks `done` every 20 ms until it holds or `until` (ms since the epoch) passes. */
+export async function pollUntil(done: () => boolean, until: number): Promise<void> {
+  while (!done() && Date.now() < until) await sleep(20);
 }

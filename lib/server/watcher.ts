@@ -11,7 +11,8 @@ import { LockIndex, type RowChange } from '../lock/query/lock-index';
 import { countWatchEvent } from './metrics';
 import { SourceFeed } from './source-feed';
 import { onLaterReads } from './stores';
-import { listPass, readNames } from './watch-reads';
+import { applyBodies, listPass, pollUntil, readNames } from './watch-reads';
+import { sleep } from '@/lib/lock/backoff';
 import type { Source } from './sources';
 import { ListingStatus, type SourceState } from './listing-status';
 
@@ -70,34 +71,21 @@ export class SourceWatcher {
   }
 
   /**
-   * A query is about to read the index: the source is listed (the first pass starts now if it never ran). A source
-   * whose passes are quick and whose last one is over a second old is listed again now, and the query may wait for it
-   * (`fresh`): a small source answers as fresh as a direct listing did; a big one answers from the index at once.
+   * A query is about to read the index: the source is listed (its first pass starts now if it never ran; a source
+   * whose passes are quick is listed again now). Resolves within `ms`: once there is a first page, a quick pass
+   * under way is done and its few bodies listed metadata first are read. A small source answers as fresh and whole
+   * as a direct listing did; a big one answers from its index at once, its unread rows marked pending.
    */
-  ask(): void {
+  async ready(ms: number): Promise<void> {
     this.askedAt = Date.now();
     this.begin();
-    const quick = this.lastListMs < QUICK_PASS_MS;
-    if (quick && !this.running && this.started) this.nudge();
-  }
-
-  /**
-   * Waits (at most `ms`) for a quick pass under way, then for the bodies it listed metadata first when they are few:
-   * a small source answers whole; a big one answers at once, its unread rows marked pending.
-   */
-  async fresh(ms: number): Promise<void> {
+    if (this.lastListMs < QUICK_PASS_MS && !this.running) this.nudge();
     const until = Date.now() + ms;
+    const st = this.status;
+    await pollUntil(() => st.complete || st.error !== undefined || st.listed > 0, until);
     if (this.running && this.lastListMs < QUICK_PASS_MS)
-      await Promise.race([this.running, new Promise((r) => setTimeout(r, ms))]);
-    while (this.index.pending > 0 && this.index.pending <= FEW_PENDING && Date.now() < until)
-      await new Promise((r) => setTimeout(r, 20));
-  }
-
-  /** Resolves once the pass under way has a first page (or failed), or after `ms`: a first screen is never empty for want of a moment. */
-  async firstPage(ms: number): Promise<void> {
-    const until = Date.now() + ms;
-    while (!this.status.complete && !this.status.error && this.status.listed === 0 && Date.now() < until)
-      await new Promise((r) => setTimeout(r, 20));
+      await Promise.race([this.running, sleep(Math.max(0, until - Date.now()))]);
+    await pollUntil(() => this.index.pending === 0 || this.index.pending > FEW_PENDING, until);
   }
 
   /** Every change from now on (null: the listing's status moved), until the returned stop is called. */
@@ -166,17 +154,7 @@ export class SourceWatcher {
 
   /** Bodies read after a metadata-first listing: pending rows filled in, or dropped when they were no lock. */
   private applyRead(views: LockView[], dropped: string[]): void {
-    const now = this.now();
-    const out: RowChange[] = [];
-    for (const v of views) {
-      const c = this.index.upsert(v, now);
-      if (c) out.push(c);
-    }
-    for (const name of dropped) {
-      const c = this.index.remove(name);
-      if (c) out.push(c);
-    }
-    this.publish(out);
+    this.publish(applyBodies(this.index, views, dropped, this.now()));
   }
 
   private schedule(): void {

@@ -5,16 +5,16 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { apiserverArgs, KUBE_BIN } from '@/lib/demo/kube-server';
 import { freePort } from './browser';
 import { startCandidate, type Candidate } from './kube-candidate';
 import { delay } from './requests';
 
-export const KUBE_CACHE =
-  process.env.LOCKBOARD_KUBE_CACHE ?? join(homedir(), '.cache', 'lockboard', 'kubernetes-1.20.2');
-export const KUBE_APISERVER = join(KUBE_CACHE, 'bin', 'kube-apiserver');
-export const KUBE_LEADER = join(KUBE_CACHE, 'bin', 'kube-leader');
+export { KUBE_CACHE } from '@/lib/demo/kube-server';
+export const KUBE_APISERVER = join(KUBE_BIN, 'kube-apiserver');
+export const KUBE_LEADER = join(KUBE_BIN, 'kube-leader');
 export type { Candidate } from './kube-candidate';
 
 export function requireKube(): void {
@@ -92,24 +92,7 @@ export async function startKube(o: { rbac?: boolean } = {}): Promise<TestKube> {
     writeFileSync(join(dir, 'tokens.csv'), `${token},admin,admin-uid,system:masters\n`);
     const apiserver = spawn(
       KUBE_APISERVER,
-      [
-        `--etcd-servers=http://127.0.0.1:${client}`,
-        '--etcd-prefix=/kas',
-        '--bind-address=127.0.0.1',
-        `--secure-port=${secure}`,
-        `--cert-dir=${join(dir, 'certs')}`,
-        '--advertise-address=127.0.0.1',
-        `--authorization-mode=${o.rbac ? 'RBAC' : 'AlwaysAllow'}`,
-        `--token-auth-file=${join(dir, 'tokens.csv')}`,
-        '--service-account-issuer=https://kubernetes.default.svc',
-        `--service-account-key-file=${join(dir, 'sa.pub')}`,
-        `--service-account-signing-key-file=${join(dir, 'sa.key')}`,
-        '--service-cluster-ip-range=10.96.0.0/24',
-        '--enable-priority-and-fairness=false',
-        '--disable-admission-plugins=ServiceAccount',
-        '--logtostderr=false',
-        `--log-dir=${dir}`,
-      ],
+      apiserverArgs({ etcd: `http://127.0.0.1:${client}`, etcdPrefix: '/kas', port: secure, dir, rbac: o.rbac }),
       { stdio: 'ignore' },
     );
     children.push(apiserver);

@@ -12,9 +12,9 @@ import { assertVersion, recordedRelease, type LockStore, type LockView, type Rel
 import type { ListOptions, StorePage, StoreReleaseResult } from '../../store';
 import { auditWords, S3AuditTrail } from './audit';
 import { s3Status, S3Objects, type S3Body, type S3Listed } from './objects';
-import { LOCKBOARD_BODY_LIMIT, objectOf, releasedMarker, s3View, tokenOfVersion } from './view';
+import { LOCKBOARD_BODY_LIMIT, objectOf, releasedMarker, s3View } from './view';
+import { judge, ReadOnlySourceError } from './release-rules';
 import { S3_VERSION } from './version';
-import { ownerDigest } from '../../owner-digest';
 import { listAroundTrail } from './list-around';
 
 export interface S3StoreOptions {
@@ -190,27 +190,5 @@ export class S3LockStore implements LockStore {
 
   record(fields: Record<string, string>): Promise<string> {
     return this.trail.record(fields);
-  }
-}
-
-/** A newer version of the lock seen: the same holder's refresh (same fencing token) is alive, anything else changed. */
-function judge(current: LockView, seen: ReleaseRequest): 'refreshed' | 'changed' {
-  if (current.format !== 'lockboard') return 'changed';
-  const token = tokenOfVersion(seen.version);
-  const sameToken = token !== undefined && token === current.generation;
-  const sameOwner =
-    current.identity !== undefined &&
-    (seen.identity !== undefined
-      ? seen.identity === current.identity
-      : seen.ownerDigest !== undefined && seen.ownerDigest === ownerDigest(current.identity));
-  return sameToken || sameOwner ? 'refreshed' : 'changed';
-}
-
-/** A release on a source configured as read-only: refused before anything is sent. */
-export class ReadOnlySourceError extends Error {
-  readonly code = 'READ_ONLY';
-  constructor(source: string, why: string) {
-    super(`${source} is read-only: ${why} Nothing was deleted.`);
-    this.name = 'ReadOnlySourceError';
   }
 }
