@@ -2,7 +2,7 @@
 // (lib/lock/query), walked page by page (a query answers from the first page on, saying how far the pass is), and
 // publishes what changed. With a change feed it reads only the names reported and reconciles every
 // LOCKBOARD_RECONCILE (60 s); without one it lists at its store's pace, while someone watches or asked in the last
-// 30 s. A source that cannot be listed keeps its last good rows and says why.
+// 10 s (a polling client asks every 2 s). A source that cannot be listed keeps its last good rows and says why.
 import 'server-only';
 import { definitionByKind } from '@/lib/lock/stores';
 import type { LockView } from '@/lib/lock/store';
@@ -28,7 +28,7 @@ type Listener = (change: SourceChange | null) => void;
 /** Changes reported within this window are read together: a burst of refreshes is one event, not a flood. */
 const COALESCE_MS = 100;
 /** A query keeps the source listed this long after it, with nobody watching (a polling client asks again). */
-const ASKED_KEEPS_MS = 30_000;
+const ASKED_KEEPS_MS = 10_000;
 const SWEEP_MS = 1_000;
 /** A pass this quick is waited for by a query (a small source stays as fresh as a direct listing). */
 const QUICK_PASS_MS = 500;
