@@ -49,15 +49,20 @@ function verified(r: Record<string, unknown>, key: string | undefined): boolean 
 /**
  * Records as read from any store's trail, made safe to show: each field type-checked (a field of the wrong type is
  * dropped), event kinds no Lockboard writes shown as `unknown` (the written kind kept in `reported_event`), and
- * `verified` set from the signature.
+ * `verified` set from the signature. `kinds`: the event kinds the reader knows (the console's session records have
+ * their own, lib/server/session-revocations.ts).
  */
-export function trustAuditRecords(records: readonly AuditRecord[], key = auditKey()): AuditRecord[] {
+export function trustAuditRecords(
+  records: readonly AuditRecord[],
+  key = auditKey(),
+  kinds: readonly string[] = KNOWN_AUDIT_EVENTS,
+): AuditRecord[] {
   const out: AuditRecord[] = [];
   for (const raw of records as unknown as Record<string, unknown>[]) {
     if (typeof raw.id !== 'string' || typeof raw.lock !== 'string' || typeof raw.at !== 'string') continue;
     if (!Number.isFinite(Date.parse(raw.at))) continue;
     const event = typeof raw.event === 'string' ? raw.event : '';
-    const known = (KNOWN_AUDIT_EVENTS as readonly string[]).includes(event);
+    const known = kinds.includes(event);
     const r: AuditRecord = {
       id: raw.id,
       at: raw.at,

@@ -8,6 +8,7 @@ import type { TrailFault } from '@/lib/churn';
 import type { SourcedAuditRecord } from './audit-trails';
 import { sourceOfLock, sources } from './sources';
 import { trustAuditRecords } from '@/lib/lock/audit-trust';
+import { SESSIONS_LOCK } from './session-revocations';
 
 const MAX_WINDOW_MS = 31 * 86_400_000;
 const CACHE_MS = 5_000;
@@ -110,7 +111,11 @@ function readSlice(trail: Trail, startMs: number, lock: string | undefined): Pro
   if (hit && now - hit.at < (closed ? CLOSED_SLICE_CACHE_MS : CACHE_MS)) return hit.value;
   // every record made safe to show and its signature checked (lib/lock/audit-trust.ts)
   const value = readTrailWindow(trail, new Date(startMs), new Date(startMs + SLICE_MS), lock).then((events) =>
-    attribute(trail, trustAuditRecords(events)),
+    // the console's session records share the trail but concern no lock (lib/server/session-revocations.ts)
+    attribute(
+      trail,
+      trustAuditRecords(events).filter((e) => e.lock !== SESSIONS_LOCK),
+    ),
   );
   value.catch(() => cache.delete(key));
   if (cache.size >= 2_000) cache.delete(cache.keys().next().value!);

@@ -7,7 +7,8 @@ import GoogleProvider from 'next-auth/providers/google';
 import { env, type ConsoleEnv } from './env';
 import { safeRedirect } from './return-path';
 import { roleFor, type Role } from './roles';
-import { revokeSession, sessionEnded, sessionIdentity } from './session-guard';
+import { sessionIdentity } from './session-guard';
+import { sessionRefused, signOutEverywhere } from './session-revocations';
 
 export const DEMO_ACCOUNTS = [
   { email: 'operator@demo.lockboard', password: 'operator', role: 'operator' as const },
@@ -98,12 +99,13 @@ function buildAuthOptions(): NextAuthOptions {
       redirect: ({ url, baseUrl }) => safeRedirect(url, baseUrl),
       jwt: ({ token }) => ({ ...token, ...sessionIdentity(token), role: resolveRole(token.email) }),
       // A signed-out or too old session is no session: pages send its holder to sign in again
-      session: ({ session, token }) =>
-        sessionEnded(token) !== null
+      session: async ({ session, token }) =>
+        (await sessionRefused(token)) !== null
           ? { expires: session.expires, role: null }
           : { ...session, role: resolveRole(token.email) },
     },
-    events: { signOut: ({ token }) => revokeSession(token) },
+    // every replica refuses the session from then on (lib/server/session-revocations.ts)
+    events: { signOut: ({ token }) => signOutEverywhere(token) },
   };
 }
 

@@ -9,7 +9,8 @@ import { storeUnavailable } from '@/lib/lock/store-errors';
 import { resolveRole } from './auth';
 import { env } from './env';
 import { allows, type Role } from './roles';
-import { sessionDeadline, sessionEnded } from './session-guard';
+import { sessionDeadline } from './session-guard';
+import { sessionRefused } from './session-revocations';
 
 const STATUS = {
   bad_request: 400,
@@ -81,7 +82,7 @@ export function withRole<P = Record<string, never>>(needed: Role, handler: Handl
     try {
       const token = await getToken({ req, secret: env().NEXTAUTH_SECRET });
       if (!token?.email) throw new ApiError('unauthorized', 'Sign in to use the Lockboard API.');
-      const ended = sessionEnded(token);
+      const ended = await sessionRefused(token);
       if (ended) throw new ApiError('unauthorized', ended);
       const role = resolveRole(token.email);
       if (!role) throw new ApiError('forbidden', `${token.email} is not on the Lockboard viewer or operator list.`);
