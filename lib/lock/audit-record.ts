@@ -64,6 +64,11 @@ export interface AuditRecord extends Omit<AuditEvent, 'held_ms' | 'stale_ms' | '
   id: string;
   /** The store's time for the record (a stream id, an object's creation, a row's default), never a writer's name. */
   at: string;
+  /**
+   * Who gave `at`: the store (absent or 'store'); where the store keeps no time for a record (DynamoDB, etcd, the
+   * lock-file trail), the signer ('signed': a verified record's signed time) or the writer ('reported': as reported).
+   */
+  at_from?: 'store' | 'signed' | 'reported';
   held_ms?: number;
   stale_ms?: number;
   /** Signed with the deployment's key by the console or the CLI; false: reported by a holder (or unsigned). */

@@ -76,8 +76,21 @@ export function trustAuditRecords(
       if (typeof raw[k] === 'number' && Number.isFinite(raw[k])) r[k] = raw[k];
     if (raw.delete_confirmed === 'false') r.delete_confirmed = 'false';
     r.verified = known && verified({ ...r, event }, key);
+    datedBy(r, raw.at_from);
     delete r.sig;
     out.push(r);
   }
   return out;
+}
+
+/**
+ * Where the store keeps no time of its own for a record, its time is the signer's when the signature holds (a
+ * signature covers `signed_at`), else the writer's, shown as reported; elsewhere it is the store's.
+ */
+function datedBy(r: AuditRecord, from: unknown): void {
+  if (from !== 'reported') return;
+  if (r.verified && r.signed_at && Number.isFinite(Date.parse(r.signed_at))) {
+    r.at = new Date(r.signed_at).toISOString();
+    r.at_from = 'signed';
+  } else r.at_from = 'reported';
 }

@@ -1,6 +1,7 @@
 // The etcd client (npm `etcd3`, loaded only when an etcd source is opened): TLS files and credentials from the
 // source, every call with a deadline, and the CLI's client failing fast instead of retrying.
 import { readFileSync } from 'node:fs';
+import type { IOptions } from 'etcd3';
 import { missingSdk, type OpenOptions } from '../types';
 import type { EtcdKv } from './formats';
 import type { EtcdSource } from './source';
@@ -26,7 +27,12 @@ function readPem(what: string, path: string): Buffer {
   }
 }
 
-export async function connectEtcd(src: EtcdSource, o: Pick<OpenOptions, 'role'>): Promise<Etcd3Client> {
+export async function connectEtcd(
+  src: EtcdSource,
+  o: Pick<OpenOptions, 'role'>,
+  /** Replies larger than this are refused before they are read (the value client of bounded-read.ts). */
+  maxReplyBytes?: number,
+): Promise<Etcd3Client> {
   const { Etcd3 } = await loadEtcd3();
   const { ca, cert, key } = src.files;
   const credentials =
@@ -43,6 +49,13 @@ export async function connectEtcd(src: EtcdSource, o: Pick<OpenOptions, 'role'>)
     ...(src.auth ? { auth: src.auth } : {}),
     dialTimeout: deadlineMs,
     defaultCallOptions: (ctx) => (ctx.isStream ? {} : { deadline: Date.now() + deadlineMs }),
+    ...(maxReplyBytes
+      ? {
+          grpcOptions: { 'grpc.max_receive_message_length': maxReplyBytes },
+          // a reply refused for its size is the data's fault, not the server's: no circuit breaker, no retry
+          faultHandling: { host: () => passThrough, global: passThrough },
+        }
+      : {}),
   });
   try {
     await client.getAll().prefix(src.prefix).limit(1).keys(); // a read the source's role must allow anyway
@@ -53,6 +66,17 @@ export async function connectEtcd(src: EtcdSource, o: Pick<OpenOptions, 'role'>)
   }
   return client;
 }
+
+type Policy = NonNullable<NonNullable<IOptions['faultHandling']>['global']>;
+const never = () => ({ dispose: () => undefined });
+/** A fault-handling policy that only runs the call (etcd3's default breaks the circuit after 3 failed calls). */
+const passThrough = {
+  _altReturn: undefined as never,
+  onSuccess: never,
+  onFailure: never,
+  execute: async (fn: (c: { signal: AbortSignal }) => unknown, signal?: AbortSignal) =>
+    fn({ signal: signal ?? new AbortController().signal }),
+} as unknown as Policy;
 
 /** A KeyValue of the v3 API in the formats' terms. */
 export function kvOf(kv: {

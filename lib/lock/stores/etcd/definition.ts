@@ -19,15 +19,27 @@ export const etcd: StoreDefinition = {
     return { kind: 'etcd', id: s.display, bucket: cluster, bucketId: s.display, prefix: s.prefix, url };
   },
   async open(spec, o) {
-    const [{ EtcdLockStore }, { connectEtcd }] = await Promise.all([import('./store'), import('./client')]);
+    const [{ EtcdLockStore }, { connectEtcd }, { VALUE_MESSAGE_CAP }] = await Promise.all([
+      import('./store'),
+      import('./client'),
+      import('./bounded-read'),
+    ]);
     const src = parseEtcdSource(spec.url, o.env);
     const client = await connectEtcd(src, o);
+    const values = await connectEtcd(src, o, VALUE_MESSAGE_CAP).catch((err: unknown) => {
+      client.close();
+      throw err;
+    });
     return new EtcdLockStore({
       client,
+      values,
       prefix: src.prefix,
       source: spec.id,
       longHeldMs: o.longHeldMs,
-      close: () => client.close(),
+      close: () => {
+        client.close();
+        values.close();
+      },
     });
   },
   async acquire(spec: SourceSpec, name, o) {

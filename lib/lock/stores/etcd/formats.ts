@@ -18,6 +18,8 @@ export interface EtcdKv {
   modRevision: string;
   /** The lease id in decimal, "0" for none. */
   lease: string;
+  /** The value is over 64 KiB (bounded-read.ts): not read, `value` is empty. */
+  oversized?: true;
 }
 
 /** A lock: its holder key and, for queued layouts, the waiters in grant order. */
@@ -36,6 +38,9 @@ export const FORMAT_LABELS: Record<EtcdFormat, string> = {
   'python-etcd3': 'python3-etcd3 lock',
 };
 
+/** How the values never read are named. */
+export const OVERSIZE_LABEL = '64 KiB';
+
 export const leaseHex = (lease: string): string => BigInt(lease).toString(16);
 
 /** Where one key belongs: a queue entry of lock `name`, a single-key lock, or null (not a lock). */
@@ -46,13 +51,13 @@ export function classifyKey(kv: EtcdKv): { name: string; format: EtcdFormat; que
     const name = kv.key.slice(0, slash);
     const suffix = kv.key.slice(slash + 1);
     if (/^[0-9a-f]{1,16}$/.test(suffix) && suffix === leaseHex(kv.lease))
-      return { name, format: kv.value.length === 0 ? 'etcd-mutex' : 'etcd-election', queued: true };
-    if (/^\d{1,20}$/.test(suffix) && suffix === kv.lease && kv.value.length > 0)
+      return { name, format: kv.value.length === 0 && !kv.oversized ? 'etcd-mutex' : 'etcd-election', queued: true };
+    if (/^\d{1,20}$/.test(suffix) && suffix === kv.lease && (kv.value.length > 0 || kv.oversized))
       return { name, format: 'etcd-election', queued: true };
   }
   if (kv.key.startsWith('/locks/') && kv.key.length > 7 && isUuid1(kv.value))
     return { name: kv.key, format: 'python-etcd3', queued: false };
-  if (kv.value.length === 0) return { name: kv.key, format: 'etcd3-lock', queued: false };
+  if (kv.value.length === 0 && !kv.oversized) return { name: kv.key, format: 'etcd3-lock', queued: false };
   return null;
 }
 
@@ -92,6 +97,7 @@ export function sortByCreate(kvs: EtcdKv[]): EtcdKv[] {
 
 /** Who a key names, as its recipe records it. */
 export function identityOf(format: EtcdFormat, kv: EtcdKv): string {
+  if (kv.oversized) return `(a value larger than ${OVERSIZE_LABEL}: not read)`;
   if (format === 'etcd-election') return kv.value.toString('utf8');
   if (format === 'python-etcd3') {
     const h = kv.value.toString('hex');

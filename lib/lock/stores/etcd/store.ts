@@ -6,15 +6,18 @@ import { mapLimit } from '../../map-limit';
 import { assertVersion, notALockView, recordedRelease, type LockStore, type LockView } from '../../store';
 import type { ChangeFeed, ChangeFeedHandlers, ReleaseRequest, StorePage, StoreReleaseResult } from '../../store';
 import { AUDIT_PREFIX, readEtcdEvents, recordEtcdEvent } from './audit';
-import { kvOf, type Etcd3Client } from './client';
+import type { Etcd3Client } from './client';
+import { readKeysOnly, readOneBounded, withBoundedValues } from './bounded-read';
 import { startEtcdFeed } from './feed';
-import { classifyKey, readLocks, sortByCreate, type EtcdKv, type EtcdReading } from './formats';
+import { classifyKey, OVERSIZE_LABEL, readLocks, sortByCreate, type EtcdKv, type EtcdReading } from './formats';
 import { ETCD_VERSION } from './version';
 import { etcdTerms, etcdView, type LeaseInfo, type ViewContext } from './view';
 import { waiterView } from './waiter';
 
 export interface EtcdStoreOptions {
   client: Etcd3Client;
+  /** The client values are read through, its replies capped (bounded-read.ts); the main client where not given. */
+  values?: Etcd3Client;
   /** Keys under the source start with this ("" for every key). */
   prefix: string;
   /** The source as shown, without credentials. */
@@ -34,8 +37,11 @@ export class EtcdLockStore implements LockStore {
   readonly source: string;
   private readonly firstSeen = new Map<string, number>();
 
+  private readonly values: Etcd3Client;
+
   constructor(private readonly o: EtcdStoreOptions) {
     this.source = o.source;
+    this.values = o.values ?? o.client;
   }
 
   /** etcd keeps no wall-clock time: the console's clock, which "seen since" is also on. */
@@ -55,8 +61,8 @@ export class EtcdLockStore implements LockStore {
     const parts = AUDIT_PREFIX.startsWith(prefix)
       ? [new Range(all.start, audit.start), new Range(audit.end, all.end)]
       : [all];
-    const read = await Promise.all(parts.map((r) => this.o.client.getAll().inRange(r).sort('Create', 'Ascend').exec()));
-    return sortByCreate(read.flatMap((res) => res.kvs.map(kvOf)));
+    const keys = await Promise.all(parts.map((r) => readKeysOnly(this.o.client, r.start, r.end)));
+    return sortByCreate(await withBoundedValues(this.values, keys.flat()));
   }
 
   /**
@@ -103,8 +109,7 @@ export class EtcdLockStore implements LockStore {
     const queue = readLocks((await this.range(`${name}/`)).filter((kv) => classifyKey(kv)?.name === name));
     const own = queue.locks.find((r) => r.name === name);
     if (own) return { kind: 'lock', reading: own };
-    const res = await this.o.client.get(name).exec();
-    const kv = res.kvs[0] && kvOf(res.kvs[0]);
+    const kv = await readOneBounded(this.values, name);
     if (!kv) return null;
     const c = classifyKey(kv);
     if (c && !c.queued) return { kind: 'lock', reading: readLocks([kv]).locks[0]! };
@@ -127,10 +132,10 @@ export class EtcdLockStore implements LockStore {
       kind: this.kind,
       source: this.source,
       name,
-      what: `An etcd key of ${at.kv.value.length} bytes${at.kv.lease === '0' ? '' : ' on a lease'}`,
+      what: `An etcd key ${sizeOf(at.kv)}${at.kv.lease === '0' ? '' : ' on a lease'}`,
       nowMs: this.now(),
       terms: etcdTerms('etcd-mutex', at.kv.lease !== '0'),
-      size: at.kv.value.length,
+      ...(at.kv.oversized ? {} : { size: at.kv.value.length }),
     });
   }
 
@@ -148,7 +153,7 @@ export class EtcdLockStore implements LockStore {
   }
 
   readAudit(from: Date, to: Date, lock?: string): Promise<AuditRecord[]> {
-    return readEtcdEvents(this.o.client, from, to, lock);
+    return readEtcdEvents(this.o.client, from, to, lock, this.values);
   }
 
   /** The holder's key deleted in one Txn pinned to its create revision; a waiter is refused and kept. */
@@ -170,3 +175,6 @@ export class EtcdLockStore implements LockStore {
     return result.outcome === 'released' ? { ...result, released: before } : result;
   }
 }
+
+const sizeOf = (kv: EtcdKv) =>
+  kv.oversized ? `whose value is larger than ${OVERSIZE_LABEL} (not read)` : `of ${kv.value.length} bytes`;
