@@ -63,9 +63,11 @@ export class DynamoAuditTrail {
           throw err;
         });
       for (const i of page.Items ?? []) {
+        // DynamoDB keeps no time of its own for an item: the writer's, shown as reported (or signed, when verified)
         const record = {
           id: i.id?.S ?? '',
           at: i.at?.S ?? '',
+          at_from: 'reported',
           event: i.event?.S ?? '',
           lock: i.lock?.S ?? '',
         } as AuditRecord;

@@ -68,7 +68,10 @@ export async function readValues(values: Etcd3Client, keys: EtcdKv[]): Promise<E
   const known = knownLarge(values);
   const out: EtcdKv[] = [];
   const unknown: EtcdKv[] = [];
-  for (const kv of keys) known.get(kv.key) === kv.modRevision ? out.push(oversized(kv)) : unknown.push(kv);
+  for (const kv of keys) {
+    if (known.get(kv.key) === kv.modRevision) out.push(oversized(kv));
+    else unknown.push(kv);
+  }
   for (let i = 0; i < unknown.length; i += BATCH) {
     for (const read of await readBatch(values, unknown.slice(i, i + BATCH))) {
       const kv = read.value.length > MAX_VALUE_BYTES ? oversized(read) : read;

@@ -34,12 +34,14 @@ export function readEvents(dir: string, from: Date, to: Date, lock?: string): Au
   for (const line of text.split('\n')) {
     if (!line) continue;
     // a torn last line (a crash mid-write) or JSON that is no object is skipped
-    const f = jsonObject(line) as Record<string, string> | undefined;
-    if (!f) continue;
-    const t = Date.parse(f.at ?? '');
-    if (!f.event || !f.lock || !(t >= from.getTime() && t < to.getTime()) || (lock && f.lock !== lock)) continue;
-    const record = { id: f.id, at: f.at, event: f.event, lock: f.lock } as AuditRecord;
-    for (const k of AUDIT_STRING_FIELDS) if (f[k]) record[k] = f[k];
+    const f = jsonObject(line);
+    if (!f || typeof f.event !== 'string' || typeof f.lock !== 'string' || typeof f.at !== 'string') continue;
+    const t = Date.parse(f.at);
+    if (!f.event || !(t >= from.getTime() && t < to.getTime()) || (lock && f.lock !== lock)) continue;
+    const id = typeof f.id === 'string' ? f.id : `${t}`;
+    // one file of lines has no time per line (its mtime is the last append's): the writer's, shown as reported
+    const record = { id, at: f.at, at_from: 'reported', event: f.event, lock: f.lock } as AuditRecord;
+    for (const k of AUDIT_STRING_FIELDS) if (typeof f[k] === 'string') record[k] = f[k] as never;
     out.push(record);
   }
   return out;

@@ -58,7 +58,14 @@ export async function readEvents(
     if (!f) continue;
     const at = Date.parse(f.at ?? '');
     if (!f.event || !f.lock || !(at >= from.getTime() && at < to.getTime()) || (lock && f.lock !== lock)) continue;
-    const record = { id: key.slice(PREFIX.length), at: f.at, event: f.event, lock: f.lock } as AuditRecord;
+    // annotations carry no time of their own (the Lease has one update time for all): the writer's, as reported
+    const record = {
+      id: key.slice(PREFIX.length),
+      at: f.at,
+      at_from: 'reported',
+      event: f.event,
+      lock: f.lock,
+    } as AuditRecord;
     for (const k of AUDIT_STRING_FIELDS) if (typeof f[k] === 'string') record[k] = f[k];
     out.push(record);
   }

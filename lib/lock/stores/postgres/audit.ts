@@ -1,4 +1,5 @@
-// The PostgreSQL audit trail: lockboard_audit (created if absent), read with the lock tables' own release histories.
+// The PostgreSQL audit trail: lockboard_audit (created if absent), read with the lock tables' own release histories;
+// each row dated by the server (a trigger), never by a writer.
 import type { AuditRecord } from '../../audit-record';
 import { signAuditFields } from '../../audit-trust';
 import type { Queryable } from './advisory';
@@ -19,11 +20,12 @@ export class PostgresAuditTrail {
     this.ready ??= this.client
       .query<{ t: string | null }>('SELECT to_regclass($1)::text AS t', [table])
       .then(async ({ rows }) => {
-        if (rows[0]?.t) return;
-        await this.client.query(
-          `CREATE TABLE IF NOT EXISTS ${table} (id bigserial PRIMARY KEY, at timestamptz NOT NULL DEFAULT now(),
-            event text NOT NULL, lock text NOT NULL, fields jsonb NOT NULL DEFAULT '{}')`,
-        );
+        if (!rows[0]?.t)
+          await this.client.query(
+            `CREATE TABLE IF NOT EXISTS ${table} (id bigserial PRIMARY KEY, at timestamptz NOT NULL DEFAULT now(),
+              event text NOT NULL, lock text NOT NULL, fields jsonb NOT NULL DEFAULT '{}')`,
+          );
+        await stampAt(this.client, this.schema);
       });
     this.ready.catch(() => (this.ready = undefined));
     return this.ready;
@@ -88,4 +90,27 @@ export class PostgresAuditTrail {
     }
     return out.sort((a, b) => (a.at < b.at ? -1 : 1));
   }
+}
+
+/**
+ * A row's time is the server's: a default alone is what a writer may override (`INSERT … (at) VALUES ('2020-…')`), so
+ * a trigger sets `at` to clock_timestamp() on every insert and update. Created by whoever may (the table's owner:
+ * the console when it created the table); where the trigger exists already, or this role may not create it, nothing
+ * changes (the README says how the owner adds it).
+ */
+async function stampAt(client: Queryable, schema: string): Promise<void> {
+  const s = ident(schema);
+  const { rows } = await client.query<{ n: string }>(
+    `SELECT count(*)::text AS n FROM pg_trigger WHERE tgname = 'lockboard_audit_at' AND tgrelid = to_regclass($1)`,
+    [`${s}.lockboard_audit`],
+  );
+  if (rows[0]?.n !== '0') return;
+  await client
+    .query(
+      `CREATE OR REPLACE FUNCTION ${s}.lockboard_audit_stamp() RETURNS trigger LANGUAGE plpgsql AS
+         $$ BEGIN NEW.at := clock_timestamp(); RETURN NEW; END $$;
+       CREATE OR REPLACE TRIGGER lockboard_audit_at BEFORE INSERT OR UPDATE ON ${s}.lockboard_audit
+         FOR EACH ROW EXECUTE FUNCTION ${s}.lockboard_audit_stamp()`,
+    )
+    .catch(() => undefined); // not the owner: the rows keep their default, as before
 }

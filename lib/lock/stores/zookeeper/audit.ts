@@ -1,7 +1,8 @@
 // The ZooKeeper audit trail: persistent sequential nodes under `<source path>/.lockboard/audit`, named
-// `e-<milliseconds>-<seq>` so a window is chosen from the names and only its events are read.
+// `e-<milliseconds>-<seq>` so a window is chosen from the names and only its events are read; each is dated by its
+// node's ctime (the server's), not by the name or body its writer chose.
 import { AUDIT_STRING_FIELDS, type AuditRecord } from '../../audit-record';
-import type { ZkConn } from './conn';
+import { long, type ZkConn } from './conn';
 import { joinPath } from './source';
 import { signAuditFields } from '../../audit-trust';
 import { jsonObject } from '../../untrusted';
@@ -39,11 +40,13 @@ export async function readEvents(
   for (const node of nodes) {
     if (!node) continue;
     // any JSON a writer put there: an object or nothing; its fields are checked by type where they are read
-    const f = jsonObject(node.data.toString('utf8')) as Record<string, string> | undefined;
-    if (!f) continue;
-    if (!f.event || !f.lock || !f.at || (lock && f.lock !== lock)) continue;
-    const record = { id: node.path, at: f.at, event: f.event, lock: f.lock } as AuditRecord;
-    for (const k of AUDIT_STRING_FIELDS) if (f[k]) record[k] = f[k];
+    const f = jsonObject(node.data.toString('utf8'));
+    if (!f || typeof f.event !== 'string' || typeof f.lock !== 'string' || !f.event) continue;
+    if (lock && f.lock !== lock) continue;
+    // the node's ctime: set by the ZooKeeper leader when it created the node, never the writer's `at`
+    const at = new Date(Number(long(node.stat.ctime))).toISOString();
+    const record = { id: node.path, at, event: f.event, lock: f.lock } as AuditRecord;
+    for (const k of AUDIT_STRING_FIELDS) if (typeof f[k] === 'string') record[k] = f[k] as never;
     out.push(record);
   }
   return out.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
