@@ -8,6 +8,7 @@ import { runCli } from '../helpers/cli';
 import { startDynamo, type TestDynamo } from '../helpers/dynamodb';
 import { HOSTILE_TEXT, RAW_UNSAFE, textFieldsAreText } from '../helpers/fuzz';
 import { call, importRoutes, SECRET, type Routes } from '../helpers/routes';
+import { trustAuditRecords } from '@/lib/lock/audit-trust';
 
 const OPERATOR = 'ops@example.com';
 let d: TestDynamo;
@@ -78,5 +79,29 @@ describe('untrusted items on DynamoDB', () => {
     expect(ls.code, ls.stderr).toBe(0);
     expect(ls.stdout).toContain('good');
     expect(ls.stdout).not.toMatch(RAW_UNSAFE);
+  });
+});
+
+describe('trail times on DynamoDB', () => {
+  it('shows a back-dated forged item’s time as reported: DynamoDB keeps no time of its own', async () => {
+    const store = await openSource(parseSource('dynamodb://jobs'), { env, role: 'cli' });
+    try {
+      const back = new Date(Date.now() - 2 * 3_600_000).toISOString();
+      await store.readAudit(new Date(Date.now() - 60_000), new Date()); // no trail table yet: no events
+      await d.table('lockboard-audit', 'lock', 'id');
+      await d.put('lockboard-audit', {
+        lock: { S: 'good' },
+        id: { S: `${back}#f` },
+        at: { S: back },
+        event: { S: 'force-released' },
+        operator: { S: 'operator@demo.lockboard' },
+        reason: { S: 'back-dated' },
+      });
+      const read = await store.readAudit(new Date(Date.now() - 3 * 3_600_000), new Date(Date.now() + 60_000));
+      const forged = trustAuditRecords(read).find((e) => e.reason === 'back-dated')!;
+      expect(forged).toMatchObject({ at: back, at_from: 'reported', verified: false });
+    } finally {
+      await store.close();
+    }
   });
 });

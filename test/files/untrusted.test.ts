@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli';
 import { HOSTILE_TEXT, RAW_UNSAFE, textFieldsAreText } from '../helpers/fuzz';
 import { storeOf, tempDir } from './tools';
+import { trustAuditRecords } from '@/lib/lock/audit-trust';
 
 let dir: string;
 beforeAll(() => {
@@ -39,5 +40,18 @@ describe('untrusted lock files', () => {
     expect(ls.code, ls.stderr).toBe(0);
     expect(ls.stdout).toContain('good.lock');
     expect(ls.stdout).not.toMatch(RAW_UNSAFE);
+  });
+});
+
+describe('trail times of lock files', () => {
+  it('shows a back-dated forged line’s time as reported: one file of lines has no time per line', async () => {
+    const back = new Date(Date.now() - 2 * 3_600_000).toISOString();
+    fs.mkdirSync(`${dir}/.lockboard`, { recursive: true });
+    const line = { id: 'f', at: back, event: 'force-released', lock: 'good.lock', reason: 'back-dated' };
+    fs.appendFileSync(`${dir}/.lockboard/audit.jsonl`, `${JSON.stringify(line)}\n{"at":{"x":1},"event":1}\n`);
+    const read = await storeOf(dir).readAudit(new Date(Date.now() - 3 * 3_600_000), new Date(Date.now() + 60_000));
+    const forged = trustAuditRecords(read).find((e) => e.reason === 'back-dated')!;
+    expect(forged).toMatchObject({ at: back, at_from: 'reported', verified: false });
+    expect(read).toHaveLength(1);
   });
 });

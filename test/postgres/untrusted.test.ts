@@ -7,6 +7,7 @@ import { runCli } from '../helpers/cli';
 import { HOSTILE_TEXT, RAW_UNSAFE, textFieldsAreText } from '../helpers/fuzz';
 import { startPostgres, type TestPostgres } from '../helpers/postgres';
 import { call, importRoutes, SECRET, type Routes } from '../helpers/routes';
+import { trustAuditRecords } from '@/lib/lock/audit-trust';
 
 const OPERATOR = 'ops@example.com';
 let pg: TestPostgres;
@@ -74,5 +75,27 @@ describe('untrusted rows on PostgreSQL', () => {
     expect(events.find((e) => e.reported_event === 'made-up')).toMatchObject({ event: 'unknown' });
     const summary = await call(routes.summary.GET, '/api/audit/summary?days=1', { as: OPERATOR });
     expect(summary.status).toBe(200);
+  });
+});
+
+describe('trail times on PostgreSQL', () => {
+  it('dates a row by the server even when its writer sets "at" back, on insert and on update', async () => {
+    const store = await openSource(parseSource(pg.url), { env: {}, role: 'cli' });
+    try {
+      const window = () => [new Date(Date.now() - 3 * 3_600_000), new Date(Date.now() + 60_000)] as const;
+      await store.readAudit(...window()); // the trail made ready by the console (its trigger, as the table's owner)
+      const before = Date.now();
+      await pg.admin.query(
+        `INSERT INTO lockboard_audit (at, event, lock, fields) VALUES (now() - interval '2 hours', 'force-released', 'public.shedlock/report', '{"reason":"back-dated"}')`,
+      );
+      await pg.admin.query(`UPDATE lockboard_audit SET at = now() - interval '2 hours' WHERE event = 'made-up'`);
+      const read = trustAuditRecords(await store.readAudit(...window()));
+      const forged = read.find((e) => e.reason === 'back-dated')!;
+      expect(Date.parse(forged.at)).toBeGreaterThanOrEqual(before - 1_000);
+      expect(forged).toMatchObject({ verified: false });
+      expect(Date.parse(read.find((e) => e.reported_event === 'made-up')!.at)).toBeGreaterThanOrEqual(before - 1_000);
+    } finally {
+      await store.close();
+    }
   });
 });

@@ -6,6 +6,7 @@ import { runCli } from '../helpers/cli';
 import { malformedBodies, textFieldsAreText } from '../helpers/fuzz';
 import { startRedis, type TestRedis } from '../helpers/redis';
 import { call, importRoutes, SECRET, type Routes } from '../helpers/routes';
+import { trustAuditRecords } from '@/lib/lock/audit-trust';
 
 const OPERATOR = 'ops@example.com';
 const GOOD = {
@@ -116,6 +117,25 @@ describe('bounded reads on Redis', () => {
     );
     expect(withHuge - without).toBeLessThan(16 * 2 ** 20);
   }, 60_000);
+});
+
+describe('trail times on Redis', () => {
+  it('dates a back-dated forged record by its stream id (the server’s clock), not by its own "at"', async () => {
+    const before = Date.now();
+    const back = new Date(before - 2 * 3_600_000).toISOString();
+    const fields = ['event', 'force-released', 'lock', 'locks:good', 'reason', 'back-dated', 'at', back];
+    await r.client.sendCommand(['XADD', 'lockboard:audit', '*', ...fields]);
+    const store = await openSource(parseSource(source), { env: {}, role: 'cli' });
+    try {
+      const read = await store.readAudit(new Date(before - 3 * 3_600_000), new Date(Date.now() + 60_000));
+      const forged = trustAuditRecords(read).find((e) => e.reason === 'back-dated')!;
+      expect(Date.parse(forged.at)).toBeGreaterThanOrEqual(before - 1_000);
+      expect(forged).toMatchObject({ verified: false });
+      expect(forged.at_from).toBeUndefined(); // the store's
+    } finally {
+      await store.close();
+    }
+  });
 });
 
 const REPORT = "process.on('exit',()=>process.stderr.write('maxrss='+process.resourceUsage().maxRSS+'\\n'))";

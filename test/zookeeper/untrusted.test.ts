@@ -9,6 +9,7 @@ import { ZooKeeperLockStore } from '@/lib/lock/stores/zookeeper/store';
 import { runCli } from '../helpers/cli';
 import { HOSTILE_TEXT, RAW_UNSAFE, textFieldsAreText } from '../helpers/fuzz';
 import { startZooKeeper, zkClient } from '../helpers/zookeeper';
+import { trustAuditRecords } from '@/lib/lock/audit-trust';
 
 const PERSISTENT = 0;
 const EPHEMERAL_SEQUENTIAL = 3;
@@ -51,5 +52,24 @@ describe('untrusted ZooKeeper nodes', () => {
     expect(ls.code, ls.stderr).toBe(0);
     expect(ls.stdout).toContain('app/good');
     expect(ls.stdout).not.toMatch(RAW_UNSAFE);
+  });
+});
+
+describe('trail times on ZooKeeper', () => {
+  it('dates a back-dated forged node by its ctime (the server’s), not by its name or body', async () => {
+    const before = Date.now();
+    const back = before - 2 * 3_600_000;
+    const body = { event: 'force-released', lock: 'app/good', reason: 'back-dated', at: new Date(back).toISOString() };
+    await admin.mkdirp('/app/.lockboard/audit');
+    await admin.create(`/app/.lockboard/audit/e-${before}-`, Buffer.from(JSON.stringify(body)), 2);
+    const store = new ZooKeeperLockStore({ conn: await zkClient(server.hosts, '/app') });
+    try {
+      const read = await store.readAudit(new Date(before - 3 * 3_600_000), new Date(Date.now() + 60_000));
+      const forged = trustAuditRecords(read).find((e) => e.reason === 'back-dated')!;
+      expect(Date.parse(forged.at)).toBeGreaterThanOrEqual(before - 2_000);
+      expect(forged).toMatchObject({ verified: false });
+    } finally {
+      await store.close();
+    }
   });
 });
