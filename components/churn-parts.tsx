@@ -86,7 +86,17 @@ export function EventTable({
             <tbody>
               {events.slice(0, 500).map((e) => (
                 <tr key={e.id} className="border-t border-zinc-100 dark:border-zinc-800">
-                  <td className="whitespace-nowrap py-1">{formatTime(e.at)}</td>
+                  <td className="whitespace-nowrap py-1">
+                    {formatTime(e.at)}
+                    {e.at_from === 'reported' ? (
+                      <span
+                        className="ml-1 text-xs text-zinc-500"
+                        title="This store keeps no time for its records: the time its writer reported"
+                      >
+                        (as reported)
+                      </span>
+                    ) : null}
+                  </td>
                   <td>
                     <Link
                       prefetch={false}

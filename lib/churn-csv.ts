@@ -19,6 +19,8 @@ const COLUMNS = [
   'format',
   'verified',
   'reported_event',
+  /** store (empty), signed or reported: who gave `at` (lib/lock/audit-record.ts) */
+  'at_from',
 ] as const;
 
 /** A byte-order mark: spreadsheets read the file as UTF-8 (✓, 日本語) instead of their locale's code page. */

@@ -71,7 +71,7 @@ describe('the audit trail', () => {
     expect(events.find((e) => e.reported_event === 'made-up')).toMatchObject({ event: 'unknown', verified: false });
     expect(JSON.stringify(events)).not.toContain('"sig"');
     const csv = await call(routes.audit.GET, '/api/audit?days=1&format=csv', { as: OPERATOR });
-    expect(csv.text.split('\n')[0]).toMatch(/,verified,reported_event$/);
+    expect(csv.text.split('\n')[0]).toMatch(/,verified,reported_event,at_from$/);
   });
 
   it('refuses a record whose signed fields were changed, and drops wrong-typed fields', () => {
