@@ -9,7 +9,7 @@ import { storeUnavailable } from '@/lib/lock/store-errors';
 import { resolveRole } from './auth';
 import { env } from './env';
 import { allows, type Role } from './roles';
-import { sessionDeadline } from './session-guard';
+import { sessionDeadline, sessionIdentity } from './session-guard';
 import { sessionRefused } from './session-revocations';
 
 const STATUS = {
@@ -72,6 +72,8 @@ export interface RouteUser {
   role: Role;
   /** When the session ends (ms since the epoch), for responses that outlive the request (the lock stream). */
   expiresAt?: number;
+  /** The session's id, for those responses to end once it is signed out (lib/server/session-revocations.ts). */
+  sid?: string;
 }
 
 type Handler<P> = (req: NextRequest, ctx: { user: RouteUser; params: P }) => Promise<Response>;
@@ -93,7 +95,7 @@ export function withRole<P = Record<string, never>>(needed: Role, handler: Handl
       const expiresAt = Math.min(exp ?? Infinity, sessionDeadline(token));
       // next-auth accepts a token up to 15 s past its expiry; a session that has ended is ended
       if (expiresAt <= Date.now()) throw new ApiError('unauthorized', 'Your session has ended: sign in again.');
-      const user = { email: token.email, role, expiresAt };
+      const user = { email: token.email, role, expiresAt, sid: sessionIdentity(token).sid };
       return await handler(req, { user, params: await context.params });
     } catch (err) {
       return errorResponse(err);

@@ -18,6 +18,7 @@ import { isStopping, onStop } from './shutdown';
 import type { Source } from './sources';
 import { watcherFor, type SourceChange } from './watch';
 import { openSse } from './sse';
+import { signedOutNow } from './session-revocations';
 
 const TICK_MS = 15_000;
 const COUNTS_MS = 1_000;
@@ -131,8 +132,9 @@ export function lockStream(
       const ends = Math.min(Date.now() + (env().LOCKBOARD_STREAM_MAX ?? 240_000), user.expiresAt ?? Infinity);
       sse.after(Math.max(0, ends - Date.now()), sse.close);
       const tick = () => {
-        // off the lists, or another role now: the reconnect is judged again (403, or what the new role may see)
-        if (resolveRole(user.email) !== user.role) return sse.close();
+        // off the lists, another role now, or signed out (on any replica): the reconnect is judged again (401, 403, or
+        // what the new role may see)
+        if (resolveRole(user.email) !== user.role || signedOutNow(user.sid)) return sse.close();
         send('tick', { serverTime: statusOf(selection).serverTime });
         sse.after(TICK_MS, tick);
       };

@@ -13,6 +13,7 @@ import { isStopping, onStop } from './shutdown';
 import type { Source } from './sources';
 import { openSse } from './sse';
 import { watcherFor, type SourceChange } from './watch';
+import { signedOutNow } from './session-revocations';
 
 const TICK_MS = 15_000;
 const COALESCE_MS = 100;
@@ -66,7 +67,7 @@ export function oneLockStream(
       const ends = Math.min(Date.now() + (env().LOCKBOARD_STREAM_MAX ?? 240_000), user.expiresAt ?? Infinity);
       sse.after(Math.max(0, ends - Date.now()), sse.close);
       const tick = () => {
-        if (resolveRole(user.email) !== user.role) return sse.close();
+        if (resolveRole(user.email) !== user.role || signedOutNow(user.sid)) return sse.close();
         send('tick', { serverTime: statusOf({ sources: [source] }).serverTime });
         sse.after(TICK_MS, tick);
       };

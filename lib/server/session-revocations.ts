@@ -92,3 +92,14 @@ export async function sessionRefused(token: SessionClaims, now = Date.now()): Pr
     ? 'This session was signed out: sign in again.'
     : null;
 }
+
+/**
+ * For responses that outlive their request (the lock streams, checked on each tick): whether the session is signed
+ * out as far as this replica knows now; a read of the shared sign-outs is asked for in the background.
+ */
+export function signedOutNow(sid: string | undefined, now = Date.now()): boolean {
+  if (!sid) return false;
+  void revokedElsewhere(sid, SESSION_ABSOLUTE_MS, now).catch(() => undefined);
+  if (sessionEnded({ sid, authAt: now }, now) !== null) return true;
+  return (state().until.get(sessionHash(sid)) ?? 0) > now;
+}
