@@ -1,5 +1,5 @@
 // Two console replicas on one Redis source (#39): a session signed out in Chromium on one replica is refused by the
-// other (the sign-out is shared through the source's trail), and a 64 MB non-lock value beside the locks keeps the
+// other (the sign-out is shared through the source's trail) and its open stream there ends, and a 64 MB non-lock value beside the locks keeps the
 // console's own memory flat with a live locks page open, and the CLI's `ls` too.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -48,6 +48,14 @@ it('refuses a session on every replica once it signed out on one', async () => {
   });
   const cookie = `next-auth.session-token=${token}`;
   expect((await list(b.url, cookie)).status).toBe(200);
+  // a live stream opened on the other replica before the sign-out
+  const stream = await fetch(`${b.url}/api/locks/stream?source=all`, { headers: { cookie } });
+  expect(stream.status).toBe(200);
+  const reader = stream.body!.getReader();
+  const ended = (async () => {
+    while (!(await reader.read()).done);
+    return true;
+  })().catch(() => true);
   const context = await a.browser.newContext();
   await context.addCookies([{ name: 'next-auth.session-token', value: token, url: a.app.url }]);
   const page = await context.newPage();
@@ -60,6 +68,10 @@ it('refuses a session on every replica once it signed out on one', async () => {
   const other = await list(b.url, cookie);
   expect(other.status).toBe(401);
   expect(((await other.json()) as { error: { message: string } }).error.message).toMatch(/signed out/);
+  // the stream ends on its next tick (every 15 s), and its reconnect is refused like any request
+  const closed = await Promise.race([ended, new Promise<false>((done) => setTimeout(() => done(false), 20_000))]);
+  if (!closed) await reader.cancel();
+  expect(closed, 'the stream of a signed-out session was still open on the other replica 20 s later').toBe(true);
 }, 60_000);
 
 /** The process's resident memory now (VmRSS), from /proc. */
