@@ -15,6 +15,8 @@ import { storeFor } from './stores';
 export const SESSIONS_LOCK = '.lockboard/sessions';
 /** A replica's copy of the revoked sessions is read again when older than this. */
 export const REFRESH_MS = 2_000;
+/** The longest a request waits for that read. */
+const WAIT_MS = 1_000;
 /** Each later read goes back this far before the last one: records are keyed by their writer's clock. */
 const OVERLAP_MS = 5 * 60_000;
 const EVENT = 'signed-out';
@@ -47,7 +49,10 @@ export async function revokedElsewhere(sid: string, absoluteMs: number, now = Da
   const s = state();
   if (now - s.fetchedAt >= REFRESH_MS) {
     s.pending ??= refresh(s, absoluteMs, now).finally(() => (s.pending = undefined));
-    await s.pending;
+    // a slow or stopped primary store delays a request by WAIT_MS at most: the copy read last decides meanwhile
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([s.pending, new Promise((done) => (timer = setTimeout(done, WAIT_MS)))]);
+    clearTimeout(timer);
   }
   const until = s.until.get(sessionHash(sid));
   return until !== undefined && until > now;

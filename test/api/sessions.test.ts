@@ -27,6 +27,7 @@ afterAll(() => t.close());
 async function cookieFor(token: JWT): Promise<string> {
   return `next-auth.session-token=${await encode({ token, secret: SECRET })}`;
 }
+const fresh = (): JWT => ({ email: OPERATOR, sub: OPERATOR, sid: randomUUID(), authAt: Date.now() });
 const list = (cookie: string) => call(routes.locks.GET, '/api/locks', { headers: { cookie } });
 
 describe('sessions', () => {
@@ -41,6 +42,23 @@ describe('sessions', () => {
     expect((after.json.error as { message: string }).message).toMatch(/signed out/);
     const session = await authOptions().callbacks!.session!({ session: { expires: '' }, token } as never);
     expect((session as { user?: unknown }).user).toBeUndefined();
+  });
+
+  it('shares a sign-out through the trail: a replica that never saw it refuses the session too', async () => {
+    const { authOptions } = await import('@/lib/server/auth');
+    const token: JWT = { email: OPERATOR, sub: OPERATOR, sid: randomUUID(), authAt: Date.now() };
+    const cookie = await cookieFor(token);
+    expect((await list(cookie)).status).toBe(200);
+    await authOptions().events!.signOut!({ token, session: null as never });
+    // another replica: nothing of this process's own memory of the sign-out, only the trail they share
+    for (const k of ['lockboard.revokedSessions', 'lockboard.sharedRevocations'])
+      delete (globalThis as Record<symbol, unknown>)[Symbol.for(k)];
+    const after = await list(cookie);
+    expect(after.status).toBe(401);
+    expect((after.json.error as { message: string }).message).toMatch(/signed out/);
+    const audit = await call(routes.audit.GET, '/api/audit?days=1', { headers: { cookie: await cookieFor(fresh()) } });
+    expect(audit.status).toBe(200);
+    expect(JSON.stringify(audit.json)).not.toContain('.lockboard/sessions');
   });
 
   it('ends a session at its absolute limit, however recently it was used', async () => {
