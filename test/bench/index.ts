@@ -1,5 +1,5 @@
 // npm run bench: every benchmark, each printing a table and writing bench-results/<name>.json.
-// Run one with: npm run bench -- scale | scale-console | emulator | lock-core | handover | formats | console | churn | cli-startup | events | s3 | redis | postgres | dynamodb | kubernetes | live | live-soak | ls | files | zookeeper | etcd | truth | faults | untrusted
+// Run one with: npm run bench -- scale | scale-console | emulator | lock-core | handover | formats | console | churn | cli-startup | events | s3 | redis | postgres | dynamodb | kubernetes | live | live-soak | ls | files | zookeeper | etcd | truth | faults | untrusted | untrusted-etcd
 import { benchChurn } from './churn';
 import { benchCliStartup } from './cli-startup';
 import { benchDynamodb } from './dynamodb';
@@ -19,6 +19,7 @@ import { benchPostgres } from './postgres';
 import { benchRedis } from './redis';
 import { benchS3 } from './s3';
 import { benchUntrusted } from './untrusted';
+import { benchUntrustedEtcd } from './untrusted-etcd';
 import { benchTruth } from './truth';
 import { benchZooKeeper } from './zookeeper';
 
@@ -67,6 +68,7 @@ const ALL: Record<string, () => Promise<unknown>> = {
   files: benchFiles,
   zookeeper: benchZooKeeper,
   untrusted: benchUntrusted,
+  'untrusted-etcd': benchUntrustedEtcd,
 };
 const chosen = process.argv.slice(2).filter((a) => a !== '--');
 for (const name of chosen) {
