@@ -4,6 +4,7 @@
 // is on a lease) in batches through a second client whose gRPC messages are capped: a reply over the cap is refused
 // from its length prefix, before its body is read, and its keys are then read one by one. A key whose reply alone is
 // over the cap, or whose value is over 64 KiB, is kept as oversized: its value is never used, as on the other stores.
+import { mapLimit } from '../../map-limit';
 import type { Etcd3Client } from './client';
 import type { EtcdKv } from './formats';
 
@@ -11,7 +12,7 @@ import type { EtcdKv } from './formats';
 export const MAX_VALUE_BYTES = 64 * 1024;
 /** The largest reply the value client accepts: one value at the limit with its key and metadata. */
 export const VALUE_MESSAGE_CAP = MAX_VALUE_BYTES + 8 * 1024;
-/** Values read per transaction (etcd's default --max-txn-ops is 128). */
+/** Values read per transaction (etcd's default --max-txn-ops is 128), four transactions at a time. */
 const BATCH = 32;
 
 interface RawKv {
@@ -72,12 +73,12 @@ export async function readValues(values: Etcd3Client, keys: EtcdKv[]): Promise<E
     if (known.get(kv.key) === kv.modRevision) out.push(oversized(kv));
     else unknown.push(kv);
   }
-  for (let i = 0; i < unknown.length; i += BATCH) {
-    for (const read of await readBatch(values, unknown.slice(i, i + BATCH))) {
-      const kv = read.value.length > MAX_VALUE_BYTES ? oversized(read) : read;
-      if (kv.oversized) remember(known, kv);
-      out.push(kv);
-    }
+  const batches: EtcdKv[][] = [];
+  for (let i = 0; i < unknown.length; i += BATCH) batches.push(unknown.slice(i, i + BATCH));
+  for (const read of (await mapLimit(batches, 4, (b) => readBatch(values, b))).flat()) {
+    const kv = read.value.length > MAX_VALUE_BYTES ? oversized(read) : read;
+    if (kv.oversized) remember(known, kv);
+    out.push(kv);
   }
   return out;
 }
