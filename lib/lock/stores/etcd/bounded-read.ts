@@ -13,7 +13,7 @@ export const MAX_VALUE_BYTES = 64 * 1024;
 /** The largest reply the value client accepts: one value at the limit with its key and metadata. */
 export const VALUE_MESSAGE_CAP = MAX_VALUE_BYTES + 8 * 1024;
 /** Values read per transaction (etcd's default --max-txn-ops is 128), four transactions at a time. */
-const BATCH = 32;
+const BATCH = 64;
 
 interface RawKv {
   key: Buffer;
@@ -50,8 +50,10 @@ async function readBatch(values: Etcd3Client, keys: EtcdKv[]): Promise<EtcdKv[]>
   } catch (err) {
     if (!tooLarge(err)) throw err;
     if (keys.length === 1) return [oversized(keys[0]!)];
-    // each key alone: the reply of a large one is refused again, the others are read
-    return (await Promise.all(keys.map((k) => readBatch(values, [k])))).flat();
+    // halves while large, then each key alone: the reply of a large value is refused again, the others are read
+    const parts =
+      keys.length > 8 ? [keys.slice(0, keys.length / 2), keys.slice(keys.length / 2)] : keys.map((k) => [k]);
+    return (await Promise.all(parts.map((p) => readBatch(values, p)))).flat();
   }
 }
 
