@@ -36,8 +36,7 @@ export class LockIndex {
   /** Rows listed before their body was read (metadata first): filters on owner see them once read. */
   pending = 0;
   private readonly heap = new TransitionHeap<Row>();
-  /** Listing pass stamps: a row not seen by a whole pass is gone. */
-  private seenIn = new Map<string, number>();
+  /** The listing pass under way: a row not stamped by a whole pass is gone. */
   private pass = 0;
 
   get size(): number {
@@ -54,9 +53,12 @@ export class LockIndex {
     let row = compact(view);
     const judged = healthAt(row, now);
     if (judged !== row.health) row = row.withHealth(judged);
-    this.seenIn.set(row.name, this.pass);
+    row.pass = this.pass;
     const before = this.rows.get(row.name);
-    if (before && !rowChanged(before, row)) return undefined;
+    if (before && !rowChanged(before, row)) {
+      before.pass = this.pass;
+      return undefined;
+    }
     if (before) this.count(before, -1);
     this.count(row, 1);
     this.rows.set(row.name, row);
@@ -69,7 +71,6 @@ export class LockIndex {
     const before = this.rows.get(name);
     if (!before) return undefined;
     this.rows.delete(name);
-    this.seenIn.delete(name);
     this.count(before, -1);
     return { before };
   }
@@ -77,8 +78,8 @@ export class LockIndex {
   /** The pass is complete: every row it did not see is removed. */
   endPass(): RowChange[] {
     const gone: RowChange[] = [];
-    for (const [name, pass] of this.seenIn) {
-      if (pass === this.pass) continue;
+    for (const [name, row] of this.rows) {
+      if (row.pass === this.pass) continue;
       const change = this.remove(name);
       if (change) gone.push(change);
     }
