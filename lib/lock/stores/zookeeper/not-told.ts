@@ -4,6 +4,7 @@
 // both read/write locks' `isAcquiredInThisProcess()`, kazoo Lock/ReadLock/WriteLock/Semaphore `is_acquired` all stayed
 // true, and an Election's leader function kept running; no recipe watches its own node. A NonBlockingLease decides
 // once, when taken (kazoo's lease.py). Only Lockboard's own holder watches its node and stops (its `signal`).
+import type { ZkLock } from './read';
 import type { ZkFormat } from './recipes';
 
 const UNTIL = 'until its ZooKeeper session ends';
@@ -38,3 +39,18 @@ const WORDS: Record<ZkFormat, string | null> = {
 
 /** The sentence to accept before deleting this format's holder node, or null when its holder notices. */
 export const notToldWords = (format: ZkFormat): string | null => WORDS[format];
+
+/**
+ * kazoo 2.8 (Debian 12's): a ReadLock waits for the last WriteLock node of the whole queue, even one queued after it,
+ * and that writer waits for the reader (python-zk/kazoo#649; the fix upstream is #650). Seen here: a writer holding,
+ * a reader then a writer waiting; once the holder's node was gone, neither waiter ever held.
+ */
+export const KAZOO_649 =
+  'kazoo 2.8 (Debian 12’s) and other releases without the fix for python-zk/kazoo#649 deadlock here: a reader queued ahead of a writer waits for that later writer, which waits for the reader, so a reader shown holding may be stuck waiting.';
+
+/** A kazoo read/write queue with a reader ahead of a writer: the layout kazoo#649 deadlocks. */
+export function kazooReaderBeforeWriter(lock: Pick<ZkLock, 'format' | 'holders' | 'waiters'>): boolean {
+  if (lock.format !== 'kazoo-rwlock') return false;
+  const all = [...lock.holders, ...lock.waiters];
+  return all.some((r) => r.shared && all.some((w) => !w.shared && w.seq > r.seq));
+}

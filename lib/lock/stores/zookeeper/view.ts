@@ -5,7 +5,7 @@ import type { LockView, LockWaiter } from '../../store';
 import type { LockHealth } from '../../types';
 import { long } from './conn';
 import type { Contender, ZkLock } from './read';
-import { notToldWords } from './not-told';
+import { KAZOO_649, kazooReaderBeforeWriter, notToldWords } from './not-told';
 import { FORMAT_LABELS } from './recipes';
 import { sessionLabel, type Sessions } from './sessions';
 import { nameOfPath } from './source';
@@ -57,6 +57,10 @@ export function zookeeperView(
   const mtime = Number(long(first.node.stat.mtime));
   const czxid = long(first.node.stat.czxid);
   const notTold = notToldWords(lock.format);
+  const notes = [
+    ...(o.sessions?.missing ? [`Client addresses unknown: ${o.sessions.missing}.`] : []),
+    ...(kazooReaderBeforeWriter(lock) ? [KAZOO_649] : []),
+  ];
   const health: LockHealth = lock.lease
     ? o.nowMs >= lock.lease.endMs
       ? 'expired'
@@ -102,7 +106,7 @@ export function zookeeperView(
         ? 'Deletes one holder’s node: the version you give names which (the first holder’s by default). Waiters are never deleted.'
         : 'Deletes exactly the holder’s node; waiters are never deleted.'
     }${notTold ? ' Only with the confirmation that the old holder is not told (--accept-two-leaders).' : ''}`,
-    ...(o.sessions?.missing ? { note: `Client addresses unknown: ${o.sessions.missing}.` } : {}),
+    ...(notes.length ? { note: notes.join(' ') } : {}),
     size: first.node.data.length,
     version: versionOf(czxid, first.node.stat.version),
     versionLabel: `node ${nodeName(first)} (czxid ${czxid}, data version ${first.node.stat.version})`,
