@@ -38,6 +38,8 @@ export class LockIndex {
   private readonly heap = new TransitionHeap<Row>();
   /** The listing pass under way: a row not stamped by a whole pass is gone. */
   private pass = 0;
+  /** Names by pair key (one lock kept in two stores): few rows have one, so the map stays small. */
+  private readonly pairs = new Map<string, Set<string>>();
 
   get size(): number {
     return this.rows.size;
@@ -62,6 +64,10 @@ export class LockIndex {
     if (before) this.count(before, -1);
     this.count(row, 1);
     this.rows.set(row.name, row);
+    if (before?.pairKey !== row.pairKey) {
+      this.unpair(before);
+      if (row.pairKey) this.pairs.set(row.pairKey, (this.pairs.get(row.pairKey) ?? new Set()).add(row.name));
+    }
     const at = nextTransition(row, now);
     if (at !== undefined) this.heap.push(at, row);
     return { before, after: row };
@@ -72,7 +78,20 @@ export class LockIndex {
     if (!before) return undefined;
     this.rows.delete(name);
     this.count(before, -1);
+    this.unpair(before);
     return { before };
+  }
+
+  /** The names of rows with this pair key (the same lock kept in another store is found by it). */
+  pairedWith(pairKey: string): string[] {
+    return [...(this.pairs.get(pairKey) ?? [])];
+  }
+
+  private unpair(row: Row | undefined): void {
+    if (!row?.pairKey) return;
+    const names = this.pairs.get(row.pairKey);
+    names?.delete(row.name);
+    if (names?.size === 0) this.pairs.delete(row.pairKey);
   }
 
   /** The pass is complete: every row it did not see is removed. */
