@@ -66,6 +66,24 @@ function queries(index: LockIndex, id: string) {
   };
 }
 
+type Cold = Awaited<ReturnType<typeof coldIndex>>;
+
+/** One store's line: the cold index against the bare listing, what it asked the store, and the queries. */
+function line(store: string, id: string, x: Cold, bare: { ms: number; calls: number }, lists: number, bodies: number) {
+  return {
+    store,
+    locks: x.index.size,
+    'bare list s': round(bare.ms / 1000, 2),
+    'bare calls': bare.calls,
+    'cold index s': round(x.ms / 1000, 2),
+    ratio: round(x.ms / bare.ms, 2),
+    'list calls': lists,
+    'body reads': bodies,
+    'first page ms': round(x.firstPageMs),
+    ...queries(x.index, id),
+  };
+}
+
 export async function benchScaleStores(): Promise<Record<string, string | number>[]> {
   const rows: Record<string, string | number>[] = [];
   const now = Date.now();
@@ -87,25 +105,13 @@ export async function benchScaleStores(): Promise<Record<string, string | number
     em.requests.clear();
     let started = performance.now();
     const [files] = await storage.bucket('scale').getFiles({ prefix: 'locks/', maxResults: undefined });
-    const bareGcs = {
-      ms: performance.now() - started,
-      lists: em.requests.count((e) => e.method === 'GET'),
-      objects: files.length,
-    };
+    const bareGcs = { ms: performance.now() - started, calls: em.requests.count((e) => e.method === 'GET') };
+    if (files.length !== N) throw new Error(`the bare listing found ${files.length} of ${N} objects`);
     em.requests.clear();
     const gcs = await coldIndex(new GcsLockStore({ storage, bucket: 'scale', prefix: 'locks/' }));
-    rows.push({
-      store: 'GCS (emulator)',
-      locks: gcs.index.size,
-      'bare list s': round(bareGcs.ms / 1000, 2),
-      'bare calls': bareGcs.lists,
-      'cold index s': round(gcs.ms / 1000, 2),
-      ratio: round(gcs.ms / bareGcs.ms, 2),
-      'list calls': em.requests.count((e) => e.method === 'GET' && !e.path.includes('/o/')),
-      'body reads': em.requests.count((e) => e.method === 'GET' && e.path.includes('/o/')),
-      'first page ms': round(gcs.firstPageMs),
-      ...queries(gcs.index, 'gs://scale/locks/'),
-    });
+    const gets = (objects: boolean) =>
+      em.requests.count((e) => e.method === 'GET' && e.path.includes('/o/') === objects);
+    rows.push(line('GCS (emulator)', 'gs://scale/locks/', gcs, bareGcs, gets(false), gets(true)));
     console.log(rows[rows.length - 1]);
 
     // S3: Lockboard's lock objects, whose state is the body (S3 lists no metadata: each lock is one GET)
@@ -143,18 +149,8 @@ export async function benchScaleStores(): Promise<Record<string, string | number
     s3.requests.clear();
     const s3x = await coldIndex(new S3LockStore({ client, bucket: 'scale', prefix: 'locks/' }));
     const lists = s3.requests.count((e) => e.method === 'GET' && e.query['list-type'] === '2');
-    rows.push({
-      store: 'S3 (emulator)',
-      locks: s3x.index.size,
-      'bare list s': round(bareS3.ms / 1000, 2),
-      'bare calls': bareS3.calls,
-      'cold index s': round(s3x.ms / 1000, 2),
-      ratio: round(s3x.ms / bareS3.ms, 2),
-      'list calls': lists,
-      'body reads': s3.requests.count((e) => e.method === 'GET' && e.query['list-type'] === undefined),
-      'first page ms': round(s3x.firstPageMs),
-      ...queries(s3x.index, 's3://scale/locks/'),
-    });
+    const bodies = s3.requests.count((e) => e.method === 'GET' && e.query['list-type'] === undefined);
+    rows.push(line('S3 (emulator)', 's3://scale/locks/', s3x, bareS3, lists, bodies));
     console.log(rows[rows.length - 1]);
 
     // DynamoDB: Terraform's lock items, written 25 a call
@@ -186,18 +182,10 @@ export async function benchScaleStores(): Promise<Record<string, string | number
     const dstore = new DynamoLockStore({ client: d.client, table: 'scale-locks' });
     const before = dstore.table.requests;
     const dx = await coldIndex(dstore);
-    rows.push({
-      store: 'DynamoDB (dynalite)',
-      locks: dx.index.size,
-      'bare list s': round(bareDynamo / 1000, 2),
-      'bare calls': bareCalls,
-      'cold index s': round(dx.ms / 1000, 2),
-      ratio: round(dx.ms / bareDynamo, 2),
-      'list calls': dstore.table.requests - before,
-      'body reads': 0,
-      'first page ms': round(dx.firstPageMs),
-      ...queries(dx.index, 'dynamodb://scale-locks'),
-    });
+    const scans = dstore.table.requests - before;
+    rows.push(
+      line('DynamoDB (dynalite)', 'dynamodb://scale-locks', dx, { ms: bareDynamo, calls: bareCalls }, scans, 0),
+    );
     console.log(rows[rows.length - 1]);
   } finally {
     await em.close();
