@@ -16,6 +16,13 @@ const code = (err: unknown) => (err as NodeJS.ErrnoException).code ?? '';
 export const SIDE_MARK = '.lockboard-release-';
 
 /**
+ * Pauses in the protocol's two windows, for tests only (test/files/conflict.test.ts makes real processes act in them):
+ * `checked` after the file was judged unchanged and before the rename (W1), `displaced` after a mismatch was found on
+ * the side file and before it is linked back (W2, the name empty). Unset, they cost one property read each.
+ */
+export const releaseWindows: { checked?: () => void; displaced?: () => void } = {};
+
+/**
  * The protocol, serialised among Lockboard's releases of the same file by its own lock (a generation directory under
  * `guard`): two operators clearing one stale file at once would otherwise let the later one's rename displace the
  * successor the first one let in (6 overlaps in 400 sections measured without it; test/files/race.test.ts).
@@ -48,6 +55,7 @@ function removeIfSameNow(p: string, name: string, version: string): ProtocolResu
     path.dirname(p),
     `.${path.basename(p)}${SIDE_MARK}${process.pid}-${randomBytes(8).toString('hex')}`,
   );
+  releaseWindows.checked?.();
   try {
     fs.renameSync(p, side);
   } catch (err) {
@@ -67,6 +75,7 @@ function removeIfSameNow(p: string, name: string, version: string): ProtocolResu
       side,
       detail: `a successor's lock appeared at the same moment; a directory cannot be put back safely, so it was left at ${side}: move it back if its holder still runs`,
     };
+  releaseWindows.displaced?.();
   try {
     fs.linkSync(side, p);
     fs.unlinkSync(side);

@@ -147,6 +147,7 @@ export class FilesLockStore implements LockStore {
       }
       const r = removeIfSame(target, member?.name ?? o.name, o.version, `${this.src.audit}/release`);
       if (r.outcome === 'changed' && r.detail) fields.detail = detail = r.detail;
+      if (r.outcome === 'changed' && r.side) fields.side = r.side; // where the displaced successor's file was kept
       if (r.outcome === 'released' && member) removeEmptyDir(`${this.src.dir}/${o.name}`);
       return { outcome: r.outcome, current: r.outcome === 'released' ? null : await this.inspect(o.name) };
     });
