@@ -39,11 +39,8 @@ function mercurial(e: Entry, c: Context): Reading | null {
     };
   const v = pidVerdict(Number(m[3]), Number(e.stat.mtimeMs));
   if (v.status === 'live') return { ...r, status: 'live', holder: v.info, why: `${cap(v.why)}.` };
-  return {
-    ...r,
-    status: v.status === 'dead' ? 'stale' : 'unknown',
-    why: `${cap(v.why)} (Mercurial breaks it itself).`,
-  };
+  if (v.status === 'unknown') return { ...r, status: 'unknown', why: `${cap(v.why)}.` };
+  return { ...r, status: 'stale', why: `Stale: ${v.why}; the next hg breaks it by the same rule.` };
 }
 
 const cap = (s: string) => s[0]!.toUpperCase() + s.slice(1);
