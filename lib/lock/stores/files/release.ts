@@ -69,12 +69,14 @@ function removeIfSameNow(p: string, name: string, version: string): ProtocolResu
     return { outcome: 'released' };
   }
   // a successor took the name between the check and the rename: put it back
-  if (!moved || moved.kind === 'dir')
+  if (!moved || moved.kind === 'dir') {
+    const kept = moved ? keepInSight(side, p) : side;
     return {
       outcome: 'changed',
-      side,
-      detail: `a successor's lock appeared at the same moment; a directory cannot be put back safely, so it was left at ${side}: move it back if its holder still runs`,
+      side: kept,
+      detail: `a successor's lock appeared at the same moment; a directory cannot be put back safely, so it was left at ${kept}: move it back if its holder still runs`,
     };
+  }
   releaseWindows.displaced?.();
   try {
     fs.linkSync(side, p);
@@ -85,10 +87,29 @@ function removeIfSameNow(p: string, name: string, version: string): ProtocolResu
     };
   } catch (err) {
     if (code(err) !== 'EEXIST') throw err;
+    const kept = keepInSight(side, p);
     return {
       outcome: 'changed',
-      side,
-      detail: `CONFLICT: a successor took the lock at the same moment, and while its file was being put back a third process created the lock; both may be running now. The successor's file is kept at ${side} as evidence`,
+      side: kept,
+      detail: `CONFLICT: a successor took the lock at the same moment, and while its file was being put back a third process created the lock; both may be running now. The successor's file is kept at ${kept} as evidence`,
     };
+  }
+}
+
+/**
+ * A displaced successor's lock that cannot go back: renamed from the hidden side name to one the listing shows
+ * (`.<name>.conflict-<pid>-<random>.lock`), so its holder is named beside the lock's new holder. Its holder's open
+ * fd follows the rename. Where even that fails, it stays at the side name.
+ */
+function keepInSight(side: string, p: string): string {
+  const kept = path.join(
+    path.dirname(p),
+    `.${path.basename(p)}.conflict-${process.pid}-${randomBytes(4).toString('hex')}.lock`,
+  );
+  try {
+    fs.renameSync(side, kept);
+    return kept;
+  } catch {
+    return side;
   }
 }

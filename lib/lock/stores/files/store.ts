@@ -149,7 +149,10 @@ export class FilesLockStore implements LockStore {
       if (r.outcome === 'changed' && r.detail) fields.detail = detail = r.detail;
       if (r.outcome === 'changed' && r.side) fields.side = r.side; // where the displaced successor's file was kept
       if (r.outcome === 'released' && member) removeEmptyDir(`${this.src.dir}/${o.name}`);
-      return { outcome: r.outcome, current: r.outcome === 'released' ? null : await this.inspect(o.name) };
+      return {
+        outcome: r.outcome,
+        current: r.outcome === 'released' ? null : ((await this.inspectRead(o.name))?.view ?? null),
+      };
     });
     return { ...result, ...(detail ? { detail } : {}), ...(result.outcome === 'released' ? { released: before } : {}) };
   }
