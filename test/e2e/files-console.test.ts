@@ -67,6 +67,9 @@ describe('a lock directory in the console', () => {
 
     // The live holder: the dialog says why it is refused; the release is refused naming the process
     await page.getByRole('button', { name: 'Force-release live.lock' }).click();
+    expect(await page.getByRole('dialog').getByRole('note').textContent()).toMatch(
+      /^Safe to clear\? No while a live process holds it/,
+    );
     expect(await page.getByTestId('dialog-release-note').textContent()).toMatch(
       new RegExp(`^Refused while held: pid ${live.pid} \\(python3, user \\w+, started [^)]+\\) holds it`),
     );
