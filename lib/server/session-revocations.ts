@@ -68,7 +68,9 @@ async function refresh(s: Revocations, absoluteMs: number, now: number): Promise
     const signed = auditKey() !== undefined;
     for (const r of trustAuditRecords(read, auditKey(), [EVENT])) {
       if ((r.event as string) !== EVENT || r.lock !== SESSIONS_LOCK || !r.identity || (signed && !r.verified)) continue;
-      s.until.set(r.identity, Math.max(s.until.get(r.identity) ?? 0, Date.parse(r.at) + absoluteMs));
+      // a record dated ahead (a writer's clock, where the store keeps none) counts from now, never longer
+      const until = Math.min(Date.parse(r.at), now) + absoluteMs;
+      s.until.set(r.identity, Math.max(s.until.get(r.identity) ?? 0, until));
     }
     for (const [id, until] of s.until) if (until <= now) s.until.delete(id);
     s.readAt = now;
