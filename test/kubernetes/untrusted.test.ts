@@ -9,6 +9,7 @@ import { openSource, parseSource } from '@/lib/lock/stores';
 import { readLease } from '@/lib/lock/stores/kubernetes/formats';
 import type { Lease, LeaseApi } from '@/lib/lock/stores/kubernetes/lease';
 import { KubeLockStore } from '@/lib/lock/stores/kubernetes/store';
+import { connectKubernetes } from '@/lib/lock/stores/kubernetes/client';
 import { runCli } from '../helpers/cli';
 import { HOSTILE_TEXT, WRONG_TYPED } from '../helpers/fuzz';
 import { startKube, type TestKube } from '../helpers/kubernetes';
@@ -129,6 +130,29 @@ describe('malformed and huge Leases on the real apiserver', () => {
     const size = JSON.stringify(page).length;
     console.log(`listing of ${page.locks.length} locks with 650 KiB of holders and annotations written: ${size} bytes`);
     expect(size).toBeLessThan(100 * KIB);
+  });
+
+  it('reads a list within its byte budget: shorter pages, and a Lease over the budget counted, not read', async () => {
+    const budget = 240 * KIB; // big-annot's 250 KiB annotation is over it
+    const api = await connectKubernetes(kube.env, undefined, budget);
+    const small = new KubeLockStore({ api, namespace: 'default' });
+    const names: string[] = [];
+    let skipped = 0;
+    let token: string | undefined;
+    do {
+      const page = await small.list(token);
+      names.push(...page.locks.map((l) => l.name));
+      skipped += page.skipped;
+      token = page.nextPageToken;
+    } while (token);
+    expect(names.sort()).toEqual(
+      [...(await store.list()).locks.map((l) => l.name)].filter((n) => n !== 'big-annot').sort(),
+    );
+    expect(skipped).toBe(2); // big-annot unread, lockboard-audit not a lock
+    expect(api.largestRead).toBeLessThanOrEqual(budget);
+    console.log(
+      `listing under a ${budget / KIB} KiB budget: ${api.requests} requests, largest ${api.largestRead} bytes`,
+    );
   });
 
   it('reads only well-formed audit records within 64 KiB', async () => {
