@@ -61,14 +61,18 @@ describe('one audit Lease behind two Kubernetes sources', () => {
     expect(trail('kubernetes://?context=test')).toBe(trail(DEFAULT));
     expect(trail('kubernetes://?context=other')).toBe(`kubernetes-audit://${kube.server}/kube-system`);
     expect(trail('kubernetes://?audit=default')).toBe(trail(DEFAULT));
-    const json = join(tmpdir(), `lockboard-kubeconfig-${process.pid}.json`);
-    const view = kube.kubectl(['config', 'view', '--raw', '-o', 'json']);
-    expect(view.code, view.stderr).toBe(0);
-    writeFileSync(json, view.stdout);
-    try {
-      expect(trail(EVERY, { KUBECONFIG: json })).toBe(trail(DEFAULT));
-    } finally {
-      rmSync(json);
+    for (const format of ['json', 'yaml']) {
+      // kubectl's own output (its YAML puts `context:` before `name:`, unlike the file the helper writes)
+      const file = join(tmpdir(), `lockboard-kubeconfig-${process.pid}.${format}`);
+      const view = kube.kubectl(['config', 'view', '--raw', '-o', format]);
+      expect(view.code, view.stderr).toBe(0);
+      writeFileSync(file, view.stdout);
+      try {
+        expect(trail(EVERY, { KUBECONFIG: file }), format).toBe(trail(DEFAULT));
+        expect(trail('kubernetes://?context=other', { KUBECONFIG: file }), format).toMatch(/\/kube-system$/);
+      } finally {
+        rmSync(file);
+      }
     }
   });
 
