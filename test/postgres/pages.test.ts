@@ -1,5 +1,5 @@
 // PostgreSQL lock tables listed in keyset pages against a real server: a table of 12 000 ShedLock rows
-// walk in pages of 5 000 after the last key (every held row once, an advisory lock on the first page), a row added
+// walks in pages of 5 000 after the last key (every held row once, an advisory lock on the first page), a row added
 // past the cursor mid-walk is still seen, one row is read alone for an inspect, and a token that is not ours is a
 // usage error naming the fix.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
