@@ -19,6 +19,7 @@ import { useLockPush } from './use-lock-push';
 import { useReturnFocus } from './use-return-focus';
 import { useServerNow } from './use-server-now';
 import { CliVersion } from './cli-version';
+import { useListReturn } from './list-return';
 
 export function LockDetail({ name, bucket, canRelease }: { name: string; bucket?: string; canRelease: boolean }) {
   const live = useLockPush(name, bucket);
@@ -31,15 +32,12 @@ export function LockDetail({ name, bucket, canRelease }: { name: string; bucket?
   const noticeRef = useRef<HTMLDivElement>(null);
   const serverNow = useServerNow(fetched?.serverTime, query.dataUpdatedAt);
   const lock = fetched && { ...fetched, health: liveHealth(fetched, serverNow) };
+  const back = useListReturn(fetched?.source);
   return (
     <section className="space-y-6">
       <p className="text-sm">
-        <Link
-          prefetch={false}
-          href={backHref(fetched?.source)}
-          className="text-blue-700 hover:underline dark:text-blue-300"
-        >
-          ← {fetched?.source ? `Locks of ${fetched.source}` : 'All locks'}
+        <Link prefetch={false} href={back.href} className="text-blue-700 hover:underline dark:text-blue-300">
+          ← {back.label}
         </Link>
       </p>
       <h1 className="font-mono text-xl font-semibold">
@@ -147,9 +145,4 @@ function FactValue({ fact, lock, serverNow }: { fact: LockFact; lock: LockInfo; 
       // holders' text (identity, host, purpose, details, notes): marked and isolated
       return <SafeText text={fact.text} />;
   }
-}
-
-/** Back to the list of the lock's own source (the list keeps its filter in the address for the browser's Back). */
-function backHref(source: string | undefined): string {
-  return source ? `/locks?source=${encodeURIComponent(source)}` : '/locks';
 }
