@@ -46,8 +46,8 @@ export class RedisLockStore implements LockStore {
   private passSeen: Set<string> | undefined;
 
   constructor(private readonly o: RedisStoreOptions) {
-    this.conn = new RedisConn(o.client);
     this.source = o.source ?? 'redis';
+    this.conn = new RedisConn(o.client, o.source);
     this.stream = o.auditStream ?? 'lockboard:audit';
   }
 
