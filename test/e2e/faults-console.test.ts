@@ -4,7 +4,6 @@
 // then the GCS emulator), the S3 emulator staying up as the witness.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lockHref } from '@/lib/queries';
 import { ARTIFACTS } from '../helpers/browser';
 import { ADVISORY, startFiveSources, TFLOCK, type FiveSources } from '../helpers/five-sources';
 import { freezeHolder } from '../helpers/lock';
@@ -43,6 +42,7 @@ describe('the bulk dialog', () => {
     const preview = page.getByTestId('bulk-preview');
     await preview.waitFor();
     const box = (name: string) => preview.getByRole('checkbox', { name: `Release ${name}`, exact: true });
+    const inRow = (name: string) => page.getByRole('checkbox', { name: `Release ${name}`, exact: true }); // row-relative
     // the frozen holders' expired locks only: never the refreshing one, the advisory lock or a Terraform lock
     for (const l of listed) {
       const expected = l.health === 'expired' || l.health === 'overdue';
@@ -55,7 +55,7 @@ describe('the bulk dialog', () => {
     for (const l of listed) {
       const cells = preview
         .locator('tbody tr')
-        .filter({ has: box(l.name) })
+        .filter({ has: inRow(l.name) })
         .locator('td');
       expect(await cells.nth(2).textContent(), `${l.name}'s source`).toBe(l.source);
       if (l.terms?.versionName) expect(await cells.nth(5).textContent()).toContain(l.terms.versionName);
@@ -63,7 +63,7 @@ describe('the bulk dialog', () => {
     expect(
       await preview
         .locator('tbody tr')
-        .filter({ has: box(TFLOCK) })
+        .filter({ has: inRow(TFLOCK) })
         .textContent(),
     ).not.toMatch(/Generation/);
     // ticking the advisory lock asks for its name, as the single dialog does, before the count may confirm
@@ -97,6 +97,7 @@ describe('"← All locks"', () => {
     await page.getByRole('searchbox').fill('stale');
     await page.waitForURL(/q=stale/);
     const listUrl = page.url();
+    const href = (await row(page, 'locks/stale-2').getByRole('link').getAttribute('href'))!;
     await row(page, 'locks/stale-2').getByRole('link').click();
     await page.waitForURL(/\/locks\/locks\/stale-2/);
     const back = page.getByRole('link', { name: /^← / });
@@ -111,8 +112,8 @@ describe('"← All locks"', () => {
     expect(await page.locator('[data-lock="locks/web"]').count(), 'the filter still applies').toBe(0);
     // opened without the list (a shared link, a new tab): back to the lock's own source
     const fresh = await (await f.console.contextAs(OPERATOR)).newPage();
-    await fresh.goto(`${f.console.app.url}${lockHref('locks/web', 'gs://ci-locks')}`);
-    await fresh.getByRole('link', { name: `← Locks of ${f.ids.gcs}` }).waitFor();
+    await fresh.goto(`${f.console.app.url}${href}`);
+    await fresh.getByRole('link', { name: `← Locks of ${f.ids.gcs}`, exact: true }).waitFor();
     await fresh.context().close();
     await context.close();
   }, 60_000);
@@ -170,10 +171,15 @@ describe('a server stopped under an open page', () => {
     await page.goto(allUrl(), { waitUntil: 'networkidle' });
     await row(page, 'state/prod').waitFor({ timeout: 20_000 });
     const steps = [
-      { id: f.ids.redis, rows: ['locks:nightly'], stop: () => f.redis.stop() },
-      { id: f.ids.pg, rows: [ADVISORY], stop: () => f.pg.stop() },
-      { id: f.ids.dynamo, rows: ['state/prod'], stop: () => f.dynamo.stop() },
-      { id: f.ids.gcs, rows: ['locks/web'], stop: () => (f.gcsHeld.forEach(freezeHolder), f.gcs.close()) },
+      { id: f.ids.redis, words: /Cannot reach Redis at /, rows: ['locks:nightly'], stop: () => f.redis.stop() },
+      { id: f.ids.pg, words: /Cannot reach PostgreSQL at /, rows: [ADVISORY], stop: () => f.pg.stop() },
+      { id: f.ids.dynamo, words: /Cannot reach DynamoDB for /, rows: ['state/prod'], stop: () => f.dynamo.stop() },
+      {
+        id: f.ids.gcs,
+        words: /Cloud Storage is unavailable/,
+        rows: ['locks/web'],
+        stop: () => (f.gcsHeld.forEach(freezeHolder), f.gcs.close()),
+      },
     ];
     const up = new Set(steps.flatMap((s) => s.rows).concat(TFLOCK));
     for (const [i, step] of steps.entries()) {
@@ -183,6 +189,7 @@ describe('a server stopped under an open page', () => {
       const note = page.getByTestId('source-unreachable').filter({ hasText: port ? `:${port}` : step.id });
       await note.waitFor({ timeout: 30_000 });
       const text = (await note.textContent())!;
+      expect(text, 'in the store’s own words').toMatch(step.words);
       expect(text, 'the time of the last good read').toMatch(
         /since \d\d:\d\d UTC.*last good listing, of \d\d:\d\d UTC/,
       );

@@ -25,7 +25,7 @@ export interface FiveSources {
   pg: TestPostgres;
   dynamo: TestDynamo;
   console: BrowserConsole;
-  /** The sources as configured (the console shows them without credentials). */
+  /** The sources as the console shows them (without a user or password). */
   ids: { gcs: string; s3: string; redis: string; pg: string; dynamo: string };
   /** Lockboard's GCS locks held by this process (frozen before their emulator stops). */
   gcsHeld: Lock[];
@@ -71,11 +71,11 @@ export async function startFiveSources(): Promise<FiveSources> {
       gcs: 'gs://ci-locks/locks/',
       s3: 's3://state/envs/',
       redis: `redis://127.0.0.1:${redis.port}/0`,
-      pg: pgServer.url,
+      pg: `postgres://127.0.0.1:${pgServer.port}/postgres`, // as shown: configured with its user
       dynamo: 'dynamodb://tf-locks',
     };
     const console = await startBrowserConsole({
-      LOCKBOARD_SOURCES: Object.values(ids).join(','),
+      LOCKBOARD_SOURCES: Object.values({ ...ids, pg: pgServer.url }).join(','),
       LOCKBOARD_GCS_ENDPOINT: gcs.url,
       AWS_ENDPOINT_URL_S3: s3.s3!.url,
       AWS_ENDPOINT_URL_DYNAMODB: dynamo.url,
