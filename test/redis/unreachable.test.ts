@@ -6,6 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { storeUnavailable } from '@/lib/lock/store-errors';
 import { openSource, parseSource } from '@/lib/lock/stores';
+import { redisUnreachable } from '@/lib/lock/stores/redis/unreachable';
 import type { LockStore } from '@/lib/lock/store';
 import { startRedis, type TestRedis } from '../helpers/redis';
 import { delay } from '../helpers/requests';
@@ -43,4 +44,16 @@ describe('a stopped Redis', () => {
     expect(closed).toBe('closed');
     store = undefined;
   }, 60_000);
+});
+
+describe('a failed command', () => {
+  it('is a connection failure by the client’s state when its class name says nothing (a bundled build)', () => {
+    const renamed = new (class t extends Error {})(''); // a minified TimeoutError: no name, no message
+    const err = redisUnreachable(renamed, 'redis://cache:6379/0', true) as Error & { code: string };
+    expect(err.message).toBe('Cannot reach Redis at redis://cache:6379/0: the connection is down (reconnecting)');
+    expect(err.code).toBe('ECONNRESET');
+    // a reply from the server on a ready connection is the server's own answer, kept as it is
+    const reply = new Error('WRONGTYPE Operation against a key holding the wrong kind of value');
+    expect(redisUnreachable(reply, 'redis://cache:6379/0', false)).toBe(reply);
+  });
 });

@@ -35,7 +35,7 @@ export class RedisConn {
       p = Promise.reject(err);
     }
     return p.catch((err: unknown) => {
-      throw redisUnreachable(err, this.source);
+      throw redisUnreachable(err, this.source, (this.client as { isReady?: boolean }).isReady === false);
     });
   }
 

@@ -16,19 +16,22 @@ const CONNECTION: Record<string, { code: string; why: string }> = {
 };
 const NETWORK = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EPIPE)$/;
 
-/** `err` in Redis's words when the connection failed; `err` itself otherwise. */
-export function redisUnreachable(err: unknown, source?: string): unknown {
+/**
+ * `err` in Redis's words when the connection failed; `err` itself otherwise. `down`: the client was not ready when
+ * the command failed (the surest sign: a bundled build renames node-redis's classes, so their names may not match).
+ */
+export function redisUnreachable(err: unknown, source?: string, down = false): unknown {
   if (!(err instanceof Error)) return err;
   const known = CONNECTION[err.constructor.name];
   const code = (err as { code?: unknown }).code;
   const network = typeof code === 'string' && NETWORK.test(code) ? code : undefined;
-  if (!known && !network) return err;
-  const why = known?.why ?? err.message;
+  if (!known && !network && !down) return err;
+  const why = known?.why ?? (err.message || 'the connection is down (reconnecting)');
   const detail = err.message && err.message !== why ? ` (${err.message})` : '';
   return Object.assign(
     new Error(`Cannot reach Redis${source ? ` at ${source}` : ''}: ${why}${detail}`, { cause: err }),
     {
-      code: network ?? known!.code,
+      code: network ?? known?.code ?? 'ECONNRESET',
     },
   );
 }
