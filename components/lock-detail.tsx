@@ -87,12 +87,13 @@ export function LockDetail({ name, bucket, canRelease }: { name: string; bucket?
 
 function LockFields({ lock, serverNow }: { lock: LockInfo; serverNow: number }) {
   return (
-    <div className="grid gap-6 lg:grid-cols-2">
-      <dl className="grid grid-cols-[12rem_1fr] gap-x-4 gap-y-2 text-sm">
+    <div className="grid min-w-0 gap-6 lg:grid-cols-2">
+      {/* on a phone each label sits above its value: two columns would push the values off a 390 px screen */}
+      <dl className="grid min-w-0 grid-cols-1 gap-x-4 gap-y-1 text-sm sm:grid-cols-[12rem_1fr] sm:gap-y-2">
         {detailFacts(lock, serverNow).map((f) => (
           <div key={f.label} className="contents">
             <dt className="text-zinc-500">{f.label}</dt>
-            <dd>
+            <dd className="min-w-0 break-words">
               <FactValue fact={f} lock={lock} serverNow={serverNow} />
             </dd>
           </div>
@@ -100,7 +101,7 @@ function LockFields({ lock, serverNow }: { lock: LockInfo; serverNow: number }) 
         {lock.version && lock.releasable && (
           <>
             <dt className="text-zinc-500">lockboard release</dt>
-            <dd>
+            <dd className="min-w-0">
               <CliVersion lock={lock} />
             </dd>
           </>

@@ -119,6 +119,26 @@ describe('"← All locks"', () => {
   }, 60_000);
 });
 
+/** The open dialog fits a 390 px screen: no sideways scrolling, its box and every part of it in view. */
+async function expectFits(page: Page): Promise<void> {
+  const fits = await page.evaluate(() => {
+    const box = document.querySelector('dialog[open]')!.getBoundingClientRect();
+    const wide = [...document.querySelectorAll('dialog[open] *')]
+      .filter((e) => e.getBoundingClientRect().right > window.innerWidth)
+      .map((e) => `${e.tagName}.${e.className}`.slice(0, 80));
+    // what makes the page behind scroll sideways: the outermost parts past the right edge
+    const page = [...document.querySelectorAll('body *')]
+      .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
+      .filter((e) => !(e.parentElement && e.parentElement.getBoundingClientRect().right > window.innerWidth + 1))
+      .map((e) => `${e.tagName}.${e.className} "${e.textContent?.slice(0, 30)}"`.slice(0, 120));
+    return { scroll: document.documentElement.scrollWidth, left: box.left, right: box.right, wide, page };
+  });
+  expect(fits.scroll, `${page.url()}: ${fits.page.join(' | ')}`).toBeLessThanOrEqual(390);
+  expect(fits.left).toBeGreaterThanOrEqual(0);
+  expect(fits.right, fits.wide.join(' | ')).toBeLessThanOrEqual(390);
+  expect(fits.wide).toEqual([]);
+}
+
 describe('the PostgreSQL advisory dialog at 390 px', () => {
   it('fits the screen and opens, fills and cancels with the keyboard only', async () => {
     const context = await f.console.contextAs(OPERATOR, { width: 390, height: 844 });
@@ -143,22 +163,19 @@ describe('the PostgreSQL advisory dialog at 390 px', () => {
     );
     await page.keyboard.type(ADVISORY);
     expect(await dialog.getByRole('button', { name: 'Force-release', exact: true }).isEnabled()).toBe(true);
-    const fits = await page.evaluate(() => {
-      const box = document.querySelector('dialog[open]')!.getBoundingClientRect();
-      const wide = [...document.querySelectorAll('dialog[open] *')]
-        .filter((e) => e.getBoundingClientRect().right > window.innerWidth)
-        .map((e) => `${e.tagName}.${e.className}`.slice(0, 80));
-      return { scroll: document.documentElement.scrollWidth, left: box.left, right: box.right, wide };
-    });
     await page.screenshot({ path: `${ARTIFACTS}/faults-advisory-390.png` });
-    expect(fits.scroll, fits.wide.join(' | ')).toBeLessThanOrEqual(390);
-    expect(fits.left).toBeGreaterThanOrEqual(0);
-    expect(fits.right, fits.wide.join(' | ')).toBeLessThanOrEqual(390);
-    expect(fits.wide).toEqual([]);
+    await expectFits(page);
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
     expect(await opener.evaluate((e) => e === document.activeElement), 'focus back on the opener').toBe(true);
     await row(page, ADVISORY).waitFor(); // cancelled: nothing released
+    // the same dialog opened from the lock's own page
+    await page.goto(`${f.console.app.url}${await row(page, ADVISORY).getByRole('link').getAttribute('href')}`);
+    await page.getByRole('button', { name: 'Force-release…' }).click();
+    await dialog.waitFor();
+    await expectFits(page);
+    await page.keyboard.press('Escape');
+    await page.screenshot({ path: `${ARTIFACTS}/faults-advisory-page-390.png`, fullPage: true });
     await context.close();
   }, 60_000);
 });
