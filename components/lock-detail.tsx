@@ -92,7 +92,7 @@ function LockFields({ lock, serverNow }: { lock: LockInfo; serverNow: number }) 
       <dl className="grid min-w-0 grid-cols-1 gap-x-4 gap-y-1 text-sm sm:grid-cols-[12rem_1fr] sm:gap-y-2">
         {detailFacts(lock, serverNow).map((f) => (
           <div key={f.label} className="contents">
-            <dt className="text-zinc-500">{f.label}</dt>
+            <dt className="mt-2 text-zinc-500 sm:mt-0">{f.label}</dt>
             <dd className="min-w-0 break-words">
               <FactValue fact={f} lock={lock} serverNow={serverNow} />
             </dd>
