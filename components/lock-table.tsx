@@ -26,6 +26,8 @@ interface Props {
   onRelease: (lock: LockInfo) => void;
   /** Called when the rows near the end are drawn: the next window loads (the server pages by cursor). */
   onNearEnd?: () => void;
+  /** The first row in view, once scrolling has settled (the stream follows the window that holds it). */
+  onTopRow?: (index: number) => void;
   /** A line under the rows (loading more, capped). */
   footer?: string;
   /** Names the query: a new one (another sort or filter) starts again at the top of the list. */
@@ -42,6 +44,7 @@ export function LockTable(props: Props) {
     canRelease,
     onRelease,
     onNearEnd,
+    onTopRow,
     footer,
     topKey,
   } = props;
@@ -73,6 +76,12 @@ export function LockTable(props: Props) {
   useEffect(() => {
     if (onNearEnd && lastDrawn >= locks.length - 20) onNearEnd();
   }, [onNearEnd, lastDrawn, locks.length]);
+  const topRow = virtualizer.range?.startIndex ?? 0;
+  useEffect(() => {
+    if (!onTopRow) return;
+    const settled = setTimeout(() => onTopRow(topRow), 400);
+    return () => clearTimeout(settled);
+  }, [onTopRow, topRow]);
   const release = (lock: LockInfo) =>
     canRelease && (
       <button

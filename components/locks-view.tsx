@@ -36,7 +36,8 @@ export function LocksView({ sources, source, canRelease, unknownSource }: Props)
     sort: url.sort.key,
     order: url.sort.dir,
   };
-  const { live, query, more, reload } = useLocksData(source, wanted);
+  const [topRow, setTopRow] = useState(0);
+  const { live, query, more, rows, reload } = useLocksData(source, wanted, topRow);
   const serverNow = useServerNow(query.data?.serverTime, query.dataUpdatedAt);
   const localNow = useLocalNow(query.dataUpdatedAt);
   const [text, setText] = useFilterText(url);
@@ -53,7 +54,6 @@ export function LocksView({ sources, source, canRelease, unknownSource }: Props)
     onStart: () => (focus.remember(), setNotice(null)),
   });
 
-  const rows = useMemo(() => [...(query.data?.locks ?? []), ...more.rows], [query.data, more.rows]);
   // one judgement of health per second for the badges: a TTL running out moves a row before the next push
   const shown = useMemo(() => withLiveHealth(rows, serverNow), [rows, serverNow]);
   const pendingCount = useMemo(() => shown.filter((l) => l.pending).length, [shown]);
@@ -163,6 +163,7 @@ export function LocksView({ sources, source, canRelease, unknownSource }: Props)
           canRelease={canRelease}
           onRelease={actions.openOne}
           onNearEnd={more.hasMore ? () => void more.load() : undefined}
+          onTopRow={setTopRow}
           topKey={JSON.stringify(wanted)}
           footer={
             more.loading

@@ -1,15 +1,17 @@
 'use client';
 
-// The locks page's live feed: one EventSource per tab on /api/locks/stream for the page's query, written into
-// TanStack Query's cache: the window (`snapshot`), changes to its rows, counts and listing progress, and how many
+// The locks page's live feed: one EventSource per tab on /api/locks/stream for the page's query and the window in
+// view (the first, in TanStack Query's cache, or one loaded by scrolling, by its cursor): the window (`snapshot`),
+// changes to its rows, counts and listing progress (always into the first window's cache), and how many
 // matching rows outside the window are new or changed. A stream the server refused (401, 403, 503: EventSource never
 // retries those) falls back to polling the window and is opened again with backoff; a dropped connection reconnects by
 // itself and gets the window again (never the whole set).
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { LockInfo } from '@/lib/lock/types';
 import { locksParams, locksQuery, type LocksData, type LocksQuery } from '@/lib/queries';
 import { signInAgain } from './get-query-client';
+import type { FollowedWindow } from './use-more-windows';
 
 /** live: pushed by the server; connecting: opening or reconnecting; polling: no stream, the list polls. */
 export type LiveState = 'connecting' | 'live' | 'polling';
@@ -30,21 +32,35 @@ const OPEN_TIMEOUT_MS = 10_000;
 
 const parse = <T>(e: Event): T => JSON.parse((e as MessageEvent<string>).data) as T;
 
-export function useLockStream(source: string, query: LocksQuery): { state: LiveState; reload: () => void } {
+export function useLockStream(
+  source: string,
+  query: LocksQuery,
+  follow?: FollowedWindow,
+): { state: LiveState; reload: () => void } {
   const client = useQueryClient();
   const [state, setState] = useState<LiveState>(() =>
     typeof window !== 'undefined' && typeof EventSource === 'undefined' ? 'polling' : 'connecting',
   );
   const [generation, setGeneration] = useState(0);
-  const params = locksParams(source, query).toString();
+  // the window in view: the first (the query's cache) or one loaded by scrolling, which the stream writes into
+  const cursor = follow?.cursor;
+  const params = locksParams(source, cursor ? { ...query, cursor } : query).toString();
+  const writer = useRef(follow?.write);
+  useEffect(() => {
+    writer.current = follow?.write; // before the stream's effect below: a new window is written by its own stream
+  });
   useEffect(() => {
     if (typeof EventSource === 'undefined') return;
     const key = locksQuery(source, query).queryKey;
+    const intoWindow = writer.current; // this stream's window, fixed while it is open
     let es: EventSource | undefined;
     let retry: ReturnType<typeof setTimeout> | undefined;
     let opening: ReturnType<typeof setTimeout> | undefined;
     let refusals = 0;
     const update = (fn: (old: LocksData) => LocksData) => client.setQueryData<LocksData>(key, (old) => old && fn(old));
+    // rows go to the window followed; counts, progress and the time always to the query's first window
+    const updateRows = (fn: (old: LocksData) => LocksData) =>
+      intoWindow ? intoWindow((w) => fn(w as LocksData)) : update(fn);
     const fallBack = () => {
       es?.close();
       setState('polling');
@@ -58,9 +74,14 @@ export function useLockStream(source: string, query: LocksQuery): { state: LiveS
         clearTimeout(opening);
         refusals = 0;
         setState('live');
-        client.setQueryData<LocksData>(key, { ...parse<LocksData>(e), outside: { added: 0, changed: 0 } });
+        const snap = { ...parse<LocksData>(e), outside: { added: 0, changed: 0 } };
+        if (!intoWindow) client.setQueryData<LocksData>(key, snap);
+        else {
+          intoWindow(() => ({ locks: snap.locks, nextCursor: snap.nextCursor }));
+          update((old) => ({ ...snap, locks: old.locks, nextCursor: old.nextCursor }));
+        }
       });
-      es.addEventListener('change', (e) => update((old) => applyChange(old, parse<Change>(e))));
+      es.addEventListener('change', (e) => updateRows((old) => applyChange(old, parse<Change>(e))));
       es.addEventListener('counts', (e) => {
         const c = parse<Omit<LocksData, 'locks'>>(e);
         update((old) => ({ ...old, ...c, locks: old.locks, nextCursor: old.nextCursor }));

@@ -24,9 +24,10 @@ ${VERSION_LINES('                        ')}
   --reason TEXT       why (required; recorded in the audit trail)
   --operator NAME     who (default: the OS user)
   --accept-two-leaders
-                      needed to release a leader election's node (ZooKeeper: Curator LeaderLatch, a LeaderSelector
-                      or kazoo Election): the old leader is not told and keeps believing it leads until its session
-                      ends, so there are two leaders until then. Stop or fence the old leader first
+                      needed where the old holder is not told and keeps believing it holds or leads until its
+                      session ends, so there are two holders or leaders until then ("lockboard status" prints the
+                      sentence). ZooKeeper: every Curator and kazoo recipe (a LeaderLatch, a LeaderSelector and a kazoo
+                      Election among them); not Lockboard's own lock. Stop or fence the old holder first
 ${COMMON_HELP}
   --json              print { outcome, current }
 

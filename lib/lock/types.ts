@@ -156,8 +156,9 @@ export interface StoreTerms {
   /** Whether `metadata` holds anything worth a "Raw metadata" panel. */
   rawMetadata?: boolean;
   /**
-   * A leader election's release: the sentence the operator must accept (the old leader keeps leading until its
-   * session ends). Set: a release needs `acceptTwoLeaders` (the CLI's --accept-two-leaders, the dialog's checkbox).
+   * A release whose old holder is not told (a leader election's old leader keeps leading, a ZooKeeper recipe's holder
+   * keeps holding, until its session ends): the sentence the operator must accept. Set: a release needs
+   * `acceptTwoLeaders` (the CLI's --accept-two-leaders, the dialog's checkbox).
    */
   twoLeaders?: string;
   /** The store's truth table for this lock's format: its own words per health, where the neutral ones say less. */

@@ -4,29 +4,37 @@
 import 'server-only';
 import type { LockView } from '@/lib/lock/store';
 import { countForceRelease } from './metrics';
-import { cachedPage, storeFor } from './stores';
+import { storeFor } from './stores';
 import { sources, type Source } from './sources';
+import { watcherFor } from './watch';
 
 export interface Partner {
   source: Source;
   lock: LockView;
 }
 
+/** How long a lock page waits for another source's first page before answering without its half. */
+const PARTNER_WAIT_MS = 1_500;
+
 /**
- * The same lock in the other configured sources (their cached listings). A source that cannot be read now is passed
- * over: its half, if any, is not shown (and not released), and the lock asked about is answered all the same.
+ * The same lock in the other configured sources: found in their indexes by the pair key (which names the holder's
+ * lock, Terraform's LockInfo ID, so a successor's lock is never a partner), then read again from its store, so its
+ * half is shown, and released, at the version it has now, and only while it still carries the same pair key. A
+ * source that cannot be read now is passed over: its half, if any, is not shown (and not released).
  */
 export async function partnersOf(view: Pick<LockView, 'pairKey' | 'name'>, except: Source): Promise<Partner[]> {
-  if (!view.pairKey) return [];
+  const key = view.pairKey;
+  if (!key) return [];
   const found: Partner[] = [];
   for (const source of sources()) {
     if (source.id === except.id) continue;
-    let token: string | undefined;
-    do {
-      const page = await cachedPage(source, token).catch(() => null);
-      for (const lock of page?.locks ?? []) if (lock.pairKey === view.pairKey) found.push({ source, lock });
-      token = page?.nextPageToken;
-    } while (token);
+    const watcher = watcherFor(source);
+    await watcher.ready(PARTNER_WAIT_MS);
+    for (const name of watcher.index.pairedWith(key)) {
+      const store = await storeFor(source).catch(() => undefined);
+      const lock = await store?.inspect(name).catch(() => null);
+      if (lock?.pairKey === key) found.push({ source, lock });
+    }
   }
   return found;
 }

@@ -2,13 +2,15 @@
 // watcher does, at 10 000, 100 000 and 1 000 000 (SCALE_SIZES to choose). Per size: a cold full index against a bare
 // SCAN + pipelined GET/PTTL of the same keys in the same run, time to the first page (a first screen), bytes per lock
 // in the index, and the cost of the queries a page makes (first window, filter, sort, exact name, next window), each
-// over every lock; the window's JSON size. Run with --expose-gc for the memory figures (the bench script does).
+// over every lock; the window's JSON size. Run with --expose-gc for the memory figures (the bench script does). Then
+// GCS, S3 and DynamoDB at 100 000 locks each (scale-stores.ts; SCALE_STORE_SIZE=0 to skip them).
 import { RedisLockStore } from '@/lib/lock/stores/redis';
 import { runQuery, type LockQuery } from '@/lib/lock/query/query';
 import { rowView } from '@/lib/lock/query/row-view';
 import { expand } from '@/lib/lock/query/row';
 import { startRedis } from '../helpers/redis';
 import { bareScan, fillRedis, indexRedis } from '../helpers/scale';
+import { benchScaleStores } from './scale-stores';
 import { printTable, quantile, round, writeJson } from './report';
 
 const SIZES = (process.env.SCALE_SIZES ?? '10000,100000,1000000').split(',').map(Number);
@@ -74,5 +76,7 @@ export async function benchScale() {
     }
   }
   printTable('Scale: one Redis source, the console index (lib/server/index) vs a bare SCAN + GET/PTTL', rows);
-  writeJson('scale', rows);
+  const stores = process.env.SCALE_STORE_SIZE === '0' ? [] : await benchScaleStores();
+  if (stores.length) printTable('Scale: GCS, S3 and DynamoDB, the console index vs the bare listing', stores);
+  writeJson('scale', { redis: rows, stores });
 }

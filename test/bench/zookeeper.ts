@@ -82,7 +82,14 @@ export async function benchZooKeeper() {
 
   const view = (await store.inspect('/bench/locks/job-0'))!;
   conn.requests = 0;
-  const r = await store.forceRelease({ name: view.name, version: view.version, reason: 'bench', operator: 'bench' });
+  // kazoo's layout: its holder is not told, so the release carries the acknowledgement (--accept-two-leaders)
+  const r = await store.forceRelease({
+    name: view.name,
+    version: view.version,
+    reason: 'bench',
+    operator: 'bench',
+    acceptTwoLeaders: true,
+  });
   const ops = [
     {
       operation: `force-release (${r.outcome})`,

@@ -1,5 +1,6 @@
 // The lockboard command on zookeeper:// sources, as real processes against Debian's ZooKeeper with real Curator and
-// kazoo contenders: a leader election is released only with --accept-two-leaders; `run` queues with kazoo.
+// kazoo contenders: a leader election, and a layout an election shares, are released only with --accept-two-leaders;
+// `run` queues with kazoo.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ZooKeeperServer } from '@/lib/demo/zookeeper-server';
 import { runCli, startCli } from '../helpers/cli';
@@ -41,6 +42,23 @@ describe('lockboard on zookeeper:// sources', () => {
       identity: string;
     };
     expect(now.identity).toBe('api-B');
+  });
+
+  it('asks the same flag for an id-less LeaderSelector, whose layout is an InterProcessMutex’s, saying so', async () => {
+    for (const id of ['S1', 'S2']) await c.start(id, 'selector', '/svc/jobs/compactor', '');
+    const status = await runCli(['status', source, '/svc/jobs/compactor', '--json'], {});
+    const view = JSON.parse(status.stdout) as { version: string; format: string };
+    expect(view.format).toBe('curator-mutex');
+    const args = ['release', source, '/svc/jobs/compactor', '--version', view.version, '--reason', 'stuck compactor'];
+    const refused = await runCli(args, {});
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(
+      /may be a Curator LeaderSelector leader.*exactly this layout.*--accept-two-leaders/s,
+    );
+    expect(await c.held('S1')).toBe(true);
+    const released = await runCli([...args, '--accept-two-leaders'], {});
+    expect(released.code, released.stdout + released.stderr).toBe(0);
+    expect(await c.held('S1')).toBe(true); // the old leader was not told, as the refusal said
   });
 
   it('runs a command under Lockboard’s lock in kazoo’s queue, with the sequence as fencing token', async () => {

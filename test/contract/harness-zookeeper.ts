@@ -1,5 +1,9 @@
-// The contract on ZooKeeper: Debian's ZooKeeper from its jar, locks held by real kazoo contenders (Debian's python),
-// a znode of plain data beside them, and a kazoo queue (a holder and two waiters) for rule 7.
+// The contract on ZooKeeper: Debian's ZooKeeper from its jar, a znode of plain data beside the locks, and a queue of
+// Lockboard's holder with two real kazoo waiters (Debian's python) in the one kazoo Lock layout for rule 7. The locks
+// the contract force-releases without further words are Lockboard's own: its holder watches its node and stops. A
+// Curator or kazoo holder is never told (it keeps believing it holds), so its release needs --accept-two-leaders,
+// which test/zookeeper/not-told.test.ts covers.
+import { acquireZooKeeperLock, type ZooKeeperLock } from '@/lib/lock/stores/zookeeper/lock';
 import { kazoo, startZooKeeper, zkClient } from '../helpers/zookeeper';
 import type { Harness, QueueHarness } from './harnesses';
 
@@ -7,29 +11,37 @@ export async function zookeeperHarness(): Promise<Harness> {
   const server = await startZooKeeper();
   const k = kazoo(server.hosts);
   const admin = await zkClient(server.hosts);
-  // names are znode paths without the leading slash (the kazoo writers are given the paths)
+  const holders = await zkClient(server.hosts); // the session of Lockboard's holders
+  const held: ZooKeeperLock[] = [];
+  const take = async (path: string, identity: string) => {
+    const lock = await acquireZooKeeperLock({ conn: holders, name: `/${path}`, identity, timeoutMs: 5_000 });
+    held.push(lock);
+    return lock;
+  };
+  // names are znode paths without the leading slash
   const lock = 'contract/locks/nightly';
   const q = 'contract/queue/deploy';
-  const queued = ['q-holder', 'q-first', 'q-second'];
+  const waiters = ['q-first', 'q-second'];
+  let queueHolder: ZooKeeperLock | undefined;
   const queue: QueueHarness = {
     name: q,
-    order: queued.slice(1),
+    order: waiters,
     async start() {
-      for (const who of queued) await k.start(who, 'lock', `/${q}`, who);
+      queueHolder = await take(q, 'q-holder');
+      for (const who of waiters) await k.start(who, 'lock', `/${q}`, who);
     },
     async holder() {
-      // a force-released holder is not told (kazoo's is_acquired stays true): the waiters are asked first
       for (let i = 0; i < 40; i++) {
-        for (const who of queued.slice(1)) if (await k.held(who)) return who;
-        if (i >= 10 && (await k.held(queued[0]!))) return queued[0]!;
+        for (const who of waiters) if (await k.held(who)) return who;
         await new Promise((r) => setTimeout(r, 25));
       }
-      return '';
+      return queueHolder?.signal.aborted === false ? 'q-holder' : '';
     },
     async stop() {
-      for (const who of queued) await k.close(who).catch(() => undefined);
+      for (const who of waiters) await k.close(who).catch(() => undefined);
     },
   };
+  let alice: ZooKeeperLock | undefined;
   return {
     kind: 'zookeeper',
     source: `zookeeper://${server.hosts}/contract`,
@@ -37,16 +49,18 @@ export async function zookeeperHarness(): Promise<Harness> {
     lock,
     notALock: 'contract/config/app',
     async hold() {
-      await k.start('alice', 'lock', `/${lock}`, 'alice@laptop');
+      alice = await take(lock, 'alice@laptop');
       await admin.mkdirp('/contract/config');
       await admin.create('/contract/config/app', Buffer.from('{"replicas":3}'), admin.zk.CreateMode.PERSISTENT);
     },
     async successor() {
-      await k.release('alice');
-      await k.start('bob', 'lock', `/${lock}`, 'bob@ci');
+      await alice!.release();
+      await take(lock, 'bob@ci');
     },
     queue,
     async stop() {
+      await Promise.all(held.map((l) => l.release().catch(() => undefined)));
+      holders.client.close();
       admin.client.close();
       await k.stop();
       await server.stop();

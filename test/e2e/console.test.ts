@@ -254,6 +254,16 @@ describe('console in Chromium', () => {
     // scrolling to the end loads the next window by cursor
     await page.getByTestId('lock-rows').evaluate((e) => e.scrollTo(0, e.scrollHeight));
     await expect.poll(() => page.getAttribute('[role=table]', 'aria-rowcount'), { timeout: 15_000 }).toBe('201');
+    // a row of that second window stays live: once scrolling settles, the stream follows the window in view
+    await page.getByTestId('lock-rows').evaluate((e) => e.scrollTo(0, 150 * 52));
+    const row150 = page.locator('[data-lock="bulk/lock-00150"]');
+    await row150.waitFor({ timeout: 10_000 });
+    await delay(1_500);
+    await t.storage
+      .bucket(t.bucket)
+      .file('bulk/lock-00150')
+      .setMetadata({ metadata: { identity: 'bulk-150-renewed' } });
+    await expect.poll(() => row150.textContent(), { timeout: 10_000 }).toMatch(/bulk-150-renewed/);
     await page.click('button:has-text("Lock")');
     await page.waitForSelector('[data-lock="bulk/lock-09999"]');
     await page.fill('input[type=search]', 'bulk-4242');

@@ -35,6 +35,18 @@ const view = (name: string, o: Partial<LockView> = {}): LockView =>
   }) as LockView;
 
 describe('the lock index', () => {
+  it('finds a lock by its pair key, following a new holder (another key) and a removal', () => {
+    const ix = new LockIndex();
+    ix.upsert(view('tf/prod', { pairKey: 'terraform:tf/prod#id-1' }), T0);
+    ix.upsert(view('tf/dev'), T0);
+    expect(ix.pairedWith('terraform:tf/prod#id-1')).toEqual(['tf/prod']);
+    ix.upsert(view('tf/prod', { pairKey: 'terraform:tf/prod#id-2', version: 'v2' }), T0);
+    expect(ix.pairedWith('terraform:tf/prod#id-1')).toEqual([]);
+    expect(ix.pairedWith('terraform:tf/prod#id-2')).toEqual(['tf/prod']);
+    ix.remove('tf/prod');
+    expect(ix.pairedWith('terraform:tf/prod#id-2')).toEqual([]);
+  });
+
   it('keeps counts by health as rows come and go, and drops what a whole pass did not see', () => {
     const ix = new LockIndex();
     ix.beginPass();

@@ -4,6 +4,7 @@
 // Lockboard's own lock with its released history.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LockLostError, LockTimeoutError } from '@/lib/lock';
+import { listAll } from '@/lib/lock/list-all';
 import { acquirePgLock, PostgresLockStore, withPgLock } from '@/lib/lock/stores/postgres';
 import { SEED_TABLES_DDL, SEED_TAKE } from '@/lib/demo/seed-tables';
 import { delay } from '../helpers/requests';
@@ -21,7 +22,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => pg?.stop());
 
-const byName = async () => Object.fromEntries((await store.list()).locks.map((l) => [l.name, l]));
+const byName = async () => Object.fromEntries((await listAll(store)).locks.map((l) => [l.name, l]));
 
 describe('advisory locks', () => {
   it('shows bigint and two-int keys with their holders, names Prisma’s key, and folds waiters into the lock', async () => {

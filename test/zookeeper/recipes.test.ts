@@ -3,7 +3,8 @@
 import { createServer, type Server } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isServing } from '@/lib/demo/zookeeper-server';
-import { isElection, isSelectorId, recipeNode, splitQueue } from '@/lib/lock/stores/zookeeper/recipes';
+import { notToldWords } from '@/lib/lock/stores/zookeeper/not-told';
+import { isSelectorId, recipeNode, splitQueue } from '@/lib/lock/stores/zookeeper/recipes';
 import { parseCons } from '@/lib/lock/stores/zookeeper/sessions';
 import { parseZooKeeperSource } from '@/lib/lock/stores/zookeeper/source';
 
@@ -41,10 +42,14 @@ describe('ZooKeeper recipe nodes', () => {
     expect(recipeNode('config')).toBeNull();
   });
 
-  it('treats a LeaderLatch, and a lock layout at a path named like an election, as an election', () => {
-    expect(isElection('curator-leader-latch', '/services/api')).toBe(true);
-    expect(isElection('kazoo-lock', '/services/api/leader')).toBe(true);
-    expect(isElection('curator-mutex', '/jobs/nightly')).toBe(false);
+  it('asks to accept the old holder keeping on for every recipe, never guessing an election from the path', () => {
+    expect(notToldWords('curator-leader-latch')).toMatch(/two leaders/);
+    // the shared layouts say what is known: either recipe, the same danger
+    expect(notToldWords('curator-mutex')).toMatch(/may be a Curator LeaderSelector leader.*exactly this layout/);
+    expect(notToldWords('kazoo-lock')).toMatch(/may be a kazoo Election leader.*exactly this layout/);
+    for (const f of ['curator-rwlock', 'kazoo-rwlock', 'curator-semaphore', 'kazoo-semaphore', 'kazoo-lease'] as const)
+      expect(notToldWords(f)).toMatch(/not told/);
+    expect(notToldWords('lockboard')).toBeNull(); // its holder watches its node
     expect(isSelectorId(Buffer.from('127.0.0.1'))).toBe(false);
     expect(isSelectorId(Buffer.from('payments-node-3'))).toBe(true);
   });

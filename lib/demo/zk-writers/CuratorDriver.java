@@ -1,5 +1,5 @@
 // Real Curator contenders for Lockboard's tests and demo, run as a single-file source with Debian's Curator jars.
-// Lines on stdin: "<id> <recipe> <path> <identifier> [max]" (mutex, latch, selector, semaphore, read, write),
+// Lines on stdin: "<id> <recipe> <path> [identifier] [max]" (mutex, latch, selector, semaphore, read, write),
 // "<id> held", "<id> release", "<id> close". Each contender has its own CuratorFramework (its own session).
 import java.io.*;
 import java.util.*;
@@ -42,7 +42,7 @@ public class CuratorDriver {
           LeaderSelector s = new LeaderSelector(client, path, new LeaderSelectorListenerAdapter() {
             public void takeLeadership(CuratorFramework c) throws Exception { held = true; done.await(); held = false; }
           });
-          s.setId(ident);
+          s.setId(ident); // "" = no id: the node's data is then the local address, as an InterProcessMutex's
           s.start();
           recipe = s;
           break;
@@ -71,8 +71,11 @@ public class CuratorDriver {
       }
     }
 
+    // the recipe's own answer where it has one (it never watches its own node: a deleted node leaves it true)
     boolean isHeld() {
       if (recipe instanceof LeaderLatch) return ((LeaderLatch) recipe).hasLeadership();
+      if (recipe instanceof LeaderSelector) return ((LeaderSelector) recipe).hasLeadership();
+      if (recipe instanceof InterProcessMutex) return ((InterProcessMutex) recipe).isAcquiredInThisProcess();
       return held;
     }
   }

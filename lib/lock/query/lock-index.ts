@@ -36,9 +36,10 @@ export class LockIndex {
   /** Rows listed before their body was read (metadata first): filters on owner see them once read. */
   pending = 0;
   private readonly heap = new TransitionHeap<Row>();
-  /** Listing pass stamps: a row not seen by a whole pass is gone. */
-  private seenIn = new Map<string, number>();
+  /** The listing pass under way: a row not stamped by a whole pass is gone. */
   private pass = 0;
+  /** Names by pair key (one lock kept in two stores): few rows have one, so the map stays small. */
+  private readonly pairs = new Map<string, Set<string>>();
 
   get size(): number {
     return this.rows.size;
@@ -54,12 +55,19 @@ export class LockIndex {
     let row = compact(view);
     const judged = healthAt(row, now);
     if (judged !== row.health) row = row.withHealth(judged);
-    this.seenIn.set(row.name, this.pass);
+    row.pass = this.pass;
     const before = this.rows.get(row.name);
-    if (before && !rowChanged(before, row)) return undefined;
+    if (before && !rowChanged(before, row)) {
+      before.pass = this.pass;
+      return undefined;
+    }
     if (before) this.count(before, -1);
     this.count(row, 1);
     this.rows.set(row.name, row);
+    if (before?.pairKey !== row.pairKey) {
+      this.unpair(before);
+      if (row.pairKey) this.pairs.set(row.pairKey, (this.pairs.get(row.pairKey) ?? new Set()).add(row.name));
+    }
     const at = nextTransition(row, now);
     if (at !== undefined) this.heap.push(at, row);
     return { before, after: row };
@@ -69,16 +77,28 @@ export class LockIndex {
     const before = this.rows.get(name);
     if (!before) return undefined;
     this.rows.delete(name);
-    this.seenIn.delete(name);
     this.count(before, -1);
+    this.unpair(before);
     return { before };
+  }
+
+  /** The names of rows with this pair key (the same lock kept in another store is found by it). */
+  pairedWith(pairKey: string): string[] {
+    return [...(this.pairs.get(pairKey) ?? [])];
+  }
+
+  private unpair(row: Row | undefined): void {
+    if (!row?.pairKey) return;
+    const names = this.pairs.get(row.pairKey);
+    names?.delete(row.name);
+    if (names?.size === 0) this.pairs.delete(row.pairKey);
   }
 
   /** The pass is complete: every row it did not see is removed. */
   endPass(): RowChange[] {
     const gone: RowChange[] = [];
-    for (const [name, pass] of this.seenIn) {
-      if (pass === this.pass) continue;
+    for (const [name, row] of this.rows) {
+      if (row.pass === this.pass) continue;
       const change = this.remove(name);
       if (change) gone.push(change);
     }

@@ -3,23 +3,15 @@
 // into a LockView-shaped row (`expand`) only for the rows of a window. About 400 bytes a lock instead of ~2 KB.
 import type { LockView, LockWaiter } from '../store';
 import type { LockFormat, LockHealth } from '../types';
-
-/** What every lock of one format in one source shares. */
-interface Shared {
-  store: string;
-  source: string;
-  bucket: string;
-  formatLabel: string;
-  releaseRule: LockView['releaseRule'];
-  releaseNote: string;
-  note: string | undefined;
-  terms: LockView['terms'];
-}
+import { sharedOf, type Shared } from './shared';
 
 const NONE = Number.NaN;
 const iso = (ms: number) => (Number.isNaN(ms) ? undefined : new Date(ms).toISOString());
 
 export class Row {
+  /** The index's last listing pass that saw this lock (lock-index.ts). */
+  pass = 0;
+
   constructor(
     readonly name: string,
     readonly shared: Shared,
@@ -52,37 +44,42 @@ export class Row {
   ) {}
 
   withHealth(health: LockHealth): Row {
-    const r = Object.create(Row.prototype) as Row;
-    Object.assign(r, this);
-    r.health = health;
+    // through the constructor: every row keeps one shape (the query's loop stays monomorphic)
+    const r = new Row(
+      this.name,
+      this.shared,
+      this.format,
+      health,
+      this.identity,
+      this.host,
+      this.purpose,
+      this.pid,
+      this.version,
+      this.versionLabel,
+      this.generation,
+      this.metageneration,
+      this.created,
+      this.updated,
+      this.expires,
+      this.afterExpiry,
+      this.ttlMs,
+      this.refreshIntervalMs,
+      this.heldMs,
+      this.size,
+      this.releasable,
+      this.pending,
+      this.temporaryHold,
+      this.pairKey,
+      this.waiters,
+      this.hay,
+    );
+    r.pass = this.pass;
     return r;
   }
 }
 
 /** The rows of the windows: the lock as the console shows it, without details, metadata or sensitive fields. */
 export type IndexRow = Omit<LockView, 'sensitive'> & { sensitive?: undefined };
-
-const shared = new Map<string, Shared>();
-
-function sharedOf(v: LockView): Shared {
-  const key = `${v.store}\u0000${v.source}\u0000${v.bucket}\u0000${v.formatLabel}\u0000${v.releaseRule}\u0000${v.releaseNote}\u0000${v.note ?? ''}\u0000${JSON.stringify(v.terms)}`;
-  let s = shared.get(key);
-  if (!s) {
-    if (shared.size > 10_000) shared.clear(); // notes that name each lock: no interning, and no unbounded map
-    s = {
-      store: v.store,
-      source: v.source,
-      bucket: v.bucket,
-      formatLabel: v.formatLabel,
-      releaseRule: v.releaseRule,
-      releaseNote: v.releaseNote,
-      note: v.note,
-      terms: v.terms,
-    };
-    shared.set(key, s);
-  }
-  return s;
-}
 
 const num = (t: string | undefined) => (t ? Date.parse(t) : NONE);
 

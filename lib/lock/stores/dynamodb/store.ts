@@ -7,9 +7,10 @@ import { assertVersion, notALockView, recordedRelease, type LockStore, type Lock
 import type { ReleaseRequest, StorePage, StoreReleaseResult } from '../../store';
 import { DEFAULT_AUDIT_TABLE, DynamoAuditTrail } from './audit';
 import { readItem, sameOwner, versionOf, type DynamoReading } from './formats';
-import { DynamoTable, type Item } from './table';
+import { scanPage } from './scan-pages';
+import { DynamoTable } from './table';
 import { DYNAMODB_VERSION } from './version';
-import { dynamoView } from './view';
+import { dynamoView, type FirstSeen } from './view';
 
 export interface DynamoStoreOptions {
   client: DynamoDBClient;
@@ -25,7 +26,9 @@ export class DynamoLockStore implements LockStore {
   readonly source: string;
   readonly table: DynamoTable;
   private readonly trail: DynamoAuditTrail;
-  private readonly firstSeen = new Map<string, { at: number; mono: number }>();
+  private readonly firstSeen = new Map<string, FirstSeen>();
+  /** The listing pass under way: a first sighting not renewed by a whole pass is forgotten. */
+  private pass = 0;
 
   constructor(private readonly o: DynamoStoreOptions) {
     this.table = new DynamoTable(o.client, o.table);
@@ -41,12 +44,11 @@ export class DynamoLockStore implements LockStore {
     await this.o.close?.();
   }
 
-  /** One Scan page (1 MB); the next page's token is its LastEvaluatedKey. */
+  /** One page of a parallel Scan (1 MB of each segment); the token carries each segment's LastEvaluatedKey. */
   async list(pageToken?: string): Promise<StorePage> {
     const keys = await this.table.keys();
-    const page = await this.table.scan(
-      pageToken ? (JSON.parse(Buffer.from(pageToken, 'base64url').toString()) as Item) : undefined,
-    );
+    if (!pageToken) this.pass++;
+    const page = await scanPage(this.table, pageToken);
     const locks: LockView[] = [];
     let skipped = 0;
     for (const item of page.items) {
@@ -54,12 +56,12 @@ export class DynamoLockStore implements LockStore {
       if (read.kind === 'lock') locks.push(this.view(read.reading));
       else skipped++;
     }
-    if (!page.next) this.pruneSeen(locks);
+    if (!page.next) this.pruneSeen();
     return {
       locks,
       skipped,
       serverTime: new Date(this.now()).toISOString(),
-      ...(page.next ? { nextPageToken: Buffer.from(JSON.stringify(page.next)).toString('base64url') } : {}),
+      ...(page.next ? { nextPageToken: page.next } : {}),
     };
   }
 
@@ -129,15 +131,17 @@ export class DynamoLockStore implements LockStore {
       source: this.source,
       now: this.now(),
       firstSeen: this.firstSeen,
+      pass: this.pass,
       longHeldMs: this.o.longHeldMs,
     });
   }
 
-  /** After a whole listing: forget first sightings of versions that no longer exist. */
-  private pruneSeen(locks: LockView[]): void {
-    if (this.firstSeen.size < 10_000) return;
-    const live = new Set(locks.map((l) => `${l.name}\u0000${l.version}`));
-    for (const k of this.firstSeen.keys()) if (!live.has(k)) this.firstSeen.delete(k);
+  /**
+   * After a whole listing: forget first sightings of versions that neither this pass nor the one before saw (two, so
+   * that a listing interleaved with another, the console's and a direct one, never forgets what it just read).
+   */
+  private pruneSeen(): void {
+    for (const [k, v] of this.firstSeen) if ((v.pass ?? 0) < this.pass - 1) this.firstSeen.delete(k);
   }
 }
 

@@ -1,5 +1,6 @@
-// One DynamoDB table through the official client: its key schema read once (DescribeTable), Scan pages of 1 MB,
-// consistent reads, conditional writes, and the service's clock from each response's Date header.
+// One DynamoDB table through the official client: its key schema read once (DescribeTable), Scan pages of 1 MB (of
+// one segment of a parallel Scan), consistent reads, conditional writes, and the service's clock from each response's
+// Date header.
 import {
   ConditionalCheckFailedException,
   DeleteItemCommand,
@@ -75,9 +76,14 @@ export class DynamoTable {
     return { [k.hash]: { S: name }, ...(k.range ? { [k.range]: { S: '-' } } : {}) };
   }
 
-  async scan(token?: Item): Promise<{ items: Item[]; next?: Item }> {
+  /** One Scan page (1 MB) of segment `segment` of `total` (a parallel Scan; one segment is the whole table). */
+  async scan(token?: Item, segment = 0, total = 1): Promise<{ items: Item[]; next?: Item }> {
     const out = await this.send<{ Items?: Item[]; LastEvaluatedKey?: Item }>(
-      new ScanCommand({ TableName: this.name, ...(token ? { ExclusiveStartKey: token } : {}) }) as never,
+      new ScanCommand({
+        TableName: this.name,
+        ...(total > 1 ? { Segment: segment, TotalSegments: total } : {}),
+        ...(token ? { ExclusiveStartKey: token } : {}),
+      }) as never,
     );
     return { items: out.Items ?? [], ...(out.LastEvaluatedKey ? { next: out.LastEvaluatedKey } : {}) };
   }

@@ -17,14 +17,24 @@ export interface ViewContext {
    * monotonic clock, which measures how long it has stayed unchanged (as the lock clients do: an estimate of the
    * service's clock may move by up to its resolution between two reads).
    */
-  firstSeen: Map<string, { at: number; mono: number }>;
+  firstSeen: Map<string, FirstSeen>;
+  /** The listing pass that reads it (an inspect or a release reads outside a pass: undefined). */
+  pass?: number;
   longHeldMs?: number;
+}
+
+export interface FirstSeen {
+  at: number;
+  mono: number;
+  /** The last listing pass that saw this version. */
+  pass?: number;
 }
 
 export function dynamoView(r: DynamoReading, c: ViewContext): LockView {
   const version = versionOf(r);
   const key = `${r.name}\u0000${version}`;
   const first = c.firstSeen.get(key) ?? { at: c.now, mono: monotonicNow() };
+  if (c.pass !== undefined) first.pass = c.pass;
   c.firstSeen.set(key, first);
   const seen = first.at;
   const since = r.acquiredMs ?? seen;

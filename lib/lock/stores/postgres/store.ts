@@ -5,11 +5,13 @@ import type { AuditRecord } from '../../audit-record';
 import { assertVersion, notALockView, recordedRelease, type LockStore, type LockView } from '../../store';
 import type { ReleaseRequest, StorePage, StoreReleaseResult } from '../../store';
 import { PostgresAuditTrail } from './audit';
-import { ADVISORY_TERMS, rowTerms } from './terms';
-import type { LockHealth } from '../../types';
+import { ADVISORY_TERMS } from './terms';
 import { ADVISORY_QUERY, advisoryViews, TERMINATE, type AdvisoryRow, type Queryable } from './advisory';
 import { releaseStatement } from './release-statement';
-import { findLockTables, ident, readRows, type LockTable, type TableRow } from './tables';
+import { decodePosition, encodePosition, tableName, type TablePosition } from './table-pages';
+import { tableRowView } from './row-view';
+import { readRows, type TableRow } from './table-rows';
+import { findLockTables, ident, type LockTable } from './tables';
 import { POSTGRES_VERSION } from './version';
 
 export interface PostgresStoreOptions {
@@ -24,14 +26,6 @@ export interface PostgresStoreOptions {
   longHeldMs?: number;
   close?: () => Promise<void>;
 }
-
-const KIND_LABEL: Record<string, string> = {
-  'lockboard-table': 'Lockboard lock (PostgreSQL)',
-  'unique-index': 'Lock table (unique index, holder pid)',
-  shedlock: 'ShedLock',
-  liquibase: 'Liquibase changelog lock',
-  'db-scheduler': 'db-scheduler execution',
-};
 
 export class PostgresLockStore implements LockStore {
   readonly kind = 'postgres';
@@ -54,21 +48,44 @@ export class PostgresLockStore implements LockStore {
     await this.o.close?.();
   }
 
-  async list(): Promise<StorePage> {
-    const { rows } = await this.o.client.query<AdvisoryRow>(ADVISORY_QUERY);
-    const serverNow = await this.serverNow(rows[0]?.server_now);
-    const locks = advisoryViews(rows, this.source, this.o.longHeldMs, this.firstSeen);
+  /**
+   * The advisory locks and the first page of the first lock table; then each table in keyset pages of PAGE_ROWS rows,
+   * in name order (a table dropped meanwhile: the listing goes on at the next name).
+   */
+  async list(pageToken?: string): Promise<StorePage> {
+    const at = pageToken ? decodePosition(pageToken) : undefined;
+    const locks: LockView[] = [];
+    let serverNow: number;
+    if (!at) {
+      const { rows } = await this.o.client.query<AdvisoryRow>(ADVISORY_QUERY);
+      serverNow = await this.serverNow(rows[0]?.server_now);
+      locks.push(...advisoryViews(rows, this.source, this.o.longHeldMs, this.firstSeen));
+    } else serverNow = await this.serverNow();
+    const tables = (await this.tables()).sort((a, b) => (tableName(a) < tableName(b) ? -1 : 1));
+    const i = at ? tables.findIndex((t) => tableName(t) >= at.table) : 0;
+    const table = tables[i];
     let skipped = 0;
-    for (const table of await findLockTables(this.o.client, this.o.schemas ?? ['public'])) {
-      for (const row of await readRows(this.o.client, table)) {
-        if (!row.held) {
-          skipped++; // a released marker (ShedLock, Liquibase keep their rows)
-          continue;
-        }
-        locks.push(this.rowView(table, row, serverNow));
+    let next: TablePosition | undefined;
+    if (table) {
+      const same = at?.table === tableName(table);
+      const page = await readRows(this.o.client, table, same && at.after ? { after: at.after } : {});
+      for (const row of page.rows) {
+        if (row.held) locks.push(this.rowView(table, row, serverNow));
+        else skipped++; // a released marker (ShedLock, Liquibase keep their rows)
       }
+      const following = tables[i + 1];
+      next = page.next ? { table: tableName(table), after: page.next } : following && { table: tableName(following) };
     }
-    return { locks, skipped, serverTime: new Date(serverNow).toISOString() };
+    return {
+      locks,
+      skipped,
+      serverTime: new Date(serverNow).toISOString(),
+      ...(next ? { nextPageToken: encodePosition(next) } : {}),
+    };
+  }
+
+  private tables(): Promise<LockTable[]> {
+    return findLockTables(this.o.client, this.o.schemas ?? ['public']);
   }
 
   private async serverNow(known?: Date): Promise<number> {
@@ -78,63 +95,25 @@ export class PostgresLockStore implements LockStore {
   }
 
   private rowView(t: LockTable, r: TableRow, now: number): LockView {
-    const since = r.acquiredAt?.getTime() ?? now;
-    const dead = r.alive === false;
-    const health: LockHealth = dead
-      ? 'expired'
-      : r.until
-        ? now >= r.until.getTime()
-          ? 'expired'
-          : 'healthy'
-        : this.o.longHeldMs !== undefined && now - since > this.o.longHeldMs
-          ? 'long-held'
-          : r.alive
-            ? 'healthy'
-            : 'unknown';
-    return {
-      store: 'postgres',
-      source: this.source,
-      bucket: this.source,
-      name: `${t.schema}.${t.table}/${r.key}`,
-      format: t.kind === 'lockboard-table' ? 'lockboard' : (t.kind as LockView['format']),
-      formatLabel: KIND_LABEL[t.kind]!,
-      ...(r.owner ? { identity: r.owner } : {}),
-      generation: '0',
-      metageneration: '0',
-      createdAt: new Date(since).toISOString(),
-      updatedAt: new Date(since).toISOString(),
-      heldMs: Math.max(0, now - since),
-      ...(r.until ? { expiresAt: r.until.toISOString(), afterExpiry: 'expired' as const } : {}),
-      health,
-      ...(dead ? { note: 'disconnected: the holder’s backend is gone (or its heartbeat stopped)' } : {}),
-      metadata: {},
-      details: [...r.details, ['Table', `${t.schema}.${t.table}`]],
-      releasable: true,
-      releaseRule: 'delete',
-      releaseNote:
-        'One conditional statement on exactly the row version you saw: a holder that re-acquired or a successor is never touched.',
-      size: 0,
-      version: r.version,
-      versionLabel: `row ${r.version.split('|').slice(1).join(' · ') || r.version}`.slice(0, 80),
-      terms: rowTerms({
-        kind: t.kind,
-        recordsTime: r.acquiredAt !== undefined,
-        liveness: r.until
-          ? 'The row says until when it is held; after that its library takes it over.'
-          : 'Held while the holder’s backend (or heartbeat) is alive; the row stays until it is deleted.',
-      }),
-    };
+    return tableRowView(t, r, now, this.source, this.o.longHeldMs);
   }
 
-  /** The lock under `name`; a row of a table that is not a lock table is shown as not a lock. */
+  /** The lock under `name`, read alone; a row of a table that is not a lock table is shown as not a lock. */
   async inspect(name: string): Promise<LockView | null> {
-    const { locks } = await this.list();
-    const found = locks.find((l) => l.name === name);
-    if (found) return found;
+    if (name.startsWith('advisory:')) {
+      const { rows } = await this.o.client.query<AdvisoryRow>(ADVISORY_QUERY);
+      await this.serverNow(rows[0]?.server_now);
+      return advisoryViews(rows, this.source, this.o.longHeldMs, this.firstSeen).find((l) => l.name === name) ?? null;
+    }
     const table = /^([^./]+)\.([^/]+)\//.exec(name);
     if (!table) return null;
-    const tables = await findLockTables(this.o.client, this.o.schemas ?? ['public']);
-    if (tables.some((t) => t.schema === table[1] && t.table === table[2])) return null; // a lock table: that row is free
+    const lockTable = (await this.tables()).find((t) => name.startsWith(`${tableName(t)}/`));
+    if (lockTable) {
+      const serverNow = await this.serverNow();
+      const { rows } = await readRows(this.o.client, lockTable, { name: name.slice(tableName(lockTable).length + 1) });
+      const row = rows.find((r) => r.held);
+      return row ? this.rowView(lockTable, row, serverNow) : null; // a lock table: no held row means free
+    }
     const exists = await this.o.client.query<{ t: string | null }>('SELECT to_regclass($1)::text AS t', [
       `${ident(table[1]!)}.${ident(table[2]!)}`,
     ]);
@@ -170,8 +149,7 @@ export class PostgresLockStore implements LockStore {
         const args = [Number(pid), backendUs, database, classid, objid, Number(objsubid)];
         released = (await this.o.client.query(TERMINATE, args)).rows.length === 1;
       } else {
-        const tables = await findLockTables(this.o.client, this.o.schemas ?? ['public']);
-        const table = tables.find((t) => o.name.startsWith(`${t.schema}.${t.table}/`));
+        const table = (await this.tables()).find((t) => o.name.startsWith(`${t.schema}.${t.table}/`));
         if (table) {
           const statement = releaseStatement(table, o.version, o.reason, o.operator);
           released = ((await this.o.client.query(statement.text, statement.values)).rowCount ?? 0) > 0;

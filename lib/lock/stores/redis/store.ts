@@ -2,6 +2,7 @@
 // TIME; force-released by one Lua script per format that compares what the operator saw (a hash of the value, or of
 // Redisson's / SUJ's owner field) and deletes only on a match, waking that format's waiters as its own unlock does;
 // audited in a stream of the same database before and after.
+import { SeenSince } from '../../seen-since';
 import type { AuditRecord } from '../../audit-record';
 import { assertVersion, notALockView, recordedRelease, type LockStore, type LockView } from '../../store';
 import type { ChangeFeed, ChangeFeedHandlers, ReleaseRequest, StorePage, StoreReleaseResult } from '../../store';
@@ -41,9 +42,7 @@ export class RedisLockStore implements LockStore {
   readonly source: string;
   private readonly stream: string;
   /** First time each (key, version) was seen: "held for" where a format records no acquire time. */
-  private readonly firstSeen = new Map<string, number>();
-  /** The (key, version) pairs seen by the listing pass under way: first-seen times of the others are dropped at its end. */
-  private passSeen: Set<string> | undefined;
+  private readonly firstSeen = new SeenSince();
 
   constructor(private readonly o: RedisStoreOptions) {
     this.source = o.source ?? 'redis';
@@ -80,8 +79,7 @@ export class RedisLockStore implements LockStore {
     const keys = [...new Set(page.keys)].filter((k) => k !== this.stream);
     const locks: LockView[] = [];
     let skipped = 0;
-    if (!pageToken || !this.passSeen) this.passSeen = new Set();
-    const seen = this.passSeen;
+    if (!pageToken) this.firstSeen.newPass();
     for (let i = 0; i < keys.length; i += BATCH) {
       const batch = keys.slice(i, i + BATCH).filter((k) => !isCompanionKey(k));
       skipped += Math.min(BATCH, keys.length - i) - batch.length;
@@ -96,13 +94,8 @@ export class RedisLockStore implements LockStore {
       found.forEach(([reading, read], j) => {
         const pttl = Number(pttls[j]);
         if (pttl === -2) return; // expired between the reads: gone
-        seen.add(`${reading.name}\u0000${reading.versionOf}`);
         locks.push(this.view(reading, { ...read, pttl }, now));
       });
-    }
-    if (!page.next) {
-      for (const k of this.firstSeen.keys()) if (!seen.has(k)) this.firstSeen.delete(k);
-      this.passSeen = undefined;
     }
     return {
       locks: locks.sort((a, b) => a.name.localeCompare(b.name)),

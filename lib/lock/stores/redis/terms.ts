@@ -10,23 +10,32 @@ const RULE =
 const TRAIL =
   'Force-releases and Lockboard’s own Redis holders are recorded in the lockboard:audit stream; other libraries record nothing.';
 
+/** Each distinct set of words is made once and shared (the console's index keeps one copy per set, not per lock). */
+const made = new Map<string, StoreTerms>();
+
 /** A Redis lock's words: `hasTtl` is whether the key has a TTL now (PTTL > 0). */
 export function redisTerms(
   r: Partial<Pick<RedisReading, 'format' | 'acquiredMs' | 'staleAtMs'>>,
   hasTtl: boolean,
 ): StoreTerms {
-  const w = wordsOf(r, hasTtl);
-  return {
-    storeLabel: 'Redis',
-    versionName: 'hash of the value',
-    since: r.acquiredMs !== undefined ? 'Held since' : 'Seen since',
-    ...(hasTtl ? { ttl: 'TTL' } : {}),
-    liveness: w.liveness,
-    effect: `Clearing deletes the key only if it still holds the value you saw; ${w.told}`,
-    rule: RULE,
-    trail: TRAIL,
-    health: w.health,
-  };
+  const key = `${r.format}|${r.acquiredMs !== undefined}|${r.staleAtMs !== undefined}|${hasTtl}`;
+  let terms = made.get(key);
+  if (!terms) {
+    const w = wordsOf(r, hasTtl);
+    terms = {
+      storeLabel: 'Redis',
+      versionName: 'hash of the value',
+      since: r.acquiredMs !== undefined ? 'Held since' : 'Seen since',
+      ...(hasTtl ? { ttl: 'TTL' } : {}),
+      liveness: w.liveness,
+      effect: `Clearing deletes the key only if it still holds the value you saw; ${w.told}`,
+      rule: RULE,
+      trail: TRAIL,
+      health: w.health,
+    };
+    made.set(key, terms);
+  }
+  return terms;
 }
 
 interface Words {

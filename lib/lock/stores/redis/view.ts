@@ -1,5 +1,6 @@
 // How a Redis lock is shown: health on Redis's TIME, "seen since" where the format records no acquire time, the TTL
 // only where the key has one, in Redis's own words.
+import type { SeenSince } from '../../seen-since';
 import type { LockView } from '../../store';
 import type { LockHealth } from '../../types';
 import { joinNotes } from '../../untrusted';
@@ -11,12 +12,10 @@ export function redisView(
   r: RedisReading,
   k: RedisKeyRead,
   now: number,
-  o: { source: string; firstSeen: Map<string, number>; longHeldMs?: number },
+  o: { source: string; firstSeen: SeenSince; longHeldMs?: number },
 ): LockView {
   const version = versionFor(r);
-  const seenKey = `${r.name}\u0000${r.versionOf}`;
-  const firstSeen = o.firstSeen.get(seenKey) ?? now;
-  o.firstSeen.set(seenKey, firstSeen);
+  const firstSeen = o.firstSeen.since(`${r.name}\u0000${r.versionOf}`, now);
   const since = r.acquiredMs ?? firstSeen;
   const expiresAt = k.pttl > 0 ? now + k.pttl : r.staleAtMs;
   const health = judge(now, since, k.pttl, r, o.longHeldMs);

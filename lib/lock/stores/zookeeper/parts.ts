@@ -28,7 +28,7 @@ export function partView(
     ...o,
     name,
     what: at >= 0 ? 'A waiter' : 'A holder’s node',
-    terms: zookeeperTerms({ election: false, reusedNames: false, ephemeral: true }),
+    terms: zookeeperTerms({ notTold: null, reusedNames: false, ephemeral: true }),
   });
   return at >= 0
     ? {

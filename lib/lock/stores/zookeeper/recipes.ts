@@ -84,12 +84,12 @@ export function formatOf(nodes: RecipeNode[]): ZkFormat {
 
 export const FORMAT_LABELS: Record<ZkFormat, string> = {
   lockboard: 'Lockboard (kazoo Lock layout)',
-  'curator-mutex': 'Curator InterProcessMutex (LeaderSelector uses the same layout)',
+  'curator-mutex': 'Curator InterProcessMutex, or a LeaderSelector without an id (the same layout)',
   'curator-rwlock': 'Curator InterProcessReadWriteLock',
   'curator-semaphore': 'Curator InterProcessSemaphoreV2 / SemaphoreMutex',
   'curator-leader-latch': 'Curator LeaderLatch (leader election)',
   'curator-leader-selector': 'Curator LeaderSelector (leader election)',
-  'kazoo-lock': 'kazoo Lock (Election uses the same layout)',
+  'kazoo-lock': 'kazoo Lock, or a kazoo Election (the same layout)',
   'kazoo-rwlock': 'kazoo ReadLock / WriteLock',
   'kazoo-semaphore': 'kazoo Semaphore',
   'kazoo-lease': 'kazoo NonBlockingLease',
@@ -103,14 +103,3 @@ export const isSelectorId = (data: Buffer): boolean => {
   const text = data.toString('utf8');
   return text.length > 0 && !/^(\d{1,3}\.){3}\d{1,3}$|^[0-9a-f:]+$/i.test(text);
 };
-
-/**
- * Whether releasing this lock's holder is a leader election's: LeaderLatch and a LeaderSelector with an id always; the
- * layouts an election shares with a lock (an id-less LeaderSelector = InterProcessMutex, kazoo Election = Lock) when
- * the path names an election.
- */
-export function isElection(format: ZkFormat, path: string): boolean {
-  if (format === 'curator-leader-latch' || format === 'curator-leader-selector') return true;
-  const named = /leader|elect|master/i.test(path.slice(path.lastIndexOf('/') + 1));
-  return named && (format === 'curator-mutex' || format === 'kazoo-lock');
-}

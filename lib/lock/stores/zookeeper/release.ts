@@ -7,19 +7,19 @@ import { codeOf, long, ZK, type ZkConn } from './conn';
 import type { Contender, ZkLock } from './read';
 import { parseVersion } from './version';
 
-/** A leader election released without `acceptTwoLeaders`: a usage error naming the flag. */
+/**
+ * A release whose old holder is not told (a leader election, or a recipe lock whose holder keeps believing it holds)
+ * without `acceptTwoLeaders`: a usage error with the store's sentence and the flag.
+ */
 export class TwoLeadersError extends LockOptionsError {
-  constructor(name: string) {
-    super(
-      `${name} is a leader election: its old leader keeps believing it leads until its session ends, so a release makes two leaders. ` +
-        'Confirm it with --accept-two-leaders (CLI) or acceptTwoLeaders: true (library, API).',
-    );
+  constructor(name: string, sentence: string) {
+    super(`${name}: ${sentence} Confirm it with --accept-two-leaders (CLI) or acceptTwoLeaders: true (library, API).`);
     this.name = 'TwoLeadersError';
   }
 }
 
 export function assertAccepted(view: LockView, r: ReleaseRequest): void {
-  if (view.terms.twoLeaders && r.acceptTwoLeaders !== true) throw new TwoLeadersError(view.name);
+  if (view.terms.twoLeaders && r.acceptTwoLeaders !== true) throw new TwoLeadersError(view.name, view.terms.twoLeaders);
 }
 
 /** Which holder the version names, or what happened to it. */

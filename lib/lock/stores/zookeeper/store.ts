@@ -104,7 +104,7 @@ export class ZooKeeperLockStore implements LockStore {
       name,
       what: `A znode of ${read.size} bytes that no Curator or kazoo recipe made`,
       nowMs: this.now(),
-      terms: zookeeperTerms({ election: false, reusedNames: false, ephemeral: false }),
+      terms: zookeeperTerms({ notTold: null, reusedNames: false, ephemeral: false }),
       size: read.size,
     });
   }
@@ -124,9 +124,9 @@ export class ZooKeeperLockStore implements LockStore {
     const before = lock ? this.view(lock, undefined) : await this.inspect(r.name);
     if (!before) return { outcome: 'gone', current: null, audit: [] };
     if (!before.releasable || !lock) return { outcome: 'not-a-lock', current: before, audit: [] };
-    assertAccepted(before, r);
     const target = targetOf(lock, r.version, r.identity, identityOf);
     if (typeof target === 'string') return { outcome: target, current: before, audit: [] };
+    assertAccepted(before, r); // only where a node would be deleted: a stale version deletes nothing
     const fields = { version: r.version, operator: r.operator, reason: r.reason, format: before.format };
     const trail = { lock: r.name, trail: `${this.source} .lockboard/audit`, fields, record: this.record.bind(this) };
     const result = await recordedRelease(trail, async () => {

@@ -5,7 +5,8 @@ import type { LockView, LockWaiter } from '../../store';
 import type { LockHealth } from '../../types';
 import { long } from './conn';
 import type { Contender, ZkLock } from './read';
-import { FORMAT_LABELS, isElection } from './recipes';
+import { KAZOO_649, kazooReaderBeforeWriter, notToldWords } from './not-told';
+import { FORMAT_LABELS } from './recipes';
 import { sessionLabel, type Sessions } from './sessions';
 import { nameOfPath } from './source';
 import { zookeeperTerms } from './terms';
@@ -55,7 +56,11 @@ export function zookeeperView(
   const ctime = Number(long(first.node.stat.ctime));
   const mtime = Number(long(first.node.stat.mtime));
   const czxid = long(first.node.stat.czxid);
-  const election = isElection(lock.format, lock.path);
+  const notTold = notToldWords(lock.format);
+  const notes = [
+    ...(o.sessions?.missing ? [`Client addresses unknown: ${o.sessions.missing}.`] : []),
+    ...(kazooReaderBeforeWriter(lock) ? [KAZOO_649] : []),
+  ];
   const health: LockHealth = lock.lease
     ? o.nowMs >= lock.lease.endMs
       ? 'expired'
@@ -96,16 +101,16 @@ export function zookeeperView(
     ],
     releasable: true,
     releaseRule: 'delete',
-    releaseNote: election
-      ? 'Deletes the leader’s node (only with the two-leaders confirmation); the next candidate leads at once.'
-      : lock.holders.length > 1
+    releaseNote: `${
+      lock.holders.length > 1
         ? 'Deletes one holder’s node: the version you give names which (the first holder’s by default). Waiters are never deleted.'
-        : 'Deletes exactly the holder’s node; waiters are never deleted.',
-    ...(o.sessions?.missing ? { note: `Client addresses unknown: ${o.sessions.missing}.` } : {}),
+        : 'Deletes exactly the holder’s node; waiters are never deleted.'
+    }${notTold ? ' Only with the confirmation that the old holder is not told (--accept-two-leaders).' : ''}`,
+    ...(notes.length ? { note: notes.join(' ') } : {}),
     size: first.node.data.length,
     version: versionOf(czxid, first.node.stat.version),
     versionLabel: `node ${nodeName(first)} (czxid ${czxid}, data version ${first.node.stat.version})`,
-    terms: zookeeperTerms({ election, reusedNames: lock.reusedNames, ephemeral: first.owner !== 0n }),
+    terms: zookeeperTerms({ notTold, reusedNames: lock.reusedNames, ephemeral: first.owner !== 0n }),
     waiters: lock.waiters.map(waiterOf),
   };
 }

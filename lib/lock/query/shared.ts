@@ -1,0 +1,59 @@
+// What the locks of one format in one source share (labels, notes, the store's words), interned: the index keeps one
+// copy per set, not one per lock.
+import type { LockView } from '../store';
+
+/** What every lock of one format in one source shares. */
+export interface Shared {
+  store: string;
+  source: string;
+  bucket: string;
+  formatLabel: string;
+  releaseRule: LockView['releaseRule'];
+  releaseNote: string;
+  note: string | undefined;
+  terms: LockView['terms'];
+}
+
+const shared = new Map<string, Shared>();
+/**
+ * A number per distinct set of words, found once per terms object: a store that shares one object per set of words
+ * (most do) is never serialised again, and the key below stays short.
+ */
+const termsIds = new WeakMap<LockView['terms'], number>();
+const idOfText = new Map<string, number>();
+let lastTermsId = 0;
+
+function termsId(terms: LockView['terms']): number {
+  let id = termsIds.get(terms);
+  if (id === undefined) {
+    const text = JSON.stringify(terms);
+    id = idOfText.get(text);
+    if (id === undefined) {
+      if (idOfText.size > 10_000) idOfText.clear(); // words that name each lock: never an unbounded map
+      idOfText.set(text, (id = ++lastTermsId));
+    }
+    termsIds.set(terms, id);
+  }
+  return id;
+}
+
+export function sharedOf(v: LockView): Shared {
+  const terms = termsId(v.terms);
+  const key = `${v.store}\u0000${v.source}\u0000${v.bucket}\u0000${v.formatLabel}\u0000${v.releaseRule}\u0000${v.releaseNote}\u0000${v.note ?? ''}\u0000${terms}`;
+  let s = shared.get(key);
+  if (!s) {
+    if (shared.size > 10_000) shared.clear(); // notes that name each lock: no interning, and no unbounded map
+    s = {
+      store: v.store,
+      source: v.source,
+      bucket: v.bucket,
+      formatLabel: v.formatLabel,
+      releaseRule: v.releaseRule,
+      releaseNote: v.releaseNote,
+      note: v.note,
+      terms: v.terms,
+    };
+    shared.set(key, s);
+  }
+  return s;
+}
