@@ -6,6 +6,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS } from '../helpers/browser';
 import { ADVISORY, startFiveSources, TFLOCK, type FiveSources } from '../helpers/five-sources';
+import { expectFits, serverErrors } from '../helpers/page-checks';
 import { freezeHolder } from '../helpers/lock';
 
 const OPERATOR = 'operator@demo.lockboard';
@@ -18,16 +19,6 @@ afterAll(() => f?.close());
 
 const row = (page: Page, name: string) => page.locator(`[data-lock="${name}"]`).first();
 const allUrl = () => `${f.console.app.url}/locks?source=all`;
-
-/** The page's browser errors and 5xx answers while it is open (a source down must never make the console fail). */
-function serverErrors(page: Page): string[] {
-  const found: string[] = [];
-  page.on('pageerror', (e) => found.push(`page error: ${e.message}`));
-  page.on('response', (r) => {
-    if (r.status() >= 500) found.push(`HTTP ${r.status()}: ${r.url()}`);
-  });
-  return found;
-}
 
 describe('the bulk dialog', () => {
   it('preselects only what a single release would clear unasked, asks names, and shows source and version', async () => {
@@ -118,26 +109,6 @@ describe('"← All locks"', () => {
     await context.close();
   }, 60_000);
 });
-
-/** The open dialog fits a 390 px screen: no sideways scrolling, its box and every part of it in view. */
-async function expectFits(page: Page): Promise<void> {
-  const fits = await page.evaluate(() => {
-    const box = document.querySelector('dialog[open]')!.getBoundingClientRect();
-    const wide = [...document.querySelectorAll('dialog[open] *')]
-      .filter((e) => e.getBoundingClientRect().right > window.innerWidth)
-      .map((e) => `${e.tagName}.${e.className}`.slice(0, 80));
-    // what makes the page behind scroll sideways: the outermost parts past the right edge
-    const page = [...document.querySelectorAll('body *')]
-      .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
-      .filter((e) => !(e.parentElement && e.parentElement.getBoundingClientRect().right > window.innerWidth + 1))
-      .map((e) => `${e.tagName}.${e.className} "${e.textContent?.slice(0, 30)}"`.slice(0, 120));
-    return { scroll: document.documentElement.scrollWidth, left: box.left, right: box.right, wide, page };
-  });
-  expect(fits.scroll, `${page.url()}: ${fits.page.join(' | ')}`).toBeLessThanOrEqual(390);
-  expect(fits.left).toBeGreaterThanOrEqual(0);
-  expect(fits.right, fits.wide.join(' | ')).toBeLessThanOrEqual(390);
-  expect(fits.wide).toEqual([]);
-}
 
 describe('the PostgreSQL advisory dialog at 390 px', () => {
   it('fits the screen and opens, fills and cancels with the keyboard only', async () => {

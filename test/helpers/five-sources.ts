@@ -53,7 +53,7 @@ export async function startFiveSources(): Promise<FiveSources> {
     const storage = new Storage({ apiEndpoint: gcs.url, projectId: 'test' });
     const base = { storage, bucket: 'ci-locks' };
     held.push(
-      await acquireLock({ ...base, name: 'locks/web', identity: 'web-1', ttlMs: 8000, refreshIntervalMs: 1000 }),
+      await acquireLock({ ...base, name: 'locks/web', identity: 'web-1', ttlMs: 60_000, refreshIntervalMs: 5_000 }),
     );
     for (const n of [1, 2]) {
       const l = await acquireLock({ ...base, name: `locks/stale-${n}`, identity: `dead-${n}`, ttlMs: 1000 });
