@@ -28,7 +28,7 @@ describe('the bulk dialog', () => {
     for (const name of ['locks/web', 'locks/stale-1', 'locks/stale-2', TFLOCK, 'locks:nightly', 'state/prod', ADVISORY])
       await row(page, name).waitFor({ timeout: 20_000 });
     const api = await (await context.request.get(`${f.console.app.url}/api/locks?source=all`)).json();
-    const listed = api.locks as { name: string; health: string; source: string; terms?: { versionName?: string } }[];
+    const listed = api.locks as { name: string; health: string; source: string; store: string; versionLabel: string }[];
     await page.getByTestId('bulk-release').click();
     const preview = page.getByTestId('bulk-preview');
     await preview.waitFor();
@@ -49,7 +49,12 @@ describe('the bulk dialog', () => {
         .filter({ has: inRow(l.name) })
         .locator('td');
       expect(await cells.nth(2).textContent(), `${l.name}'s source`).toBe(l.source);
-      if (l.terms?.versionName) expect(await cells.nth(5).textContent()).toContain(l.terms.versionName);
+      const version = (await cells.nth(5).textContent())!;
+      expect(l.versionLabel, `${l.name}: its store names its version`).toMatch(
+        /^(ETag|value hash|item hash|pid|generation) /,
+      );
+      expect(version, `${l.name}'s version`).toContain(l.versionLabel);
+      if (l.store !== 'gcs') expect(version, `${l.name}: not in GCS's words`).not.toMatch(/generation/i);
     }
     expect(
       await preview
