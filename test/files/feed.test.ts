@@ -5,13 +5,14 @@ import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChangeFeed } from '@/lib/lock/store';
 import { lockNameOf } from '@/lib/lock/stores/files/feed';
-import { storeOf, tempDir, until } from './tools';
+import { MACHINE_LOCK, PYTHON, startHolder, stopAll, storeOf, tempDir, until } from './tools';
 
 describe('the lock-file change feed', () => {
   let dir: string;
   let feed: ChangeFeed | null = null;
   afterEach(async () => {
     await feed?.stop();
+    await stopAll();
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -43,5 +44,17 @@ describe('the lock-file change feed', () => {
     } finally {
       holder.kill('SIGKILL');
     }
+  });
+
+  it('a holder that created its file after the last scan is named, not called stale (the feed reads it at once)', async () => {
+    dir = tempDir();
+    fs.writeFileSync(`${dir}/old.lock`, '');
+    const store = storeOf(dir);
+    expect((await store.inspect('old.lock'))!.health).toBe('expired'); // a scan, reused for a burst of changes
+    const t0 = Date.now();
+    const holder = await startHolder(PYTHON, ['-c', MACHINE_LOCK, 'new', dir]);
+    const v = (await store.inspect('new.lock'))!;
+    console.log(`holder started and inspected ${Date.now() - t0} ms after the last scan (reuse window 250 ms)`);
+    expect([v.health, v.pid]).toEqual(['healthy', String(holder.pid)]);
   });
 });

@@ -35,6 +35,17 @@ const view = (name: string, o: Partial<LockView> = {}): LockView =>
   }) as LockView;
 
 describe('the lock index', () => {
+  it('keeps its heap of transitions bounded while TTLs are extended, and still expires each lock on time', () => {
+    const ix = new LockIndex();
+    for (let round = 1; round <= 60; round++)
+      for (let i = 0; i < 100; i++)
+        ix.upsert(view(`k${i}`, { expiresAt: iso(T0 + 10_000 * round), afterExpiry: 'expired' }), T0);
+    expect(ix.transitions).toBeLessThanOrEqual(2 * 100 + 1_024 + 1);
+    expect(ix.sweep(T0 + 10_000 * 59)).toEqual([]); // every old expiry passed: nothing moves
+    expect(ix.sweep(T0 + 10_000 * 60).length).toBe(100);
+    expect(ix.counts.expired).toBe(100);
+  });
+
   it('finds a lock by its pair key, following a new holder (another key) and a removal', () => {
     const ix = new LockIndex();
     ix.upsert(view('tf/prod', { pairKey: 'terraform:tf/prod#id-1' }), T0);

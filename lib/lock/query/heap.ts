@@ -14,15 +14,31 @@ export class TransitionHeap<T = { name: string }> {
 
   push(at: number, row: T): void {
     const items = this.items;
-    items.push({ at, row });
-    let i = items.length - 1;
+    const entry = { at, row };
+    items.push(entry);
+    this.up(items.length - 1, entry);
+  }
+
+  /**
+   * Keeps only the entries `keep` accepts (a row replaced since its entry was pushed is dead weight: a lock whose TTL
+   * is extended every few seconds would otherwise leave one entry per extension until its old time passed).
+   */
+  retain(keep: (row: T) => boolean): void {
+    const kept = this.items.filter((e) => keep(e.row));
+    this.items = [];
+    for (const e of kept) this.push(e.at, e.row);
+  }
+
+  private up(from: number, entry: Entry<T>): void {
+    const items = this.items;
+    let i = from;
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (items[parent]!.at <= at) break;
+      if (items[parent]!.at <= entry.at) break;
       items[i] = items[parent]!;
       i = parent;
     }
-    items[i] = { at, row };
+    items[i] = entry;
   }
 
   /** Every row whose time is at or before `now`, earliest first. */

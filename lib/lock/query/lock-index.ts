@@ -45,6 +45,11 @@ export class LockIndex {
     return this.rows.size;
   }
 
+  /** Entries in the heap of time-driven transitions (bounded by about twice the rows). */
+  get transitions(): number {
+    return this.heap.size;
+  }
+
   /** A new listing pass starts: rows it does not see are removed by `endPass`. */
   beginPass(): void {
     this.pass++;
@@ -70,6 +75,8 @@ export class LockIndex {
     }
     const at = nextTransition(row, now);
     if (at !== undefined) this.heap.push(at, row);
+    // entries of replaced rows: dropped once they outnumber the rows (amortised: at most one rebuild per n changes)
+    if (this.heap.size > 2 * this.rows.size + 1_024) this.heap.retain((r) => this.rows.get(r.name) === r);
     return { before, after: row };
   }
 

@@ -53,7 +53,7 @@ const SORT_VALUE: Record<IndexSortKey, (r: Row, source: string) => Key> = {
   format: (r) => r.format,
 };
 
-/** A text filter: case-insensitive, over name, owner, purpose and host (the exact name first when it exists). */
+/** A text filter: case-insensitive, over name, owner, purpose and host (an exact name is one more match). */
 export function matcher(q: LockQuery): (r: Row) => boolean {
   const text = q.q?.trim().toLowerCase();
   return (r) =>

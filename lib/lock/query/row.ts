@@ -83,6 +83,13 @@ export type IndexRow = Omit<LockView, 'sensitive'> & { sensitive?: undefined };
 
 const num = (t: string | undefined) => (t ? Date.parse(t) : NONE);
 
+/** The filter's text: name, owner, purpose and host, lower-cased; the name itself (no copy) when that is all of it. */
+function hayOf(v: LockView): string {
+  const rest = [v.identity, v.purpose, v.host].filter(Boolean);
+  const name = v.name.toLowerCase(); // the same string when already lower-case
+  return rest.length ? [name, ...rest].join('\u0000').toLowerCase() : name;
+}
+
 export function compact(v: LockView): Row {
   return new Row(
     v.name,
@@ -110,7 +117,7 @@ export function compact(v: LockView): Row {
     v.temporaryHold,
     v.pairKey,
     v.waiters?.length ? v.waiters : undefined,
-    [v.name, v.identity ?? '', v.purpose ?? '', v.host ?? ''].join('\u0000').toLowerCase(),
+    hayOf(v),
   );
 }
 

@@ -13,16 +13,37 @@ import { jsonObject } from '../../untrusted';
 
 const PROPER_LOCKFILE_STALE_MS = 10_000;
 
+/** This process's pid namespace as Mercurial writes it after the host (`%x` of the inode of /proc/self/ns/pid). */
+function pidNamespace(): string | undefined {
+  try {
+    return fs.statSync('/proc/self/ns/pid').ino.toString(16);
+  } catch {
+    return undefined;
+  }
+}
+
+/** `<host>[/<pid-ns>]:<pid>`: Mercurial breaks it only when host and namespace are its own and the pid is gone. */
 function mercurial(e: Entry, c: Context): Reading | null {
   const m = /^(.+?)(?:\/([0-9a-f]+))?:(\d+)$/.exec(e.body.toString());
   if (!m) return null;
-  const r = { format: 'mercurial' as const, label: 'Mercurial lock', host: m[1], pid: m[3], details: [] };
+  const where = m[2] ? `${m[1]}/${m[2]}` : m[1]!;
+  const r = { format: 'mercurial' as const, label: 'Mercurial lock', host: where, pid: m[3], details: [] };
   if (m[1] !== c.host)
     return { ...r, status: 'unknown', why: `Held on host ${m[1]}: its process cannot be seen from ${c.host}.` };
+  const ns = pidNamespace();
+  if (m[2] && ns && m[2] !== ns)
+    return {
+      ...r,
+      status: 'unknown',
+      why: `Held in another pid namespace (${m[2]}, e.g. a container; this one is ${ns}): pid ${m[3]} cannot be checked from here.`,
+    };
   const v = pidVerdict(Number(m[3]), Number(e.stat.mtimeMs));
-  if (v.status === 'live') return { ...r, status: 'live', holder: v.info, why: `${v.why}.` };
-  return { ...r, status: v.status === 'dead' ? 'stale' : 'unknown', why: `${v.why} (Mercurial breaks it itself).` };
+  if (v.status === 'live') return { ...r, status: 'live', holder: v.info, why: `${cap(v.why)}.` };
+  if (v.status === 'unknown') return { ...r, status: 'unknown', why: `${cap(v.why)}.` };
+  return { ...r, status: 'stale', why: `Stale: ${v.why}; the next hg breaks it by the same rule.` };
 }
+
+const cap = (s: string) => s[0]!.toUpperCase() + s.slice(1);
 
 function lockDirectory(e: Entry, c: Context): Reading | null {
   const names = e.body.length ? e.body.toString().split('\n') : [];

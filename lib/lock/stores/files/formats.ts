@@ -1,7 +1,7 @@
 // Regular lock files, recognised from what each tool writes (facts-files §1): a kernel lock (FileLock, fasteners,
 // flock(1), apt), an O_EXCL file kept open (the seed's MachineLock, SoftFileLock), SoftFileLock's pid/host body,
 // lockfile-progs / dotlockfile, procmail, pid files. Anything else is not a lock.
-import { pidVerdict, thisHost } from './process';
+import { pidVerdict, startToken, thisHost } from './process';
 import { heldBy, holdersOf, noHolder, type Context, type Reading } from './reading';
 import type { Entry } from './entry';
 
@@ -56,11 +56,9 @@ export function readLockFile(e: Entry, c: Context): Reading | null {
     const held = heldBy(r, h);
     if (held) return held;
     const v = byPid(r, Number(soft[1]), soft[2], e, c);
-    if (v.status === 'live' && soft[3] && v.holder?.startTicks !== undefined) {
-      const ticks = BigInt(soft[3]) & ((1n << 64n) - 1n);
-      if (ticks !== v.holder.startTicks)
-        return { ...r, status: 'stale', why: `Stale: pid ${soft[1]} is another process (its start time differs).` };
-    }
+    const now = v.status === 'live' && soft[3] && v.holder ? startToken(v.holder) : undefined;
+    if (now !== undefined && now !== BigInt(soft[3]!))
+      return { ...r, status: 'stale', why: `Stale: pid ${soft[1]} is another process (its start token differs).` };
     return v;
   }
   const pidFile = /^(\d+)(?: (\S+))?\s*$/.exec(text);

@@ -98,3 +98,21 @@ export function pidVerdict(pid: number, fileMtimeMs: number): { info: ProcessInf
 }
 
 export const thisHost = (): string => os.hostname();
+
+let bootId: bigint | undefined;
+
+/**
+ * filelock ≥ 3.30's start token for a process (tox-dev/filelock src/filelock/_identity.py `process_start_token`,
+ * Linux): `(boot_id << 64) | starttime`, the boot id's 32 hex digits read as one integer (0 when there is none).
+ */
+export function startToken(p: ProcessInfo): bigint | undefined {
+  if (p.startTicks === undefined) return undefined;
+  if (bootId === undefined) {
+    try {
+      bootId = BigInt(`0x${fs.readFileSync('/proc/sys/kernel/random/boot_id', 'ascii').trim().replace(/-/g, '')}`);
+    } catch {
+      bootId = 0n;
+    }
+  }
+  return (bootId << 64n) | p.startTicks;
+}

@@ -16,6 +16,13 @@ const code = (err: unknown) => (err as NodeJS.ErrnoException).code ?? '';
 export const SIDE_MARK = '.lockboard-release-';
 
 /**
+ * Pauses in the protocol's two windows, for tests only (test/files/conflict.test.ts makes real processes act in them):
+ * `checked` after the file was judged unchanged and before the rename (W1), `displaced` after a mismatch was found on
+ * the side file and before it is linked back (W2, the name empty). Unset, they cost one property read each.
+ */
+export const releaseWindows: { checked?: () => void; displaced?: () => void } = {};
+
+/**
  * The protocol, serialised among Lockboard's releases of the same file by its own lock (a generation directory under
  * `guard`): two operators clearing one stale file at once would otherwise let the later one's rename displace the
  * successor the first one let in (6 overlaps in 400 sections measured without it; test/files/race.test.ts).
@@ -48,6 +55,7 @@ function removeIfSameNow(p: string, name: string, version: string): ProtocolResu
     path.dirname(p),
     `.${path.basename(p)}${SIDE_MARK}${process.pid}-${randomBytes(8).toString('hex')}`,
   );
+  releaseWindows.checked?.();
   try {
     fs.renameSync(p, side);
   } catch (err) {
@@ -61,12 +69,15 @@ function removeIfSameNow(p: string, name: string, version: string): ProtocolResu
     return { outcome: 'released' };
   }
   // a successor took the name between the check and the rename: put it back
-  if (!moved || moved.kind === 'dir')
+  if (!moved || moved.kind === 'dir') {
+    const kept = moved ? keepInSight(side, p) : side;
     return {
       outcome: 'changed',
-      side,
-      detail: `a successor's lock appeared at the same moment; a directory cannot be put back safely, so it was left at ${side}: move it back if its holder still runs`,
+      side: kept,
+      detail: `a successor's lock appeared at the same moment; a directory cannot be put back safely, so it was left at ${kept}: move it back if its holder still runs`,
     };
+  }
+  releaseWindows.displaced?.();
   try {
     fs.linkSync(side, p);
     fs.unlinkSync(side);
@@ -76,10 +87,29 @@ function removeIfSameNow(p: string, name: string, version: string): ProtocolResu
     };
   } catch (err) {
     if (code(err) !== 'EEXIST') throw err;
+    const kept = keepInSight(side, p);
     return {
       outcome: 'changed',
-      side,
-      detail: `CONFLICT: a successor took the lock at the same moment, and while its file was being put back a third process created the lock; both may be running now. The successor's file is kept at ${side} as evidence`,
+      side: kept,
+      detail: `CONFLICT: a successor took the lock at the same moment, and while its file was being put back a third process created the lock; both may be running now. The successor's file is kept at ${kept} as evidence`,
     };
+  }
+}
+
+/**
+ * A displaced successor's lock that cannot go back: renamed from the hidden side name to one the listing shows
+ * (`.<name>.conflict-<pid>-<random>.lock`), so its holder is named beside the lock's new holder. Its holder's open
+ * fd follows the rename. Where even that fails, it stays at the side name.
+ */
+function keepInSight(side: string, p: string): string {
+  const kept = path.join(
+    path.dirname(p),
+    `.${path.basename(p)}.conflict-${process.pid}-${randomBytes(4).toString('hex')}.lock`,
+  );
+  try {
+    fs.renameSync(side, kept);
+    return kept;
+  } catch {
+    return side;
   }
 }

@@ -47,13 +47,14 @@ export class FilesLockStore implements LockStore {
 
   /**
    * One holder scan of the machine. Inspections in a burst (a feed's changes) share its open files up to 250 ms old
-   * (each holder found is still checked alive); the kernel's lock table is read afresh every time, and a listing or a
-   * release always scans anew.
+   * (each holder found is still checked alive) for files that last changed before it began: a file created since
+   * (a new holder's O_EXCL file) is judged by a new scan, never called stale for want of one. The kernel's lock table
+   * is read afresh every time, and a listing or a release always scans anew.
    */
-  private context(fresh = true): Context {
+  private context(fresh = true, changedMs = Infinity): Context {
     const now = Date.now();
-    if (fresh || !this.lastScan || now - this.lastScan.at > SCAN_REUSE_MS)
-      this.lastScan = { at: now, scan: scanHolders() };
+    const reusable = this.lastScan && now - this.lastScan.at <= SCAN_REUSE_MS && changedMs < this.lastScan.at - 5;
+    if (fresh || !reusable || !this.lastScan) this.lastScan = { at: now, scan: scanHolders() };
     else this.lastScan.scan = withLockTable(this.lastScan.scan);
     return { scan: this.lastScan.scan, host: thisHost(), nowMs: now };
   }
@@ -95,7 +96,7 @@ export class FilesLockStore implements LockStore {
     if (!insideDir(this.src.dir, name)) return null; // through a symlinked subdirectory: not this source's
     const e = readEntry(this.src.dir, name);
     if (!e) return null;
-    const c = this.context(fresh);
+    const c = this.context(fresh, Number(e.stat.ctimeMs));
     const read = this.read(e, c);
     if (read) return read;
     const what =
@@ -147,8 +148,12 @@ export class FilesLockStore implements LockStore {
       }
       const r = removeIfSame(target, member?.name ?? o.name, o.version, `${this.src.audit}/release`);
       if (r.outcome === 'changed' && r.detail) fields.detail = detail = r.detail;
+      if (r.outcome === 'changed' && r.side) fields.side = r.side; // where the displaced successor's file was kept
       if (r.outcome === 'released' && member) removeEmptyDir(`${this.src.dir}/${o.name}`);
-      return { outcome: r.outcome, current: r.outcome === 'released' ? null : await this.inspect(o.name) };
+      return {
+        outcome: r.outcome,
+        current: r.outcome === 'released' ? null : ((await this.inspectRead(o.name))?.view ?? null),
+      };
     });
     return { ...result, ...(detail ? { detail } : {}), ...(result.outcome === 'released' ? { released: before } : {}) };
   }

@@ -14,6 +14,9 @@ const HEALTH: Record<FileStatus, LockHealth> = {
   free: 'free',
 };
 
+const LIVE_ADVICE =
+  'No while a live process holds it: the release is refused (the note below names the process). Held only by its tool’s rule (a pid, a heartbeat): only if you know its holder has stopped, since removing the file stops no process.';
+
 /** The lock files' truth table: a live process holding the file, or its tool's own rule (a pid, a time). */
 const FILES_WORDS: HealthWords = {
   meaning: {
@@ -28,9 +31,9 @@ const FILES_WORDS: HealthWords = {
     'long-held': 'Becomes stale when the process holding it exits, or when its tool’s rule says so.',
   },
   advice: {
-    healthy: 'Only if you know its holder has stopped: removing the file stops no process.',
+    healthy: LIVE_ADVICE,
     expired: 'Yes: no process holds it.',
-    'long-held': 'Only if you know its holder has stopped: removing the file stops no process.',
+    'long-held': LIVE_ADVICE,
     unknown: 'Its liveness cannot be judged from here: make sure its holder has stopped first.',
     free: 'Nothing holds it: removing the leftover file is harmless.',
   },
