@@ -19,6 +19,7 @@ import { useLockPush } from './use-lock-push';
 import { useReturnFocus } from './use-return-focus';
 import { useServerNow } from './use-server-now';
 import { CliVersion } from './cli-version';
+import { useListReturn } from './list-return';
 
 export function LockDetail({ name, bucket, canRelease }: { name: string; bucket?: string; canRelease: boolean }) {
   const live = useLockPush(name, bucket);
@@ -31,15 +32,12 @@ export function LockDetail({ name, bucket, canRelease }: { name: string; bucket?
   const noticeRef = useRef<HTMLDivElement>(null);
   const serverNow = useServerNow(fetched?.serverTime, query.dataUpdatedAt);
   const lock = fetched && { ...fetched, health: liveHealth(fetched, serverNow) };
+  const back = useListReturn(fetched?.source);
   return (
     <section className="space-y-6">
       <p className="text-sm">
-        <Link
-          prefetch={false}
-          href={backHref(fetched?.source)}
-          className="text-blue-700 hover:underline dark:text-blue-300"
-        >
-          ← {fetched?.source ? `Locks of ${fetched.source}` : 'All locks'}
+        <Link prefetch={false} href={back.href} className="text-blue-700 hover:underline dark:text-blue-300">
+          ← {back.label}
         </Link>
       </p>
       <h1 className="font-mono text-xl font-semibold">
@@ -89,12 +87,13 @@ export function LockDetail({ name, bucket, canRelease }: { name: string; bucket?
 
 function LockFields({ lock, serverNow }: { lock: LockInfo; serverNow: number }) {
   return (
-    <div className="grid gap-6 lg:grid-cols-2">
-      <dl className="grid grid-cols-[12rem_1fr] gap-x-4 gap-y-2 text-sm">
+    <div className="grid min-w-0 gap-6 lg:grid-cols-2">
+      {/* on a phone each label sits above its value: two columns would push the values off a 390 px screen */}
+      <dl className="grid min-w-0 grid-cols-1 gap-x-4 gap-y-1 text-sm sm:grid-cols-[12rem_1fr] sm:gap-y-2">
         {detailFacts(lock, serverNow).map((f) => (
           <div key={f.label} className="contents">
-            <dt className="text-zinc-500">{f.label}</dt>
-            <dd>
+            <dt className="mt-2 text-zinc-500 sm:mt-0">{f.label}</dt>
+            <dd className="min-w-0 break-words">
               <FactValue fact={f} lock={lock} serverNow={serverNow} />
             </dd>
           </div>
@@ -102,7 +101,7 @@ function LockFields({ lock, serverNow }: { lock: LockInfo; serverNow: number }) 
         {lock.version && lock.releasable && (
           <>
             <dt className="text-zinc-500">lockboard release</dt>
-            <dd>
+            <dd className="min-w-0">
               <CliVersion lock={lock} />
             </dd>
           </>
@@ -147,9 +146,4 @@ function FactValue({ fact, lock, serverNow }: { fact: LockFact; lock: LockInfo; 
       // holders' text (identity, host, purpose, details, notes): marked and isolated
       return <SafeText text={fact.text} />;
   }
-}
-
-/** Back to the list of the lock's own source (the list keeps its filter in the address for the browser's Back). */
-function backHref(source: string | undefined): string {
-  return source ? `/locks?source=${encodeURIComponent(source)}` : '/locks';
 }

@@ -11,7 +11,11 @@ export function storeUnavailable(err: unknown): string | null {
   const code = (err as { code?: unknown })?.code;
   const message = (err as Error)?.message ?? String(err);
   if (typeof code === 'string' && CONFIG.test(code)) return message;
-  if (typeof code === 'string' && NETWORK.test(code)) return `The lock store is unavailable (${code}): ${message}`;
+  if (typeof code === 'string' && NETWORK.test(code))
+    // a store that already names what it could not reach ("Cannot reach Redis at …") says it once
+    return /^Cannot reach /.test(message)
+      ? `${message} (${code})`
+      : `The lock store is unavailable (${code}): ${message}`;
   if (err instanceof GcsCallError && err.status !== 400)
     return `Cloud Storage is unavailable (${err.status || 'no response'}): ${message}`;
   // An AWS SDK request that could not complete (unreachable, throttled, denied)

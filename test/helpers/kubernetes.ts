@@ -4,7 +4,7 @@
 // compiled from the same tree. Each is stopped by the test that started it.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { apiserverArgs, KUBE_BIN } from '@/lib/demo/kube-server';
@@ -47,13 +47,20 @@ export interface TestKube {
   kubeconfig: string;
   env: Record<string, string>;
   kubectl(args: string[], input?: string): { code: number; stdout: string; stderr: string };
+  /** etcdctl on the apiserver's etcd (e.g. `compact`). */
+  etcdctl(args: string[]): { code: number; stdout: string; stderr: string };
+  /** A copy of the kubeconfig that reaches the apiserver at `server` (a proxy in front of it). */
+  kubeconfigAt(server: string): string;
   /** A client-go LeaseLock candidate (15 s lease, 10 s renew deadline, `retry` retry period). */
   candidate(o: { namespace: string; name: string; id: string; retry?: string; lease?: string }): Candidate;
   stop(): Promise<void>;
 }
 
-/** `rbac`: authorize with RBAC (the admin token is system:masters) instead of allowing everything. */
-export async function startKube(o: { rbac?: boolean } = {}): Promise<TestKube> {
+/**
+ * `rbac`: authorize with RBAC (the admin token is system:masters) instead of allowing everything. `watchCache: false`:
+ * watches are served by etcd itself, so one resumed from a compacted resourceVersion gets 410 Gone at once.
+ */
+export async function startKube(o: { rbac?: boolean; watchCache?: boolean } = {}): Promise<TestKube> {
   requireKube();
   const dir = mkdtempSync(join(tmpdir(), 'lockboard-kube-'));
   const [client, peer, secure] = [await freePort(), await freePort(), await freePort()];
@@ -92,7 +99,10 @@ export async function startKube(o: { rbac?: boolean } = {}): Promise<TestKube> {
     writeFileSync(join(dir, 'tokens.csv'), `${token},admin,admin-uid,system:masters\n`);
     const apiserver = spawn(
       KUBE_APISERVER,
-      apiserverArgs({ etcd: `http://127.0.0.1:${client}`, etcdPrefix: '/kas', port: secure, dir, rbac: o.rbac }),
+      [
+        ...apiserverArgs({ etcd: `http://127.0.0.1:${client}`, etcdPrefix: '/kas', port: secure, dir, rbac: o.rbac }),
+        ...(o.watchCache === false ? ['--watch-cache=false'] : []),
+      ],
       { stdio: 'ignore' },
     );
     children.push(apiserver);
@@ -128,10 +138,11 @@ export async function startKube(o: { rbac?: boolean } = {}): Promise<TestKube> {
       ].join('\n'),
     );
     const env = { KUBECONFIG: kubeconfig };
-    const kubectl = (args: string[], input?: string) => {
-      const r = spawnSync('kubectl', args, { env: { ...process.env, ...env }, input, encoding: 'utf8' });
+    const run = (tool: string, args: string[], input?: string) => {
+      const r = spawnSync(tool, args, { env: { ...process.env, ...env }, input, encoding: 'utf8' });
       return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
     };
+    const kubectl = (args: string[], input?: string) => run('kubectl', args, input);
     await until(
       'kube-apiserver',
       async () => kubectl(['get', '--raw', '/readyz']).stdout.trim() === 'ok',
@@ -145,6 +156,12 @@ export async function startKube(o: { rbac?: boolean } = {}): Promise<TestKube> {
       kubeconfig,
       env,
       kubectl,
+      etcdctl: (args) => run('etcdctl', [`--endpoints=http://127.0.0.1:${client}`, ...args]),
+      kubeconfigAt(at) {
+        const file = join(dir, `kubeconfig-${randomBytes(4).toString('hex')}`);
+        writeFileSync(file, readFileSync(kubeconfig, 'utf8').replace(server, at));
+        return file;
+      },
       candidate: (o) => startCandidate(KUBE_LEADER, kubeconfig, o, children),
       stop,
     };

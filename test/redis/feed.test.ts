@@ -1,6 +1,6 @@
 // Redis's change feed for the live view: keyspace notifications are used only where the server already has them
 // enabled (the configuration is never changed), report each lock's set, refresh, delete and expiry by name, and a
-// reconnect is reported as missed events (Redis Pub/Sub keeps none).
+// reconnect is reported as missed events (Redis Pub/Sub keeps none); a feed whose server is gone stops at once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChangeFeed } from '@/lib/lock/store';
 import { RedisLockStore } from '@/lib/lock/stores/redis';
@@ -81,5 +81,19 @@ describe('the Redis change feed', () => {
     await notifying.client.sendCommand(['SET', 'lock:after', 'x']);
     expect(await f.until('lock:after')).toBe(1); // subscribed again
     await (f.feed as ChangeFeed).stop();
+  });
+
+  it('stops at once when its server is gone (QUIT would wait for it forever)', async () => {
+    const gone = await startRedis(['--notify-keyspace-events', 'Kg$hx']);
+    try {
+      const f = await feedOf(gone);
+      expect(f.feed).not.toBeNull();
+      await gone.stop();
+      await delay(300); // the subscription notices and starts reconnecting
+      const stopped = await Promise.race([f.feed!.stop().then(() => 'stopped'), delay(3000).then(() => 'waiting')]);
+      expect(stopped).toBe('stopped');
+    } finally {
+      await gone.stop();
+    }
   });
 });

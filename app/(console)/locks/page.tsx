@@ -1,6 +1,7 @@
 import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import { Suspense } from 'react';
 import { getQueryClient } from '@/components/get-query-client';
+import { RememberListQuery } from '@/components/list-return';
 import { LocksView } from '@/components/locks-view';
 import { firstValues, lockQueryOf } from '@/lib/server/lock-query';
 import { queryForConsole } from '@/lib/server/locks';
@@ -50,6 +51,7 @@ export default async function LocksPage({ searchParams }: { searchParams: Promis
     <HydrationBoundary state={dehydrate(queryClient)}>
       <h1 className="mb-4 text-xl font-semibold">Locks</h1>
       <Suspense>
+        <RememberListQuery source={source} />
         <LocksView
           key={source}
           sources={configured.map(({ id, bucket, prefix }) => ({ id, bucket, prefix }))}

@@ -71,7 +71,12 @@ export const dynamodb: StoreDefinition = {
     return issues;
   },
   async open(spec, o) {
-    const [{ DynamoLockStore }, client] = await Promise.all([import('./store'), dynamoClient(o.env)]);
+    const [{ DynamoLockStore }, { speakUnreachable }, sdk] = await Promise.all([
+      import('./store'),
+      import('./unreachable'),
+      dynamoClient(o.env),
+    ]);
+    const client = speakUnreachable(sdk, spec.id, o.env.AWS_ENDPOINT_URL_DYNAMODB ?? o.env.AWS_ENDPOINT_URL);
     return new DynamoLockStore({
       client,
       table: tableOf(spec.url),

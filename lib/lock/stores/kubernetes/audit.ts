@@ -7,6 +7,7 @@ import { AUDIT_LEASE } from './formats';
 import { KubeRequestError, type Lease, type LeaseApi } from './lease';
 import { signAuditFields } from '../../audit-trust';
 import { jsonObject } from '../../untrusted';
+import { MAX_BODY_BYTES } from '../../objects/formats/types';
 
 const PREFIX = 'audit.lockboard.dev/';
 const KEEP = 100;
@@ -53,20 +54,19 @@ export async function readEvents(
   const out: AuditRecord[] = [];
   for (const [key, value] of Object.entries(lease?.metadata.annotations ?? {}).sort()) {
     if (!key.startsWith(PREFIX)) continue;
-    // any JSON a writer put there: an object or nothing; its fields are checked by type where they are read
-    const f = jsonObject(value) as Record<string, string> | undefined;
+    // any text a writer put there: a JSON object within the 64 KiB rule, or nothing; each field checked by type
+    const f = typeof value === 'string' && value.length <= MAX_BODY_BYTES ? jsonObject(value) : undefined;
     if (!f) continue;
-    const at = Date.parse(f.at ?? '');
-    if (!f.event || !f.lock || !(at >= from.getTime() && at < to.getTime()) || (lock && f.lock !== lock)) continue;
+    const text = (k: string) => (typeof f[k] === 'string' ? (f[k] as string) : undefined);
+    const [when, event, name] = [text('at'), text('event'), text('lock')];
+    const at = Date.parse(when ?? '');
+    if (!when || !event || !name || !(at >= from.getTime() && at < to.getTime()) || (lock && name !== lock)) continue;
     // annotations carry no time of their own (the Lease has one update time for all): the writer's, as reported
-    const record = {
-      id: key.slice(PREFIX.length),
-      at: f.at,
-      at_from: 'reported',
-      event: f.event,
-      lock: f.lock,
-    } as AuditRecord;
-    for (const k of AUDIT_STRING_FIELDS) if (typeof f[k] === 'string') record[k] = f[k];
+    const record = { id: key.slice(PREFIX.length), at: when, at_from: 'reported', event, lock: name } as AuditRecord;
+    for (const k of AUDIT_STRING_FIELDS) {
+      const v = text(k);
+      if (v !== undefined) record[k] = v;
+    }
     out.push(record);
   }
   return out;

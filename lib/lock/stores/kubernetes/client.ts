@@ -4,6 +4,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { LockOptionsError } from '../../errors';
 import { missingSdk } from '../types';
+import type { RequestOptions } from 'node:https';
+import { boundedList } from './bounded-list';
 import { KubeRequestError, type Lease, type LeaseApi, type LeasePage } from './lease';
 
 type ClientNode = typeof import('@kubernetes/client-node');
@@ -62,15 +64,22 @@ function requestError(err: unknown, server: string): Error {
   return new KubeRequestError(e.code, message);
 }
 
+/** `listBudget`: the bytes one list response may have (bounded-list.ts; tests make it small). */
 export async function connectKubernetes(
   env: Record<string, string | undefined>,
   context?: string,
+  listBudget?: number,
 ): Promise<LeaseApi & { namespace: string | undefined }> {
   const k8s = await loadSdk();
   const kc = loadConfig(k8s, env, context);
   const server = kc.getCurrentCluster()?.server ?? 'in-cluster';
   const api = kc.makeApiClient(k8s.CoordinationV1Api);
   const ns = kc.getContextObject(kc.getCurrentContext())?.namespace;
+  const https = async (): Promise<RequestOptions> => {
+    const opts: RequestOptions = {};
+    await kc.applyToHTTPSOptions(opts);
+    return opts;
+  };
   const call = async <T>(fn: () => Promise<T>): Promise<T> => {
     leases.requests++;
     try {
@@ -84,15 +93,22 @@ export async function connectKubernetes(
     namespace: ns,
     requests: 0,
     async list(namespace, o): Promise<LeasePage> {
-      const q = { limit: o.limit, ...(o.continue ? { _continue: o.continue } : {}) };
-      const r = await call(() =>
-        namespace ? api.listNamespacedLease({ namespace, ...q }) : api.listLeaseForAllNamespaces(q),
-      );
-      return {
-        items: r.items as Lease[],
-        resourceVersion: r.metadata?.resourceVersion ?? '0',
-        ...(r.metadata?._continue ? { next: r.metadata._continue } : {}),
-      };
+      const path = namespace ? `/namespaces/${encodeURIComponent(namespace)}/leases` : '/leases';
+      try {
+        return await boundedList({
+          url: new URL(`${server}/apis/coordination.k8s.io/v1${path}`),
+          https,
+          limit: o.limit,
+          ...(o.continue ? { continue: o.continue } : {}),
+          ...(listBudget ? { budget: listBudget } : {}),
+          onRequest: (bytes) => {
+            leases.requests++;
+            leases.largestRead = Math.max(leases.largestRead ?? 0, bytes);
+          },
+        });
+      } catch (err) {
+        throw err instanceof KubeRequestError ? err : requestError(err, server);
+      }
     },
     async read(namespace, name) {
       try {

@@ -1,8 +1,13 @@
 // Kubernetes in the registry: kubernetes://NAMESPACE (every namespace: kubernetes://), @kubernetes/client-node 1.4
 // loaded when a source is opened, credentials as kubectl finds them. Lockboard's lock is a client-go style Lease.
 import { holdOn, runOptions, type OpenOptions, type SourceSpec, type StoreDefinition } from '../types';
-import { parseKubeSource } from './source';
+import { kubeTargetOf } from './kubeconfig';
+import { parseKubeSource, type KubeSource } from './source';
 import { KUBERNETES_VERSION } from './version';
+
+/** The namespace of the source's audit Lease: `?audit=`, the source's, else the kubeconfig context's. */
+const auditNamespaceOf = (s: KubeSource, env: Record<string, string | undefined>): string | undefined =>
+  s.audit ?? s.namespace ?? kubeTargetOf(env, s.context)?.namespace;
 
 async function open(spec: SourceSpec, o: OpenOptions) {
   const src = parseKubeSource(spec.url);
@@ -12,7 +17,7 @@ async function open(spec: SourceSpec, o: OpenOptions) {
     api,
     source: spec.id,
     ...(src.namespace ? { namespace: src.namespace } : {}),
-    auditNamespace: src.audit ?? src.namespace ?? api.namespace ?? 'default',
+    auditNamespace: auditNamespaceOf(src, o.env) ?? api.namespace ?? 'default',
     longHeldMs: o.longHeldMs,
   });
 }
@@ -24,12 +29,13 @@ export const kubernetes: StoreDefinition = {
   watchIntervalMs: 2_000,
   schemes: ['kubernetes'],
   form: 'kubernetes://NAMESPACE',
-  parse(url) {
+  parse(url, env) {
     const s = parseKubeSource(url);
-    // Sources whose records go to one audit Lease share its trail (read once); every namespace's source without
-    // ?audit= finds its Lease through the kubeconfig, so it keeps a trail of its own
-    const auditNs = s.audit ?? s.namespace;
-    const trail = auditNs && `kubernetes-audit://${s.context ?? ''}/${auditNs}`;
+    // Sources whose records go to one audit Lease (one cluster, one namespace) share its trail: read once, each event
+    // counted once. The cluster is the context's server, as kubectl resolves it; unresolved, the source keeps its own
+    const target = kubeTargetOf(env, s.context);
+    const auditNs = auditNamespaceOf(s, env) ?? (target ? 'default' : undefined);
+    const trail = target && auditNs && `kubernetes-audit://${target.server}/${auditNs}`;
     return {
       kind: 'kubernetes',
       id: s.display,

@@ -4,6 +4,7 @@
 // are counted, never listed; a Lease with no holder holds nothing.
 import { terraform } from '../../objects/formats/terraform';
 import { timeOf, type Lease } from './lease';
+import { annotationText, readSpec } from './untrusted';
 
 export const TF_LOCK_INFO = 'app.terraform.io/lock-info';
 /** The Lease that keeps Lockboard's own trail on this source (audit.ts). */
@@ -23,6 +24,8 @@ export interface LeaseReading {
   details: [string, string][];
   /** Who the lock is for, as Terraform's LockInfo names it. */
   identity: string;
+  /** Fields dropped for their type or size, named in the lock's note. */
+  dropped: string[];
 }
 
 /** Why a Lease is not a lock (a heartbeat, an identity, Lockboard's trail), or undefined when it may be one. */
@@ -35,55 +38,60 @@ export function notALock(l: Lease): string | undefined {
   return undefined;
 }
 
-/** The lock a held Lease is, or null when nobody holds it. */
+/** Terraform's LockInfo annotation as the object its GCS backend writes, for the one Terraform reader. */
+const tflock = (name: string, info: string) => ({
+  name: `${name}.tflock`,
+  metadata: {},
+  size: info.length,
+  createdMs: 0,
+  updatedMs: 0,
+  temporaryHold: false,
+  body: Buffer.from(info),
+});
+
+/** The lock a held Lease is, or null when nobody holds it. Every field is checked (untrusted.ts). */
 export function readLease(l: Lease): LeaseReading | null {
-  const s = l.spec ?? {};
-  const holder = s.holderIdentity ?? '';
-  if (holder === '' || notALock(l)) return null;
-  const info = l.metadata.annotations?.[TF_LOCK_INFO];
-  const transitions = s.leaseTransitions ?? undefined;
+  const s = readSpec(l);
+  if (s.holder === '' || notALock(l)) return null;
   const common = {
-    holder,
-    acquiredMs: timeOf(s.acquireTime),
-    renewMs: timeOf(s.renewTime),
-    ...(transitions !== undefined ? { transitions } : {}),
+    holder: s.holder,
+    acquiredMs: s.acquiredMs,
+    renewMs: s.renewMs,
+    ...(s.transitions !== undefined ? { transitions: s.transitions } : {}),
   };
-  if (l.metadata.name.startsWith('lock-tfstate-') && info !== undefined) {
-    const read = terraform.read({
-      name: `${l.metadata.name}.tflock`,
-      metadata: {},
-      size: info.length,
-      createdMs: 0,
-      updatedMs: 0,
-      temporaryHold: false,
-      body: Buffer.from(info),
-    });
+  if (l.metadata.name.startsWith('lock-tfstate-') && l.metadata.annotations?.[TF_LOCK_INFO] !== undefined) {
+    const info = annotationText(l, TF_LOCK_INFO);
+    const read = info === undefined ? null : terraform.read(tflock(l.metadata.name, info));
     const created = read?.details?.find(([k]) => k === 'Created')?.[1];
     return {
       kind: 'terraform',
       label: 'Terraform state lock (kubernetes backend)',
       ...common,
       acquiredMs: common.acquiredMs ?? timeOf(created),
-      identity: read?.identity ?? holder,
-      details: [['Lease holder (LockInfo ID)', holder], ...(read?.details ?? [])],
+      identity: read?.identity ?? s.holder,
+      details: [['Lease holder (LockInfo ID)', s.holder], ...(read?.details ?? [])],
+      dropped: [
+        ...s.dropped,
+        ...(info === undefined ? [`${TF_LOCK_INFO} (larger than 64 KiB, or not text)`] : []),
+        ...(read?.dropped ?? []).map((d) => `LockInfo ${d}`),
+      ],
     };
   }
-  const duration = s.leaseDurationSeconds ?? undefined;
+  const duration = s.durationSeconds;
   const leaseDetails: [string, string][] = [
-    ['holderIdentity', holder],
+    ['holderIdentity', s.holder],
     ...(duration !== undefined ? [['leaseDurationSeconds', `${duration} s`] as [string, string]] : []),
-    ...(s.acquireTime ? [['acquireTime', String(s.acquireTime)] as [string, string]] : []),
-    ...(s.renewTime ? [['renewTime (writer’s clock)', String(s.renewTime)] as [string, string]] : []),
-    ...(transitions !== undefined ? [['leaseTransitions', String(transitions)] as [string, string]] : []),
+    ...(s.acquireText ? [['acquireTime', s.acquireText] as [string, string]] : []),
+    ...(s.renewText ? [['renewTime (writer’s clock)', s.renewText] as [string, string]] : []),
+    ...(s.transitions !== undefined ? [['leaseTransitions', String(s.transitions)] as [string, string]] : []),
   ];
+  const base = { ...common, identity: s.holder, details: leaseDetails, dropped: s.dropped };
   if (duration && common.renewMs !== undefined)
     return {
       kind: 'client-go-lease',
       label: 'Leader election Lease (client-go LeaseLock)',
-      ...common,
+      ...base,
       durationMs: duration * 1000,
-      identity: holder,
-      details: leaseDetails,
     };
-  return { kind: 'lease', label: 'Lease', ...common, identity: holder, details: leaseDetails };
+  return { kind: 'lease', label: 'Lease', ...base };
 }

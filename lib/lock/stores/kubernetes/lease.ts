@@ -26,6 +26,8 @@ export interface LeasePage {
   items: Lease[];
   resourceVersion: string;
   next?: string;
+  /** Leases too large to read (bounded-list.ts): counted, not listed. */
+  unread?: number;
 }
 
 /** The apiserver's answer to a refused request: its HTTP status and its own message. */
@@ -56,6 +58,8 @@ export interface LeaseApi {
   watch(namespace: string | undefined, resourceVersion: string, h: LeaseWatchHandlers): Promise<() => void>;
   /** Requests sent so far (for the bench). */
   requests: number;
+  /** The most bytes one list response had (bounded by the list budget). */
+  largestRead?: number;
 }
 
 /**

@@ -71,7 +71,7 @@ export class KubeLockStore implements LockStore {
     });
     const now = this.now();
     const locks: LockView[] = [];
-    let skipped = 0;
+    let skipped = page.unread ?? 0; // Leases too large to read
     for (const l of page.items) {
       const view = this.view(l, now);
       if (view) locks.push(view);

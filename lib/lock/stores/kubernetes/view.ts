@@ -7,7 +7,9 @@ import type { LockHealth } from '../../types';
 import { readLease, type LeaseReading } from './formats';
 import { keyOf, timeOf, type Lease } from './lease';
 import { kubeTerms } from './terms';
+import { annotationsNote, boundedAnnotations } from './untrusted';
 import { versionOfLease } from './version';
+import { droppedNote, joinNotes } from '../../untrusted';
 
 /** First time the console saw each Lease at each resourceVersion (`namespace/name` → rv and when). */
 export type Observations = Map<string, { rv: string; at: number }>;
@@ -47,7 +49,9 @@ export function leaseView(
 ): LockView {
   const since = r.acquiredMs ?? timeOf(l.metadata.creationTimestamp) ?? o.observedAt;
   const updated = r.renewMs ?? since;
-  const [health, note] = judge(r, o.now, o.now - o.observedAt, o.longHeldMs);
+  const [health, judged] = judge(r, o.now, o.now - o.observedAt, o.longHeldMs);
+  const annotations = boundedAnnotations(l);
+  const note = joinNotes(judged, droppedNote(r.dropped), annotationsNote(annotations.left));
   const rv = l.metadata.resourceVersion ?? '0';
   const expiresAt = r.durationMs !== undefined ? o.observedAt + r.durationMs : undefined;
   return {
@@ -68,7 +72,7 @@ export function leaseView(
       ? { expiresAt: new Date(expiresAt).toISOString(), afterExpiry: 'expired' as const }
       : {}),
     health,
-    metadata: { ...(l.metadata.annotations ?? {}) },
+    metadata: annotations.shown,
     details: [
       ['Lease', keyOf(l)],
       ...r.details,

@@ -44,8 +44,17 @@ export const postgres: StoreDefinition = {
     return { kind: 'postgres', id: p.display, bucket: p.display, bucketId: p.display, prefix: '', url: p.url };
   },
   async open(spec, o) {
-    const [{ PostgresLockStore }, { client, close }] = await Promise.all([import('./store'), connect(spec, o)]);
-    return new PostgresLockStore({ client, source: spec.id, longHeldMs: o.longHeldMs, close });
+    const [{ PostgresLockStore }, { speaking }, { client, close }] = await Promise.all([
+      import('./store'),
+      import('./unreachable'),
+      connect(spec, o),
+    ]);
+    return new PostgresLockStore({
+      client: speaking(client, spec.id),
+      source: spec.id,
+      longHeldMs: o.longHeldMs,
+      close,
+    });
   },
   async init(spec, o) {
     if (!spec)

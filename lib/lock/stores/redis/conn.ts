@@ -1,11 +1,14 @@
 // The one place the Redis store talks to Redis: raw commands through a node-redis client or cluster (the caller's),
 // SCAN over every master (never KEYS), and the server's clock from TIME. Commands issued together are pipelined by
-// node-redis (one round trip per batch).
+// node-redis (one round trip per batch). A failed connection is reported in Redis's words (unreachable.ts).
+import { redisUnreachable } from './unreachable';
 
 /** A node-redis client (`createClient`) or cluster (`createCluster`), as far as Lockboard uses them. */
 export interface RedisClientLike {
   sendCommand(...args: never[]): Promise<unknown>;
 }
+
+type Node = { sendCommand(args: string[]): Promise<unknown> };
 
 interface ClusterLike {
   masters: unknown[];
@@ -17,7 +20,24 @@ export class RedisConn {
   private offsetMs = 0;
   roundTrips = 0;
 
-  constructor(readonly client: RedisClientLike) {}
+  /** `source`: as shown, without credentials, for the words of a failed connection. */
+  constructor(
+    readonly client: RedisClientLike,
+    private readonly source?: string,
+  ) {}
+
+  /** Every command goes out here: a connection error becomes "Cannot reach Redis at …". */
+  private send(sent: () => Promise<unknown>): Promise<unknown> {
+    let p: Promise<unknown>;
+    try {
+      p = sent();
+    } catch (err) {
+      p = Promise.reject(err);
+    }
+    return p.catch((err: unknown) => {
+      throw redisUnreachable(err, this.source, (this.client as { isReady?: boolean }).isReady === false);
+    });
+  }
 
   get isCluster(): boolean {
     return Array.isArray((this.client as unknown as Partial<ClusterLike>).masters);
@@ -26,8 +46,8 @@ export class RedisConn {
   /** One command; on a cluster it goes to the master of `key`. */
   cmd(key: string | undefined, args: string[]): Promise<unknown> {
     this.roundTrips++;
-    if (this.isCluster) return (this.client as unknown as ClusterLike).sendCommand(key, false, args);
-    return (this.client as unknown as { sendCommand(args: string[]): Promise<unknown> }).sendCommand(args);
+    if (this.isCluster) return this.send(() => (this.client as unknown as ClusterLike).sendCommand(key, false, args));
+    return this.send(() => (this.client as unknown as Node).sendCommand(args));
   }
 
   /**
@@ -44,10 +64,14 @@ export class RedisConn {
   }
 
   /** The masters a SCAN walks (one on a single server). */
-  private async scanNodes(): Promise<{ sendCommand(args: string[]): Promise<unknown> }[]> {
-    if (!this.isCluster) return [this.client as unknown as { sendCommand(args: string[]): Promise<unknown> }];
-    const cluster = this.client as unknown as ClusterLike;
-    return Promise.all(cluster.masters.map((m) => cluster.nodeClient(m)));
+  private async scanNodes(): Promise<Node[]> {
+    const nodes = this.isCluster
+      ? await (async () => {
+          const cluster = this.client as unknown as ClusterLike;
+          return (await this.send(() => Promise.all(cluster.masters.map((m) => cluster.nodeClient(m))))) as Node[];
+        })()
+      : [this.client as unknown as Node];
+    return nodes.map((n) => ({ sendCommand: (args: string[]) => this.send(() => n.sendCommand(args)) }));
   }
 
   /**

@@ -28,6 +28,8 @@ async function connect(spec: SourceSpec, o: OpenOptions) {
     throw Object.assign(new Error(`Cannot reach ${spec.id}: ${(err as Error).message}`), { code: 'ECONNREFUSED' });
   }
   const close = async () => {
+    // QUIT waits for the server: while the connection is down (reconnecting) it would wait forever
+    if (!client.isReady) return void client.destroy();
     await client.quit().catch(() => client.disconnect().catch(() => undefined));
   };
   return { client: client as unknown as RedisClientLike, close };

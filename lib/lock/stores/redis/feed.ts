@@ -11,6 +11,8 @@ interface SubscriberLike {
   pSubscribe(pattern: string, listener: (message: string, channel: string) => void): Promise<void>;
   quit?(): Promise<unknown>;
   disconnect?(): Promise<unknown>;
+  isReady?: boolean;
+  destroy?(): void;
 }
 
 /** Whether notify-keyspace-events reports what a lock's life does: set, hset, del, expire and expiry by the server. */
@@ -49,6 +51,8 @@ export async function startRedisFeed(
   return {
     description: `keyspace notifications (notify-keyspace-events ${flags})`,
     async stop() {
+      // QUIT waits for the server: while the subscription is down (reconnecting) it would wait forever
+      if (sub.isReady === false && sub.destroy) return sub.destroy();
       await (sub.quit?.() ?? sub.disconnect?.())?.catch(() => undefined);
     },
   };

@@ -45,8 +45,8 @@ export class RedisLockStore implements LockStore {
   private readonly firstSeen = new SeenSince();
 
   constructor(private readonly o: RedisStoreOptions) {
-    this.conn = new RedisConn(o.client);
     this.source = o.source ?? 'redis';
+    this.conn = new RedisConn(o.client, o.source);
     this.stream = o.auditStream ?? 'lockboard:audit';
   }
 
