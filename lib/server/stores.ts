@@ -65,6 +65,9 @@ export function cachedPage(
       observeList(source.store, (performance.now() - started) / 1000);
     }
   });
+  // a fresh read (the watcher's pass, which keeps what it needs in its index) is never kept: a million locks' pages
+  // of whole views held here made the console's memory three times its index
+  if (o.fresh) return value;
   value.catch(() => pages.delete(key));
   if (pages.size >= MAX_PAGES) pages.delete(pages.keys().next().value!);
   pages.set(key, { at: now, value });

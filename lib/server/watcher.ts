@@ -34,6 +34,8 @@ const SWEEP_MS = 1_000;
 const QUICK_PASS_MS = 500;
 /** Bodies still being read that a query waits for (a small source answers whole). */
 const FEW_PENDING = 1_000;
+/** Keys past which a first pass cannot be quick (several pages): a query answers from what is listed so far. */
+const BIG_SOURCE = 50_000;
 
 export class SourceWatcher {
   readonly index = new LockIndex();
@@ -83,7 +85,9 @@ export class SourceWatcher {
     const until = Date.now() + ms;
     const st = this.status;
     await pollUntil(() => st.complete || st.error !== undefined || st.listed > 0, until);
-    if (this.running && this.lastListMs < QUICK_PASS_MS)
+    // a first pass over a source the store says is big (Redis DBSIZE) is not waited for: its first page answers
+    const big = (st.estimate ?? 0) > BIG_SOURCE;
+    if (this.running && this.lastListMs < QUICK_PASS_MS && !big)
       await Promise.race([this.running, sleep(Math.max(0, until - Date.now()))]);
     await pollUntil(() => this.index.pending === 0 || this.index.pending > FEW_PENDING, until);
   }

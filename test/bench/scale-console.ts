@@ -61,6 +61,8 @@ export async function benchScaleConsole() {
   const rows: Record<string, string | number>[] = [];
   for (const n of SIZES) {
     const r = await startRedis();
+    // keyspace notifications on, as the README asks of a Redis whose changes should be pushed (Lockboard never sets it)
+    await r.client.sendCommand(['CONFIG', 'SET', 'notify-keyspace-events', 'Kg$hx']);
     await fillRedis(r.client as never, n);
     const source = `redis://127.0.0.1:${r.port}/0`;
     const c = await startBrowserConsole({ LOCKBOARD_SOURCES: source, NEXTAUTH_SECRET: SECRET });
