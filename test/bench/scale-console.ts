@@ -14,6 +14,7 @@ import { printTable, round, writeJson } from './report';
 const SIZES = (process.env.SCALE_CONSOLE_SIZES ?? '10000,100000').split(',').map(Number);
 const SECRET = 'bench-secret-0123456789abcdef0123';
 const VIEWER = 'viewer@demo.lockboard';
+const METRICS_TOKEN = 'bench-metrics-token-0123456789';
 
 const rssMb = (pid: number) =>
   Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
@@ -33,14 +34,19 @@ async function streamFigures(url: string, cookie: string, idleMs: number, change
   const decoder = new TextDecoder();
   let text = '';
   let bytes = 0;
+  // one read outstanding at a time: a read that lost the race to the timer is awaited again, never abandoned (its
+  // chunk would be lost and a later read would wait behind it)
+  let reading: Promise<ReadableStreamReadResult<Uint8Array>> | undefined;
   const readUntil = async (test: (t: string) => boolean, ms: number) => {
     const end = Date.now() + ms;
     while (!test(text) && Date.now() < end) {
-      const chunk = await Promise.race([reader.read(), new Promise<null>((r) => setTimeout(() => r(null), 250))]);
-      if (chunk && !chunk.done) {
-        bytes += chunk.value.length;
-        text += decoder.decode(chunk.value);
-      }
+      reading ??= reader.read();
+      const chunk = await Promise.race([reading, new Promise<null>((r) => setTimeout(() => r(null), 250))]);
+      if (chunk === null) continue;
+      reading = undefined;
+      if (chunk.done) break;
+      bytes += chunk.value.length;
+      text += decoder.decode(chunk.value);
     }
   };
   await readUntil((t) => t.includes('event: snapshot') && t.endsWith('\n\n'), 60_000);
@@ -65,7 +71,13 @@ export async function benchScaleConsole() {
     await r.client.sendCommand(['CONFIG', 'SET', 'notify-keyspace-events', 'Kg$hx']);
     await fillRedis(r.client as never, n);
     const source = `redis://127.0.0.1:${r.port}/0`;
-    const c = await startBrowserConsole({ LOCKBOARD_SOURCES: source, NEXTAUTH_SECRET: SECRET });
+    const c = await startBrowserConsole({
+      LOCKBOARD_SOURCES: source,
+      NEXTAUTH_SECRET: SECRET,
+      LOCKBOARD_METRICS_TOKEN: METRICS_TOKEN,
+      // SCALE_CONSOLE_NODE_OPTIONS: the console's own Node flags (a heap cap, say), as a deployment would set them
+      ...(process.env.SCALE_CONSOLE_NODE_OPTIONS ? { NODE_OPTIONS: process.env.SCALE_CONSOLE_NODE_OPTIONS } : {}),
+    });
     try {
       const cookie = `next-auth.session-token=${await encode({ token: { email: VIEWER, sub: VIEWER }, secret: SECRET })}`;
       const api = (qs: string) => `${c.app.url}/api/locks?source=${encodeURIComponent(source)}${qs}`;
@@ -89,6 +101,11 @@ export async function benchScaleConsole() {
         async () => void (await r.client.sendCommand(['SET', 'lock:0', 'f'.repeat(32), 'PX', '600000'])),
       );
       const rss = rssMb(c.app.child.pid!);
+      const exposition = await (
+        await fetch(`${c.app.url}/api/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
+      ).text();
+      const used = /^lockboard_nodejs_heap_size_used_bytes (\S+)/m.exec(exposition)?.[1];
+      const heapUsedMb = Number(used ?? 0) / 1024 / 1024;
       const context = await c.contextAs(VIEWER);
       const page = await context.newPage();
       const opened = performance.now();
@@ -113,6 +130,7 @@ export async function benchScaleConsole() {
         'idle B/s': round(stream.idleBytesPerS),
         'change in view ms': round(stream.changeMs),
         'console RSS MB': round(rss),
+        'console heap used MB': round(heapUsedMb),
         'page first row ms': round(firstRowMs),
         'page heap MB': round(heapMb),
       });
