@@ -14,6 +14,8 @@ export type { SortKey } from './lock-table-header';
 /** First guesses only: every rendered row is measured (a card's height depends on its width and wrapping). */
 const ROW_HEIGHT = 52;
 const CARD_HEIGHT = 96;
+/** Rows drawn before the virtualizer has measured the list (a screenful). */
+const FIRST_PAINT = 15;
 
 interface Props {
   locks: LockInfo[];
@@ -71,7 +73,13 @@ export function LockTable(props: Props) {
   useEffect(() => {
     scroller.current?.scrollTo(0, 0);
   }, [topKey]);
-  const items = virtualizer.getVirtualItems();
+  const measured = virtualizer.getVirtualItems();
+  // before the list is measured (the server's HTML, the first paint) the first rows are drawn as they come: rows at
+  // first paint instead of after hydration
+  const items: { index: number; start: number }[] =
+    measured.length || !locks.length
+      ? measured
+      : locks.slice(0, FIRST_PAINT).map((_, index) => ({ index, start: index * rowHeight }));
   const lastDrawn = items[items.length - 1]?.index ?? -1;
   useEffect(() => {
     if (onNearEnd && lastDrawn >= locks.length - 20) onNearEnd();

@@ -43,9 +43,17 @@ export default async function LocksPage({ searchParams }: { searchParams: Promis
       return lockQueryOf({}).query;
     }
   })();
+  // under the key the page asks by (locks-view.tsx: filter, health chip and sort), so the rows are in the HTML
+  const asked = {
+    ...(query.q ? { q: query.q } : {}),
+    ...(query.health ? { health: query.health } : {}),
+    sort: query.sort,
+    order: query.order,
+  };
   await queryClient.prefetchQuery({
-    ...locksQuery(source, query),
-    queryFn: () => queryForConsole(selection, query, { sensitive: user.role === 'operator' }),
+    ...locksQuery(source, asked),
+    queryFn: () =>
+      queryForConsole(selection, { ...asked, limit: query.limit }, { sensitive: user.role === 'operator' }),
   });
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
