@@ -104,8 +104,11 @@ export async function benchScaleConsole() {
       const exposition = await (
         await fetch(`${c.app.url}/api/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
       ).text();
-      const used = /^lockboard_nodejs_heap_size_used_bytes (\S+)/m.exec(exposition)?.[1];
-      const heapUsedMb = Number(used ?? 0) / 1024 / 1024;
+      const gauge = (name: string) =>
+        Number(new RegExp(`^lockboard_nodejs_${name} (\\S+)`, 'm').exec(exposition)?.[1] ?? 0) / 1024 / 1024;
+      const heapUsedMb = gauge('heap_size_used_bytes');
+      const heapTotalMb = gauge('heap_size_total_bytes');
+      const externalMb = gauge('external_memory_bytes');
       const context = await c.contextAs(VIEWER);
       const page = await context.newPage();
       const opened = performance.now();
@@ -130,7 +133,7 @@ export async function benchScaleConsole() {
         'idle B/s': round(stream.idleBytesPerS),
         'change in view ms': round(stream.changeMs),
         'console RSS MB': round(rss),
-        'console heap used MB': round(heapUsedMb),
+        'console heap used / total / external MB': `${round(heapUsedMb)} / ${round(heapTotalMb)} / ${round(externalMb)}`,
         'page first row ms': round(firstRowMs),
         'page heap MB': round(heapMb),
       });
