@@ -6,7 +6,7 @@ import type { ZooKeeperServer } from '@/lib/demo/zookeeper-server';
 import { acquireZooKeeperLock } from '@/lib/lock/stores/zookeeper/lock';
 import { ZooKeeperLockStore } from '@/lib/lock/stores/zookeeper/store';
 import type { ZkConn } from '@/lib/lock/stores/zookeeper/conn';
-import { kazoo, startZooKeeper, zkClient, type RecipeDriver } from '../helpers/zookeeper';
+import { kazoo, startZooKeeper, until, zkClient, type RecipeDriver } from '../helpers/zookeeper';
 
 let server: ZooKeeperServer;
 let k: RecipeDriver;
@@ -47,11 +47,6 @@ async function expireSession(own: ZkConn): Promise<void> {
     for (let j = 0; j < 20 && !expired; j++) await new Promise((r) => setTimeout(r, 50));
   }
 }
-
-const until = async (check: () => Promise<boolean>) => {
-  for (let i = 0; i < 100 && !(await check()); i++) await new Promise((r) => setTimeout(r, 30));
-  return check();
-};
 
 describe('Lockboard’s lock on ZooKeeper', () => {
   it('queues with kazoo in one queue: after kazoo’s holder, before a later kazoo contender', async () => {

@@ -3,13 +3,12 @@
 // node is deleted keeps believing it holds just as a leader keeps leading. So none of them is released without the
 // explicit acknowledgement, and the words say what is known (either recipe), never a guess from the path.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ZooKeeperServer } from '@/lib/demo/zookeeper-server';
 import type { ZkConn } from '@/lib/lock/stores/zookeeper/conn';
 import { TwoLeadersError } from '@/lib/lock/stores/zookeeper/release';
 import { ZooKeeperLockStore } from '@/lib/lock/stores/zookeeper/store';
-import { curator, kazoo, startZooKeeper, zkClient, type RecipeDriver } from '../helpers/zookeeper';
+import { type RecipeDriver, type ZkRig, startZkRig, until } from '../helpers/zookeeper';
 
-let server: ZooKeeperServer;
+let rig: ZkRig;
 let k: RecipeDriver;
 let c: RecipeDriver;
 let admin: ZkConn;
@@ -17,23 +16,10 @@ let store: ZooKeeperLockStore;
 const op = { reason: 'test', operator: 'ci' };
 
 beforeAll(async () => {
-  server = await startZooKeeper();
-  k = kazoo(server.hosts);
-  c = curator(server.hosts);
-  admin = await zkClient(server.hosts);
-  store = new ZooKeeperLockStore({ conn: await zkClient(server.hosts, '/svc'), sessions: false });
+  rig = await startZkRig('/svc', { sessions: false });
+  ({ k, c, admin, store } = rig);
 }, 30_000);
-afterAll(async () => {
-  await store?.close();
-  admin?.client.close();
-  await Promise.all([k?.stop(), c?.stop()]);
-  await server?.stop();
-});
-
-const until = async (check: () => Promise<boolean>) => {
-  for (let i = 0; i < 100 && !(await check()); i++) await new Promise((r) => setTimeout(r, 30));
-  return check();
-};
+afterAll(() => rig?.stop());
 
 /** Each node's name with its random prefix and sequence masked, and its data: what a reader can tell apart. */
 async function layout(path: string): Promise<string[]> {

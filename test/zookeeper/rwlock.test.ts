@@ -4,12 +4,11 @@
 // node its version names.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LockView } from '@/lib/lock/store';
-import type { ZooKeeperServer } from '@/lib/demo/zookeeper-server';
 import type { ZkConn } from '@/lib/lock/stores/zookeeper/conn';
 import { ZooKeeperLockStore } from '@/lib/lock/stores/zookeeper/store';
-import { curator, kazoo, startZooKeeper, zkClient, type RecipeDriver } from '../helpers/zookeeper';
+import { type RecipeDriver, type ZkRig, startZkRig, until } from '../helpers/zookeeper';
 
-let server: ZooKeeperServer;
+let rig: ZkRig;
 let k: RecipeDriver;
 let c: RecipeDriver;
 let admin: ZkConn;
@@ -17,11 +16,8 @@ let store: ZooKeeperLockStore;
 const op = { reason: 'test', operator: 'ci', acceptTwoLeaders: true };
 
 beforeAll(async () => {
-  server = await startZooKeeper();
-  k = kazoo(server.hosts);
-  c = curator(server.hosts);
-  admin = await zkClient(server.hosts);
-  store = new ZooKeeperLockStore({ conn: await zkClient(server.hosts, '/rw'), sessions: false });
+  rig = await startZkRig('/rw', { sessions: false });
+  ({ k, c, admin, store } = rig);
   // each contender's node exists when start() returns, so the start order is the sequence order
   for (const [id, kind] of [
     ['cw1', 'write'],
@@ -43,17 +39,7 @@ beforeAll(async () => {
   for (const id of ['kr3', 'kr4', 'kw3', 'kr5'])
     await k.start(id, id[1] === 'w' ? 'wlock' : 'rlock', '/rw/kazoo/by-readers', id);
 }, 60_000);
-afterAll(async () => {
-  await store?.close();
-  admin?.client.close();
-  await Promise.all([k?.stop(), c?.stop()]);
-  await server?.stop();
-});
-
-const until = async (check: () => Promise<boolean>) => {
-  for (let i = 0; i < 100 && !(await check()); i++) await new Promise((r) => setTimeout(r, 30));
-  return check();
-};
+afterAll(() => rig?.stop());
 
 /** The holder nodes a view shows, each as [node name, version], in the order shown. */
 const holdersOf = (v: LockView) =>

@@ -2,13 +2,12 @@
 // in grant order, the exact-node release, and each trap of facts-coordination Part B §3 as a test.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LockView } from '@/lib/lock/store';
-import type { ZooKeeperServer } from '@/lib/demo/zookeeper-server';
 import type { ZkConn } from '@/lib/lock/stores/zookeeper/conn';
 import { TwoLeadersError } from '@/lib/lock/stores/zookeeper/release';
 import { ZooKeeperLockStore } from '@/lib/lock/stores/zookeeper/store';
-import { curator, kazoo, startZooKeeper, zkClient, type RecipeDriver } from '../helpers/zookeeper';
+import { type RecipeDriver, type ZkRig, startZkRig, until } from '../helpers/zookeeper';
 
-let server: ZooKeeperServer;
+let rig: ZkRig;
 let k: RecipeDriver;
 let c: RecipeDriver;
 let admin: ZkConn;
@@ -16,23 +15,10 @@ let store: ZooKeeperLockStore;
 const op = { reason: 'test', operator: 'ci' };
 
 beforeAll(async () => {
-  server = await startZooKeeper();
-  k = kazoo(server.hosts);
-  c = curator(server.hosts);
-  admin = await zkClient(server.hosts);
-  store = new ZooKeeperLockStore({ conn: await zkClient(server.hosts, '/app') });
+  rig = await startZkRig('/app');
+  ({ k, c, admin, store } = rig);
 }, 30_000);
-afterAll(async () => {
-  await store?.close();
-  admin?.client.close();
-  await Promise.all([k?.stop(), c?.stop()]);
-  await server?.stop();
-});
-
-const until = async (check: () => Promise<boolean>) => {
-  for (let i = 0; i < 100 && !(await check()); i++) await new Promise((r) => setTimeout(r, 30));
-  return check();
-};
+afterAll(() => rig?.stop());
 
 describe('the ZooKeeper store on real kazoo and Curator locks', () => {
   it('shows a kazoo Lock’s holder and its waiters in sequence order, with their sessions', async () => {
