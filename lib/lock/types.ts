@@ -2,71 +2,9 @@ import type { Storage } from '@google-cloud/storage';
 import type { HealthWords } from './health-words';
 
 export type { HealthWords } from './health-words';
+export type { LockFormat } from './lock-format';
+import type { LockFormat } from './lock-format';
 
-/** A format id from lock-formats.md, or `data` / `other` for objects that are not locks (never releasable). */
-export type LockFormat =
-  | 'lockboard'
-  | 'terraform'
-  | 'pulumi'
-  | 'vault'
-  | 'ruby'
-  | 'gcslock'
-  | 'gmutex'
-  | 'go-gcslock'
-  | 'certmagic'
-  | 'hudi'
-  | 'restic'
-  | 'plain'
-  // Redis formats (lib/lock/stores/redis/formats.ts)
-  | 'redis-py'
-  | 'python-redis-lock'
-  | 'redlock'
-  | 'redislock'
-  | 'redsync'
-  | 'redisson'
-  | 'laravel'
-  | 'sidekiq-unique-jobs'
-  | 'setnx'
-  // PostgreSQL formats (lib/lock/stores/postgres)
-  | 'advisory'
-  | 'unique-index'
-  | 'shedlock'
-  | 'liquibase'
-  | 'db-scheduler'
-  // DynamoDB formats (lib/lock/stores/dynamodb)
-  | 'dynamodb-lock-client'
-  // lock-file formats (lib/lock/stores/files)
-  | 'excl-file'
-  | 'softfilelock'
-  | 'kernel-lock'
-  | 'dotlock'
-  | 'procmail'
-  | 'git'
-  | 'terraform-local'
-  | 'proper-lockfile'
-  | 'pidfile'
-  | 'mercurial'
-  | 'lockboard-dir'
-  // Kubernetes formats (lib/lock/stores/kubernetes)
-  | 'client-go-lease'
-  | 'lease'
-  // ZooKeeper formats (lib/lock/stores/zookeeper)
-  | 'curator-mutex'
-  | 'curator-rwlock'
-  | 'curator-semaphore'
-  | 'curator-leader-latch'
-  | 'curator-leader-selector'
-  | 'kazoo-lock'
-  | 'kazoo-rwlock'
-  | 'kazoo-semaphore'
-  | 'kazoo-lease'
-  // etcd formats (lib/lock/stores/etcd)
-  | 'etcd-mutex'
-  | 'etcd-election'
-  | 'etcd3-lock'
-  | 'python-etcd3'
-  | 'data'
-  | 'other';
 /** Every health value, most urgent first. `free`: a released marker, an object a library keeps after release. */
 export const LOCK_HEALTHS = ['expired', 'overdue', 'long-held', 'unknown', 'healthy', 'free'] as const;
 export type LockHealth = (typeof LOCK_HEALTHS)[number];

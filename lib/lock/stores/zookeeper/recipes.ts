@@ -1,6 +1,7 @@
 // The recipes' node names (facts-coordination Part B §3.2), as pure logic: which recipe a child of a lock parent
 // belongs to, its 10-digit sequence, and who holds and who waits. Order is always the sequence, never the name: a
 // Curator node starts with a random `_c_<uuid>`, a kazoo node with a random uuid4 hex.
+import type { LockFormat } from '../../types';
 
 export type Marker = 'lock' | 'latch' | 'write' | 'read' | 'lease' | 'kazoo-lock' | 'kazoo-read';
 
@@ -60,17 +61,8 @@ export function splitQueue<T extends { seq: string; shared: boolean }>(nodes: T[
   return { holders, waiters: ordered.slice(holders.length) };
 }
 
-export type ZkFormat =
-  | 'lockboard'
-  | 'curator-mutex'
-  | 'curator-rwlock'
-  | 'curator-semaphore'
-  | 'curator-leader-latch'
-  | 'curator-leader-selector'
-  | 'kazoo-lock'
-  | 'kazoo-rwlock'
-  | 'kazoo-semaphore'
-  | 'kazoo-lease';
+/** The formats ZooKeeper's recipes write (their ids are in the one union of formats). */
+export type ZkFormat = Extract<LockFormat, 'lockboard' | `curator-${string}` | `kazoo-${string}`>;
 
 /** The recipe a parent's sequential children make. */
 export function formatOf(nodes: RecipeNode[]): ZkFormat {
