@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pageProblems } from '../helpers/page-checks';
 import { killAndWait, MACHINE_LOCK, need, PYTHON, startHolder, stopAll, tempDir } from '../files/tools';
 import { ARTIFACTS } from '../helpers/browser';
 import { startBrowserConsole, type BrowserConsole } from '../helpers/console-browser';
@@ -30,20 +31,11 @@ afterAll(async () => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-function problems(page: Page): string[] {
-  const found: string[] = [];
-  const refusal = (url: string, status: number) => status === 409 && url.endsWith('/api/locks/release');
-  page.on('console', (m) => {
-    // Chromium logs every 4xx response as an error: the refused release answers 409 by design
-    if (/status of 409/.test(m.text()) && refusal(m.location().url, 409)) return;
-    if (m.type() === 'error' || m.type() === 'warning') found.push(`console ${m.type()}: ${m.text()}`);
+const problems = (page: Page): string[] =>
+  pageProblems(page, {
+    warnings: true,
+    expected: (url, status) => status === 409 && url.endsWith('/api/locks/release'),
   });
-  page.on('pageerror', (e) => found.push(`page error: ${e.message}`));
-  page.on('response', (r) => {
-    if (r.status() >= 400 && !refusal(r.url(), r.status())) found.push(`HTTP ${r.status()}: ${r.url()}`);
-  });
-  return found;
-}
 
 const trail = () =>
   fs

@@ -4,6 +4,7 @@
 // next retry, and the page shows the new holder by itself.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pageProblems } from '../helpers/page-checks';
 import { ARTIFACTS } from '../helpers/browser';
 import { startBrowserConsole, type BrowserConsole } from '../helpers/console-browser';
 import { startKube, type Candidate, type TestKube } from '../helpers/kubernetes';
@@ -23,17 +24,7 @@ const hold = (name: string, holder: string): void => {
   expect(r.code, r.stderr).toBe(0);
 };
 
-function problems(page: Page): string[] {
-  const found: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') found.push(`console error: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => found.push(`page error: ${e.message}`));
-  page.on('response', (r) => {
-    if (r.status() >= 400) found.push(`HTTP ${r.status()}: ${r.url()}`);
-  });
-  return found;
-}
+const problems = (page: Page): string[] => pageProblems(page);
 
 /** The lock page's value of the detail `label` (its <dd>). */
 const detail = (page: Page, label: string) =>

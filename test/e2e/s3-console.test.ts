@@ -4,6 +4,7 @@
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pageProblems } from '../helpers/page-checks';
 import { startEmulator, type Emulator } from '@/lib/emulator';
 import { acquireLock, type Lock } from '@/lib/lock';
 import { acquireS3Lock, type S3Lock } from '@/lib/lock/stores/s3';
@@ -69,17 +70,7 @@ afterAll(async () => {
   await emulator?.close();
 });
 
-function problems(page: Page): string[] {
-  const found: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error' || m.type() === 'warning') found.push(`console ${m.type()}: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => found.push(`page error: ${e.message}`));
-  page.on('response', (r) => {
-    if (r.status() >= 400) found.push(`HTTP ${r.status()}: ${r.url()}`);
-  });
-  return found;
-}
+const problems = (page: Page): string[] => pageProblems(page, { warnings: true });
 
 describe('S3 sources in the console', () => {
   it('lists S3 locks beside GCS ones with their store and version, and clears a Terraform S3 lock safely', async () => {

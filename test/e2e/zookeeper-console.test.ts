@@ -4,6 +4,7 @@
 // leader without a reload, and the old leader indeed still leads (what the checkbox said).
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pageProblems } from '../helpers/page-checks';
 import type { ZooKeeperServer } from '@/lib/demo/zookeeper-server';
 import { ARTIFACTS } from '../helpers/browser';
 import { startBrowserConsole, type BrowserConsole } from '../helpers/console-browser';
@@ -27,17 +28,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-function problems(page: Page): string[] {
-  const found: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') found.push(`console error: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => found.push(`page error: ${e.message}`));
-  page.on('response', (r) => {
-    if (r.status() >= 400) found.push(`HTTP ${r.status()}: ${r.url()}`);
-  });
-  return found;
-}
+const problems = (page: Page): string[] => pageProblems(page);
 
 describe('a ZooKeeper leader election in the console', () => {
   it('releases a LeaderLatch leader only once the two-leaders checkbox is ticked; the list follows live', async () => {

@@ -31,3 +31,26 @@ export async function expectFits(page: Page): Promise<void> {
   expect(fits.right, fits.wide.join(' | ')).toBeLessThanOrEqual(390);
   expect(fits.wide).toEqual([]);
 }
+
+/**
+ * Everything the page reports as wrong while it is open: console errors (and warnings, with `warnings`), page errors
+ * and 4xx/5xx answers, except the answers a test expects (`expected`: a refused release's 409, say).
+ */
+export function pageProblems(
+  page: Page,
+  o: { warnings?: boolean; expected?: (url: string, status: number) => boolean } = {},
+): string[] {
+  const found: string[] = [];
+  const expected = o.expected ?? (() => false);
+  page.on('console', (m) => {
+    // Chromium logs every 4xx answer as a console error too: an expected one is not a problem
+    const status = Number(/status of (\d{3})/.exec(m.text())?.[1]);
+    if (status && expected(m.location().url, status)) return;
+    if (m.type() === 'error' || (o.warnings && m.type() === 'warning')) found.push(`console ${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => found.push(`page error: ${e.message}`));
+  page.on('response', (r) => {
+    if (r.status() >= 400 && !expected(r.url(), r.status())) found.push(`HTTP ${r.status()}: ${r.url()}`);
+  });
+  return found;
+}
