@@ -165,15 +165,7 @@ export function LocksView({ sources, source, canRelease, unknownSource }: Props)
           onNearEnd={more.hasMore ? () => void more.load() : undefined}
           onTopRow={setTopRow}
           topKey={JSON.stringify(wanted)}
-          footer={
-            more.loading
-              ? 'Loading more…'
-              : more.capped
-                ? `Showing the first ${n(shown.length)} of ${n(matched(data))}: filter to narrow them down.`
-                : more.error
-                  ? `Could not load more: ${more.error}`
-                  : undefined
-          }
+          footer={more.footer(shown.length, data?.matched ?? 0)}
         />
       )}
 

@@ -5,6 +5,7 @@
 // write its rows live. Dropped when the query or the first window's end changes.
 import { useCallback, useState } from 'react';
 import type { LockInfo } from '@/lib/lock/types';
+import { formatCount } from '@/lib/format';
 import { apiFetch, locksParams, type LocksData, type LocksQuery } from '@/lib/queries';
 
 /** Rows the page keeps past the first window at most (a few thousand: the browser's memory stays flat). */
@@ -87,13 +88,25 @@ export function useMoreWindows(source: string, query: LocksQuery, firstCursor: s
       rows.push(l);
     }
   const hasMore = Boolean(next) && held < MAX_ROWS;
+  const capped = held >= MAX_ROWS && Boolean(next);
+  const error = state.key === key ? (state.error ?? null) : null;
+  /** The line under the rows: loading, capped (of how many matched), or why the next window did not load. */
+  const footer = (shown: number, matched: number): string | undefined =>
+    loading
+      ? 'Loading more…'
+      : capped
+        ? `Showing the first ${formatCount(shown)} of ${formatCount(matched)}: filter to narrow them down.`
+        : error
+          ? `Could not load more: ${error}`
+          : undefined;
   return {
     rows,
     load,
     loading,
     hasMore,
     follow,
-    capped: held >= MAX_ROWS && Boolean(next),
-    error: state.key === key ? (state.error ?? null) : null,
+    capped,
+    error,
+    footer,
   };
 }

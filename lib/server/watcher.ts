@@ -15,6 +15,7 @@ import { applyBodies, listPass, pollUntil, readNames } from './watch-reads';
 import { sleep } from '@/lib/lock/backoff';
 import type { Source } from './sources';
 import { ListingStatus, type SourceState } from './listing-status';
+import { COALESCE_MS, ASKED_KEEPS_MS, SWEEP_MS, QUICK_PASS_MS, FEW_PENDING, BIG_SOURCE } from './watch-pace';
 
 export interface SourceChange {
   source: Source;
@@ -24,18 +25,6 @@ export interface SourceChange {
 }
 
 type Listener = (change: SourceChange | null) => void;
-
-/** Changes reported within this window are read together: a burst of refreshes is one event, not a flood. */
-const COALESCE_MS = 100;
-/** A query keeps the source listed this long after it, with nobody watching (a polling client asks again). */
-const ASKED_KEEPS_MS = 10_000;
-const SWEEP_MS = 1_000;
-/** A pass this quick is waited for by a query (a small source stays as fresh as a direct listing). */
-const QUICK_PASS_MS = 500;
-/** Bodies still being read that a query waits for (a small source answers whole). */
-const FEW_PENDING = 1_000;
-/** Keys past which a first pass cannot be quick (several pages): a query answers from what is listed so far. */
-const BIG_SOURCE = 50_000;
 
 export class SourceWatcher {
   readonly index = new LockIndex();
