@@ -1,29 +1,115 @@
-// When a store first saw each (lock, version): "seen since" where a format records no acquire time. Two generations,
-// so forgetting costs nothing: a listing pass starts a new generation, a sighting moves its entry into the current
-// one, and the generation before the last is dropped whole. A version neither of the last two passes saw is
-// forgotten; a pass interleaved with another (the console's and a direct listing) never loses what either read.
+// When a store first saw each (lock, version): "seen since" where a format records no acquire time. Two generations:
+// a listing pass starts a new one, a sighting stamps its entry with it, and an entry neither of the last two passes
+// stamped is forgotten; a pass interleaved with another (the console's and a direct listing) never loses what either
+// read. Kept in typed arrays by a 64-bit hash of the key: 40–80 bytes a lock, no string kept and no garbage per
+// pass (a map of the keys held ~150 bytes a lock and a copy of every name, rebuilt each pass, at a million locks).
+// Two keys that share a 64-bit hash would share a time: at a million keys the odds are about 1 in 3.7e7.
+const EMPTY = 0;
+
+let h1 = 0;
+let h2 = 0;
+
+/** Two independent 32-bit hashes of `s` (FNV-1a and a multiply-xorshift), into h1 and h2. */
+function hash(s: string): void {
+  let a = 0x811c9dc5;
+  let b = 0x9747b28c;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+    b ^= b >>> 15;
+  }
+  h1 = a >>> 0;
+  h2 = (b ^ (b >>> 13)) >>> 0;
+}
+
 export class SeenSince {
-  private current = new Map<string, number>();
-  private previous = new Map<string, number>();
+  private cap = 0;
+  private hi = new Uint32Array(0);
+  private lo = new Uint32Array(0);
+  private at = new Float64Array(0);
+  /** The pass that last saw the entry; 0: an empty slot. */
+  private gen = new Uint32Array(0);
+  private used = 0;
+  private pass = 1;
+
+  constructor() {
+    this.resize(1_024);
+  }
 
   /** A listing pass starts. */
   newPass(): void {
-    this.previous = this.current;
-    this.current = new Map();
+    this.pass++;
   }
 
   /** When `key` was first seen, `now` if never: recorded as seen in this generation. */
   since(key: string, now: number): number {
-    let at = this.current.get(key);
-    if (at === undefined) {
-      at = this.previous.get(key) ?? now;
-      this.previous.delete(key);
-      this.current.set(key, at);
+    hash(key);
+    const h = h1;
+    const l = h2;
+    const mask = this.cap - 1;
+    let reuse = -1;
+    for (let i = (h ^ l) & mask; ; i = (i + 1) & mask) {
+      const g = this.gen[i]!;
+      if (g === EMPTY) {
+        if (reuse < 0) {
+          reuse = i;
+          this.used++;
+        }
+        break;
+      }
+      const alive = g >= this.pass - 1;
+      if (this.hi[i] === h && this.lo[i] === l) {
+        if (alive) {
+          this.gen[i] = this.pass;
+          return this.at[i]!;
+        }
+        reuse = i; // forgotten: this sighting starts again
+        break;
+      }
+      if (!alive && reuse < 0) reuse = i;
     }
-    return at;
+    this.hi[reuse] = h;
+    this.lo[reuse] = l;
+    this.at[reuse] = now;
+    this.gen[reuse] = this.pass;
+    if (this.used > this.cap * 0.7) this.rehash();
+    return now;
   }
 
+  /** Entries either of the last two passes saw. */
   get size(): number {
-    return this.current.size + this.previous.size;
+    let n = 0;
+    for (let i = 0; i < this.cap; i++) if (this.gen[i]! >= this.pass - 1) n++;
+    return n;
+  }
+
+  /** Forgotten entries dropped; the table sized for at least twice what is left. */
+  private rehash(): void {
+    const { hi, lo, at, gen, cap } = this;
+    const live = this.size;
+    let next = 1_024;
+    while (next < live * 2) next *= 2;
+    this.resize(next);
+    const mask = next - 1;
+    for (let j = 0; j < cap; j++) {
+      if (gen[j]! < this.pass - 1) continue;
+      let i = (hi[j]! ^ lo[j]!) & mask;
+      while (this.gen[i] !== EMPTY) i = (i + 1) & mask;
+      this.hi[i] = hi[j]!;
+      this.lo[i] = lo[j]!;
+      this.at[i] = at[j]!;
+      this.gen[i] = gen[j]!;
+      this.used++;
+    }
+  }
+
+  private resize(cap: number): void {
+    this.cap = cap;
+    this.hi = new Uint32Array(cap);
+    this.lo = new Uint32Array(cap);
+    this.at = new Float64Array(cap);
+    this.gen = new Uint32Array(cap);
+    this.used = 0;
   }
 }

@@ -81,6 +81,12 @@ const schema = z
     /** The live view: a full listing of a source with a change feed this often (60s), and a stream's longest life */
     LOCKBOARD_RECONCILE: durationMs.optional(),
     LOCKBOARD_STREAM_MAX: durationMs.optional(),
+    /** How far V8 lets the heap grow past what a collection kept, in percent (heap.ts; 0: V8's own, up to 300) */
+    LOCKBOARD_HEAP_GROWTH: z
+      .string()
+      .regex(/^\d{1,3}$/, { error: 'must be a whole number of percent, e.g. 50 (0: V8 decides)' })
+      .optional()
+      .transform((v) => (v === undefined ? undefined : Number(v))),
     GOOGLE_CLIENT_ID: z.string().optional(),
     GOOGLE_CLIENT_SECRET: z.string().optional(),
     OIDC_ISSUER: z.url({ error: 'must be the issuer URL of your OpenID Connect provider' }).optional(),

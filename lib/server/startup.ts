@@ -1,8 +1,9 @@
 // A bad configuration stops the console at start-up with a message naming the variable, not at the first request.
 import { ConfigError, parseEnv } from './env';
+import { limitHeapGrowth } from './heap';
 
 try {
-  parseEnv(process.env);
+  limitHeapGrowth(parseEnv(process.env).LOCKBOARD_HEAP_GROWTH);
 } catch (err) {
   if (!(err instanceof ConfigError)) throw err;
   console.error(`\n${err.message}\n`);

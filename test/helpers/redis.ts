@@ -49,6 +49,8 @@ function connect(url: string) {
 export interface TestRedis {
   url: string;
   port: number;
+  /** The server's process (SIGSTOP pauses it: a server that stops answering). */
+  pid: number;
   client: RedisTestClient;
   stop(): Promise<void>;
 }
@@ -64,8 +66,10 @@ export async function startRedis(extra: string[] = []): Promise<TestRedis> {
   return {
     url,
     port,
+    pid: child.pid!,
     client,
     async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGCONT'); // a paused server quits too
       await client.quit().catch(() => undefined);
       child.kill('SIGKILL');
       rmSync(dir, { recursive: true, force: true });

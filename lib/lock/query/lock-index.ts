@@ -7,7 +7,7 @@ import { LOCK_HEALTHS as HEALTHS, type LockHealth } from '../types';
 import type { LockView } from '../store';
 
 import { TransitionHeap } from './heap';
-import { compact, healthAt, nextTransition, Row } from './row';
+import { compact, healthAt, nextTransition, num, Row } from './row';
 
 export { Row } from './row';
 export type { IndexRow } from './row';
@@ -28,6 +28,28 @@ export function rowChanged(a: Row, b: Row): boolean {
   if ((a.waiters?.length ?? 0) !== (b.waiters?.length ?? 0)) return true;
   if (Number.isNaN(a.expires) !== Number.isNaN(b.expires)) return true;
   return Math.abs(a.expires - b.expires) > 1_000;
+}
+
+const probe: { -readonly [K in keyof Parameters<typeof healthAt>[0]]: Parameters<typeof healthAt>[0][K] } = {
+  health: 'healthy',
+  expires: Number.NaN,
+  afterExpiry: undefined,
+  refreshIntervalMs: undefined,
+  updated: Number.NaN,
+};
+
+/** `rowChanged` of `row` and the row `v` would make, without making it: most locks of a pass are as they were. */
+function unchanged(row: Row, v: LockView, now: number): boolean {
+  if (row.version !== v.version || row.pending !== (v.pending === true)) return false;
+  if ((row.waiters?.length ?? 0) !== (v.waiters?.length ?? 0)) return false;
+  const expires = num(v.expiresAt);
+  if (Number.isNaN(row.expires) !== Number.isNaN(expires) || Math.abs(row.expires - expires) > 1_000) return false;
+  probe.health = v.health;
+  probe.expires = expires;
+  probe.afterExpiry = v.afterExpiry;
+  probe.refreshIntervalMs = v.refreshIntervalMs;
+  probe.updated = num(v.updatedAt);
+  return healthAt(probe, now) === row.health;
 }
 
 export class LockIndex {
@@ -57,6 +79,11 @@ export class LockIndex {
 
   /** Sets `view` (health judged at `now`, the store's clock); the change, or undefined when nothing shown moved. */
   upsert(view: LockView, now: number): RowChange | undefined {
+    const seen = this.rows.get(view.name);
+    if (seen && unchanged(seen, view, now)) {
+      seen.pass = this.pass;
+      return undefined;
+    }
     let row = compact(view);
     const judged = healthAt(row, now);
     if (judged !== row.health) row = row.withHealth(judged);

@@ -81,7 +81,7 @@ export class Row {
 /** The rows of the windows: the lock as the console shows it, without details, metadata or sensitive fields. */
 export type IndexRow = Omit<LockView, 'sensitive'> & { sensitive?: undefined };
 
-const num = (t: string | undefined) => (t ? Date.parse(t) : NONE);
+export const num = (t: string | undefined) => (t ? Date.parse(t) : NONE);
 
 /** The filter's text: name, owner, purpose and host, lower-cased; the name itself (no copy) when that is all of it. */
 function hayOf(v: LockView): string {
@@ -170,7 +170,10 @@ export function expand(r: Row): IndexRow {
 }
 
 /** The health `r` has at `now` with no write: expired or free at its expiry, overdue 1.5 intervals after a refresh. */
-export function healthAt(r: Row, now: number): LockHealth {
+export function healthAt(
+  r: Pick<Row, 'health' | 'expires' | 'afterExpiry' | 'refreshIntervalMs' | 'updated'>,
+  now: number,
+): LockHealth {
   const h = r.health;
   if (h !== 'healthy' && h !== 'overdue' && h !== 'long-held') return h;
   if (!Number.isNaN(r.expires) && r.afterExpiry && now >= r.expires) return r.afterExpiry;

@@ -37,7 +37,26 @@ function termsId(terms: LockView['terms']): number {
   return id;
 }
 
+/** The set the last lock used: a listing's locks mostly share one, found without building its key. */
+let last: Shared | undefined;
+
+const sameAs = (s: Shared, v: LockView) =>
+  s.terms === v.terms &&
+  s.formatLabel === v.formatLabel &&
+  s.releaseNote === v.releaseNote &&
+  s.note === v.note &&
+  s.source === v.source &&
+  s.bucket === v.bucket &&
+  s.store === v.store &&
+  s.releaseRule === v.releaseRule;
+
 export function sharedOf(v: LockView): Shared {
+  if (last && sameAs(last, v)) return last;
+  last = keyedShared(v);
+  return last;
+}
+
+function keyedShared(v: LockView): Shared {
   const terms = termsId(v.terms);
   const key = `${v.store}\u0000${v.source}\u0000${v.bucket}\u0000${v.formatLabel}\u0000${v.releaseRule}\u0000${v.releaseNote}\u0000${v.note ?? ''}\u0000${terms}`;
   let s = shared.get(key);

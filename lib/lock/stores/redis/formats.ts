@@ -48,8 +48,11 @@ export interface RedisReading {
   note?: string;
 }
 
-/** The version an operator sees: a hash of what identifies the holder, never the raw token. Lua computes the same. */
-export const versionOf = (s: string): string => createHash('sha1').update(s).digest('hex').slice(0, 16);
+/**
+ * The version an operator sees: a hash of what identifies the holder, never the raw token. Lua computes the same. 16
+ * hex digits of the SHA-1, as a string of their own (a slice of the whole digest would keep all 40 alive per lock).
+ */
+export const versionOf = (s: string): string => createHash('sha1').update(s).digest().toString('hex', 0, 8);
 
 const HEX32 = /^[0-9a-f]{32}$/;
 const B64_16 = /^[A-Za-z0-9+/]{22}==$/;
