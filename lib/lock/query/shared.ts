@@ -1,10 +1,13 @@
-// What the locks of one format in one source share (labels, notes, the store's words), interned: the index keeps one
+// What the locks of one format in one source share (format, labels, notes, the store's words), interned: the index keeps one
 // copy per set, not one per lock.
 import type { LockView } from '../store';
 
 /** What every lock of one format in one source shares. */
 export interface Shared {
   store: string;
+  format: LockView['format'];
+  /** What an expired lock of this set becomes (absent where the lock records no expiry). */
+  afterExpiry: LockView['afterExpiry'];
   source: string;
   bucket: string;
   formatLabel: string;
@@ -42,6 +45,8 @@ let last: Shared | undefined;
 
 const sameAs = (s: Shared, v: LockView) =>
   s.terms === v.terms &&
+  s.format === v.format &&
+  s.afterExpiry === v.afterExpiry &&
   s.formatLabel === v.formatLabel &&
   s.releaseNote === v.releaseNote &&
   s.note === v.note &&
@@ -58,12 +63,14 @@ export function sharedOf(v: LockView): Shared {
 
 function keyedShared(v: LockView): Shared {
   const terms = termsId(v.terms);
-  const key = `${v.store}\u0000${v.source}\u0000${v.bucket}\u0000${v.formatLabel}\u0000${v.releaseRule}\u0000${v.releaseNote}\u0000${v.note ?? ''}\u0000${terms}`;
+  const key = `${v.format}\u0000${v.afterExpiry ?? ''}\u0000${v.store}\u0000${v.source}\u0000${v.bucket}\u0000${v.formatLabel}\u0000${v.releaseRule}\u0000${v.releaseNote}\u0000${v.note ?? ''}\u0000${terms}`;
   let s = shared.get(key);
   if (!s) {
     if (shared.size > 10_000) shared.clear(); // notes that name each lock: no interning, and no unbounded map
     s = {
       store: v.store,
+      format: v.format,
+      afterExpiry: v.afterExpiry,
       source: v.source,
       bucket: v.bucket,
       formatLabel: v.formatLabel,

@@ -30,6 +30,17 @@ function withDeadline<T>(sent: Promise<T>, ms: number, source: string | undefine
   return Promise.race([sent, late]).finally(() => clearTimeout(timer));
 }
 
+interface ClusterLike {
+  masters: unknown[];
+  nodeClient(node: unknown): Promise<{ sendCommand(args: string[]): Promise<unknown> }>;
+  sendCommand(
+    firstKey: string | undefined,
+    isReadonly: boolean | undefined,
+    args: string[],
+    options?: object,
+  ): Promise<unknown>;
+}
+
 export class RedisConn {
   private offsetMs = 0;
   roundTrips = 0;
