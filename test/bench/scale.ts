@@ -15,9 +15,11 @@ import { printTable, quantile, round, writeJson } from './report';
 
 const SIZES = (process.env.SCALE_SIZES ?? '10000,100000,1000000').split(',').map(Number);
 
+/** V8's heap and the typed arrays ("seen since" lives in them), after a full collection. */
 const heap = () => {
   (globalThis as { gc?: () => void }).gc?.();
-  return process.memoryUsage().heapUsed;
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
 };
 
 function timed<T>(fn: () => T, runs = 5): { ms: number; value: T } {

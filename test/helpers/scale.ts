@@ -34,12 +34,12 @@ export async function bareScan(client: Client): Promise<{ keys: number; ms: numb
   return { keys, ms: performance.now() - started };
 }
 
-/** The console's cold index of the source, page by page, as its watcher walks it. */
+/** The console's index of the source (a cold one unless `index` is given), page by page, as its watcher walks it. */
 export async function indexRedis(
   store: RedisLockStore,
   onPage?: (index: LockIndex, listed: number) => void,
+  index = new LockIndex(),
 ): Promise<{ index: LockIndex; ms: number; firstPageMs: number; pages: number }> {
-  const index = new LockIndex();
   const started = performance.now();
   let firstPageMs = 0;
   let token: string | undefined;
