@@ -16,8 +16,11 @@ const SECRET = 'bench-secret-0123456789abcdef0123';
 const VIEWER = 'viewer@demo.lockboard';
 const METRICS_TOKEN = 'bench-metrics-token-0123456789';
 
-const rssMb = (pid: number) =>
-  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+/** The process's resident memory now (VmRSS) or at its peak (VmHWM), in MB. */
+const rssMb = (pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS') =>
+  Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+/** SCALE_CONSOLE_SOAK: seconds the console is left running its passes after the figures, then its RSS read again. */
+const SOAK_S = Number(process.env.SCALE_CONSOLE_SOAK ?? 0);
 
 async function timedGet(url: string, cookie: string) {
   const started = performance.now();
@@ -152,12 +155,19 @@ export async function benchScaleConsole() {
         'stream connect KB': round(stream.connectBytes / 1024),
         'idle B/s': round(stream.idleBytesPerS),
         'change in view ms': round(stream.changeMs),
-        'console RSS MB': round(rss),
+        'console RSS MB (now / peak)': `${round(rss)} / ${round(rssMb(c.app.child.pid!, 'VmHWM'))}`,
         'console heap used / total / external MB': `${round(heapUsedMb)} / ${round(heapTotalMb)} / ${round(externalMb)}`,
         'page first row ms (first visit / warm)': `${round(first.rowMs)} / ${round(warmVisit.rowMs)}`,
         'warm: first byte / paint ms': `${round(warmVisit.ttfb)} / ${round(warmVisit.fcp)}`,
         'page heap MB': round(warmVisit.heapMb),
       });
+      if (SOAK_S > 0) {
+        // the listing goes on (a reconcile every 60 s with the feed): what the console holds after some passes
+        await new Promise((d) => setTimeout(d, SOAK_S * 1000));
+        const pid = c.app.child.pid!;
+        rows[rows.length - 1]![`RSS after ${SOAK_S} s (now / peak)`] =
+          `${round(rssMb(pid))} / ${round(rssMb(pid, 'VmHWM'))}`;
+      }
       console.log(rows[rows.length - 1]);
     } finally {
       await c.close();

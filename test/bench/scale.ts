@@ -41,6 +41,7 @@ export async function benchScale() {
       await fillRedis(r.client as never, n);
       const bare = await bareScan(r.client as never);
       const store = new RedisLockStore({ client: r.client as never, source: 'redis://bench/0' });
+      await store.list(); // the client's and the store's one-off costs (and the bare scan's buffers) before the baseline
       const before = heap();
       const cold = await indexRedis(store);
       const bytesPerLock = (heap() - before) / n;
