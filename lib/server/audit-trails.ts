@@ -2,6 +2,7 @@
 // database, one DynamoDB audit table) read it once, each event counted once and named with its one source; a trail
 // that fails or does not answer in time is reported unreachable in its store's words, the others still read.
 import 'server-only';
+import { processWide } from './process-wide';
 import type { TrailFault } from '@/lib/churn';
 import type { AuditRecord } from '@/lib/lock/audit-record';
 import { storeUnavailable } from '@/lib/lock/store-errors';
@@ -21,8 +22,8 @@ export interface Trail {
 export const TRAIL_TIMEOUT_MS = 3_000;
 /** After a failure the trail is not asked again for this long: a stopped server costs one timeout, not one a poll. */
 export const TRAIL_RETRY_MS = 10_000;
-const lastGood = new Map<string, number>();
-const down = new Map<string, { at: number; error: unknown }>();
+const lastGood = processWide('trailLastGood', () => new Map<string, number>());
+const down = processWide('trailsDown', () => new Map<string, { at: number; error: unknown }>());
 
 export const trailKey = (s: Source): string => s.trail ?? s.bucketId;
 

@@ -1,5 +1,6 @@
 // Reading audit events for the churn views: validated windows and a short shared cache per window.
 import 'server-only';
+import { processWide } from './process-wide';
 import { z } from 'zod';
 import { EVENT_KINDS } from '@/lib/churn';
 import { ApiError, parseWith } from './http';
@@ -12,7 +13,10 @@ import { SESSIONS_LOCK } from './session-revocations';
 
 const MAX_WINDOW_MS = 31 * 86_400_000;
 const CACHE_MS = 5_000;
-const cache = new Map<string, { at: number; startMs: number; value: Promise<SourcedAuditRecord[]> }>();
+const cache = processWide(
+  'auditCache',
+  () => new Map<string, { at: number; startMs: number; value: Promise<SourcedAuditRecord[]> }>(),
+);
 
 const isoDate = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 time such as 2026-01-31T12:00:00Z' });
 export const windowSchema = z.object({

@@ -6,6 +6,7 @@
 // reconnect or a client that fell behind gets a `reset` and the window again, never the whole set. The stream ends
 // at the session's expiry, when the user loses the role, and after LOCKBOARD_STREAM_MAX (4 m).
 import 'server-only';
+import { processWide } from './process-wide';
 import { randomBytes } from 'node:crypto';
 import { resolveRole } from './auth';
 import { env } from './env';
@@ -26,7 +27,7 @@ const COUNTS_MS = 1_000;
 const MAX_QUEUED = 256;
 const EPOCH = randomBytes(4).toString('hex'); // this process: an event id from another one means events were missed
 
-const open = new Set<() => void>();
+const open = processWide('lockStreams', () => new Set<() => void>());
 const endAll = () => {
   for (const end of [...open]) end();
 };

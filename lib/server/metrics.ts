@@ -1,6 +1,7 @@
 // This replica's metrics for /api/metrics, with prom-client (each replica reports its own; Prometheus sums them):
 // the process metrics, listings, force-releases, and the live view (open streams, events sent, resets, feed lag).
 import 'server-only';
+import { processWide } from './process-wide';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Source } from './sources';
 
@@ -92,7 +93,7 @@ export function countFeedLag(source: Source, seconds: number): void {
   metrics.feedLag.observe({ store: source.store }, Math.max(0, seconds));
 }
 
-const feeds = new Map<string, string>();
+const feeds = processWide('feedKinds', () => new Map<string, string>());
 
 export function setFeedMode(source: Source, feed: string | null): void {
   const before = feeds.get(source.id);

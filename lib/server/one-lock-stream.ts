@@ -3,6 +3,7 @@
 // pace) or its health move with time; `tick` carries the server's time every 15 s. One subscription per open page,
 // on the same shared watcher as the list: the page no longer polls its lock.
 import 'server-only';
+import { processWide } from './process-wide';
 import { randomBytes } from 'node:crypto';
 import { resolveRole } from './auth';
 import { env } from './env';
@@ -18,7 +19,7 @@ import { signedOutNow } from './session-revocations';
 const TICK_MS = 15_000;
 const COALESCE_MS = 100;
 const EPOCH = randomBytes(4).toString('hex');
-const open = new Set<() => void>();
+const open = processWide('oneLockStreams', () => new Set<() => void>());
 
 export function oneLockStream(
   source: Source,

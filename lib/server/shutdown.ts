@@ -2,23 +2,23 @@
 // the change feeds' subscriptions) registers here. Next.js's own handler then closes the server and exits. Signals
 // are hooked at the first registration, never at import.
 import 'server-only';
+import { processWide } from './process-wide';
 
-const hooks = new Set<() => void>();
-let hooked = false;
-let stopping = false;
+// one set of hooks and one signal handler per process, whichever bundle registers (process-wide.ts)
+const state = processWide('shutdown', () => ({ hooks: new Set<() => void>(), hooked: false, stopping: false }));
 
 /** Runs `fn` when the process is told to stop. */
 export function onStop(fn: () => void): void {
-  hooks.add(fn);
-  if (hooked) return;
-  hooked = true;
+  state.hooks.add(fn);
+  if (state.hooked) return;
+  state.hooked = true;
   const stop = () => {
-    stopping = true;
-    for (const hook of [...hooks]) hook();
+    state.stopping = true;
+    for (const hook of [...state.hooks]) hook();
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
 }
 
 /** Whether the process was told to stop. */
-export const isStopping = (): boolean => stopping;
+export const isStopping = (): boolean => state.stopping;

@@ -2,6 +2,7 @@
 // only when a source of it is configured), and one list cache for every store: concurrent requests for the same
 // page share one in-flight listing and a one-second cache, so many open browsers cost one listing per interval.
 import 'server-only';
+import { processWide } from './process-wide';
 import { setAuditKey } from '@/lib/lock/audit-trust';
 import { openSource } from '@/lib/lock/stores';
 import type { ListOptions, LockStore, StorePage } from '@/lib/lock/store';
@@ -11,8 +12,8 @@ import type { Source } from './sources';
 
 const TTL_MS = 1_000;
 const MAX_PAGES = 1_000;
-const stores = new Map<string, Promise<LockStore>>();
-const pages = new Map<string, { at: number; value: Promise<StorePage> }>();
+const stores = processWide('stores', () => new Map<string, Promise<LockStore>>());
+const pages = processWide('listCache', () => new Map<string, { at: number; value: Promise<StorePage> }>());
 
 export function storeFor(source: Source): Promise<LockStore> {
   let store = stores.get(source.id);
@@ -27,7 +28,7 @@ export function storeFor(source: Source): Promise<LockStore> {
 }
 
 type Read = Parameters<NonNullable<ListOptions['later']>>[0];
-const readers = new Map<string, Set<(read: Read) => void>>();
+const readers = processWide('laterReads', () => new Map<string, Set<(read: Read) => void>>());
 
 /** Bodies read after a metadata-first listing of `source` (for the watcher, which pushes them to the streams). */
 export function onLaterReads(source: Source, fn: (read: Read) => void): () => void {

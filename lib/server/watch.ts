@@ -1,6 +1,7 @@
 // The registry of watchers (lib/server/watcher.ts): one per source per console process, and the two ways this
 // replica tells them of a change, a mutation it made and a push it received.
 import 'server-only';
+import { processWide } from './process-wide';
 import { onStop } from './shutdown';
 import { invalidateListings } from './stores';
 import type { Source } from './sources';
@@ -8,7 +9,7 @@ import { SourceWatcher } from './watcher';
 
 export type { SourceChange } from './watcher';
 
-const watchers = new Map<string, SourceWatcher>();
+const watchers = processWide('watchers', () => new Map<string, SourceWatcher>());
 
 export function watcherFor(source: Source): SourceWatcher {
   let w = watchers.get(source.id);
