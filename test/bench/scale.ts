@@ -2,25 +2,18 @@
 // watcher does, at 10 000, 100 000 and 1 000 000 (SCALE_SIZES to choose). Per size: a cold full index against a bare
 // SCAN + pipelined GET/PTTL of the same keys in the same run, time to the first page (a first screen), bytes per lock
 // in the index, and the cost of the queries a page makes (first window, filter, sort, exact name, next window), each
-// over every lock; the window's JSON size. Run with --expose-gc for the memory figures (the bench script does). Then
+// over every lock; the window's JSON size (bytes a lock measured in a process of its own: indexBytesPerLock). Then
 // GCS, S3 and DynamoDB at 100 000 locks each (scale-stores.ts; SCALE_STORE_SIZE=0 to skip them).
 import { RedisLockStore } from '@/lib/lock/stores/redis';
 import { runQuery, type LockQuery } from '@/lib/lock/query/query';
 import { rowView } from '@/lib/lock/query/row-view';
 import { expand } from '@/lib/lock/query/row';
 import { startRedis } from '../helpers/redis';
-import { bareScan, fillRedis, indexRedis } from '../helpers/scale';
+import { bareScan, fillRedis, indexBytesPerLock, indexRedis } from '../helpers/scale';
 import { benchScaleStores } from './scale-stores';
 import { printTable, quantile, round, writeJson } from './report';
 
 const SIZES = (process.env.SCALE_SIZES ?? '10000,100000,1000000').split(',').map(Number);
-
-/** V8's heap and the typed arrays ("seen since" lives in them), after a full collection. */
-const heap = () => {
-  (globalThis as { gc?: () => void }).gc?.();
-  const m = process.memoryUsage();
-  return m.heapUsed + m.arrayBuffers;
-};
 
 function timed<T>(fn: () => T, runs = 5): { ms: number; value: T } {
   const times: number[] = [];
@@ -41,10 +34,9 @@ export async function benchScale() {
       await fillRedis(r.client as never, n);
       const bare = await bareScan(r.client as never);
       const store = new RedisLockStore({ client: r.client as never, source: 'redis://bench/0' });
-      await store.list(); // the client's and the store's one-off costs (and the bare scan's buffers) before the baseline
-      const before = heap();
       const cold = await indexRedis(store);
-      const bytesPerLock = (heap() - before) / n;
+      // measured in a process of its own: this one's heap holds the fill's and the bare scan's leftovers
+      const bytesPerLock = indexBytesPerLock(r.url, n, 0).cold;
       const ix = cold.index;
       const src = () => [{ id: 'redis://bench/0', rows: ix.rows.values(), counts: ix.counts, size: ix.size }];
       const q = (o: Partial<LockQuery>) => runQuery(src(), { sort: 'name', order: 'asc', limit: 100, ...o });

@@ -1,5 +1,6 @@
 // Many locks in a real Redis, and the console's index of them: shared by the scale bench and its CI-sized test.
 // The locks are redis-py's (`SET name token NX PX ttl`: a 32-hex token), beside as many keys that are not locks.
+import { execFileSync } from 'node:child_process';
 import { RedisLockStore } from '@/lib/lock/stores/redis';
 import { LockIndex } from '@/lib/lock/query/lock-index';
 
@@ -58,4 +59,21 @@ export async function indexRedis(
   } while (token);
   index.endPass();
   return { index, ms: performance.now() - started, firstPageMs, pages };
+}
+
+/**
+ * The bytes a lock the console's index of the Redis at `url` costs (V8's heap and typed arrays, after full collections),
+ * measured in a Node process of its own (index-memory.ts): after a cold pass, and after `passes` more.
+ */
+export function indexBytesPerLock(
+  url: string,
+  locks: number,
+  passes = 2,
+): { rows: number; cold: number; after: number } {
+  const out = execFileSync(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', 'test/helpers/index-memory.ts', url, String(locks), String(passes)],
+    { encoding: 'utf8', timeout: 600_000 },
+  );
+  return JSON.parse(out.trim().split('\n').pop()!) as { rows: number; cold: number; after: number };
 }
