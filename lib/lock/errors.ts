@@ -1,4 +1,5 @@
 import type { LockInfo } from './types';
+import { branded } from './branded';
 
 /** Invalid options passed to the lock core; the message names the option and the allowed range. */
 export class LockOptionsError extends Error {
@@ -77,3 +78,6 @@ export function describeHolder(holder: LockInfo | null): string {
     : '; it never becomes stale by itself (foreign format): an operator must clear it';
   return `held by ${who}${purpose} since ${holder.createdAt}, generation ${holder.generation}${stale}`;
 }
+
+branded(LockOptionsError, 'LockOptionsError');
+branded(AuditWriteError, 'AuditWriteError');

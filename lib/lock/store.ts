@@ -8,6 +8,7 @@ import type { LockInfo, StoreTerms } from './types';
 export type { StoreTerms } from './types';
 export type { ChangeFeed, ChangeFeedHandlers, ListOptions } from './store-feeds';
 import type { ChangeFeed, ChangeFeedHandlers, ListOptions } from './store-feeds';
+import { branded } from './branded';
 
 /** A store's kind as the registry names it (`lib/lock/stores/index.ts`); the core never branches on it. */
 export type StoreKind = string;
@@ -170,3 +171,5 @@ export function assertVersion(store: Pick<LockStore, 'source' | 'versionShape'>,
 
 export { notALockView } from './not-a-lock';
 export { recordedRelease } from './recorded-release';
+
+branded(VersionShapeError, 'VersionShapeError');

@@ -11,6 +11,7 @@ import { env } from './env';
 import { allows, type Role } from './roles';
 import { sessionDeadline, sessionIdentity } from './session-guard';
 import { sessionRefused } from './session-revocations';
+import { branded } from '@/lib/lock/branded';
 
 const STATUS = {
   bad_request: 400,
@@ -193,3 +194,5 @@ export function tokenMatches(given: string, expected: string): boolean {
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
 }
+
+branded(ApiError, 'ApiError');
