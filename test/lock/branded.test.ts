@@ -23,7 +23,7 @@ describe('branded errors', () => {
     expect(new a.Sub('x') instanceof b.Sub).toBe(true);
     expect(new a.Base('x') instanceof b.Sub).toBe(false); // a subclass's check is its own, never its base's
     expect(new Error('x') instanceof b.Base).toBe(false);
-    expect(null instanceof b.Base).toBe(false);
+    expect({} instanceof b.Base).toBe(false);
   });
 
   it('keep the store errors the console routes tell apart', () => {
