@@ -70,8 +70,7 @@ function build() {
 
 type Metrics = ReturnType<typeof build>;
 // one set per process, however many bundles of this module the server loads
-const holder = globalThis as typeof globalThis & { __lockboardMetrics?: Metrics };
-export const metrics: Metrics = (holder.__lockboardMetrics ??= build());
+export const metrics: Metrics = processWide('metrics', build);
 
 export function countList(store: string, source: string): void {
   metrics.lists.inc({ store, source });

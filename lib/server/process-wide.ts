@@ -3,7 +3,6 @@
 // map would be one per layer. The locks page then kept a second watcher, a second index and a second connection per
 // source beside the API routes' (at 1 000 000 Redis locks: 1.35 GB instead of 0.72 GB, each listing made twice).
 // Kept on globalThis under a registered symbol, every copy of the module finds the same one.
-import 'server-only';
 
 /** The process's one `name`, made by `make` the first time any bundle asks. */
 export function processWide<T>(name: string, make: () => T): T {

@@ -1,6 +1,7 @@
 // Lock state for /api/metrics, set on prom-client gauges at each scrape from the sources' indexes: locks per
 // source by health, seconds since each lock's last refresh, and whether each source could be read at all.
 import 'server-only';
+import { processWide } from './process-wide';
 import { Gauge } from 'prom-client';
 import { LOCK_HEALTHS as HEALTHS, type LockHealth, type LockInfo } from '@/lib/lock';
 import { metrics } from './metrics';
@@ -38,8 +39,7 @@ function build() {
   };
 }
 
-const holder = globalThis as typeof globalThis & { __lockboardLockGauges?: ReturnType<typeof build> };
-const gauges = (holder.__lockboardLockGauges ??= build());
+const gauges = processWide('lockGauges', build);
 
 /** Sets the lock-state gauges from this scrape's listings and renders every metric of this replica. */
 export async function renderMetrics(listings: SourceListing[]): Promise<string> {

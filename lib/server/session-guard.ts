@@ -2,6 +2,7 @@
 // until the session could have expired anyway), and no session outlives an absolute limit however often it is used.
 // next-auth re-issues the JWT on each session read, so a session is named by its own `sid`, stamped at sign-in.
 import { randomUUID } from 'node:crypto';
+import { processWide } from './process-wide';
 
 /** The longest a session lasts after sign-in, however active (the sliding 8 h limit renews on each use). */
 export const SESSION_ABSOLUTE_MS = 12 * 3600_000;
@@ -13,12 +14,8 @@ export interface SessionClaims {
   iat?: unknown;
 }
 
-// One deny list per process, shared by every route bundle that loads this module (hence the global key).
-const KEY = Symbol.for('lockboard.revokedSessions');
-function denyList(): Map<string, number> {
-  const g = globalThis as { [KEY]?: Map<string, number> };
-  return (g[KEY] ??= new Map());
-}
+// One deny list per process, shared by every route bundle that loads this module (process-wide.ts).
+const denyList = (): Map<string, number> => processWide('revokedSessions', () => new Map<string, number>());
 
 /** The session's id and sign-in time: its own, or for a token issued before they were stamped, its jti and iat. */
 export function sessionIdentity(token: SessionClaims, now = Date.now()): { sid: string; authAt: number } {

@@ -5,6 +5,7 @@
 // minutes since its last read, when its copy is older than REFRESH_MS: a session signed out on one replica is
 // refused by every other within that time. Records a holder could forge are ignored where the deployment signs.
 import 'server-only';
+import { processWide } from './process-wide';
 import { createHash } from 'node:crypto';
 import { auditKey, trustAuditRecords } from '@/lib/lock/audit-trust';
 import { revokeSession, SESSION_ABSOLUTE_MS, sessionEnded, sessionIdentity, type SessionClaims } from './session-guard';
@@ -27,11 +28,8 @@ interface Revocations {
   fetchedAt: number;
   pending?: Promise<void>;
 }
-const KEY = Symbol.for('lockboard.sharedRevocations');
-function state(): Revocations {
-  const g = globalThis as { [KEY]?: Revocations };
-  return (g[KEY] ??= { until: new Map(), fetchedAt: -Infinity });
-}
+const state = (): Revocations =>
+  processWide<Revocations>('sharedRevocations', () => ({ until: new Map(), fetchedAt: -Infinity }));
 
 /** What the trail names: a hash, so the trail never holds a session id. */
 export const sessionHash = (sid: string): string => createHash('sha256').update(sid).digest('base64url');
