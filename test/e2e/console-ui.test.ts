@@ -405,9 +405,13 @@ describe('history and churn', () => {
     expect(await page.textContent('body')).not.toContain('`');
     expect(await page.getByTestId('window').textContent()).toBe(before); // the numbers are still the old window's
     await page.getByRole('button', { name: 'Last 7d' }).click();
-    const from = await page.getByLabel('From (UTC)').inputValue();
-    const to = await page.getByLabel('To (UTC)').inputValue();
-    expect(Date.parse(`${to}Z`) - Date.parse(`${from}Z`)).toBe(7 * 86_400_000);
+    // The button's window reaches the inputs on React's next render, not within the click.
+    const span = async () => {
+      const from = await page.getByLabel('From (UTC)').inputValue();
+      const to = await page.getByLabel('To (UTC)').inputValue();
+      return Date.parse(`${to}Z`) - Date.parse(`${from}Z`);
+    };
+    await expect.poll(span, { timeout: 5_000 }).toBe(7 * 86_400_000);
     w.stop();
     expect(w.problems).toEqual([]);
     await context.close();
