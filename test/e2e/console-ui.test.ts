@@ -401,7 +401,7 @@ describe('history and churn', () => {
     await page.getByLabel('From (UTC)').fill('2026-01-02T00:00');
     await page.getByLabel('To (UTC)').fill('2026-01-01T00:00');
     await page.getByRole('button', { name: 'Apply' }).click();
-    expect(await page.locator('#range-problem').textContent()).toMatch(/^From must be before To\./);
+    await expect.poll(() => page.locator('#range-problem').textContent()).toMatch(/^From must be before To\./);
     expect(await page.textContent('body')).not.toContain('`');
     expect(await page.getByTestId('window').textContent()).toBe(before); // the numbers are still the old window's
     await page.getByRole('button', { name: 'Last 7d' }).click();

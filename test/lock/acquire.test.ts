@@ -109,7 +109,9 @@ describe('acquire and release', () => {
     const crashed = await acquireLock(opts('stale', { identity: 'crashed', ttlMs: 1000, refreshIntervalMs: 300 }));
     // Simulate a crash: stop refreshing without releasing.
     freezeHolder(crashed);
-    await delay(1300);
+    // Well past the TTL: the server clock is a lower bound (a reply that arrives late under load sets it back by its
+    // lateness), so a margin of 300 ms once saw one more wait-and-read in a loaded full run.
+    await delay(1800);
     t.emulator!.requests.clear();
     const next = await acquireLock(opts('stale', { identity: 'next' }));
     const reqs = requestsFor(t.emulator!, 'locks/stale');
