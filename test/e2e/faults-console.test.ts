@@ -131,7 +131,9 @@ describe('the PostgreSQL advisory dialog at 390 px', () => {
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog');
     await dialog.waitFor();
-    expect(await page.evaluate(() => document.activeElement?.tagName), 'focus starts in the reason').toBe('TEXTAREA');
+    await expect // the dialog moves focus in an effect, after it is shown
+      .poll(() => page.evaluate(() => document.activeElement?.tagName), { message: 'focus starts in the reason' })
+      .toBe('TEXTAREA');
     await page.keyboard.type('migration crashed');
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
