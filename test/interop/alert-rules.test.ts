@@ -36,7 +36,9 @@ beforeAll(async () => {
   held.push(await acquireLock({ ...base, name: 'locks/alive', ttlMs: 60_000 }));
   const dead = await acquireLock({ ...base, name: 'locks/dead', ttlMs: 1_000 });
   freezeHolder(dead); // a holder that stopped refreshing: expired a second later, never released
-  await delay(2_500); // past the dead lock's expiry, and the live one is held past LOCKBOARD_LONG_HELD
+  // past the dead lock's expiry, and the live one held past LOCKBOARD_LONG_HELD, with room to spare: the console's
+  // first reading of GCS's clock is a Date header floored to its second, so it may run up to 1 s behind
+  await delay(4_000);
   metrics = await import('@/app/api/metrics/route');
 }, 60_000);
 afterAll(async () => {
