@@ -3,7 +3,7 @@
 // console and the CLI name a version the same way.
 import { useState } from 'react';
 import type { LockInfo } from '@/lib/lock/types';
-import { releaseCommand } from '@/lib/format';
+import { releaseCommand } from '@/lib/text/format';
 
 function CopyButton({ text, label }: { text: string; label: string }) {
   const [copied, setCopied] = useState(false);

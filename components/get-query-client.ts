@@ -1,5 +1,5 @@
 import { QueryCache, QueryClient, isServer } from '@tanstack/react-query';
-import { ApiClientError } from '@/lib/queries';
+import { ApiClientError } from '@/lib/console/queries';
 
 /** A session that ended: to the sign-in page, back here afterwards. */
 export function signInAgain(): void {

@@ -2,7 +2,7 @@ import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { SignOutButton } from '@/components/sign-out-button';
 import { Logo } from '@/components/ui/logo';
-import { currentUser } from '@/lib/server/session';
+import { currentUser } from '@/lib/server/auth/session';
 
 export const dynamic = 'force-dynamic';
 

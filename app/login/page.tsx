@@ -2,9 +2,9 @@ import { getServerSession } from 'next-auth';
 import { redirect } from 'next/navigation';
 import { LoginForm } from '@/components/login-form';
 import { Logo } from '@/components/ui/logo';
-import { authOptions, DEMO_ACCOUNTS, enabledProviders } from '@/lib/server/auth';
+import { authOptions, DEMO_ACCOUNTS, enabledProviders } from '@/lib/server/auth/auth';
 import { env } from '@/lib/server/env';
-import { safeReturnPath } from '@/lib/server/session';
+import { safeReturnPath } from '@/lib/server/auth/session';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,6 +1,6 @@
 import type { ReactNode, Ref } from 'react';
-import { hasUnsafeText } from '@/lib/safe-text';
-import { SafeText } from '../safe-text';
+import { hasUnsafeText } from '@/lib/text/safe-text';
+import { SafeText } from './safe-text';
 
 /** A modal <dialog> holding one form: the shell the release dialogs share (Esc and the Close button close it). */
 export function ModalForm({

@@ -1,10 +1,10 @@
 // Shared CLI plumbing: flags, durations, configuration from flags or environment, exit codes, errors.
 import { Storage } from '@google-cloud/storage';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { parseDurationMs } from '../format';
+import { parseDurationMs } from '../text/format';
 import { storeUnavailable } from '../lock/store-errors';
 
-export { formatDuration } from '../format';
+export { formatDuration } from '../text/format';
 
 import { EXIT } from './exit';
 

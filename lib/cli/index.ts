@@ -1,7 +1,7 @@
 // The lockboard command: dispatch, top-level help, and one place that turns errors into messages and exit codes.
 import { readFileSync } from 'node:fs';
-import { setAuditKey } from '../lock/audit-trust';
-import { escapeText } from '../safe-text';
+import { setAuditKey } from '../lock/audit/trust';
+import { escapeText } from '../text/safe-text';
 import { EXIT, EXIT_CODES_HELP } from './exit';
 import { quietSdkNotices } from './sdk-notices';
 

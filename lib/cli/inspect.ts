@@ -1,5 +1,5 @@
 // lockboard ls / status: the console's view of locks in a terminal.
-import { parseDurationMs } from '../format';
+import { parseDurationMs } from '../text/format';
 import { COMMON_HELP, COMMON_OPTIONS, EXIT, EXIT_CODES_HELP, parseDuration, parseFlags, UsageError } from './common';
 import { SOURCE_LINES } from './help-stores';
 import { QUERY_HELP, QUERY_OPTIONS, queryOf, STREAM_AT } from './ls-query';

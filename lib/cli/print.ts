@@ -1,7 +1,7 @@
 // Terminal output of locks: a table for `ls`, fields for `status`, in each store's own words (the view's terms).
 import type { LockView } from '../lock/store';
-import { escapeText } from '../safe-text';
-import { recordsAcquireTime, releaseCommand, shellQuote } from '../format';
+import { escapeText } from '../text/safe-text';
+import { recordsAcquireTime, releaseCommand, shellQuote } from '../text/format';
 import { formatDuration } from './common';
 
 /** A table of holders' text: every cell escaped (a holder's bytes never drive the terminal), then aligned. */

@@ -1,7 +1,7 @@
 // lockboard release: the console's force-release from a terminal, with the same outcomes and an audit event.
 import { userInfo } from 'node:os';
 import { AuditWriteError } from '../lock';
-import { escapeText } from '../safe-text';
+import { escapeText } from '../text/safe-text';
 import { COMMON_HELP, COMMON_OPTIONS, EXIT, EXIT_CODES_HELP, parseFlags, UsageError } from './common';
 import { SOURCE_LINES, STORE_NAMES, VERSION_LINES } from './help-stores';
 import { storeRelease } from './stores';

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { LockAbortError, LockTimeoutError } from '../lock';
 import { acquireOn, isSourceUrl, SOURCE_FORMS, type HeldLock } from '../lock/stores';
-import { escapeText } from '../safe-text';
+import { escapeText } from '../text/safe-text';
 import { COMMON_HELP, COMMON_OPTIONS, EXIT, EXIT_CODES_HELP, parseDuration, parseFlags, UsageError } from './common';
 import { resolveTarget } from './target';
 import { operatorEnv } from './sdk-notices';

@@ -3,13 +3,13 @@
 import { listAll, type FullListing } from '../lock/list-all';
 import { OUTCOME_EXIT, describeOutcome } from '../lock/outcomes';
 import { assertVersion, type LockStore, type LockView } from '../lock/store';
-import { recordsAcquireTime } from '../format';
+import { recordsAcquireTime } from '../text/format';
 import type { LockQuery } from '../lock/query/query';
 import { queryWindow, streamJson } from './ls-query';
 import { definitionByKind, openSource } from '../lock/stores';
 import { auditLine } from './audit-line';
 import { EXIT, formatDuration, UsageError } from './common';
-import { escapeText } from '../safe-text';
+import { escapeText } from '../text/safe-text';
 import { printFields, printTable } from './print';
 import type { Target } from './target';
 

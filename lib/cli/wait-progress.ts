@@ -1,6 +1,6 @@
 // lockboard run's progress while it waits for a lock: who holds it, until when, and every store error it retries.
 import type { LockInfo } from '../lock';
-import { escapeText } from '../safe-text';
+import { escapeText } from '../text/safe-text';
 import { formatDuration } from './common';
 
 /** While waiting: one line updated in place on a terminal, one line per holder change otherwise. */

@@ -1,5 +1,5 @@
 import type { LockInfo } from './types';
-import { branded } from './branded';
+import { branded } from './support/branded';
 
 /** Invalid options passed to the lock core; the message names the option and the allowed range. */
 export class LockOptionsError extends Error {

@@ -3,7 +3,7 @@ import type { LockHealth } from './types';
 
 /**
  * What each health means for one store and format, when it changes and whether clearing is safe (one truth table
- * per store, per format where formats differ). A health without an entry gets the neutral words of lib/health.ts,
+ * per store, per format where formats differ). A health without an entry gets the neutral words of lib/console/health.ts,
  * which are true on every store.
  */
 export interface HealthWords {

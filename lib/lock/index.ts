@@ -27,7 +27,7 @@ export {
   type LockLostReason,
 } from './errors';
 export { auditObjectName, type AuditEvent, type AuditEventKind } from './stores/gcs/audit';
-export { DEFAULT_AUDIT_PREFIX, DEFAULT_TTL_MS, validateLockName } from './options';
+export { DEFAULT_AUDIT_PREFIX, DEFAULT_TTL_MS, validateLockName } from './holding/options';
 export { GcsCallError } from './stores/gcs/client';
 export type { AcquireOptions, GcsObjectResource, LockFormat, LockHealth, LockInfo, LockOptions } from './types';
 export { LOCK_HEALTHS } from './types';

@@ -1,14 +1,14 @@
 // What every store (GCS, S3, Redis, PostgreSQL, …) answers, in one shape (stores.md): a LockView is a LockInfo with the
 // store, the source it was found under, an opaque `version` naming exactly the state the operator saw (which a
 // force-release is conditioned on), and the store's own words for showing it.
-import type { AuditRecord } from './audit-record';
+import type { AuditRecord } from './audit/record';
 import { LockOptionsError } from './errors';
 import type { LockInfo, StoreTerms } from './types';
 
 export type { StoreTerms } from './types';
 export type { ChangeFeed, ChangeFeedHandlers, ListOptions } from './store-feeds';
 import type { ChangeFeed, ChangeFeedHandlers, ListOptions } from './store-feeds';
-import { branded } from './branded';
+import { branded } from './support/branded';
 
 /** A store's kind as the registry names it (`lib/lock/stores/index.ts`); the core never branches on it. */
 export type StoreKind = string;
@@ -170,6 +170,6 @@ export function assertVersion(store: Pick<LockStore, 'source' | 'versionShape'>,
 }
 
 export { notALockView } from './not-a-lock';
-export { recordedRelease } from './recorded-release';
+export { recordedRelease } from './audit/recorded-release';
 
 branded(VersionShapeError, 'VersionShapeError');

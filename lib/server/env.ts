@@ -1,7 +1,7 @@
 // Console configuration from the environment: one zod schema, parsed once, a clear message naming the bad variable.
 import 'server-only';
 import { z } from 'zod';
-import { parseDurationMs } from '@/lib/format';
+import { parseDurationMs } from '@/lib/text/format';
 import { definitionByKind, SOURCE_FORMS } from '@/lib/lock/stores';
 import { configuredSources, list, parseSourceEntry, sourceList, type Source } from './env-sources';
 

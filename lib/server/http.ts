@@ -6,12 +6,12 @@ import type { NextRequest } from 'next/server';
 import type { z } from 'zod';
 import { AuditWriteError, GcsCallError, LockOptionsError } from '@/lib/lock';
 import { storeUnavailable } from '@/lib/lock/store-errors';
-import { resolveRole } from './auth';
+import { resolveRole } from './auth/auth';
 import { env } from './env';
-import { allows, type Role } from './roles';
-import { sessionDeadline, sessionIdentity } from './session-guard';
-import { sessionRefused } from './session-revocations';
-import { branded } from '@/lib/lock/branded';
+import { allows, type Role } from './auth/roles';
+import { sessionDeadline, sessionIdentity } from './auth/session-guard';
+import { sessionRefused } from './auth/session-revocations';
+import { branded } from '@/lib/lock/support/branded';
 
 const STATUS = {
   bad_request: 400,
@@ -73,7 +73,7 @@ export interface RouteUser {
   role: Role;
   /** When the session ends (ms since the epoch), for responses that outlive the request (the lock stream). */
   expiresAt?: number;
-  /** The session's id, for those responses to end once it is signed out (lib/server/session-revocations.ts). */
+  /** The session's id, for those responses to end once it is signed out (lib/server/auth/session-revocations.ts). */
   sid?: string;
 }
 

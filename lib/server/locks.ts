@@ -5,13 +5,13 @@ import { withoutSensitive, type LockView } from '@/lib/lock/store';
 import { ApiError } from './http';
 import { partnersOf } from './pairs';
 import { storeFor } from './stores';
-import { HEALTHS } from '@/lib/health';
+import { HEALTHS } from '@/lib/console/health';
 import { zeroCounts, type HealthCounts, type IndexRow } from '../lock/query/lock-index';
 import { expand } from '../lock/query/row';
 import { decodeCursor, runQuery, type LockQuery } from '../lock/query/query';
 import { rowView as windowRow } from '../lock/query/row-view';
 import type { SourceState } from './listing-status';
-import { watcherFor } from './watch';
+import { watcherFor } from './live/watch';
 import type { Source } from './sources';
 
 /** A lock as the console shows it: `bucket` names the source's container as requests name it. */

@@ -3,10 +3,10 @@
 // shown together, and released together, each with its own store's precondition.
 import 'server-only';
 import type { LockView } from '@/lib/lock/store';
-import { countForceRelease } from './metrics';
+import { countForceRelease } from './metrics/metrics';
 import { storeFor } from './stores';
 import { sources, type Source } from './sources';
-import { watcherFor } from './watch';
+import { watcherFor } from './live/watch';
 
 export interface Partner {
   source: Source;

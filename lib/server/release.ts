@@ -3,14 +3,14 @@
 // `generation` / `metageneration`), the source check, the store's own conditional mutation, audit and metrics.
 import 'server-only';
 import { z } from 'zod';
-import { OWNER_DIGEST, ownerDigest } from '@/lib/lock/owner-digest';
+import { OWNER_DIGEST, ownerDigest } from '@/lib/lock/audit/owner-digest';
 import type { StoreReleaseResult } from '@/lib/lock/store';
-import { invalidateOpenSlices } from './audit';
+import { invalidateOpenSlices } from './audit/events';
 import { ApiError } from './http';
 import { releasePartners } from './pairs';
-import { countForceRelease } from './metrics';
+import { countForceRelease } from './metrics/metrics';
 import { storeFor } from './stores';
-import { changedOnThisReplica } from './watch';
+import { changedOnThisReplica } from './live/watch';
 import { sourceOfLock, sources } from './sources';
 
 export { OUTCOME_MESSAGES, UNCONFIRMED_MESSAGE } from '@/lib/lock/outcomes';

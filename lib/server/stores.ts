@@ -2,12 +2,12 @@
 // only when a source of it is configured), and one list cache for every store: concurrent requests for the same
 // page share one in-flight listing and a one-second cache, so many open browsers cost one listing per interval.
 import 'server-only';
-import { processWide } from './process-wide';
-import { setAuditKey } from '@/lib/lock/audit-trust';
+import { processWide } from './process/process-wide';
+import { setAuditKey } from '@/lib/lock/audit/trust';
 import { openSource } from '@/lib/lock/stores';
 import type { ListOptions, LockStore, StorePage } from '@/lib/lock/store';
 import { env } from './env';
-import { countList, observeList } from './metrics';
+import { countList, observeList } from './metrics/metrics';
 import type { Source } from './sources';
 
 const TTL_MS = 1_000;

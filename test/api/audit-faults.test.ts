@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSource, parseSource } from '@/lib/lock/stores';
 import { startEmulator, type Emulator } from '@/lib/emulator';
-import type { TrailFault } from '@/lib/churn';
+import type { TrailFault } from '@/lib/console/churn/summary';
 import { call, importRoutes, SECRET, type Routes } from '../helpers/routes';
 import { startDynamo, type TestDynamo } from '../helpers/dynamodb';
 import { startPostgres, type TestPostgres } from '../helpers/postgres';
@@ -64,7 +64,7 @@ beforeAll(async () => {
   await record(pgUrl, 'billing', 5);
   await record(ids.gcs, 'locks/build', 6);
   routes = await importRoutes();
-  expireCache = (await import('@/lib/server/audit')).invalidateOpenSlices;
+  expireCache = (await import('@/lib/server/audit/events')).invalidateOpenSlices;
 }, 90_000);
 afterAll(async () => {
   await Promise.allSettled([redis?.stop(), pg?.stop(), dynamo?.stop(), gcs?.close()]);

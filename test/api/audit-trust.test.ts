@@ -2,8 +2,8 @@
 // holder wrote (a forged operator's release, an unknown event, a wrong-typed field, a back-dated name) do not.
 import { Storage } from '@google-cloud/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuditRecord } from '@/lib/lock/audit-record';
-import { setAuditKey, signAuditFields, trustAuditRecords } from '@/lib/lock/audit-trust';
+import type { AuditRecord } from '@/lib/lock/audit/record';
+import { setAuditKey, signAuditFields, trustAuditRecords } from '@/lib/lock/audit/trust';
 import { startEmulator, type Emulator } from '@/lib/emulator';
 import { listAuditEvents } from '@/lib/lock/stores/gcs/audit-read';
 import { startRedis, type TestRedis } from '../helpers/redis';

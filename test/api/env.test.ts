@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { emailVerified, safeRedirect } from '@/lib/server/auth';
+import { emailVerified, safeRedirect } from '@/lib/server/auth/auth';
 import { parseEnv } from '@/lib/server/env';
-import { roleFor } from '@/lib/server/roles';
+import { roleFor } from '@/lib/server/auth/roles';
 
 const base = { LOCKBOARD_BUCKET: 'locks-prod', NEXTAUTH_SECRET: 'a'.repeat(32) };
 

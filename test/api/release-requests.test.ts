@@ -2,10 +2,10 @@
 // batch checks each lock alone and fits its documented 100 locks; names with `.` and `..` segments reach their page.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireLock } from '@/lib/lock';
-import { ownerDigest } from '@/lib/lock/owner-digest';
+import { ownerDigest } from '@/lib/lock/audit/owner-digest';
 import type { LockInfo } from '@/lib/lock/types';
-import { seenLockBody } from '@/lib/release-body';
-import { lockHref } from '@/lib/queries';
+import { seenLockBody } from '@/lib/console/release-body';
+import { lockHref } from '@/lib/console/queries';
 import { startTestEmulator, type Target } from '../helpers/gcs';
 import { call, importRoutes, SECRET, type Routes } from '../helpers/routes';
 

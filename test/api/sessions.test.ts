@@ -3,8 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import { encode, type JWT } from 'next-auth/jwt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { safeRedirect, safeReturnPath } from '@/lib/server/return-path';
-import { SESSION_ABSOLUTE_MS } from '@/lib/server/session-guard';
+import { safeRedirect, safeReturnPath } from '@/lib/server/auth/return-path';
+import { SESSION_ABSOLUTE_MS } from '@/lib/server/auth/session-guard';
 import { startTestEmulator, type Target } from '../helpers/gcs';
 import { call, importRoutes, SECRET, type Routes } from '../helpers/routes';
 
@@ -32,7 +32,7 @@ const list = (cookie: string) => call(routes.locks.GET, '/api/locks', { headers:
 
 describe('sessions', () => {
   it('refuses a session after its holder signed out, on every later request', async () => {
-    const { authOptions } = await import('@/lib/server/auth');
+    const { authOptions } = await import('@/lib/server/auth/auth');
     const token: JWT = { email: OPERATOR, sub: OPERATOR, sid: randomUUID(), authAt: Date.now() };
     const cookie = await cookieFor(token);
     expect((await list(cookie)).status).toBe(200);
@@ -45,7 +45,7 @@ describe('sessions', () => {
   });
 
   it('shares a sign-out through the trail: a replica that never saw it refuses the session too', async () => {
-    const { authOptions } = await import('@/lib/server/auth');
+    const { authOptions } = await import('@/lib/server/auth/auth');
     const token: JWT = { email: OPERATOR, sub: OPERATOR, sid: randomUUID(), authAt: Date.now() };
     const cookie = await cookieFor(token);
     expect((await list(cookie)).status).toBe(200);
@@ -74,7 +74,7 @@ describe('sessions', () => {
   });
 
   it('keeps the sign-in time when next-auth re-issues the token', async () => {
-    const { authOptions } = await import('@/lib/server/auth');
+    const { authOptions } = await import('@/lib/server/auth/auth');
     const authAt = Date.now() - 3600_000;
     const next = await authOptions().callbacks!.jwt!({ token: { email: OPERATOR, sid: 's1', authAt } } as never);
     expect(next).toMatchObject({ sid: 's1', authAt });

@@ -2,7 +2,7 @@
 // version), but not the milliseconds an expiry read from a TTL wobbles by between two listings.
 import { describe, expect, it } from 'vitest';
 import type { LockView } from '@/lib/lock/store';
-import { changed } from '@/lib/server/watch-diff';
+import { changed } from '@/lib/server/live/watch-diff';
 
 const lock = (o: Partial<LockView> = {}) =>
   ({ name: 'l', version: 'v1', health: 'healthy', expiresAt: '2026-11-24T10:00:00.000Z', ...o }) as LockView;

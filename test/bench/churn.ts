@@ -1,7 +1,7 @@
 // Reading a 24 h window of 10 000 and 100 000 audit events and summarising it: list calls, time, memory.
 import { Storage } from '@google-cloud/storage';
 import { startEmulator } from '@/lib/emulator';
-import { summarise } from '@/lib/churn';
+import { summarise } from '@/lib/console/churn/summary';
 import { auditObjectName, listAuditEvents } from '@/lib/lock';
 import { printTable, round, writeJson } from './report';
 

@@ -7,7 +7,7 @@ import { createInterface } from 'node:readline';
 import { GetObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { Storage } from '@google-cloud/storage';
 import { listAll } from '@/lib/lock/list-all';
-import { mapLimit } from '@/lib/lock/map-limit';
+import { mapLimit } from '@/lib/lock/support/map-limit';
 import { dataReason, needsBody } from '@/lib/lock/objects/formats';
 import { objectViewOf } from '@/lib/lock/objects/inspect';
 import { openSource, parseSource } from '@/lib/lock/stores';

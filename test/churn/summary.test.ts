@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { percentile, summarise } from '@/lib/churn';
-import { timeline } from '@/lib/churn-timeline';
-import { CSV_BOM, toCsv } from '@/lib/churn-csv';
+import { percentile, summarise } from '@/lib/console/churn/summary';
+import { timeline } from '@/lib/console/churn/timeline';
+import { CSV_BOM, toCsv } from '@/lib/console/churn/csv';
 import type { AuditRecord } from '@/lib/lock';
 
 const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 10, minute)).toISOString();
@@ -137,8 +137,8 @@ describe('observed events (GCS notifications)', () => {
 
 describe('the churn chart', () => {
   it('draws every charted kind in its own colour (observed and outside deletions included)', async () => {
-    const { CHURN_COLORS } = await import('@/components/churn-colors');
-    const { EVENT_KINDS } = await import('@/lib/churn');
+    const { CHURN_COLORS } = await import('@/components/churn/churn-colors');
+    const { EVENT_KINDS } = await import('@/lib/console/churn/summary');
     const charted = EVENT_KINDS.filter((k) => k !== 'force-release-requested');
     const colours = charted.map((k) => CHURN_COLORS[k as keyof typeof CHURN_COLORS]);
     expect(colours.every((c) => /^#[0-9a-f]{6}$/.test(c ?? ''))).toBe(true);
@@ -162,7 +162,7 @@ describe('the churn chart', () => {
 
 describe('the churn window in the address', () => {
   it('keeps a custom window and a range across a reload, and falls back to 24h for anything malformed', async () => {
-    const { churnWindowOf, churnWindowQuery } = await import('@/lib/churn-window');
+    const { churnWindowOf, churnWindowQuery } = await import('@/lib/console/churn/window');
     const params = (q: string) => new URLSearchParams(q);
     const custom = { range: 'custom' as const, from: '2026-11-01T10:00:00.000Z', to: '2026-11-02T10:00:00.000Z' };
     expect(churnWindowOf(params(churnWindowQuery(custom)))).toEqual(custom);

@@ -1,9 +1,9 @@
-// One version everywhere: the command the console offers to copy (lib/format releaseCommand) releases exactly the
+// One version everywhere: the command the console offers to copy (lib/text/format releaseCommand) releases exactly the
 // lock seen when run, against a real redis-server; a format with no acquire time is never given "now" as its acquire
 // time by the CLI (HELD FOR "not recorded", --json createdAt null with seenAt).
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordsAcquireTime, releaseArgs, releaseCommand, shellQuote } from '@/lib/format';
+import { recordsAcquireTime, releaseArgs, releaseCommand, shellQuote } from '@/lib/text/format';
 import { openSource, parseSource } from '@/lib/lock/stores';
 import { startCli } from '../helpers/cli';
 import { startRedis, type TestRedis } from '../helpers/redis';

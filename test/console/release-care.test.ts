@@ -2,7 +2,7 @@
 // lock of unknown liveness or one whose release ends a session, and including one asks its name, as one release does.
 import { describe, expect, it } from 'vitest';
 import type { LockHealth } from '@/lib/lock/types';
-import { namesMissing, needsTypedName, preselected } from '@/lib/release-care';
+import { namesMissing, needsTypedName, preselected } from '@/lib/console/release-care';
 
 const lock = (name: string, health: LockHealth, confirmByName?: boolean) => ({
   name,
@@ -54,7 +54,7 @@ describe('the reason field', () => {
 describe('after a release', () => {
   it('reads the lists, the lock pages, the holders table and churn again (nothing else)', async () => {
     const { QueryClient } = await import('@tanstack/react-query');
-    const { refreshAfterRelease } = await import('@/lib/queries');
+    const { refreshAfterRelease } = await import('@/lib/console/queries');
     const client = new QueryClient();
     const keys = [['locks', 'all'], ['lock', '', 'a'], ['audit-lock', '', 'a', 200], ['audit-summary', {}], ['other']];
     for (const key of keys) client.setQueryData(key, { seen: true });

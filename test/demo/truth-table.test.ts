@@ -1,6 +1,6 @@
 // Every sentence true for the store it is about: the demo's holders on every store (GCS and S3 in the emulator, its
 // redis-server, its PostgreSQL, its DynamoDB), listed through the registry, and every lock's page and release
-// dialog read as text (lib/lock-facts.ts, what the components render) in every health. No GCS-only sentence on
+// dialog read as text (lib/console/lock-facts.ts, what the components render) in every health. No GCS-only sentence on
 // another store, no field shown twice, and a format that is never refreshed is never called alive.
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,8 +19,8 @@ import { startDemoRedis, type DemoRedis } from '@/lib/demo/redis';
 import { S3_BUCKET } from '@/lib/demo/s3';
 import { Stopper } from '@/lib/demo/stopper';
 import { startEmulator, type Emulator } from '@/lib/emulator';
-import { HEALTHS } from '@/lib/health';
-import { detailFacts, dialogFacts, dialogSentences, healthChange } from '@/lib/lock-facts';
+import { HEALTHS } from '@/lib/console/health';
+import { detailFacts, dialogFacts, dialogSentences, healthChange } from '@/lib/console/lock-facts';
 import type { LockView } from '@/lib/lock/store';
 import { openSource, parseSource } from '@/lib/lock/stores';
 import { freePort } from '../helpers/browser';

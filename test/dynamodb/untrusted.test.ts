@@ -8,7 +8,7 @@ import { runCli } from '../helpers/cli';
 import { startDynamo, type TestDynamo } from '../helpers/dynamodb';
 import { HOSTILE_TEXT, RAW_UNSAFE, textFieldsAreText } from '../helpers/fuzz';
 import { call, importRoutes, SECRET, type Routes } from '../helpers/routes';
-import { trustAuditRecords } from '@/lib/lock/audit-trust';
+import { trustAuditRecords } from '@/lib/lock/audit/trust';
 
 const OPERATOR = 'ops@example.com';
 let d: TestDynamo;

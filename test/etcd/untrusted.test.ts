@@ -4,8 +4,8 @@
 // is read, and a back-dated record is shown as reported (etcd keeps no time), never as the console's signed one.
 import { Etcd3 } from 'etcd3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuditRecord } from '@/lib/lock/audit-record';
-import { setAuditKey, trustAuditRecords } from '@/lib/lock/audit-trust';
+import type { AuditRecord } from '@/lib/lock/audit/record';
+import { setAuditKey, trustAuditRecords } from '@/lib/lock/audit/trust';
 import type { LockStore } from '@/lib/lock/store';
 import { openSource, parseSource } from '@/lib/lock/stores';
 import { runCli } from '../helpers/cli';

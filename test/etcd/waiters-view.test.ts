@@ -3,7 +3,7 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { LockWaiters, WAITER_RULE, WaiterNotReleased } from '@/components/lock-waiters';
+import { LockWaiters, WAITER_RULE, WaiterNotReleased } from '@/components/lock/lock-waiters';
 
 const now = Date.parse('2026-11-25T10:00:00Z');
 const waiters = [

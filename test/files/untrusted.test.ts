@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli';
 import { HOSTILE_TEXT, RAW_UNSAFE, textFieldsAreText } from '../helpers/fuzz';
 import { storeOf, tempDir } from './tools';
-import { trustAuditRecords } from '@/lib/lock/audit-trust';
+import { trustAuditRecords } from '@/lib/lock/audit/trust';
 
 let dir: string;
 beforeAll(() => {

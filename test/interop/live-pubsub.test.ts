@@ -75,7 +75,7 @@ describe('GCS change feed through Pub/Sub', () => {
   });
 
   it('subscribes at start-up, before anyone watches', async () => {
-    const { prepareWatchers } = await import('@/lib/server/watch');
+    const { prepareWatchers } = await import('@/lib/server/live/watch');
     const { sources } = await import('@/lib/server/sources');
     expect(await subscriptions()).toEqual([]);
     prepareWatchers(sources());
@@ -111,7 +111,7 @@ describe('GCS change feed through Pub/Sub', () => {
   it("keeps this replica's subscription while nobody watches, and deletes it when the process stops", async () => {
     await delay(500);
     expect(await subscriptions()).toHaveLength(1); // the streams above closed; the next watcher has it at once
-    const { closeWatchers } = await import('@/lib/server/watch');
+    const { closeWatchers } = await import('@/lib/server/live/watch');
     await closeWatchers();
     expect(await subscriptions()).toEqual([]);
   });

@@ -2,7 +2,7 @@
 // carry no time of their own, so a back-dated forged record is shown at its writer's time marked as reported, and
 // the console's own signed record at its signed time; never a writer's time passed off as the store's.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { setAuditKey, trustAuditRecords } from '@/lib/lock/audit-trust';
+import { setAuditKey, trustAuditRecords } from '@/lib/lock/audit/trust';
 import type { LockStore } from '@/lib/lock/store';
 import { openSource, parseSource } from '@/lib/lock/stores';
 import { startKube, type TestKube } from '../helpers/kubernetes';

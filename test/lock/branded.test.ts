@@ -1,8 +1,8 @@
-// Errors told apart across copies of their module (lib/lock/branded.ts): Next.js bundles lib code once per layer, and
+// Errors told apart across copies of their module (lib/lock/support/branded.ts): Next.js bundles lib code once per layer, and
 // a store opened by one layer throws errors another layer's route checks. Two copies of a class are made here as two
 // bundles make them.
 import { describe, expect, it } from 'vitest';
-import { branded } from '@/lib/lock/branded';
+import { branded } from '@/lib/lock/support/branded';
 import { GcsCallError, BucketNotFoundError } from '@/lib/lock/stores/gcs/errors';
 import { LockOptionsError } from '@/lib/lock/errors';
 import { VersionShapeError } from '@/lib/lock/store';

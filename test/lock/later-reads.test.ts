@@ -1,7 +1,7 @@
 // Background reads of metadata-first listings: every item delivered exactly once however the batches fall, and never
 // more reads in flight than the limit, even with callers arriving while slots free up.
 import { describe, expect, it } from 'vitest';
-import { ReadLimiter, readLater } from '@/lib/lock/later-reads';
+import { ReadLimiter, readLater } from '@/lib/lock/support/later-reads';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

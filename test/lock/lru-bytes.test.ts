@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LruBytes } from '@/lib/lock/lru-bytes';
+import { LruBytes } from '@/lib/lock/support/lru-bytes';
 
 describe('the body cache', () => {
   it('keeps at most its byte budget, evicting the least recently used body first', () => {

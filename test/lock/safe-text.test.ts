@@ -2,8 +2,8 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { SafeText } from '@/components/safe-text';
-import { escapeText, hasUnsafeText } from '@/lib/safe-text';
+import { SafeText } from '@/components/ui/safe-text';
+import { escapeText, hasUnsafeText } from '@/lib/text/safe-text';
 
 describe('escapeText', () => {
   it('shows control, C1, bidi and zero-width characters as visible escapes', () => {

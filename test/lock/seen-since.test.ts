@@ -1,8 +1,8 @@
-// "Seen since" for formats that record no acquire time (lib/lock/seen-since.ts): the first sighting's time is kept
+// "Seen since" for formats that record no acquire time (lib/lock/support/seen-since.ts): the first sighting's time is kept
 // while either of the last two passes saw the key, forgotten after two passes without it, and the table grows and
 // drops forgotten entries without losing a live one.
 import { describe, expect, it } from 'vitest';
-import { SeenSince } from '@/lib/lock/seen-since';
+import { SeenSince } from '@/lib/lock/support/seen-since';
 
 describe('SeenSince', () => {
   it('keeps the first sighting while the key is seen, and a new version starts again', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Backoff, waitBackoff } from '@/lib/lock/backoff';
+import { Backoff, waitBackoff } from '@/lib/lock/holding/backoff';
 import { ServerClock } from '@/lib/lock/time';
 
 describe('server clock', () => {

@@ -1,13 +1,13 @@
 // A PostgreSQL source where holders write what they like (#39 items 1, 2): hostile text in lock rows, an oversized
 // row, and a forged lockboard_audit row cost only themselves; the source lists in the library, the API and the CLI.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuditRecord } from '@/lib/lock/audit-record';
+import type { AuditRecord } from '@/lib/lock/audit/record';
 import { openSource, parseSource } from '@/lib/lock/stores';
 import { runCli } from '../helpers/cli';
 import { HOSTILE_TEXT, RAW_UNSAFE, textFieldsAreText } from '../helpers/fuzz';
 import { startPostgres, type TestPostgres } from '../helpers/postgres';
 import { call, importRoutes, SECRET, type Routes } from '../helpers/routes';
-import { trustAuditRecords } from '@/lib/lock/audit-trust';
+import { trustAuditRecords } from '@/lib/lock/audit/trust';
 
 const OPERATOR = 'ops@example.com';
 let pg: TestPostgres;

@@ -6,7 +6,7 @@ import { runCli } from '../helpers/cli';
 import { malformedBodies, textFieldsAreText } from '../helpers/fuzz';
 import { startRedis, type TestRedis } from '../helpers/redis';
 import { call, importRoutes, SECRET, type Routes } from '../helpers/routes';
-import { trustAuditRecords } from '@/lib/lock/audit-trust';
+import { trustAuditRecords } from '@/lib/lock/audit/trust';
 
 const OPERATOR = 'ops@example.com';
 const GOOD = {

@@ -9,7 +9,7 @@ import { ZooKeeperLockStore } from '@/lib/lock/stores/zookeeper/store';
 import { runCli } from '../helpers/cli';
 import { HOSTILE_TEXT, RAW_UNSAFE, textFieldsAreText } from '../helpers/fuzz';
 import { startZooKeeper, zkClient } from '../helpers/zookeeper';
-import { trustAuditRecords } from '@/lib/lock/audit-trust';
+import { trustAuditRecords } from '@/lib/lock/audit/trust';
 
 const PERSISTENT = 0;
 const EPHEMERAL_SEQUENTIAL = 3;

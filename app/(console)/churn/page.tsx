@@ -1,5 +1,5 @@
-import { ChurnView } from '@/components/churn-view';
-import { requireRole } from '@/lib/server/session';
+import { ChurnView } from '@/components/churn/churn-view';
+import { requireRole } from '@/lib/server/auth/session';
 
 export const dynamic = 'force-dynamic';
 

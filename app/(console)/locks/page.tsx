@@ -1,13 +1,13 @@
 import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import { Suspense } from 'react';
 import { getQueryClient } from '@/components/get-query-client';
-import { RememberListQuery } from '@/components/list-return';
-import { LocksView } from '@/components/locks-view';
+import { RememberListQuery } from '@/components/locks/list-return';
+import { LocksView } from '@/components/locks/locks-view';
 import { firstValues, lockQueryOf } from '@/lib/server/lock-query';
 import { queryForConsole } from '@/lib/server/locks';
-import { requireRole } from '@/lib/server/session';
+import { requireRole } from '@/lib/server/auth/session';
 import { matchSources, sources } from '@/lib/server/sources';
-import { locksQuery } from '@/lib/queries';
+import { locksQuery } from '@/lib/console/queries';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
 // GET /api/audit – audit events of a window (≤ 31 days), newest first, each with its source, `limit` (≤ 5 000, default
 // 200) per page with a cursor; format=csv exports all; trails that could not be read are listed in `unreachable`
-import { toCsv } from '@/lib/churn-csv';
-import { parseWindow, readEvents } from '@/lib/server/audit';
+import { toCsv } from '@/lib/console/churn/csv';
+import { parseWindow, readEvents } from '@/lib/server/audit/events';
 import { ApiError, json, withRole } from '@/lib/server/http';
 
 const PAGE = 200;

@@ -3,7 +3,7 @@
 // must not redeliver it), 5xx only when storage fails (Pub/Sub redelivers), 200 otherwise, with what was written.
 import type { NextRequest } from 'next/server';
 import { errorResponse, json, readJson } from '@/lib/server/http';
-import { authenticatePush, observe, parsePush } from '@/lib/server/gcs-events';
+import { authenticatePush, observe, parsePush } from '@/lib/server/live/gcs-events';
 import { z } from 'zod';
 
 export const dynamic = 'force-dynamic';

@@ -1,11 +1,11 @@
-// GET /api/lock-stream?name=N[&bucket=B] – Server-Sent Events of one lock for its page (lib/server/one-lock-stream):
+// GET /api/lock-stream?name=N[&bucket=B] – Server-Sent Events of one lock for its page (lib/server/live/one-lock-stream):
 // the lock as it changes, pushed through its source's watcher instead of polled. Viewer role; sensitive fields for
 // operators only. An ended session is told as a `signed-out` event on a 200 stream, as on the list's stream.
 import { z } from 'zod';
 import { parseWith } from '@/lib/server/http';
-import { oneLockStream } from '@/lib/server/one-lock-stream';
+import { oneLockStream } from '@/lib/server/live/one-lock-stream';
 import { sourceOfLock } from '@/lib/server/sources';
-import { sseRoute } from '@/lib/server/sse-route';
+import { sseRoute } from '@/lib/server/live/sse-route';
 
 export const dynamic = 'force-dynamic';
 

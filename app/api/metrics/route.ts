@@ -4,7 +4,12 @@ import { storeUnavailable } from '@/lib/lock/store-errors';
 import { env } from '@/lib/server/env';
 import { ApiError, errorResponse, tokenMatches } from '@/lib/server/http';
 import { queryForConsole } from '@/lib/server/locks';
-import { MAX_PER_LOCK_SERIES, METRICS_CONTENT_TYPE, renderMetrics, type SourceListing } from '@/lib/server/prometheus';
+import {
+  MAX_PER_LOCK_SERIES,
+  METRICS_CONTENT_TYPE,
+  renderMetrics,
+  type SourceListing,
+} from '@/lib/server/metrics/lock-gauges';
 import { sources } from '@/lib/server/sources';
 
 export const dynamic = 'force-dynamic';

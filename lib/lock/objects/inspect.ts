@@ -3,7 +3,7 @@
 import { classifyObject, type Classification, type ObjectView } from './formats';
 import { isoTime, isValidTime } from '../time';
 import type { GcsObjectResource, LockHealth, LockInfo } from '../types';
-import { droppedNote, joinNotes } from '../untrusted';
+import { droppedNote, joinNotes } from '../support/untrusted';
 
 export { LOCKBOARD_FORMAT } from './formats';
 

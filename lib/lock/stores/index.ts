@@ -1,6 +1,6 @@
 // The registry: the one file that names every store. A new store is one folder with a definition listed here.
 // Definitions load their SDK only when a source of theirs is opened, so a GCS-only install loads no other SDK.
-import { redactUrl } from '../redact-url';
+import { redactUrl } from '../support/redact-url';
 import type { LockStore } from '../store';
 import { dynamodb } from './dynamodb/definition';
 import { files } from './files/definition';

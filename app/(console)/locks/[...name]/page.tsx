@@ -1,11 +1,11 @@
 import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import { getQueryClient } from '@/components/get-query-client';
-import { LockDetail } from '@/components/lock-detail';
+import { LockDetail } from '@/components/lock/lock-detail';
 import { ApiError } from '@/lib/server/http';
 import { getForConsole } from '@/lib/server/locks';
-import { requireRole } from '@/lib/server/session';
+import { requireRole } from '@/lib/server/auth/session';
 import { sourceOfLock, type Source } from '@/lib/server/sources';
-import { lockHref, lockQuery, NAME_IN_QUERY } from '@/lib/queries';
+import { lockHref, lockQuery, NAME_IN_QUERY } from '@/lib/console/queries';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
 // GET /api/audit/summary – per-hour counts by kind, top locks, hold times, takeovers, failures, force-releases, and
 // the trails that could not be read (`unreachable`: their sources, the store's words, the last good read)
-import { summarise } from '@/lib/churn';
-import { parseWindow, readEvents } from '@/lib/server/audit';
+import { summarise } from '@/lib/console/churn/summary';
+import { parseWindow, readEvents } from '@/lib/server/audit/events';
 import { json, withRole } from '@/lib/server/http';
 
 export const GET = withRole('viewer', async (req) => {

@@ -1,7 +1,7 @@
 // GET|POST /api/auth/* – next-auth sign-in, callback, session and sign-out endpoints
 import NextAuth from 'next-auth';
 import { NextRequest } from 'next/server';
-import { authOptions } from '@/lib/server/auth';
+import { authOptions } from '@/lib/server/auth/auth';
 import { ApiError, errorResponse, readBodyCapped } from '@/lib/server/http';
 
 /** Sign-in forms and sign-out posts are tiny forms: bodies are read with a cap before next-auth sees them. */

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { json, parseWith, withRole } from '@/lib/server/http';
 import { getForConsole } from '@/lib/server/locks';
 import { sourceOfLock } from '@/lib/server/sources';
-import { NAME_IN_QUERY } from '@/lib/queries';
+import { NAME_IN_QUERY } from '@/lib/console/queries';
 
 const query = z.object({ bucket: z.string().max(222).optional(), name: z.string().min(1).max(1024).optional() });
 

@@ -3,8 +3,8 @@
 // release; a missing table refuses the release (nothing is deleted unaudited).
 import { randomBytes } from 'node:crypto';
 import { CreateTableCommand, PutItemCommand, ScanCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { AUDIT_STRING_FIELDS, type AuditRecord } from '../../audit-record';
-import { signAuditFields } from '../../audit-trust';
+import { AUDIT_STRING_FIELDS, type AuditRecord } from '../../audit/record';
+import { signAuditFields } from '../../audit/trust';
 import type { Item } from './table';
 import { TableMissingError, type DynamoTable } from './table';
 

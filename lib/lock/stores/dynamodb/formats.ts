@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { MAX_BODY_BYTES } from '../../objects/formats/types';
 import { isValidTime } from '../../time';
-import { FieldReader, jsonObject } from '../../untrusted';
+import { FieldReader, jsonObject } from '../../support/untrusted';
 import type { Condition, Item, KeySchema } from './table';
 
 export interface DynamoReading {

@@ -3,7 +3,7 @@
 // UpdateItem conditioned on the holder's recordVersionNumber (a new one each time); release is one conditional
 // DeleteItem. Loss is pushed through `signal` (a failed condition, or the monotonic deadline before the lease ends).
 import { randomUUID } from 'node:crypto';
-import { RefreshingLock, type RefreshResult } from '../../refreshing-lock';
+import { RefreshingLock, type RefreshResult } from '../../holding/refreshing-lock';
 import type { DynamoTable } from './table';
 
 export interface DynamoLockSettings {

@@ -2,7 +2,7 @@
 // its format; force-released by one DeleteItem whose ConditionExpression pins exactly what was read, recorded in the
 // audit table before (refused when it cannot be) and after.
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { AuditRecord } from '../../audit-record';
+import type { AuditRecord } from '../../audit/record';
 import { assertVersion, notALockView, recordedRelease, type LockStore, type LockView } from '../../store';
 import type { ReleaseRequest, StorePage, StoreReleaseResult } from '../../store';
 import { DEFAULT_AUDIT_TABLE, DynamoAuditTrail } from './audit';

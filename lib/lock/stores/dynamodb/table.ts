@@ -12,7 +12,7 @@ import {
   type AttributeValue,
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
-import { DateHeaderClock } from '../../date-clock';
+import { DateHeaderClock } from '../../support/date-clock';
 
 export type Item = Record<string, AttributeValue>;
 

@@ -4,7 +4,7 @@
 import type { LockView, StoreTerms } from '../../store';
 import { monotonicNow } from '../../time';
 import type { LockHealth } from '../../types';
-import { droppedNote, joinNotes } from '../../untrusted';
+import { droppedNote, joinNotes } from '../../support/untrusted';
 import { versionOf, type DynamoReading } from './formats';
 import { dynamoHealthWords } from './health-words';
 

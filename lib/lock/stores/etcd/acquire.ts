@@ -2,7 +2,7 @@
 // `Txn If(CreateRevision(<name>/<lease hex>) == 0) Then Put(key, "", lease)`, then the queue's turn (wait-turn.ts).
 // A timeout, an abort or an error while waiting removes the own key (pinned) and revokes the lease.
 import { LockOptionsError } from '../../errors';
-import { validateLockName } from '../../options';
+import { validateLockName } from '../../holding/options';
 import type { LockInfo } from '../../types';
 import { recordEtcdEvent } from './audit';
 import type { Etcd3Client } from './client';

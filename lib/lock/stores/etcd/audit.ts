@@ -1,11 +1,11 @@
 // The etcd audit trail: one key per event under `lockboard/audit/` in the same etcd (value: the event as JSON),
 // named by the writer's millisecond time so a window is one range read. etcd keeps no wall-clock time (a revision is
 // an order, not a time): a record's time is its signed time where the signature holds, else the writer's, marked as
-// reported (lib/lock/audit-trust.ts). Values are read bounded (bounded-read.ts) and checked by type.
+// reported (lib/lock/audit/trust.ts). Values are read bounded (bounded-read.ts) and checked by type.
 import { randomBytes } from 'node:crypto';
-import { AUDIT_STRING_FIELDS, type AuditRecord } from '../../audit-record';
-import { signAuditFields } from '../../audit-trust';
-import { jsonObject } from '../../untrusted';
+import { AUDIT_STRING_FIELDS, type AuditRecord } from '../../audit/record';
+import { signAuditFields } from '../../audit/trust';
+import { jsonObject } from '../../support/untrusted';
 import { readKeysOnly, readValues } from './bounded-read';
 import type { Etcd3Client } from './client';
 

@@ -4,7 +4,7 @@
 // is on a lease) in batches through a second client whose gRPC messages are capped: a reply over the cap is refused
 // from its length prefix, before its body is read, and its keys are then read one by one. A key whose reply alone is
 // over the cap, or whose value is over 64 KiB, is kept as oversized: its value is never used, as on the other stores.
-import { mapLimit } from '../../map-limit';
+import { mapLimit } from '../../support/map-limit';
 import type { Etcd3Client } from './client';
 import type { EtcdKv } from './formats';
 

@@ -1,8 +1,8 @@
 // Locks in etcd (stores.md): listed with one range read of the prefix (keys sorted by create revision) and one
 // LeaseTimeToLive per holder; force-released by one transaction pinned to the holder key's create revision, on the
 // holder only (waiters are shown, never released); audited under lockboard/audit/ before and after.
-import type { AuditRecord } from '../../audit-record';
-import { mapLimit } from '../../map-limit';
+import type { AuditRecord } from '../../audit/record';
+import { mapLimit } from '../../support/map-limit';
 import { assertVersion, notALockView, recordedRelease, type LockStore, type LockView } from '../../store';
 import type { ChangeFeed, ChangeFeedHandlers, ReleaseRequest, StorePage, StoreReleaseResult } from '../../store';
 import { AUDIT_PREFIX, readEtcdEvents, recordEtcdEvent } from './audit';

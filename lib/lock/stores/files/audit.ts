@@ -3,9 +3,9 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { AUDIT_STRING_FIELDS, type AuditRecord } from '../../audit-record';
-import { signAuditFields } from '../../audit-trust';
-import { jsonObject } from '../../untrusted';
+import { AUDIT_STRING_FIELDS, type AuditRecord } from '../../audit/record';
+import { signAuditFields } from '../../audit/trust';
+import { jsonObject } from '../../support/untrusted';
 
 const FILE = 'audit.jsonl';
 

@@ -9,7 +9,7 @@ import { GEN_SUFFIX, LOCKD_SUFFIX, parseGeneration } from './gendir-body';
 import { devKey } from './proc';
 import { pidVerdict, processInfo } from './process';
 import { heldBy, holdersOf, live, noHolder, type Context, type Reading } from './reading';
-import { jsonObject } from '../../untrusted';
+import { jsonObject } from '../../support/untrusted';
 
 const PROPER_LOCKFILE_STALE_MS = 10_000;
 

@@ -2,12 +2,12 @@
 // mtime every ttl/4; a refresh that finds the generation gone (taken over, or removed by an operator) aborts `signal`.
 import fs from 'node:fs';
 import { LockOptionsError } from '../../errors';
-import { runHolding, releasedEvent } from '../../holding';
-import { defaultIdentity, validateLockName } from '../../options';
-import { RefreshingLock, type RefreshResult } from '../../refreshing-lock';
+import { runHolding, releasedEvent } from '../../holding/hold';
+import { defaultIdentity, validateLockName } from '../../holding/options';
+import { RefreshingLock, type RefreshResult } from '../../holding/refreshing-lock';
 import { MAX_TIMER_MS } from '../../time';
 import type { LockInfo } from '../../types';
-import { waitForLock } from '../../wait';
+import { waitForLock } from '../../holding/wait';
 import { recordEvent } from './audit';
 import { newGeneration, refreshGeneration, releaseGeneration, tryAcquireGeneration } from './gendir';
 

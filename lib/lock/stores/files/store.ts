@@ -3,7 +3,7 @@
 // audited in `.lockboard/audit.jsonl` beside the locks.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AuditRecord } from '../../audit-record';
+import type { AuditRecord } from '../../audit/record';
 import { LockOptionsError } from '../../errors';
 import { assertVersion, notALockView, recordedRelease, type LockStore, type LockView } from '../../store';
 import type { ChangeFeed, ChangeFeedHandlers, ReleaseRequest, StorePage, StoreReleaseResult } from '../../store';

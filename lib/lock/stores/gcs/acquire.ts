@@ -1,13 +1,13 @@
 // acquireLock: create with ifGenerationMatch=0; on 412 read the holder; adopt our own lock, take over exactly the
 // stale version, or wait with reads (never repeated creates) until it is absent or stale.
 import { AuditWriter } from './audit';
-import { Backoff, raceAbort, sleep, waitBackoff } from '../../backoff';
+import { Backoff, raceAbort, sleep, waitBackoff } from '../../holding/backoff';
 import { LockAbortError, LockTimeoutError } from '../../errors';
 import { hostname } from 'node:os';
 import { BucketObjects, GcsCallError, isTransient, statusOf, type Preconditions } from './client';
 import { inspectLock, LOCKBOARD_FORMAT } from '../../objects/inspect';
 import { Lock } from './lock';
-import { resolveOptions, type ResolvedOptions } from '../../options';
+import { resolveOptions, type ResolvedOptions } from '../../holding/options';
 import { monotonicNow, setLongTimeout } from '../../time';
 import type { AcquireOptions, GcsObjectResource, LockInfo } from '../../types';
 

@@ -1,8 +1,8 @@
 // listAuditEvents: audit objects of a time window, read from their metadata. Object names sort by time, so the
 // window is one listing with startOffset/endOffset: one objects.list call per 1 000 events, no per-object GET.
 import type { Storage } from '@google-cloud/storage';
-import { AUDIT_STRING_FIELDS, type AuditEventKind, type AuditRecord } from '../../audit-record';
-import { storeTime } from '../../audit-time';
+import { AUDIT_STRING_FIELDS, type AuditEventKind, type AuditRecord } from '../../audit/record';
+import { storeTime } from '../../audit/time';
 import { auditObjectName } from '../../objects/audit-names';
 
 export { AUDIT_STRING_FIELDS, type AuditRecord };

@@ -1,13 +1,13 @@
 // Audit events: one small object per event under the audit prefix. A holder's events are written in the background
 // and never delay or fail a lock operation (queued, retried a few times, then dropped with a warning); a
 // force-release records its attempt with `recordNow` before it deletes anything, and refuses when it cannot.
-import { signAuditFields } from '../../audit-trust';
+import { signAuditFields } from '../../audit/trust';
 import { auditObjectName } from '../../objects/audit-names';
-import type { AuditEvent } from '../../audit-record';
+import type { AuditEvent } from '../../audit/record';
 import { isTransient, statusOf, type BucketObjects } from './client';
 
 export { auditObjectName };
-export type { AuditEvent, AuditEventKind } from '../../audit-record';
+export type { AuditEvent, AuditEventKind } from '../../audit/record';
 
 const ATTEMPTS = 3;
 const REQUEST_TIMEOUT_MS = 5_000;
@@ -46,7 +46,7 @@ export class AuditWriter {
   /** Writes one event now, with retries; resolves to its object name, rejects with the storage error. */
   async recordNow(event: AuditEvent): Promise<string> {
     const metadata: Record<string, string> = {};
-    // signed when this process holds the deployment's key (the console, the CLI): lib/lock/audit-trust.ts
+    // signed when this process holds the deployment's key (the console, the CLI): lib/lock/audit/trust.ts
     for (const [key, value] of Object.entries(signAuditFields(event, this.objects.clock.now())))
       if (value !== undefined) metadata[key] = String(value);
     if (metadata.error) metadata.error = truncateBytes(metadata.error, 1024);

@@ -7,7 +7,7 @@ import type { GcsObjectResource } from '../../types';
 import { BucketNotFoundError, GcsCallError, mediaError, statusOf } from './errors';
 import { readMedia } from './media';
 
-import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../options';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../holding/options';
 
 export { DEFAULT_REQUEST_TIMEOUT_MS };
 

@@ -1,7 +1,7 @@
 // How a failed GCS call is told apart: its HTTP status (0 for a timeout or a network error), and a missing bucket (a
 // configuration error) never mistaken for a missing lock object.
 import type { MediaResponse } from './media';
-import { branded } from '../../branded';
+import { branded } from '../../support/branded';
 
 /** A failed GCS call: `status` is the HTTP status, or 0 for a timeout or a network error. */
 export class GcsCallError extends Error {

@@ -4,12 +4,12 @@
 // certmagic locks have their temporary hold cleared first, by a PATCH with the same conditions.
 import type { Storage } from '@google-cloud/storage';
 import { AuditWriter } from './audit';
-import { Backoff, sleep } from '../../backoff';
+import { Backoff, sleep } from '../../holding/backoff';
 import { AuditWriteError, LockOptionsError } from '../../errors';
 import { BucketObjects, isTransient, statusOf } from './client';
 import { inspectLock } from '../../objects/inspect';
 import { bodyFor } from './list';
-import { DEFAULT_AUDIT_PREFIX, validateLockName } from '../../options';
+import { DEFAULT_AUDIT_PREFIX, validateLockName } from '../../holding/options';
 import type { LockInfo } from '../../types';
 
 export interface ForceReleaseOptions {

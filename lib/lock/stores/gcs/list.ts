@@ -1,12 +1,12 @@
 // listLocks / getLock: one objects.list call per 1 000 objects with a field projection, classified by the format
 // registry. Bodies are read only where a format needs them (≤ 64 KiB), once per object generation (cached).
 import type { Storage } from '@google-cloud/storage';
-import { LruBytes } from '../../lru-bytes';
+import { LruBytes } from '../../support/lru-bytes';
 import { needsBody } from '../../objects/formats';
 import { BucketObjects } from './client';
 import { inspectLock, objectViewOf, pendingLock } from '../../objects/inspect';
-import { ReadLimiter, readLater } from '../../later-reads';
-import { validateLockName } from '../../options';
+import { ReadLimiter, readLater } from '../../support/later-reads';
+import { validateLockName } from '../../holding/options';
 import { isoTime } from '../../time';
 import type { GcsObjectResource, LockInfo } from '../../types';
 

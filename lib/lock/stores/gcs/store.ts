@@ -2,8 +2,8 @@
 // force-release conditioned on generation and metageneration (refreshed / confirmed: false as GCS answers them), the
 // audit trail as objects in the bucket.
 import type { Storage } from '@google-cloud/storage';
-import type { AuditRecord } from '../../audit-record';
-import { DEFAULT_AUDIT_PREFIX } from '../../options';
+import type { AuditRecord } from '../../audit/record';
+import { DEFAULT_AUDIT_PREFIX } from '../../holding/options';
 import { assertVersion, type LockStore, type LockView, type ReleaseRequest, type StorePage } from '../../store';
 import type { ChangeFeed, ChangeFeedHandlers, ListOptions, StoreReleaseResult } from '../../store';
 import type { LockInfo } from '../../types';

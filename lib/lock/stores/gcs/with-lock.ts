@@ -1,5 +1,5 @@
 import { acquireLock } from './acquire';
-import { errorMessage, runHolding } from '../../holding';
+import { errorMessage, runHolding } from '../../holding/hold';
 import type { Lock } from './lock';
 import type { AcquireOptions } from '../../types';
 

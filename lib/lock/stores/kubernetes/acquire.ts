@@ -2,10 +2,10 @@
 // the Lease; create it when absent; take it when nobody holds it, or when this candidate has seen it unchanged for
 // its leaseDurationSeconds on its own clock (never by comparing the writer's renewTime with ours); otherwise wait.
 import { LockOptionsError } from '../../errors';
-import { defaultIdentity } from '../../options';
+import { defaultIdentity } from '../../holding/options';
 import { MAX_TIMER_MS, monotonicNow } from '../../time';
 import type { LockInfo } from '../../types';
-import { waitForLock } from '../../wait';
+import { waitForLock } from '../../holding/wait';
 import { KubeRequestError, microTime, type Lease, type LeaseApi } from './lease';
 import { KubeLeaseLock, type KubeLockSettings } from './lock';
 

@@ -2,11 +2,11 @@
 // A Lease, because the console's Role is `get, list, watch, update` on leases and nothing else (the manifests create
 // this Lease); each record is one annotation, the newest 100 kept (annotations total at most 256 KiB).
 import { randomBytes } from 'node:crypto';
-import { AUDIT_STRING_FIELDS, type AuditRecord } from '../../audit-record';
+import { AUDIT_STRING_FIELDS, type AuditRecord } from '../../audit/record';
 import { AUDIT_LEASE } from './formats';
 import { KubeRequestError, type Lease, type LeaseApi } from './lease';
-import { signAuditFields } from '../../audit-trust';
-import { jsonObject } from '../../untrusted';
+import { signAuditFields } from '../../audit/trust';
+import { jsonObject } from '../../support/untrusted';
 import { MAX_BODY_BYTES } from '../../objects/formats/types';
 
 const PREFIX = 'audit.lockboard.dev/';

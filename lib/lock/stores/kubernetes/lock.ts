@@ -2,7 +2,7 @@
 // leaseDurationSeconds, acquireTime/renewTime in six-digit MicroTime, leaseTransitions), so Lockboard and client-go
 // candidates contend for one Lease. Each renew is a PUT pinned to the resourceVersion of our last write; a 409 means
 // someone else wrote it (a candidate took over, or an operator cleared it), pushed through `signal`.
-import { RefreshingLock, type RefreshResult } from '../../refreshing-lock';
+import { RefreshingLock, type RefreshResult } from '../../holding/refreshing-lock';
 import { KubeRequestError, microTime, type Lease, type LeaseApi } from './lease';
 import { clearedLease } from './release';
 

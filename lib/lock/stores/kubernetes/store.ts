@@ -1,7 +1,7 @@
 // Locks in Kubernetes Leases (stores.md, facts-coordination §4 and Part B §1): listed a page of 500 Leases per request,
 // judged as client-go judges them, released by one PUT pinned to the resourceVersion seen, audited in the
 // lockboard-audit Lease, and watched for the console's live view.
-import type { AuditRecord } from '../../audit-record';
+import type { AuditRecord } from '../../audit/record';
 import { LockOptionsError } from '../../errors';
 import { assertVersion, notALockView, recordedRelease, type LockStore, type LockView } from '../../store';
 import type { ChangeFeed, ChangeFeedHandlers, ReleaseRequest, StorePage, StoreReleaseResult } from '../../store';

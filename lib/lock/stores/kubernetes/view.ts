@@ -9,7 +9,7 @@ import { keyOf, timeOf, type Lease } from './lease';
 import { kubeTerms } from './terms';
 import { annotationsNote, boundedAnnotations } from './untrusted';
 import { versionOfLease } from './version';
-import { droppedNote, joinNotes } from '../../untrusted';
+import { droppedNote, joinNotes } from '../../support/untrusted';
 
 /** First time the console saw each Lease at each resourceVersion (`namespace/name` → rv and when). */
 export type Observations = Map<string, { rv: string; at: number }>;

@@ -1,7 +1,7 @@
 // The PostgreSQL audit trail: lockboard_audit (created if absent), read with the lock tables' own release histories;
 // each row dated by the server (a trigger), never by a writer.
-import type { AuditRecord } from '../../audit-record';
-import { signAuditFields } from '../../audit-trust';
+import type { AuditRecord } from '../../audit/record';
+import { signAuditFields } from '../../audit/trust';
 import type { Queryable } from './advisory';
 import { findLockTables, ident } from './tables';
 

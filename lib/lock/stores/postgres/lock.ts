@@ -5,9 +5,9 @@
 // the block threw) in lockboard_released, beside the locks. The lock holds as long as the given connection lives.
 import { hostname } from 'node:os';
 import { LockLostError, LockOptionsError } from '../../errors';
-import { runHolding } from '../../holding';
-import { defaultIdentity, validateLockName } from '../../options';
-import { waitForLock } from '../../wait';
+import { runHolding } from '../../holding/hold';
+import { defaultIdentity, validateLockName } from '../../holding/options';
+import { waitForLock } from '../../holding/wait';
 import type { LockInfo } from '../../types';
 import type { Queryable } from './advisory';
 import { ident } from './tables';

@@ -1,11 +1,11 @@
 // acquireRedisLock / withRedisLock / computeOnce: the protocol's acquire, wait and outcome on Redis (or on the
 // in-process MemoryRedisLocks). Waiting reads the holder with backoff (no repeated SETs piling on), until timeoutMs.
-import { sleep } from '../../backoff';
+import { sleep } from '../../holding/backoff';
 import { LockOptionsError, LockTimeoutError } from '../../errors';
-import { releasedEvent, runHolding } from '../../holding';
-import { defaultIdentity, validateLockName } from '../../options';
+import { releasedEvent, runHolding } from '../../holding/hold';
+import { defaultIdentity, validateLockName } from '../../holding/options';
 import { MAX_TIMER_MS, monotonicNow } from '../../time';
-import { waitForLock } from '../../wait';
+import { waitForLock } from '../../holding/wait';
 import type { LockInfo } from '../../types';
 import type { RedisClientLike } from './conn';
 import { fenceKeyFor, lockValue, redisBackend, RedisLock, type RedisLockBackend } from './lock';

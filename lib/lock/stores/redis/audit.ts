@@ -1,6 +1,6 @@
 // The Redis audit trail: a stream in the same database (lockboard:audit), written before and after each release.
-import { AUDIT_STRING_FIELDS, type AuditRecord } from '../../audit-record';
-import { signAuditFields } from '../../audit-trust';
+import { AUDIT_STRING_FIELDS, type AuditRecord } from '../../audit/record';
+import { signAuditFields } from '../../audit/trust';
 import type { RedisConn } from './conn';
 
 /** One event in the audit stream (XADD, capped near 100 000 entries). */

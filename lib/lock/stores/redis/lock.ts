@@ -3,7 +3,7 @@
 // `signal` by a monotonic deadline. A backend interface lets unit tests run on an in-process store with the same API.
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { RefreshingLock, type RefreshResult } from '../../refreshing-lock';
+import { RefreshingLock, type RefreshResult } from '../../holding/refreshing-lock';
 import { RedisConn, type RedisClientLike } from './conn';
 
 /** What the lock needs of a store: Redis through Lua, or the in-process MemoryRedisLocks. */

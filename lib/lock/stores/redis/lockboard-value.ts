@@ -1,7 +1,7 @@
 // Lockboard's own Redis value (lib/lock/stores/redis/lock.ts writes it): JSON written by whoever can SET the key, so
 // every field is checked for its type where it is read; a wrong-typed one is dropped and named in the lock's note.
 import { isValidTime } from '../../time';
-import { FieldReader, jsonObject } from '../../untrusted';
+import { FieldReader, jsonObject } from '../../support/untrusted';
 import type { RedisReading } from './formats';
 
 /** Lockboard's own value: JSON whose every field is checked for its type (a holder may have written anything). */

@@ -2,8 +2,8 @@
 // TIME; force-released by one Lua script per format that compares what the operator saw (a hash of the value, or of
 // Redisson's / SUJ's owner field) and deletes only on a match, waking that format's waiters as its own unlock does;
 // audited in a stream of the same database before and after.
-import { SeenSince } from '../../seen-since';
-import type { AuditRecord } from '../../audit-record';
+import { SeenSince } from '../../support/seen-since';
+import type { AuditRecord } from '../../audit/record';
 import { assertVersion, notALockView, recordedRelease, type LockStore, type LockView } from '../../store';
 import type { ChangeFeed, ChangeFeedHandlers, ReleaseRequest, StorePage, StoreReleaseResult } from '../../store';
 import { RedisConn, type RedisClientLike } from './conn';

@@ -1,9 +1,9 @@
 // How a Redis lock is shown: health on Redis's TIME, "seen since" where the format records no acquire time, the TTL
 // only where the key has one, in Redis's own words.
-import type { SeenSince } from '../../seen-since';
+import type { SeenSince } from '../../support/seen-since';
 import type { LockView } from '../../store';
 import type { LockHealth } from '../../types';
-import { joinNotes } from '../../untrusted';
+import { joinNotes } from '../../support/untrusted';
 import { versionOf, type RedisKeyRead, type RedisReading } from './formats';
 import { redisTerms } from './terms';
 

@@ -4,9 +4,9 @@
 import { randomBytes } from 'node:crypto';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { LockOptionsError } from '../../errors';
-import { releasedEvent, runHolding } from '../../holding';
-import { leaseSettings } from '../../options';
-import { waitForLock } from '../../wait';
+import { releasedEvent, runHolding } from '../../holding/hold';
+import { leaseSettings } from '../../holding/options';
+import { waitForLock } from '../../holding/wait';
 import type { LockView } from '../../store';
 import { s3Status, S3Objects } from './objects';
 import { heldBody, S3Lock, type S3LockSettings } from './lock';

@@ -1,9 +1,9 @@
 // S3's audit trail: one JSON object per event under the audit prefix (created only if absent), read back per day.
-import { AUDIT_STRING_FIELDS, type AuditRecord } from '../../audit-record';
-import { storeTime } from '../../audit-time';
-import { signAuditFields } from '../../audit-trust';
-import { mapLimit } from '../../map-limit';
-import { jsonObject } from '../../untrusted';
+import { AUDIT_STRING_FIELDS, type AuditRecord } from '../../audit/record';
+import { storeTime } from '../../audit/time';
+import { signAuditFields } from '../../audit/trust';
+import { mapLimit } from '../../support/map-limit';
+import { jsonObject } from '../../support/untrusted';
 import { auditObjectName } from '../../objects/audit-names';
 import type { S3Objects } from './objects';
 

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { LockOptionsError } from '../../errors';
-import { RefreshingLock, type RefreshResult } from '../../refreshing-lock';
+import { RefreshingLock, type RefreshResult } from '../../holding/refreshing-lock';
 import { MAX_TIMER_MS } from '../../time';
 import { s3Status, type S3Objects } from './objects';
 import { lockboardFields } from './view';

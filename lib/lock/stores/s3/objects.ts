@@ -9,7 +9,7 @@ import {
   PutObjectCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
-import { DateHeaderClock } from '../../date-clock';
+import { DateHeaderClock } from '../../support/date-clock';
 
 export interface S3Body {
   key: string;

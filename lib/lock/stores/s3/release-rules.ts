@@ -1,6 +1,6 @@
 // What an S3 force-release decides besides its one conditional delete: whether a newer version seen is the same
 // holder's refresh or a successor, and the refusal of a source configured as read-only.
-import { ownerDigest } from '../../owner-digest';
+import { ownerDigest } from '../../audit/owner-digest';
 import type { LockView, ReleaseRequest } from '../../store';
 import { tokenOfVersion } from './view';
 

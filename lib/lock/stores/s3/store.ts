@@ -2,12 +2,12 @@
 // on S3's own clock, every force-release one DeleteObject with If-Match on the ETag the operator saw, recorded in the
 // bucket's audit trail before the delete (nothing is deleted when it cannot be recorded) and after it.
 import type { S3Client } from '@aws-sdk/client-s3';
-import type { AuditRecord } from '../../audit-record';
-import { ReadLimiter, readLater } from '../../later-reads';
-import { mapLimit } from '../../map-limit';
+import type { AuditRecord } from '../../audit/record';
+import { ReadLimiter, readLater } from '../../support/later-reads';
+import { mapLimit } from '../../support/map-limit';
 import { dataReason, needsBody } from '../../objects/formats';
 import { inspectView, pendingView } from '../../objects/inspect';
-import { DEFAULT_AUDIT_PREFIX } from '../../options';
+import { DEFAULT_AUDIT_PREFIX } from '../../holding/options';
 import { assertVersion, recordedRelease, type LockStore, type LockView, type ReleaseRequest } from '../../store';
 import type { ListOptions, StorePage, StoreReleaseResult } from '../../store';
 import { auditWords, S3AuditTrail } from './audit';

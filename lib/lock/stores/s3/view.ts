@@ -2,7 +2,7 @@
 // object format registry GCS shares; the version is ETag + LastModified, in S3's own words.
 import type { ObjectView } from '../../objects/formats';
 import { stringField } from '../../objects/formats/types';
-import { jsonObject } from '../../untrusted';
+import { jsonObject } from '../../support/untrusted';
 import type { ObjectIdentity } from '../../objects/inspect';
 import type { LockView } from '../../store';
 import type { LockInfo } from '../../types';

@@ -1,11 +1,11 @@
 // The ZooKeeper audit trail: persistent sequential nodes under `<source path>/.lockboard/audit`, named
 // `e-<milliseconds>-<seq>` so a window is chosen from the names and only its events are read; each is dated by its
 // node's ctime (the server's), not by the name or body its writer chose.
-import { AUDIT_STRING_FIELDS, type AuditRecord } from '../../audit-record';
+import { AUDIT_STRING_FIELDS, type AuditRecord } from '../../audit/record';
 import { long, type ZkConn } from './conn';
 import { joinPath } from './source';
-import { signAuditFields } from '../../audit-trust';
-import { jsonObject } from '../../untrusted';
+import { signAuditFields } from '../../audit/trust';
+import { jsonObject } from '../../support/untrusted';
 
 export const auditPath = (base: string) => joinPath(base, '.lockboard/audit');
 

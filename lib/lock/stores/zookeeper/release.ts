@@ -6,7 +6,7 @@ import type { LockView, ReleaseRequest, StoreReleaseOutcome } from '../../store'
 import { codeOf, long, ZK, type ZkConn } from './conn';
 import type { Contender, ZkLock } from './read';
 import { parseVersion } from './version';
-import { branded } from '../../branded';
+import { branded } from '../../support/branded';
 
 /**
  * A release whose old holder is not told (a leader election, or a recipe lock whose holder keeps believing it holds)

@@ -2,7 +2,7 @@
 // sequence order; force-released by one multi(check, delete) of the exact holder node; audited under the source's
 // .lockboard/audit node before and after. ZooKeeper has no clock to ask: times are the nodes' ctime/mtime (the
 // server's clock when written) against this machine's clock.
-import type { AuditRecord } from '../../audit-record';
+import type { AuditRecord } from '../../audit/record';
 import { assertVersion, notALockView, recordedRelease, type LockStore, type LockView } from '../../store';
 import type { ChangeFeed, ChangeFeedHandlers, ReleaseRequest, StorePage, StoreReleaseResult } from '../../store';
 import { readEvents, recordEvent } from './audit';

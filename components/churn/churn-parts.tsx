@@ -1,0 +1,143 @@
+'use client';
+// The churn page's building blocks: a figure, a ranking, and the table of events.
+import Link from 'next/link';
+import type { ChurnEvent, TrailFault } from '@/lib/console/churn/summary';
+import { formatTime } from '@/lib/text/format';
+import { lockHref } from '@/lib/console/queries';
+import { SafeText } from '../ui/safe-text';
+
+export function Stat({ label, value, testId }: { label: string; value: string; testId?: string }) {
+  return (
+    <div className="rounded-lg p-3 ring-1 ring-zinc-200 dark:ring-zinc-700">
+      <div className="text-xs text-zinc-500">{label}</div>
+      <div className="tabular text-xl font-semibold" data-testid={testId}>
+        {value}
+      </div>
+    </div>
+  );
+}
+
+/** A ranking's row: the label, the figure, and for a lock the bucket its link opens it in. */
+export type RankRow = [label: string, value: string, bucket?: string, source?: string];
+
+export function Ranking({ title, rows, plain = false }: { title: string; rows: RankRow[]; plain?: boolean }) {
+  return (
+    <div>
+      <h2 className="mb-2 text-sm font-semibold">{title}</h2>
+      {rows.length === 0 ? (
+        <p className="text-sm text-zinc-500">None in this window.</p>
+      ) : (
+        <ol className="space-y-1 text-sm" data-testid="churn-list" data-list={title}>
+          {rows.map(([k, v, bucket, source]) => (
+            <li key={`${source ?? ''}\u0000${k}`} className="flex justify-between gap-2">
+              {plain ? (
+                <span>{k}</span>
+              ) : (
+                <Link
+                  prefetch={false}
+                  href={lockHref(k, bucket)}
+                  title={source}
+                  className="truncate font-mono text-blue-700 hover:underline dark:text-blue-300"
+                >
+                  <SafeText text={k} />
+                  {source && <span className="ml-1 font-sans text-xs text-zinc-500">{source}</span>}
+                </Link>
+              )}
+              <span className="tabular">{v}</span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </div>
+  );
+}
+
+export function EventTable({
+  title,
+  events,
+  columns,
+  testId,
+}: {
+  title: string;
+  events: ChurnEvent[];
+  columns: [string, (e: ChurnEvent) => string][];
+  testId: string;
+}) {
+  return (
+    <div>
+      <h2 className="mb-2 text-sm font-semibold">
+        {title} ({events.length})
+      </h2>
+      {events.length === 0 ? (
+        <p className="text-sm text-zinc-500">None in this window.</p>
+      ) : (
+        <div className="max-h-80 overflow-auto" data-testid="churn-list" data-list={testId}>
+          <table className="w-full text-left text-sm" data-testid={testId}>
+            <thead className="text-xs uppercase text-zinc-500">
+              <tr>
+                <th className="py-1">When</th>
+                <th>Lock</th>
+                <th>Source</th>
+                {columns.map(([h]) => (
+                  <th key={h}>{h}</th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {events.slice(0, 500).map((e) => (
+                <tr key={e.id} className="border-t border-zinc-100 dark:border-zinc-800">
+                  <td className="whitespace-nowrap py-1">
+                    {formatTime(e.at)}
+                    {e.at_from === 'reported' ? (
+                      <span
+                        className="ml-1 text-xs text-zinc-500"
+                        title="This store keeps no time for its records: the time its writer reported"
+                      >
+                        (as reported)
+                      </span>
+                    ) : null}
+                  </td>
+                  <td>
+                    <Link
+                      prefetch={false}
+                      href={lockHref(e.lock, e.bucket)}
+                      className="font-mono text-blue-700 hover:underline dark:text-blue-300"
+                    >
+                      <SafeText text={e.lock} />
+                    </Link>
+                  </td>
+                  <td className="text-xs text-zinc-500">{e.source ?? ''}</td>
+                  {columns.map(([h, f]) => (
+                    <td key={h}>
+                      <SafeText text={f(e)} />
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** Trails that could not be read: their sources, the store's words, and when they were last read. */
+export function UnreachableTrails({ faults }: { faults: TrailFault[] }) {
+  if (faults.length === 0) return null;
+  return (
+    <ul
+      role="status"
+      data-testid="churn-unreachable"
+      className="space-y-1 rounded-md bg-amber-50 p-3 text-sm text-amber-950 dark:bg-amber-950 dark:text-amber-100"
+    >
+      {faults.map((f) => (
+        <li key={f.sources.join(',')}>
+          <strong>{f.sources.join(', ')}</strong> unreachable ({f.store}): {f.message}.{' '}
+          {f.lastGoodAt ? `Last good read ${formatTime(f.lastGoodAt)}; ` : 'Not read since the console started; '}
+          the figures below leave its events out.
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,110 @@
+import { formatCount as n } from '@/lib/text/format';
+import type { ReactNode } from 'react';
+import type { SourceStateData } from '@/lib/console/queries';
+import type { LiveState } from './use-lock-stream';
+
+// The notes around the lock list: how fresh it is, and what it leaves out.
+
+/** How fresh the list is: pushed live, reconnecting, or polled (with the age of the last answer). */
+export function LiveIndicator({ state, ago, fetching }: { state: LiveState; ago: number | null; fetching: boolean }) {
+  if (state === 'live') {
+    return (
+      <p
+        className="ml-auto flex items-center gap-1 text-xs text-zinc-600 dark:text-zinc-400"
+        data-testid="updated"
+        title="The server pushes every change as it happens"
+      >
+        <span aria-hidden className="inline-block h-2 w-2 rounded-full bg-emerald-500" />
+        live
+      </p>
+    );
+  }
+  return (
+    <p className="ml-auto text-xs text-zinc-500" data-testid="updated">
+      {state === 'connecting' ? 'connecting… ' : ''}
+      {ago !== null ? `updated ${ago} s ago` : ''}
+      {fetching ? ' · refreshing' : ''}
+    </p>
+  );
+}
+
+const clock = (iso: string) => new Date(iso).toISOString().slice(11, 16) + ' UTC';
+
+/**
+ * What the listing covers: each source's first pass in progress ("listed 230 000 of ~1 000 000 keys"), a source
+ * that does not answer (the store's words, since when, and the last good listing kept), rows still being read,
+ * objects that are not locks.
+ */
+export function ListingNotes(p: { where: string; sources: SourceStateData[]; pending: number; skipped: number }) {
+  return (
+    <>
+      {p.sources
+        .filter((s) => s.listing && !s.complete)
+        .map((s) => (
+          <p
+            key={`l-${s.source}`}
+            className="text-sm text-zinc-600 dark:text-zinc-400"
+            role="status"
+            data-testid="first-screen"
+          >
+            Listing {s.source}: listed {n(s.listed)}
+            {s.estimate ? ` of ~${n(s.estimate)}` : ''} keys, objects or rows so far; counts and filters cover what is
+            listed and grow as it goes.
+          </p>
+        ))}
+      {p.sources
+        .filter((s) => s.error)
+        .map((s) => (
+          <p
+            key={`e-${s.source}`}
+            role="alert"
+            className="rounded-md bg-red-50 p-2 text-sm text-red-900 dark:bg-red-950 dark:text-red-200"
+            data-testid="source-unreachable"
+          >
+            {s.source} is unreachable (since {clock(s.error!.at)}): {s.error!.message.replace(/\.$/, '')}.{' '}
+            {s.lastGoodRead
+              ? `Showing its last good listing, of ${clock(s.lastGoodRead)}; retrying.`
+              : 'Nothing listed from it yet; retrying.'}{' '}
+            The other sources are live.
+          </p>
+        ))}
+      {p.sources.length > 0 && (
+        <p className="text-xs text-zinc-500" data-testid="source-modes">
+          {p.sources
+            .map((s) =>
+              !s.live
+                ? s.source
+                : 'push' in s.live
+                  ? `${s.source}: pushed (${s.live.push})`
+                  : `${s.source}: polled every ${Math.max(1, Math.round(s.live.pollMs / 1000))} s`,
+            )
+            .join(' · ')}
+        </p>
+      )}
+      {p.pending > 0 && (
+        <p className="text-sm text-zinc-600 dark:text-zinc-400" role="status" data-testid="pending-count">
+          Reading {p.pending} lock{p.pending === 1 ? '' : 's'} in {p.where}: owner and expiry fill in as they arrive.
+        </p>
+      )}
+      {p.skipped > 0 && (
+        <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="skipped-count">
+          {n(p.skipped)} other object{p.skipped === 1 ? '' : 's'} in {p.where} skipped: data (such as Terraform state)
+          or not a recognised lock. Lockboard never offers to delete them.
+        </p>
+      )}
+    </>
+  );
+}
+
+/** A problem above the list: red, or amber for a request the page answered another way. */
+export function Alert({ tone = 'red', children }: { tone?: 'red' | 'amber'; children: ReactNode }) {
+  const colours =
+    tone === 'amber'
+      ? 'bg-amber-50 text-amber-900 dark:bg-amber-950 dark:text-amber-200'
+      : 'bg-red-50 text-red-900 dark:bg-red-950 dark:text-red-200';
+  return (
+    <div role="alert" className={`rounded-md p-3 text-sm ${colours}`}>
+      {children}
+    </div>
+  );
+}

@@ -1,0 +1,67 @@
+// A lock's holders over time from its audit events (pure; shown on the lock page).
+import type { AuditRecord } from '@/lib/lock/audit/record';
+
+export interface Tenure {
+  generation: string;
+  identity?: string;
+  from: string;
+  to?: string;
+  ended:
+    | 'held'
+    | 'released'
+    | 'failed'
+    | 'lost'
+    | 'taken over'
+    | 'force-released'
+    | 'deleted outside'
+    | 'ended, not recorded';
+  heldMs?: number;
+  error?: string;
+}
+
+/**
+ * The holders of one lock over time: one entry per generation, newest first. `free`: nothing holds the lock now, so
+ * a tenure whose end the trail lacks (an expiry, a holder that records nothing) ended all the same: never "held".
+ */
+export function timeline(events: AuditRecord[], o: { free?: boolean } = {}): Tenure[] {
+  const byGeneration = new Map<string, Tenure>();
+  const ordered = [...events].sort((a, b) => (a.at < b.at ? -1 : 1));
+  for (const e of ordered) {
+    if (!e.generation) continue;
+    if (e.event === 'acquired' || e.event === 'took-over') {
+      byGeneration.set(e.generation, { generation: e.generation, identity: e.identity, from: e.at, ended: 'held' });
+      if (e.event === 'took-over' && e.previous_generation) {
+        const previous = byGeneration.get(e.previous_generation);
+        if (previous && previous.ended === 'held') Object.assign(previous, { ended: 'taken over', to: e.at });
+      }
+      continue;
+    }
+    // A foreign lock's tenure starts at its observed creation (a Lockboard lock's own `acquired` came first)
+    if (e.event === 'observed-created') {
+      if (!byGeneration.has(e.generation))
+        byGeneration.set(e.generation, { generation: e.generation, identity: e.identity, from: e.at, ended: 'held' });
+      continue;
+    }
+    const tenure = byGeneration.get(e.generation);
+    if (!tenure) continue;
+    // An unconfirmed release (its DELETE response was lost) never overrides a confirmed one of the same generation
+    const releasedEvent = e.event === 'released' || e.event === 'force-released';
+    if (releasedEvent && e.delete_confirmed === 'false' && tenure.ended !== 'held' && tenure.ended !== 'lost') continue;
+    if (e.event === 'released')
+      Object.assign(tenure, {
+        ended: e.outcome === 'error' ? 'failed' : 'released',
+        to: e.at,
+        heldMs: e.held_ms,
+        error: e.error,
+      });
+    else if (e.event === 'lost' && tenure.ended === 'held')
+      Object.assign(tenure, { ended: 'lost', to: e.at, heldMs: e.held_ms });
+    else if (e.event === 'force-released') Object.assign(tenure, { ended: 'force-released', to: e.at });
+    else if (e.event === 'deleted-outside') Object.assign(tenure, { ended: 'deleted outside', to: e.at });
+    else if (e.event === 'observed-deleted' && tenure.ended === 'held')
+      Object.assign(tenure, { ended: 'released', to: e.at });
+  }
+  const tenures = [...byGeneration.values()].reverse();
+  if (o.free) for (const t of tenures) if (t.ended === 'held') t.ended = 'ended, not recorded';
+  return tenures;
+}

@@ -1,0 +1,81 @@
+// The lock page's stream behind GET /api/lock-stream (Server-Sent Events): the lock as `lock` events, sent again
+// whenever the source's watcher sees that name change (its store's change feed where it has one, else its listing
+// pace) or its health move with time; `tick` carries the server's time every 15 s. One subscription per open page,
+// on the same shared watcher as the list: the page no longer polls its lock.
+import 'server-only';
+import { processWide } from '../process/process-wide';
+import { randomBytes } from 'node:crypto';
+import { resolveRole } from '../auth/auth';
+import { env } from '../env';
+import type { RouteUser } from '../http';
+import { getForConsole, statusOf } from '../locks';
+import { metrics } from '../metrics/metrics';
+import { isStopping, onStop } from '../process/shutdown';
+import type { Source } from '../sources';
+import { openSse } from './sse';
+import { watcherFor, type SourceChange } from './watch';
+import { signedOutNow } from '../auth/session-revocations';
+
+const TICK_MS = 15_000;
+const COALESCE_MS = 100;
+const EPOCH = randomBytes(4).toString('hex');
+const open = processWide('oneLockStreams', () => new Set<() => void>());
+
+export function oneLockStream(
+  source: Source,
+  name: string,
+  user: RouteUser,
+  o: { signal: AbortSignal },
+): ReadableStream<Uint8Array> {
+  const operator = user.role === 'operator';
+  let seq = 0;
+  let reading: NodeJS.Timeout | undefined;
+  const sse = openSse({
+    onCancel: () => {
+      open.delete(sse.close);
+      clearTimeout(reading);
+      metrics.streams.dec();
+    },
+  });
+  const send = (event: string, data: unknown) => {
+    metrics.sent.inc({ event: `lock-${event}` });
+    sse.write(`id: ${EPOCH}-${++seq}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  };
+  const read = async () => {
+    try {
+      send('lock', await getForConsole(source, name, operator));
+    } catch (err) {
+      send('failure', { message: (err as Error).message });
+    }
+  };
+  const onChange = (change: SourceChange | null) => {
+    if (!change?.changes.some((c) => (c.after ?? c.before)?.name === name)) return;
+    reading ??= setTimeout(() => {
+      reading = undefined;
+      void read();
+    }, COALESCE_MS);
+  };
+  return sse.stream(
+    async () => {
+      metrics.streams.inc();
+      open.add(sse.close);
+      onStop(() => {
+        for (const end of [...open]) end();
+      });
+      if (isStopping()) return (sse.write('retry: 2000\n\n'), sse.close());
+      o.signal.addEventListener('abort', sse.close, { once: true });
+      sse.write('retry: 1000\n\n');
+      const ends = Math.min(Date.now() + (env().LOCKBOARD_STREAM_MAX ?? 240_000), user.expiresAt ?? Infinity);
+      sse.after(Math.max(0, ends - Date.now()), sse.close);
+      const tick = () => {
+        if (resolveRole(user.email) !== user.role || signedOutNow(user.sid)) return sse.close();
+        send('tick', { serverTime: statusOf({ sources: [source] }).serverTime });
+        sse.after(TICK_MS, tick);
+      };
+      sse.after(TICK_MS, tick);
+      sse.onClose(watcherFor(source).subscribe(onChange));
+      await read();
+    },
+    () => undefined,
+  );
+}

@@ -1,0 +1,197 @@
+// One watcher per source per console process, shared by every browser and query: it keeps the source's index
+// (lib/lock/query), walked page by page (a query answers from the first page on, saying how far the pass is), and
+// publishes what changed. With a change feed it reads only the names reported and reconciles every
+// LOCKBOARD_RECONCILE (60 s); without one it lists at its store's pace, while someone watches or asked in the last
+// 10 s (a polling client asks every 2 s). A source that cannot be listed keeps its last good rows and says why.
+import 'server-only';
+import { definitionByKind } from '@/lib/lock/stores';
+import type { LockView } from '@/lib/lock/store';
+import { env } from '../env';
+import { LockIndex, type RowChange } from '../../lock/query/lock-index';
+import { countWatchEvent } from '../metrics/metrics';
+import { SourceFeed } from './source-feed';
+import { onLaterReads } from '../stores';
+import { applyBodies, listPass, pollUntil, readNames } from './watch-reads';
+import { sleep } from '@/lib/lock/holding/backoff';
+import type { Source } from '../sources';
+import { ListingStatus, type SourceState } from '../listing-status';
+import { COALESCE_MS, ASKED_KEEPS_MS, SWEEP_MS, QUICK_PASS_MS, FEW_PENDING, BIG_SOURCE } from './watch-pace';
+
+export interface SourceChange {
+  source: Source;
+  serverTime: string;
+  /** Rows added, changed (another version, health, expiry) or gone. */
+  changes: RowChange[];
+}
+
+type Listener = (change: SourceChange | null) => void;
+
+export class SourceWatcher {
+  readonly index = new LockIndex();
+  readonly status = new ListingStatus();
+  private listeners = new Set<Listener>();
+  private timer: NodeJS.Timeout | undefined;
+  private sweeper: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private readonly feed: SourceFeed;
+  private pending = new Map<string, number>();
+  private flushing: NodeJS.Timeout | undefined;
+  private stopReads: (() => void) | undefined;
+  private lastListMs = 0;
+  private askedAt = 0;
+  private started = false;
+
+  constructor(private readonly source: Source) {
+    this.feed = new SourceFeed(source, {
+      changed: (names, sentAt) => this.hint(names, sentAt),
+      missed: () => this.nudge(),
+    });
+  }
+
+  /** The listing's state; complete only once every row listed metadata first has its body read. */
+  state(id: string): SourceState {
+    const st = this.status.state(id);
+    const feed = this.feed.description;
+    const live = feed ? { push: feed } : { pollMs: Math.round(this.pollEvery()) };
+    return { ...st, live, ...(this.index.pending > 0 ? { complete: false } : {}) };
+  }
+
+  /** The pace of listings without a feed: the store's, or twice a pass's length for a big source. */
+  private pollEvery(): number {
+    return Math.max(definitionByKind(this.source.kind).watchIntervalMs, 2 * this.lastListMs);
+  }
+
+  /**
+   * A query is about to read the index: the source is listed (its first pass starts now if it never ran; a source
+   * whose passes are quick is listed again now). Resolves within `ms`: once there is a first page, a quick pass
+   * under way is done and its few bodies listed metadata first are read. A small source answers as fresh and whole
+   * as a direct listing did; a big one answers from its index at once, its unread rows marked pending.
+   */
+  async ready(ms: number): Promise<void> {
+    this.askedAt = Date.now();
+    this.begin();
+    if (this.lastListMs < QUICK_PASS_MS && !this.running) this.nudge();
+    const until = Date.now() + ms;
+    const st = this.status;
+    await pollUntil(() => st.complete || st.error !== undefined || st.listed > 0, until);
+    // a first pass over a source the store says is big (Redis DBSIZE) is not waited for: its first page answers
+    const big = (st.estimate ?? 0) > BIG_SOURCE;
+    if (this.running && this.lastListMs < QUICK_PASS_MS && !big)
+      await Promise.race([this.running, sleep(Math.max(0, until - Date.now()))]);
+    await pollUntil(() => this.index.pending === 0 || this.index.pending > FEW_PENDING, until);
+  }
+
+  /** Every change from now on (null: the listing's status moved), until the returned stop is called. */
+  subscribe(fn: Listener): () => void {
+    this.listeners.add(fn);
+    this.begin();
+    return () => this.listeners.delete(fn);
+  }
+
+  /** List again now (a release on this replica changed the store). */
+  nudge(): void {
+    if (!this.started) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    void this.tick();
+  }
+
+  /** These names changed (the store's feed, or a push this replica received): read them, not the whole source. */
+  hint(names: string[], sentAt = Date.now()): void {
+    if (!this.started) return;
+    for (const name of names) if (!this.pending.has(name)) this.pending.set(name, sentAt);
+    this.flushing ??= setTimeout(() => void this.flush(), COALESCE_MS);
+  }
+
+  /** Start-up: the feed opened before anyone watches (source-feed.ts). */
+  prepare(): Promise<void> {
+    return this.feed.open();
+  }
+
+  /** Process exit. */
+  close(): Promise<void> {
+    clearTimeout(this.timer);
+    clearInterval(this.sweeper);
+    return this.feed.close();
+  }
+
+  private get wanted(): boolean {
+    return this.listeners.size > 0 || Date.now() - this.askedAt < ASKED_KEEPS_MS;
+  }
+
+  private begin(): void {
+    if (this.started) {
+      if (!this.timer && !this.running) this.schedule();
+      return;
+    }
+    this.started = true;
+    this.stopReads = onLaterReads(this.source, (read) => this.applyRead(read.views, read.dropped));
+    this.sweeper = setInterval(() => this.sweep(), SWEEP_MS);
+    this.sweeper.unref();
+    // the feed is opened before the first pass, so no change falls between the two
+    void this.feed
+      .open()
+      .catch(() => undefined)
+      .then(() => this.tick());
+  }
+
+  private now(): number {
+    return Date.parse(this.status.serverTime) || Date.now();
+  }
+
+  private sweep(): void {
+    if (this.index.size === 0) return;
+    const moved = this.index.sweep(this.now() + (Date.now() - this.status.readAt));
+    this.publish(moved);
+  }
+
+  /** Bodies read after a metadata-first listing: pending rows filled in, or dropped when they were no lock. */
+  private applyRead(views: LockView[], dropped: string[]): void {
+    this.publish(applyBodies(this.index, views, dropped, this.now()));
+  }
+
+  private schedule(): void {
+    if (this.timer || !this.wanted) return;
+    // a big source is not listed back to back: at least twice as long between passes as one pass takes
+    const every = this.feed.active ? (env().LOCKBOARD_RECONCILE ?? 60_000) : this.pollEvery();
+    this.timer = setTimeout(() => void this.tick(), every);
+    this.timer.unref();
+  }
+
+  private async tick(): Promise<void> {
+    this.timer = undefined;
+    this.running ??= this.pass().finally(() => (this.running = undefined));
+    await this.running;
+    this.schedule();
+  }
+
+  /** One listing pass, page by page into the index (watch-reads.ts). */
+  private async pass(): Promise<void> {
+    const started = performance.now();
+    await listPass(this.source, this.index, this.status, {
+      publish: (c) => this.publish(c),
+      progress: () => this.emitStatus(),
+    });
+    this.lastListMs = performance.now() - started;
+    this.emitStatus();
+  }
+
+  /** Reads the names the feed reported and publishes what changed, in one event (watch-reads.ts). */
+  private async flush(): Promise<void> {
+    this.flushing = undefined;
+    const batch = [...this.pending];
+    this.pending.clear();
+    this.publish(await readNames(this.source, this.index, this.status, batch));
+  }
+
+  private publish(changes: RowChange[]): void {
+    if (changes.length === 0) return;
+    const change: SourceChange = { source: this.source, serverTime: this.status.serverTime, changes };
+    countWatchEvent(this.source, changes.length);
+    for (const fn of this.listeners) fn(change);
+  }
+
+  private emitStatus(): void {
+    for (const fn of this.listeners) fn(null);
+  }
+}
