@@ -1,72 +1,14 @@
-// One error type for the API, one map from code to status, and the route wrapper: session, role, origin, errors.
+// The route wrapper: session, role, origin and errors in one place (dub's withSession is the model).
 import 'server-only';
 import { timingSafeEqual } from 'node:crypto';
 import { getToken } from 'next-auth/jwt';
 import type { NextRequest } from 'next/server';
-import type { z } from 'zod';
-import { AuditWriteError, GcsCallError, LockOptionsError } from '@/lib/lock';
-import { storeUnavailable } from '@/lib/lock/store-errors';
 import { resolveRole } from './auth/auth';
 import { env } from './env';
 import { allows, type Role } from './auth/roles';
 import { sessionDeadline, sessionIdentity } from './auth/session-guard';
 import { sessionRefused } from './auth/session-revocations';
-import { branded } from '@/lib/lock/support/branded';
-
-const STATUS = {
-  bad_request: 400,
-  unauthorized: 401,
-  forbidden: 403,
-  not_found: 404,
-  conflict: 409,
-  gone: 410,
-  not_a_lock: 422,
-  payload_too_large: 413,
-  unsupported_media_type: 415,
-  internal: 500,
-  storage_unavailable: 503,
-  audit_unavailable: 503,
-} as const;
-export type ApiErrorCode = keyof typeof STATUS;
-
-export class ApiError extends Error {
-  constructor(
-    readonly code: ApiErrorCode,
-    message: string,
-    readonly extra: Record<string, unknown> = {},
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
-}
-
-export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return Response.json(body, { status, headers: { 'cache-control': 'no-store', ...headers } });
-}
-
-export function errorResponse(err: unknown): Response {
-  if (err instanceof ApiError) {
-    const retry: Record<string, string> = err.code === 'storage_unavailable' ? { 'retry-after': '2' } : {};
-    return json({ error: { code: err.code, message: err.message }, ...err.extra }, STATUS[err.code], retry);
-  }
-  // A client mistake the lock core or Cloud Storage rejected (a bad name, page token or generation): 400, not 5xx.
-  if (err instanceof LockOptionsError || (err instanceof GcsCallError && err.status === 400)) {
-    return json({ error: { code: 'bad_request', message: err.message } }, 400);
-  }
-  if (err instanceof AuditWriteError) {
-    return json({ error: { code: 'audit_unavailable', message: err.message }, deleted: false }, 503, {
-      'retry-after': '5',
-    });
-  }
-  // A store that cannot serve the request now (unreachable, a missing table or grant, throttled): one judgement
-  const unavailable = storeUnavailable(err);
-  if (unavailable !== null) {
-    const message = `${unavailable.replace(/\.?$/, '.')} Retry in a few seconds.`;
-    return json({ error: { code: 'storage_unavailable', message } }, 503, { 'retry-after': '2' });
-  }
-  console.error('[lockboard] unexpected error in an API route:', err);
-  return json({ error: { code: 'internal', message: 'Internal error; the details are in the server log.' } }, 500);
-}
+import { ApiError, errorResponse } from './api-error';
 
 export interface RouteUser {
   email: string;
@@ -138,61 +80,9 @@ function expectedOrigin(req: NextRequest): string | null {
   }
 }
 
-const BODY_LIMIT = 16 * 1024;
-
-/**
- * Reads a request body as text, streaming, and stops with 413 as soon as it passes `limit` bytes: a large or
- * endless (chunked) body never sits in memory, whoever sends it.
- */
-export async function readBodyCapped(req: Request, limit: number): Promise<string> {
-  const declared = Number(req.headers.get('content-length') ?? '0');
-  if (declared > limit) throw new ApiError('payload_too_large', `The request body exceeds ${limit} bytes.`);
-  if (!req.body) return '';
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      throw new ApiError('payload_too_large', `The request body exceeds ${limit} bytes.`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-/** A JSON body (content type checked, at most `limit` bytes (16 KiB), read with a cap), validated with `schema`. */
-export async function readJson<S extends z.ZodType>(req: Request, schema: S, limit = BODY_LIMIT): Promise<z.output<S>> {
-  const type = req.headers.get('content-type') ?? '';
-  if (!/^application\/json\b/i.test(type)) {
-    throw new ApiError('unsupported_media_type', 'Send the request body as JSON (Content-Type: application/json).');
-  }
-  const text = await readBodyCapped(req, limit);
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    throw new ApiError('bad_request', 'The request body is not valid JSON.');
-  }
-  return parseWith(schema, raw);
-}
-
-export function parseWith<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
-  const result = schema.safeParse(raw);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0]!;
-  const field = issue.path.length ? `${issue.path.join('.')}: ` : '';
-  throw new ApiError('bad_request', `${field}${issue.message}`);
-}
-
 /** Constant-time comparison of a presented secret (bearer or push token) with the configured one. */
 export function tokenMatches(given: string, expected: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
 }
-
-branded(ApiError, 'ApiError');

@@ -3,7 +3,8 @@
 import 'server-only';
 import { z } from 'zod';
 import { LOCK_HEALTHS } from '@/lib/lock';
-import { ApiError, parseWith } from './http';
+import { ApiError } from './api-error';
+import { parseWith } from './request-body';
 import { DEFAULT_LIMIT, MAX_LIMIT, SORT_KEYS, type IndexSortKey, type LockQuery } from '../lock/query/query';
 
 export const lockQuerySchema = z.object({

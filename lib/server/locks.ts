@@ -2,7 +2,7 @@
 // its LockStore and the one list cache.
 import 'server-only';
 import { withoutSensitive, type LockView } from '@/lib/lock/store';
-import { ApiError } from './http';
+import { ApiError } from './api-error';
 import { partnersOf } from './pairs';
 import { storeFor } from './stores';
 import { HEALTHS } from '@/lib/console/health';

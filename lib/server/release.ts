@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { OWNER_DIGEST, ownerDigest } from '@/lib/lock/audit/owner-digest';
 import type { StoreReleaseResult } from '@/lib/lock/store';
 import { invalidateOpenSlices } from './audit/events';
-import { ApiError } from './http';
+import { ApiError } from './api-error';
 import { releasePartners } from './pairs';
 import { countForceRelease } from './metrics/metrics';
 import { storeFor } from './stores';
@@ -67,7 +67,11 @@ export interface ConsoleReleaseResult {
  * ApiError for a name outside the sources or a missing version, VersionShapeError (400) for a malformed one, and
  * AuditWriteError when the attempt cannot be recorded (nothing released).
  */
-export async function releaseSeen(seen: SeenLock, operator: string, reason: string): Promise<ConsoleReleaseResult> {
+export async function forceReleasePinned(
+  seen: SeenLock,
+  operator: string,
+  reason: string,
+): Promise<ConsoleReleaseResult> {
   const source = sourceOf(seen);
   if (source.readOnly)
     throw new ApiError('conflict', `${source.id} is read-only: ${source.readOnly} Nothing was deleted.`);

@@ -1,7 +1,7 @@
 // The configured sources (bucket + prefix) and the one place that decides which source a request or a lock is in.
 import 'server-only';
 import { env, type Source } from './env';
-import { ApiError } from './http';
+import { ApiError } from './api-error';
 
 export type { Source } from './env';
 

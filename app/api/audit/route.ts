@@ -2,7 +2,8 @@
 // 200) per page with a cursor; format=csv exports all; trails that could not be read are listed in `unreachable`
 import { toCsv } from '@/lib/console/churn/csv';
 import { parseWindow, readEvents } from '@/lib/server/audit/events';
-import { ApiError, json, withRole } from '@/lib/server/http';
+import { ApiError, json } from '@/lib/server/api-error';
+import { withRole } from '@/lib/server/http';
 
 const PAGE = 200;
 const MAX_PAGE = 5_000;

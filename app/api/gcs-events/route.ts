@@ -2,7 +2,8 @@
 // authenticated by its OIDC token, or a shared token for the emulator). 401 unauthenticated, 400 malformed (Pub/Sub
 // must not redeliver it), 5xx only when storage fails (Pub/Sub redelivers), 200 otherwise, with what was written.
 import type { NextRequest } from 'next/server';
-import { errorResponse, json, readJson } from '@/lib/server/http';
+import { errorResponse, json } from '@/lib/server/api-error';
+import { readJson } from '@/lib/server/request-body';
 import { authenticatePush, observe, parsePush } from '@/lib/server/live/gcs-events';
 import { z } from 'zod';
 

@@ -2,7 +2,7 @@
 // the lock as it changes, pushed through its source's watcher instead of polled. Viewer role; sensitive fields for
 // operators only. An ended session is told as a `signed-out` event on a 200 stream, as on the list's stream.
 import { z } from 'zod';
-import { parseWith } from '@/lib/server/http';
+import { parseWith } from '@/lib/server/request-body';
 import { oneLockStream } from '@/lib/server/live/one-lock-stream';
 import { sourceOfLock } from '@/lib/server/sources';
 import { sseRoute } from '@/lib/server/live/sse-route';

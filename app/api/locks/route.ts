@@ -1,6 +1,7 @@
 // GET /api/locks – one window of the locks in a configured source (or all of them), filtered, sorted and paged on
 // the server (`?source&q&health&format&sort&order&cursor&limit`), with counts by health over the whole selection
-import { json, withRole } from '@/lib/server/http';
+import { json } from '@/lib/server/api-error';
+import { withRole } from '@/lib/server/http';
 import { lockQueryOf } from '@/lib/server/lock-query';
 import { queryForConsole } from '@/lib/server/locks';
 import { resolveSources } from '@/lib/server/sources';

@@ -2,7 +2,8 @@
 // cannot be listed is reported as lockboard_source_up 0, not as a failed scrape.
 import { storeUnavailable } from '@/lib/lock/store-errors';
 import { env } from '@/lib/server/env';
-import { ApiError, errorResponse, tokenMatches } from '@/lib/server/http';
+import { ApiError, errorResponse } from '@/lib/server/api-error';
+import { tokenMatches } from '@/lib/server/http';
 import { queryForConsole } from '@/lib/server/locks';
 import {
   MAX_PER_LOCK_SERIES,

@@ -3,7 +3,8 @@
 import 'server-only';
 import { OAuth2Client } from 'google-auth-library';
 import { env } from '../env';
-import { ApiError, tokenMatches } from '../http';
+import { ApiError } from '../api-error';
+import { tokenMatches } from '../http';
 
 const oauth = new OAuth2Client();
 

@@ -6,7 +6,7 @@ import type { LockStore } from '@/lib/lock/store';
 import { NotificationError, RedeliverLater } from '@/lib/lock/stores/gcs/notifications';
 import type { Observation } from '@/lib/lock/stores/gcs/notifications';
 import type { GcsObjectResource } from '@/lib/lock/types';
-import { ApiError } from '../http';
+import { ApiError } from '../api-error';
 import { sources } from '../sources';
 import { storeFor } from '../stores';
 import { heardOf } from './watch';

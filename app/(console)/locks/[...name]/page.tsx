@@ -1,7 +1,7 @@
 import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import { getQueryClient } from '@/components/get-query-client';
 import { LockDetail } from '@/components/lock/lock-detail';
-import { ApiError } from '@/lib/server/http';
+import { ApiError } from '@/lib/server/api-error';
 import { getForConsole } from '@/lib/server/locks';
 import { requireRole } from '@/lib/server/auth/session';
 import { sourceOfLock, type Source } from '@/lib/server/sources';

@@ -2,7 +2,8 @@
 // the trails that could not be read (`unreachable`: their sources, the store's words, the last good read)
 import { summarise } from '@/lib/console/churn/summary';
 import { parseWindow, readEvents } from '@/lib/server/audit/events';
-import { json, withRole } from '@/lib/server/http';
+import { json } from '@/lib/server/api-error';
+import { withRole } from '@/lib/server/http';
 
 export const GET = withRole('viewer', async (req) => {
   const window = parseWindow(req.nextUrl.searchParams);

@@ -2,7 +2,8 @@
 import NextAuth from 'next-auth';
 import { NextRequest } from 'next/server';
 import { authOptions } from '@/lib/server/auth/auth';
-import { ApiError, errorResponse, readBodyCapped } from '@/lib/server/http';
+import { ApiError, errorResponse } from '@/lib/server/api-error';
+import { readBodyCapped } from '@/lib/server/request-body';
 
 /** Sign-in forms and sign-out posts are tiny forms: bodies are read with a cap before next-auth sees them. */
 const AUTH_BODY_LIMIT = 16 * 1024;

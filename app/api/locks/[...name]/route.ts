@@ -1,7 +1,9 @@
 // GET /api/locks/<name...>[?bucket=B] – one lock's view with the serverTime it was judged at (its store's clock), or
 // { name, bucket, absent: true, serverTime } when nothing exists there (a free lock is a state, not a client error)
 import { z } from 'zod';
-import { json, parseWith, withRole } from '@/lib/server/http';
+import { json } from '@/lib/server/api-error';
+import { parseWith } from '@/lib/server/request-body';
+import { withRole } from '@/lib/server/http';
 import { getForConsole } from '@/lib/server/locks';
 import { sourceOfLock } from '@/lib/server/sources';
 import { NAME_IN_QUERY } from '@/lib/console/queries';

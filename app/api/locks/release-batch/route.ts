@@ -3,12 +3,14 @@
 // a lock that changed since the preview is never deleted. Answers 200 with one result per lock, in request order.
 import { z } from 'zod';
 import { AuditWriteError, LockOptionsError } from '@/lib/lock';
-import { ApiError, json, readJson, withRole } from '@/lib/server/http';
+import { ApiError, json } from '@/lib/server/api-error';
+import { readJson } from '@/lib/server/request-body';
+import { withRole } from '@/lib/server/http';
 import {
   MAX_BATCH,
   OUTCOME_MESSAGES,
   reasonField,
-  releaseSeen,
+  forceReleasePinned,
   seenLock,
   type ConsoleReleaseResult,
   UNCONFIRMED_MESSAGE,
@@ -61,7 +63,7 @@ export const POST = withRole('operator', async (req, { user }) => {
         continue;
       }
       try {
-        const r = await releaseSeen(seen, user.email, input.reason);
+        const r = await forceReleasePinned(seen, user.email, input.reason);
         results[i] = {
           ...seen,
           outcome: r.outcome,

@@ -1,12 +1,14 @@
 // POST /api/locks/release – force-release exactly the version seen (operators); never clears a successor's lock
-import { ApiError, json, readJson, withRole } from '@/lib/server/http';
-import { OUTCOME_MESSAGES, reasonField, releaseSeen, seenLock, UNCONFIRMED_MESSAGE } from '@/lib/server/release';
+import { ApiError, json } from '@/lib/server/api-error';
+import { readJson } from '@/lib/server/request-body';
+import { withRole } from '@/lib/server/http';
+import { OUTCOME_MESSAGES, reasonField, forceReleasePinned, seenLock, UNCONFIRMED_MESSAGE } from '@/lib/server/release';
 
 const body = seenLock.extend({ reason: reasonField });
 
 export const POST = withRole('operator', async (req, { user }) => {
   const input = await readJson(req, body);
-  const result = await releaseSeen(input, user.email, input.reason);
+  const result = await forceReleasePinned(input, user.email, input.reason);
   const recorded = { audit: result.audit };
   if (result.outcome === 'released') {
     return json({
