@@ -1,5 +1,8 @@
 // The lockboard command on dynamodb:// sources, as real processes against dynalite: init, run with a fencing token,
 // --no-wait while held, and a missing table named with exit 3.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startCli } from '../helpers/cli';
 import { startDynamo, type TestDynamo } from '../helpers/dynamodb';
@@ -27,6 +30,8 @@ describe('lockboard on dynamodb:// sources', () => {
   });
 
   it('runs a command under a DynamoDB lock with a fencing token; --no-wait fails fast (75) while it is held', async () => {
+    // the holder keeps the lock until the test says so (a fixed sleep ran out first on a loaded machine)
+    const go = join(mkdtempSync(join(tmpdir(), 'lb-dyn-')), 'go');
     const hold = startCli(
       [
         'run',
@@ -38,7 +43,7 @@ describe('lockboard on dynamodb:// sources', () => {
         '--',
         'sh',
         '-c',
-        'echo token=$LOCKBOARD_FENCING_TOKEN; sleep 2',
+        `echo token=$LOCKBOARD_FENCING_TOKEN; while [ ! -e ${go} ]; do sleep 0.1; done`,
       ],
       env,
     );
@@ -52,6 +57,7 @@ describe('lockboard on dynamodb:// sources', () => {
     expect(JSON.parse(status!.stdout)).toMatchObject({ format: 'lockboard', store: 'dynamodb', health: 'healthy' });
     const busy = await runCli(['run', '--source', 'dynamodb://jobs', 'nightly', '--no-wait', '--', 'true'], env);
     expect(busy.code).toBe(75);
+    writeFileSync(go, '');
     const done = await hold.done;
     expect(done.code, done.stderr).toBe(0);
     expect(done.stdout).toMatch(/token=\d+/);

@@ -61,7 +61,7 @@ describe('the npm package installed into an empty project', () => {
       'zod',
     ])
       expect(modules, `${unwanted} must not be installed for a library consumer`).not.toContain(unwanted);
-  });
+  }, 120_000);
 
   it('is imported from plain Node ESM: a lock taken and released against lockboard/emulator', () => {
     writeFileSync(
@@ -89,7 +89,7 @@ await emulator.close();
     expect(out.generation).toMatch(/^\d+$/);
     expect(out.after).toBe('absent');
     expect(out.requests).toBeGreaterThan(3);
-  });
+  }, 120_000);
 
   it('type-checks a TypeScript consumer (node16 resolution) and rejects a wrong use of the types', () => {
     const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -131,7 +131,7 @@ console.log(token);
     expect(bad.code).not.toBe(0);
     expect(bad.stdout).toContain("'ttl' does not exist");
     expect(bad.stdout).toContain("not assignable to type 'number'");
-  });
+  }, 300_000); // two tsc runs over the package's types: tens of seconds on a busy machine
 
   it('runs `npx lockboard run` against `npx lockboard emulator`, and prints its version', async () => {
     const version = run('npx', ['--no-install', 'lockboard', '--version'], project, 60_000);
@@ -188,5 +188,5 @@ console.log(token);
     } finally {
       process.kill(-emulator.pid!, 'SIGTERM');
     }
-  });
+  }, 180_000);
 });
