@@ -6,6 +6,8 @@ import { acquireLock } from '@/lib/lock';
 import { startTestEmulator, type Target } from '../helpers/gcs';
 import { call, importRoutes, SECRET, type CallOptions, type Routes } from '../helpers/routes';
 import { openStream } from '../helpers/stream';
+import { applyChange } from '@/components/locks/use-lock-stream';
+import type { LocksData } from '@/lib/console/queries';
 import { writeTerraformLock } from '../helpers/writers';
 
 const OPERATOR = 'ops@example.com';
@@ -75,6 +77,37 @@ describe('GET /api/locks/stream', () => {
     expect(Date.now() - started).toBeLessThan(1_500); // the watcher lists at once after a release here
     await s.close();
     await second.release();
+  });
+
+  it('brings back a row released and re-acquired under the same name, placed by `order` (the window never shrinks)', async () => {
+    const take = (name: string) =>
+      acquireLock({ storage: t.storage, bucket: t.bucket, name, ttlMs: 60_000, audit: false });
+    const a = await take('locks/churn-a');
+    const b = await take('locks/churn-b');
+    const s = await open(VIEWER);
+    let shown = (await s.next('snapshot')) as unknown as LocksData;
+    const apply = (c: Record<string, unknown>) =>
+      (shown = applyChange(shown, c as unknown as Parameters<typeof applyChange>[1]));
+    expect(shown.locks.map((l) => l.name)).toEqual(expect.arrayContaining(['locks/churn-a', 'locks/churn-b']));
+    // every change applied in order, as the page does, until the condition holds
+    const until = async (done: (c: Record<string, unknown>) => boolean) => {
+      for (;;) {
+        const c = await s.next('change');
+        apply(c);
+        if (done(c)) return c;
+      }
+    };
+    await a.release();
+    await until((c) => (c.remove as string[]).includes('locks/churn-a'));
+    expect(shown.locks.map((l) => l.name)).not.toContain('locks/churn-a');
+    const again = await take('locks/churn-a');
+    const back = await until((c) => (c.upsert as { name: string }[]).some((l) => l.name === 'locks/churn-a'));
+    expect(back.order, 'the re-acquired row comes with the order that places it').toBeDefined();
+    const api = (await call(routes.locks.GET, '/api/locks', { as: VIEWER })).json;
+    const listed = (api.locks as { name: string }[]).map((l) => l.name);
+    expect(shown.locks.map((l) => l.name)).toEqual(listed);
+    await s.close();
+    await Promise.all([again.release(), b.release()]);
   });
 
   it('costs one listing per interval however many streams are open', async () => {

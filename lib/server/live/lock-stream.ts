@@ -18,7 +18,7 @@ import { metrics } from '../metrics/metrics';
 import { isStopping, onStop } from '../process/shutdown';
 import type { Source } from '../sources';
 import { watcherFor, type SourceChange } from './watch';
-import { openSse } from './sse';
+import { openSse, type Sse } from './sse';
 import { signedOutNow } from '../auth/session-revocations';
 
 const TICK_MS = 15_000;
@@ -32,6 +32,98 @@ const endAll = () => {
   for (const end of [...open]) end();
 };
 
+/** What the stream knows of the window it sent: its rows by `source\0name`, and the counts beside it. */
+interface WindowState {
+  inWindow: Set<string>;
+  /** Rows of the window that went (released): back under the same name, the client needs `order` to place them. */
+  departed: Set<string>;
+  outside: { added: number; changed: number };
+  matched: number;
+  /** The window held every matching row when sent: a new match joins it (nothing moves under a cursor). */
+  whole: boolean;
+}
+
+const keyOf = (s: Source, name: string) => `${s.id}\u0000${name}`;
+
+/** One source's change applied to the window: the rows to send, and whether the client must re-place rows. */
+function changeOfWindow(
+  w: WindowState,
+  s: Source,
+  change: SourceChange,
+  matches: (row: NonNullable<SourceChange['changes'][number]['after']>) => boolean,
+  o: { operator: boolean; limit: number },
+) {
+  const upsert = [];
+  const remove: string[] = [];
+  let reorder = false;
+  for (const { before, after } of change.changes) {
+    const was = before !== undefined && matches(before);
+    const is = after !== undefined && matches(after);
+    w.matched += (is ? 1 : 0) - (was ? 1 : 0);
+    const name = (after ?? before)!.name;
+    const key = keyOf(s, name);
+    if (w.inWindow.has(key)) {
+      if (after && is) {
+        upsert.push(rowView(consoleView(s, expand(after), o.operator)));
+        // a row that went and came back under its name (released, then re-acquired) is new to the client
+        if (w.departed.delete(key)) reorder = true;
+      } else {
+        remove.push(name);
+        w.departed.add(key);
+      }
+    } else if (is && w.whole && w.inWindow.size < o.limit) {
+      // a window that held every match takes a new one; `order` places it (nothing else moves)
+      w.inWindow.add(key);
+      upsert.push(rowView(consoleView(s, expand(after!), o.operator)));
+      reorder = true;
+    } else if (is) {
+      if (was) w.outside.changed++;
+      else w.outside.added++;
+    }
+  }
+  return { upsert, remove, reorder };
+}
+
+/** The window's rows in the query's order (`bucket\0name`), sorted over those rows alone (at most `limit`). */
+function windowOrder(selection: { sources: Source[] }, inWindow: Set<string>, query: LockQuery): string[] {
+  const rows = selection.sources.map((src) => {
+    const index = watcherFor(src).index;
+    const mine = [...inWindow].filter((k) => k.startsWith(`${src.id}\u0000`)).map((k) => k.slice(src.id.length + 1));
+    const found = mine.map((n) => index.rows.get(n)).filter((r) => r !== undefined);
+    return { id: src.id, rows: found, counts: index.counts, size: found.length };
+  });
+  const ordered = runQuery(rows, { sort: query.sort, order: query.order, limit: query.limit });
+  const bucketOf = new Map(selection.sources.map((src) => [src.id, src.bucketId]));
+  return ordered.rows.map((r) => `${bucketOf.get(r.source)}\u0000${r.row.name}`);
+}
+
+/** The stream's timers: the session's end, the tick that re-judges the role, and coalesced counts. */
+function startTimers(
+  sse: Sse,
+  user: RouteUser,
+  selection: { sources: Source[] },
+  o: {
+    send: (name: string, data: unknown) => void;
+    sendCounts: () => void;
+  },
+) {
+  const ends = Math.min(Date.now() + (env().LOCKBOARD_STREAM_MAX ?? 240_000), user.expiresAt ?? Infinity);
+  sse.after(Math.max(0, ends - Date.now()), sse.close);
+  const tick = () => {
+    // off the lists, another role now, or signed out (on any replica): the reconnect is judged again (401, 403, or
+    // what the new role may see)
+    if (resolveRole(user.email) !== user.role || signedOutNow(user.sid)) return sse.close();
+    o.send('tick', { serverTime: statusOf(selection).serverTime });
+    sse.after(TICK_MS, tick);
+  };
+  sse.after(TICK_MS, tick);
+  const counts = () => {
+    o.sendCounts();
+    sse.after(COUNTS_MS, counts);
+  };
+  sse.after(COUNTS_MS, counts);
+}
+
 export function lockStream(
   selection: { id: string; sources: Source[] },
   query: LockQuery,
@@ -40,15 +132,16 @@ export function lockStream(
 ): ReadableStream<Uint8Array> {
   const operator = user.role === 'operator';
   const matches = matcher(query);
-  const inWindow = new Set<string>();
-  const key = (s: Source, name: string) => `${s.id}\u0000${name}`;
-  const outside = { added: 0, changed: 0 };
+  const w: WindowState = {
+    inWindow: new Set(),
+    departed: new Set(),
+    outside: { added: 0, changed: 0 },
+    matched: 0,
+    whole: false,
+  };
   let countsDirty = false;
   let behind = false;
   let seq = 0;
-  let matched = 0;
-  /** The window held every matching row when sent: a new match joins it (nothing moves under a cursor). */
-  let whole = false;
 
   const sse = openSse({
     onCancel: () => {
@@ -61,32 +154,21 @@ export function lockStream(
     sse.write(`id: ${EPOCH}-${++seq}\nevent: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
   };
   const snapshot = () => {
-    const w = windowOf(selection, query, operator);
-    inWindow.clear();
-    for (const l of w.locks)
-      inWindow.add(`${selection.sources.find((s) => s.bucketId === l.bucket)?.id}\u0000${l.name}`);
-    matched = w.matched;
-    whole = w.nextCursor === undefined;
-    outside.added = outside.changed = 0;
+    const win = windowOf(selection, query, operator);
+    w.inWindow.clear();
+    w.departed.clear();
+    for (const l of win.locks)
+      w.inWindow.add(`${selection.sources.find((s) => s.bucketId === l.bucket)?.id}\u0000${l.name}`);
+    w.matched = win.matched;
+    w.whole = win.nextCursor === undefined;
+    w.outside.added = w.outside.changed = 0;
     countsDirty = false;
-    send('snapshot', w);
-  };
-  /** The window's rows in the query's order (`bucket\0name`), sorted over those rows alone (at most `limit`). */
-  const windowOrder = (): string[] => {
-    const rows = selection.sources.map((src) => {
-      const index = watcherFor(src).index;
-      const mine = [...inWindow].filter((k) => k.startsWith(`${src.id}\u0000`)).map((k) => k.slice(src.id.length + 1));
-      const found = mine.map((n) => index.rows.get(n)).filter((r) => r !== undefined);
-      return { id: src.id, rows: found, counts: index.counts, size: found.length };
-    });
-    const ordered = runQuery(rows, { sort: query.sort, order: query.order, limit: query.limit });
-    const bucketOf = new Map(selection.sources.map((src) => [src.id, src.bucketId]));
-    return ordered.rows.map((r) => `${bucketOf.get(r.source)}\u0000${r.row.name}`);
+    send('snapshot', win);
   };
   const sendCounts = () => {
     if (!countsDirty || behind) return;
     countsDirty = false;
-    send('counts', { ...statusOf(selection), matched, outside });
+    send('counts', { ...statusOf(selection), matched: w.matched, outside: w.outside });
   };
   const onChange = (s: Source) => (change: SourceChange | null) => {
     countsDirty = true;
@@ -95,29 +177,9 @@ export function lockStream(
       behind = true; // dropped from here: pull() sends a reset and the window again once the client has read
       return;
     }
-    const upsert = [];
-    const remove: string[] = [];
-    let reorder = false;
-    for (const { before, after } of change.changes) {
-      const was = before !== undefined && matches(before);
-      const is = after !== undefined && matches(after);
-      matched += (is ? 1 : 0) - (was ? 1 : 0);
-      const name = (after ?? before)!.name;
-      if (inWindow.has(key(s, name))) {
-        if (after && is) upsert.push(rowView(consoleView(s, expand(after), operator)));
-        else remove.push(name);
-      } else if (is && whole && inWindow.size < query.limit) {
-        // a window that held every match takes a new one; `order` places it (nothing else moves)
-        inWindow.add(key(s, name));
-        upsert.push(rowView(consoleView(s, expand(after!), operator)));
-        reorder = true;
-      } else if (is) {
-        if (was) outside.changed++;
-        else outside.added++;
-      }
-    }
+    const { upsert, remove, reorder } = changeOfWindow(w, s, change, matches, { operator, limit: query.limit });
     if (upsert.length || remove.length) {
-      const order = reorder ? windowOrder() : undefined;
+      const order = reorder ? windowOrder(selection, w.inWindow, query) : undefined;
       send('change', { source: s.id, bucket: s.bucketId, serverTime: change.serverTime, upsert, remove, order });
     }
   };
@@ -130,21 +192,7 @@ export function lockStream(
       if (isStopping()) return (sse.write('retry: 2000\n\n'), sse.close()); // the route closes this connection
       o.signal.addEventListener('abort', sse.close, { once: true });
       sse.write('retry: 1000\n\n'); // headers go out with the first chunk
-      const ends = Math.min(Date.now() + (env().LOCKBOARD_STREAM_MAX ?? 240_000), user.expiresAt ?? Infinity);
-      sse.after(Math.max(0, ends - Date.now()), sse.close);
-      const tick = () => {
-        // off the lists, another role now, or signed out (on any replica): the reconnect is judged again (401, 403, or
-        // what the new role may see)
-        if (resolveRole(user.email) !== user.role || signedOutNow(user.sid)) return sse.close();
-        send('tick', { serverTime: statusOf(selection).serverTime });
-        sse.after(TICK_MS, tick);
-      };
-      sse.after(TICK_MS, tick);
-      const counts = () => {
-        sendCounts();
-        sse.after(COUNTS_MS, counts);
-      };
-      sse.after(COUNTS_MS, counts);
+      startTimers(sse, user, selection, { send, sendCounts });
       for (const s of selection.sources) sse.onClose(watcherFor(s).subscribe(onChange(s)));
       // the same freshness as a query: a quick source is listed now, a big one answers from its index at once
       await Promise.all(selection.sources.map((s) => watcherFor(s).ready(READY_MS)));
