@@ -31,24 +31,48 @@ Control: GET/POST/DELETE /_emulator/faults, GET/DELETE /_emulator/requests
 Example:
   npm run emulator -- --port 4443 --bucket locks-dev --data-dir .data/emulator`;
 
+type EmulatorArgs = ReturnType<typeof parseEmulatorArgs>;
+
+function parseEmulatorArgs(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    options: {
+      port: { type: 'string', default: '4443' },
+      host: { type: 'string', default: '127.0.0.1' },
+      bucket: { type: 'string', multiple: true, default: [] },
+      'data-dir': { type: 'string' },
+      'rate-limit': { type: 'boolean', default: false },
+      's3-port': { type: 'string' },
+      's3-bucket': { type: 'string', multiple: true, default: [] },
+      'push-endpoint': { type: 'string' },
+      'push-token': { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  }).values;
+}
+
+const isPort = (n: number | undefined) => n !== undefined && Number.isInteger(n) && n >= 0 && n <= 65535;
+
+/** The first problem with the options, as the message to print (exit 2), or null. */
+function problemOf(values: EmulatorArgs, pubsub: string | undefined): string | null {
+  if (!isPort(Number(values.port)))
+    return `--port must be an integer from 0 to 65535, got ${JSON.stringify(values.port)}`;
+  const pushEndpoint = values['push-endpoint'];
+  if (pushEndpoint !== undefined && !/^https?:\/\/\S+$/.test(pushEndpoint))
+    return `--push-endpoint must be an http(s) URL, got ${JSON.stringify(pushEndpoint)}`;
+  if (values['s3-port'] !== undefined && !isPort(Number(values['s3-port'])))
+    return `--s3-port must be an integer from 0 to 65535, got ${JSON.stringify(values['s3-port'])}`;
+  if (values['s3-port'] === undefined && values['s3-bucket'].length)
+    return '--s3-bucket needs --s3-port (the S3 side is off without it)';
+  if (pubsub !== undefined && !/^[\w.-]+:\d{1,5}$|^\[[\da-f:]+\]:\d{1,5}$/i.test(pubsub))
+    return `PUBSUB_EMULATOR_HOST must be host:port, got ${JSON.stringify(pubsub)}`;
+  return null;
+}
+
 export async function runEmulatorCommand(argv: string[]): Promise<number> {
-  let values;
+  let values: EmulatorArgs;
   try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        port: { type: 'string', default: '4443' },
-        host: { type: 'string', default: '127.0.0.1' },
-        bucket: { type: 'string', multiple: true, default: [] },
-        'data-dir': { type: 'string' },
-        'rate-limit': { type: 'boolean', default: false },
-        's3-port': { type: 'string' },
-        's3-bucket': { type: 'string', multiple: true, default: [] },
-        'push-endpoint': { type: 'string' },
-        'push-token': { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }));
+    values = parseEmulatorArgs(argv);
   } catch (err) {
     console.error(`lockboard emulator: ${(err as Error).message}\nRun with --help for the options.`);
     return 2;
@@ -57,32 +81,20 @@ export async function runEmulatorCommand(argv: string[]): Promise<number> {
     console.log(EMULATOR_HELP);
     return 0;
   }
-  const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    console.error(`lockboard emulator: --port must be an integer from 0 to 65535, got ${JSON.stringify(values.port)}`);
-    return 2;
-  }
-  const pushEndpoint = values['push-endpoint'];
-  if (pushEndpoint !== undefined && !/^https?:\/\/\S+$/.test(pushEndpoint)) {
-    console.error(`lockboard emulator: --push-endpoint must be an http(s) URL, got ${JSON.stringify(pushEndpoint)}`);
-    return 2;
-  }
-  const s3Port = values['s3-port'] === undefined ? undefined : Number(values['s3-port']);
-  if (s3Port !== undefined && (!Number.isInteger(s3Port) || s3Port < 0 || s3Port > 65535)) {
-    console.error(
-      `lockboard emulator: --s3-port must be an integer from 0 to 65535, got ${JSON.stringify(values['s3-port'])}`,
-    );
-    return 2;
-  }
-  if (s3Port === undefined && values['s3-bucket'].length) {
-    console.error('lockboard emulator: --s3-bucket needs --s3-port (the S3 side is off without it)');
-    return 2;
-  }
   const pubsub = process.env.PUBSUB_EMULATOR_HOST || undefined;
-  if (pubsub !== undefined && !/^[\w.-]+:\d{1,5}$|^\[[\da-f:]+\]:\d{1,5}$/i.test(pubsub)) {
-    console.error(`lockboard emulator: PUBSUB_EMULATOR_HOST must be host:port, got ${JSON.stringify(pubsub)}`);
+  const problem = problemOf(values, pubsub);
+  if (problem) {
+    console.error(`lockboard emulator: ${problem}`);
     return 2;
   }
+  return serveUntilSignal(values, pubsub);
+}
+
+/** Starts the emulator with the options given, says where it listens, and stops it on SIGINT or SIGTERM. */
+async function serveUntilSignal(values: EmulatorArgs, pubsub: string | undefined): Promise<number> {
+  const port = Number(values.port);
+  const s3Port = values['s3-port'] === undefined ? undefined : Number(values['s3-port']);
+  const pushEndpoint = values['push-endpoint'];
   const buckets = values.bucket.map((spec) => {
     const [name, flag] = spec.split(':');
     return { name: name!, versioning: flag === 'versioned' };
