@@ -139,8 +139,13 @@ export function parseDuration(flag: string, raw: string | undefined): number | u
 export function storageFailure(err: unknown, bucket: string): { message: string; code: number } | null {
   const status = (err as { status?: unknown; code?: unknown }).status ?? (err as { code?: unknown }).code;
   const text = (err as Error).message ?? String(err);
-  if (status === 404 && /bucket/i.test(text))
-    return { message: `Bucket "${bucket}" does not exist.`, code: EXIT.storage };
+  if (status === 404 && /bucket/i.test(text)) {
+    // the error names the bucket it looked for; the configured one is only a fallback (a source URL sets none)
+    const named = (err as { bucket?: unknown }).bucket;
+    const which = typeof named === 'string' && named ? named : bucket;
+    const message = which ? `Bucket "${which}" does not exist.` : `The bucket does not exist: ${text}`;
+    return { message: `${message} Check the source's bucket name.`, code: EXIT.storage };
+  }
   if (status === 401 || status === 403) {
     return { message: `Permission denied on bucket "${bucket}": ${text}`, code: EXIT.storage };
   }

@@ -24,4 +24,6 @@ export const EXIT_CODES_HELP = `Exit codes:
   13  release / status: the object is not a lock (a data object such as a .tfstate, or an unrecognised format),
       or it is a waiter queued for a lock (etcd, ZooKeeper): a waiter is never released; nothing was deleted
   75  run: timed out waiting for the lock (or --no-wait and it is held)
-  76  run: the lock was lost while the command ran (the command got SIGTERM)`;
+  76  run: the lock was lost while the command ran (the command got SIGTERM)
+  127 run: the command could not be started (not found or not executable); the lock was released
+  130 run: interrupted (Ctrl-C) while waiting for the lock; nothing was held`;

@@ -52,17 +52,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   const split = argv.indexOf('--');
   const own = split >= 0 ? argv.slice(0, split) : argv;
   const command = split >= 0 ? argv.slice(split + 1) : [];
-  const { values, positionals } = parseFlags('run', own, {
-    ...COMMON_OPTIONS,
-    ttl: { type: 'string' },
-    timeout: { type: 'string' },
-    'no-wait': { type: 'boolean', default: false },
-    purpose: { type: 'string' },
-    identity: { type: 'string' },
-    'kill-after': { type: 'string' },
-    quiet: { type: 'boolean', default: false },
-    source: { type: 'string' },
-  });
+  const { values, positionals } = parseRunFlags(own, split >= 0);
   if (values.help) {
     console.log(RUN_HELP);
     return EXIT.ok;
@@ -87,7 +77,9 @@ export async function runCommand(argv: string[]): Promise<number> {
   const stopWaiting = (): void => waiting.abort();
   process.once('SIGINT', stopWaiting);
   process.once('SIGTERM', stopWaiting);
-  const progress = new WaitProgress(name, values.quiet);
+  const noWait = values['no-wait'];
+  // --no-wait tries once: nothing to wait for, so no "Waiting…" line
+  const progress = new WaitProgress(name, values.quiet || noWait);
   let lock: HeldLock;
   try {
     lock = await acquireOn(target.spec, name, {
@@ -104,7 +96,13 @@ export async function runCommand(argv: string[]): Promise<number> {
   } catch (err) {
     progress.done();
     if (err instanceof LockTimeoutError) {
-      console.error(escapeText(`lockboard: ${err.message}`, { keepNewlines: true }));
+      const message = noWait
+        ? err.message.replace(
+            /^Timed out after \d+ ms waiting for lock ("[^"]*")/,
+            'Lock $1 is held (--no-wait: not waiting)',
+          )
+        : err.message;
+      console.error(escapeText(`lockboard: ${message}`, { keepNewlines: true }));
       return EXIT.timeout;
     }
     if (err instanceof LockAbortError) {
@@ -160,4 +158,28 @@ async function holdWhileRunning(lock: HeldLock, command: string[], killAfterMs: 
   }
   if (lost || outcome === 'lost') return EXIT.lost;
   return code;
+}
+
+const RUN_OPTIONS = {
+  ...COMMON_OPTIONS,
+  ttl: { type: 'string' },
+  timeout: { type: 'string' },
+  'no-wait': { type: 'boolean', default: false },
+  purpose: { type: 'string' },
+  identity: { type: 'string' },
+  'kill-after': { type: 'string' },
+  quiet: { type: 'boolean', default: false },
+  source: { type: 'string' },
+} as const;
+
+/** The run command's own flags; without "--", an unknown option is most likely the command's own (`sh -c`). */
+function parseRunFlags(own: string[], separated: boolean) {
+  try {
+    return parseFlags('run', own, RUN_OPTIONS);
+  } catch (err) {
+    if (separated || !(err instanceof UsageError) || !/Unknown option/.test(err.message)) throw err;
+    throw new UsageError(
+      `${err.message.replace(/ Run "lockboard run --help"\.$/, '')} Is it the command's own? Put "--" before the command: lockboard run [options] LOCK -- COMMAND [ARGS...]`,
+    );
+  }
 }

@@ -27,7 +27,8 @@ export function describeOutcome(
     case 'released':
       return `Released ${o.where} (version ${o.version}).`;
     case 'changed':
-      return `Refused: ${o.where} changed hands since you looked; it is now held by ${o.holder ?? 'another holder'}. Nothing was deleted.`;
+      // the version given may also never have been this lock's (a typo): say only what is known
+      return `Refused: ${o.where} is not at version ${o.version}: it changed hands since you looked, or that version was never its own; it is now held by ${o.holder ?? 'a holder at another version'}. Nothing was deleted.`;
     case 'refreshed':
       return `Refused: the holder of ${o.where} refreshed since you looked, so it is alive. Nothing was deleted.`;
     case 'gone':

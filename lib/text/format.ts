@@ -48,11 +48,15 @@ export function shellQuote(s: string): string {
 }
 
 /** The arguments of the release of exactly this version (the reason left for the operator to write). */
-export function releaseArgs(lock: Pick<LockInfo, 'name' | 'version' | 'source' | 'bucket'>, reason: string): string[] {
-  return ['release', lock.source ?? lock.bucket, lock.name, '--version', lock.version ?? '', '--reason', reason];
+type Releasable = Pick<LockInfo, 'name' | 'version' | 'source' | 'bucket'> & { terms?: { twoLeaders?: string } };
+
+/** The release as the CLI takes it; a release whose old holder is not told needs the flag that accepts it. */
+export function releaseArgs(lock: Releasable, reason: string): string[] {
+  const args = ['release', lock.source ?? lock.bucket, lock.name, '--version', lock.version ?? '', '--reason', reason];
+  return lock.terms?.twoLeaders ? [...args, '--accept-two-leaders'] : args;
 }
 
-export function releaseCommand(lock: Pick<LockInfo, 'name' | 'version' | 'source' | 'bucket'>): string {
+export function releaseCommand(lock: Releasable): string {
   return ['lockboard', ...releaseArgs(lock, 'WHY')].map(shellQuote).join(' ');
 }
 

@@ -58,6 +58,10 @@ export function isSourceUrl(url: string | undefined): boolean {
  * the form expected, so it is refused instead of being read as a lock name; null for anything else.
  */
 export function sourceLikeProblem(arg: string | undefined): string | null {
+  // a store's scheme with the colon left out (`zk//host:2181/`)
+  const colonless = arg === undefined ? null : /^([a-z][a-z0-9+.-]*)\/\//i.exec(arg);
+  const meant = colonless && STORES.find((s) => s.schemes.includes(colonless[1]!.toLowerCase()));
+  if (meant) return `${JSON.stringify(arg)} is not a ${meant.label} source: expected ${meant.form} (note the "://").`;
   const m = arg === undefined ? null : /^([a-z][a-z0-9+.-]*):(\/*)/i.exec(arg);
   if (!m || definitionOf(arg!)) return null;
   const scheme = m[1]!.toLowerCase();
