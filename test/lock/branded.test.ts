@@ -1,7 +1,7 @@
 // Errors told apart across copies of their module (lib/lock/support/branded.ts): Next.js bundles lib code once per layer, and
 // a store opened by one layer throws errors another layer's route checks. Two copies of a class are made here as two
 // bundles make them.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { branded } from '@/lib/lock/support/branded';
 import { GcsCallError, BucketNotFoundError } from '@/lib/lock/stores/gcs/errors';
 import { LockOptionsError } from '@/lib/lock/errors';
@@ -32,5 +32,15 @@ describe('branded errors', () => {
     expect(new VersionShapeError('gs://b/', 'x', 'a generation') instanceof LockOptionsError).toBe(true);
     expect(new LockOptionsError('bad') instanceof VersionShapeError).toBe(false);
     expect(new GcsCallError(400, 'bad') instanceof LockOptionsError).toBe(false);
+  });
+
+  it('keep the push route’s expected conditions (redeliver later, a malformed notification) across module copies', async () => {
+    const a = await import('@/lib/lock/stores/gcs/notifications');
+    vi.resetModules();
+    const b = await import('@/lib/lock/stores/gcs/notifications');
+    expect(a.RedeliverLater).not.toBe(b.RedeliverLater); // two copies, as two bundles make them
+    expect(new a.RedeliverLater('later') instanceof b.RedeliverLater).toBe(true);
+    expect(new a.NotificationError('bad') instanceof b.NotificationError).toBe(true);
+    expect(new a.NotificationError('bad') instanceof b.RedeliverLater).toBe(false);
   });
 });

@@ -8,6 +8,7 @@
 // Metadata updates (OBJECT_METADATA_UPDATE: every refresh of every lock) are not stored: one write per refresh would
 // cost more than the locks themselves, and the live state is read from the bucket anyway. Creates and deletes are
 // the churn that matters (who held what, from when to when, and who deleted it).
+import { branded } from '../../support/branded';
 import { createHash } from 'node:crypto';
 import type { Storage } from '@google-cloud/storage';
 import { classifyObject } from '../../objects/formats';
@@ -195,3 +196,7 @@ async function writeOnce(
   }
   return name;
 }
+
+// the push route tells them apart from a copy of this module in another Next.js layer (an expected 503 or 400)
+branded(RedeliverLater, 'RedeliverLater');
+branded(NotificationError, 'NotificationError');
