@@ -16,7 +16,8 @@ import { thisHost } from './process';
 import type { Context, Reading } from './reading';
 import { removeIfSame } from './release';
 import type { FilesSource } from './source';
-import { filesTerms, filesView } from './view';
+import { filesView } from './view';
+import { filesTerms } from './words';
 import { walk } from './walk';
 
 const SCAN_REUSE_MS = 250;

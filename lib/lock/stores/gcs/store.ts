@@ -15,7 +15,7 @@ import { forceReleaseLock } from './force-release';
 import { startGcsFeed } from './feed';
 import { getLock, listLocks } from './list';
 import { observeNotification, type GcsNotification, type Observation } from './notifications';
-import { gcsTerms } from './terms';
+import { gcsTerms } from './words';
 import { GCS_VERSION } from './version';
 
 export interface GcsStoreOptions {

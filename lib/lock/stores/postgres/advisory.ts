@@ -3,7 +3,8 @@
 // pg_terminate_backend: same pid, same backend_start at full precision (µs), the lock still granted to it.
 import { crc32 } from 'node:zlib';
 import type { LockView } from '../../store';
-import { ADVISORY_TERMS, maskQuery } from './terms';
+import { ADVISORY_TERMS } from './words';
+import { maskQuery } from './mask';
 import type { LockHealth } from '../../types';
 
 export interface Queryable {
