@@ -1,6 +1,7 @@
-// DynamoDB's words and truth table, per format: a Terraform item never expires and is never refreshed (never called alive); a
-// lock client's lease is judged by two observations a lease apart (a heartbeat writes a new recordVersionNumber);
-// Lockboard's own item expires at the time it names, on the service's clock; a FailClosed item has no lease.
+// DynamoDB's words and truth table, per format: a Terraform item never expires and is never refreshed (never called
+// alive); a lock client's lease is judged by two observations a lease apart (a heartbeat writes a new
+// recordVersionNumber); Lockboard's own item expires at the time it names, on the service's clock; a FailClosed item
+// has no lease.
 import type { StoreTerms } from '../../store';
 import type { HealthWords } from '../../types';
 import type { DynamoReading } from './formats';
