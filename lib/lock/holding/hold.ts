@@ -27,6 +27,31 @@ export async function runHolding<L, T>(
   }
 }
 
+/** A store's own lock as `withLock` finishes it: released, then the outcome recorded with its fencing token. */
+export interface ReleasableLock {
+  fencingToken: string;
+  release(): Promise<'released' | 'already-lost'>;
+}
+
+/**
+ * The `with…Lock` ending every store shares: runs `fn` holding `lock`, then releases it (a failed release is
+ * reported unless the routine's own error is) and hands the `released` event to `record` (null: no trail).
+ */
+export function holdAndRelease<L extends ReleasableLock, T>(
+  lock: L,
+  fn: (lock: L) => Promise<T>,
+  trail: { lock: string; record: (event: Record<string, string>) => unknown } | null,
+): Promise<T> {
+  return runHolding(lock, fn, async (outcome) => {
+    const released = await lock.release().catch((err: unknown) => {
+      if (!outcome.failed) throw err;
+      return 'already-lost' as const;
+    });
+    if (!trail) return;
+    await trail.record(releasedEvent(trail.lock, lock.fencingToken, outcome, released === 'released'));
+  });
+}
+
 export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }

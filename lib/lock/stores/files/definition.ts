@@ -28,7 +28,7 @@ export const files: StoreDefinition = {
     return new FilesLockStore(src, { longHeldMs: o.longHeldMs });
   },
   async acquire(spec, name, o) {
-    const [{ acquireFileLock }, { FilesLockStore }] = await Promise.all([import('./lock'), import('./store')]);
+    const [{ acquireFileLock }, { FilesLockStore }] = await Promise.all([import('./acquire'), import('./store')]);
     const src = parseFilesSource(spec.url);
     const store = new FilesLockStore(src);
     return holdOn({
