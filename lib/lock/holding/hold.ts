@@ -52,6 +52,18 @@ export function holdAndRelease<L extends ReleasableLock, T>(
   });
 }
 
+/** A lock that records its own release (GCS's lock, any store's lock as `lockboard run` holds it). */
+export interface ReportingLock {
+  releaseWith(details: { outcome: 'ok' | 'error'; error?: string }): Promise<unknown>;
+}
+
+/** The `with…Lock` ending of a lock that records its own release: ok, or the routine's error. */
+export function holdAndReport<L extends ReportingLock, T>(lock: L, fn: (lock: L) => Promise<T>): Promise<T> {
+  return runHolding(lock, fn, async (o) => {
+    await lock.releaseWith(o.failed ? { outcome: 'error', error: errorMessage(o.error) } : { outcome: 'ok' });
+  });
+}
+
 export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
