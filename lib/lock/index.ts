@@ -70,10 +70,10 @@ export function forceReleaseLockOn(
   return onSource(url, o, (store) => store.forceRelease(request));
 }
 
-async function onSource<T>(url: string, o: SourceOptions, use: (store: LockStore) => Promise<T>): Promise<T> {
+async function onSource<T>(url: string, o: SourceOptions, act: (store: LockStore) => Promise<T>): Promise<T> {
   const store = await openLockSource(url, o);
   try {
-    return await use(store);
+    return await act(store);
   } finally {
     await store.close();
   }
