@@ -71,19 +71,14 @@ export async function withDynamoLock<T>(o: DynamoAcquireOptions, fn: (lock: Dyna
   const lock = await acquireDynamoLock(o);
   const store = () =>
     new DynamoLockStore({ client: o.client, table: o.table, auditTable: o.audit ? o.audit.table : undefined });
-  return holdAndRelease(
-    lock,
-    fn,
-    o.audit === false
-      ? null
-      : {
-          lock: o.name,
-          record: (e) =>
-            store()
-              .record(e)
-              .catch(() => ''),
-        },
-  );
+  const trail = {
+    lock: o.name,
+    record: (e: Record<string, string>) =>
+      store()
+        .record(e)
+        .catch(() => ''),
+  };
+  return holdAndRelease(lock, fn, o.audit === false ? null : trail);
 }
 
 function heldItem(s: DynamoLockSettings, key: Item, rvn: string, token: bigint, now: number): Item {

@@ -43,19 +43,14 @@ export async function acquireRedisLock(o: RedisAcquireOptions): Promise<RedisLoc
 export async function withRedisLock<T>(o: RedisAcquireOptions, fn: (lock: RedisLock) => Promise<T>): Promise<T> {
   const lock = await acquireRedisLock(o);
   const untracked = o.client instanceof MemoryRedisLocks || o.audit === false;
-  return holdAndRelease(
-    lock,
-    fn,
-    untracked
-      ? null
-      : {
-          lock: o.name,
-          record: (e) =>
-            storeOf(o)
-              .record(e)
-              .catch(() => undefined),
-        },
-  );
+  const trail = {
+    lock: o.name,
+    record: (e: Record<string, string>) =>
+      storeOf(o)
+        .record(e)
+        .catch(() => undefined),
+  };
+  return holdAndRelease(lock, fn, untracked ? null : trail);
 }
 
 /**

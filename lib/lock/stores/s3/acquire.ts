@@ -68,19 +68,14 @@ export async function acquireS3Lock(o: S3AcquireOptions): Promise<S3Lock> {
 export async function withS3Lock<T>(o: S3AcquireOptions, fn: (lock: S3Lock) => Promise<T>): Promise<T> {
   const lock = await acquireS3Lock(o);
   const store = () => new S3LockStore({ client: o.client, bucket: o.bucket, auditPrefix: auditPrefixOf(o) });
-  return holdAndRelease(
-    lock,
-    fn,
-    o.audit === false
-      ? null
-      : {
-          lock: o.name,
-          record: (e) =>
-            store()
-              .record(e)
-              .catch(() => undefined),
-        },
-  );
+  const trail = {
+    lock: o.name,
+    record: (e: Record<string, string>) =>
+      store()
+        .record(e)
+        .catch(() => undefined),
+  };
+  return holdAndRelease(lock, fn, o.audit === false ? null : trail);
 }
 
 function settingsOf(o: S3AcquireOptions): S3LockSettings {
