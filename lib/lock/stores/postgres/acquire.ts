@@ -6,7 +6,7 @@ import { runHolding } from '../../holding/hold';
 import { defaultIdentity, validateLockName, type LockRequest } from '../../holding/options';
 import { waitForLock } from '../../holding/wait';
 import type { LockInfo } from '../../types';
-import type { Queryable } from './advisory';
+import type { Queryable } from './tables';
 import { initLockTables, PgLock } from './lock';
 import { ident } from './tables';
 

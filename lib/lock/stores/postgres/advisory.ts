@@ -5,11 +5,8 @@ import { crc32 } from 'node:zlib';
 import type { LockView } from '../../store';
 import { ADVISORY_TERMS } from './words';
 import { maskQuery } from './mask';
+import type { Queryable } from './tables';
 import type { LockHealth } from '../../types';
-
-export interface Queryable {
-  query<R = Record<string, unknown>>(text: string, values?: unknown[]): Promise<{ rows: R[]; rowCount: number | null }>;
-}
 
 export const ADVISORY_QUERY = `
 SELECT l.database::text AS database, d.datname, l.classid::text AS classid, l.objid::text AS objid, l.objsubid,

@@ -3,6 +3,6 @@
 export { acquirePgLock, withPgLock, type PgAcquireOptions } from './acquire';
 export { initLockTables, PgLock } from './lock';
 export { PostgresLockStore, type PostgresStoreOptions } from './store';
-export { advisoryKey, wellKnownKey, type Queryable } from './advisory';
-export { findLockTables, type LockTable, type TableKind } from './tables';
+export { advisoryKey, wellKnownKey } from './advisory';
+export { findLockTables, type LockTable, type Queryable, type TableKind } from './tables';
 export { parsePostgresSource } from './source';

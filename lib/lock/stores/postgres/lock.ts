@@ -4,7 +4,7 @@
 // statement; the fencing token comes from a sequence; a release records the outcome (and the problem and details when
 // the block threw) in lockboard_released, beside the locks. The lock holds as long as the given connection lives.
 import { LockLostError } from '../../errors';
-import type { Queryable } from './advisory';
+import type { Queryable } from './tables';
 import { ident } from './tables';
 
 /** What a held lock needs of the acquire's options. */

@@ -6,7 +6,8 @@ import { assertVersion, notALockView, recordedRelease, type LockStore, type Lock
 import type { ReleaseRequest, StorePage, StoreReleaseResult } from '../../store';
 import { PostgresAuditTrail } from './audit';
 import { ADVISORY_TERMS } from './words';
-import { ADVISORY_QUERY, advisoryViews, TERMINATE, type AdvisoryRow, type Queryable } from './advisory';
+import { ADVISORY_QUERY, advisoryViews, TERMINATE, type AdvisoryRow } from './advisory';
+import type { Queryable } from './tables';
 import { releaseStatement } from './release-statement';
 import { decodePosition, encodePosition, tableName, type TablePosition } from './table-pages';
 import { tableRowView } from './view';
