@@ -1,6 +1,6 @@
 // lockboard: the store-neutral lock library. Open a source by its URL (gs://, s3://, redis://, postgres://,
-// dynamodb://, etcd://, zk://, k8s://, file://: any store the registry knows), then acquire, hold, inspect, list
-// and force-release on it through the one LockStore interface. Each store's own API is its subpath
+// dynamodb://, kubernetes://, file://, zookeeper://, etcd://: any store the registry knows), then acquire, hold,
+// inspect, list and force-release on it through the one LockStore interface. Each store's own API is its subpath
 // (`lockboard/gcs`, `lockboard/s3`, …); its SDK is loaded only when a source of it is opened.
 import { holdAndReport } from './holding/hold';
 import { listAll, type FullListing } from './list-all';
