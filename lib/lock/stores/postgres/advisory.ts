@@ -5,7 +5,6 @@ import { crc32 } from 'node:zlib';
 import type { LockView } from '../../store';
 import { ADVISORY_TERMS } from './words';
 import { maskQuery } from './mask';
-import type { Queryable } from './tables';
 import type { LockHealth } from '../../types';
 
 export const ADVISORY_QUERY = `
