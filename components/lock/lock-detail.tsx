@@ -25,7 +25,7 @@ export function LockDetail({ name, bucket, canRelease }: { name: string; bucket?
   const query = useQuery({ ...lockQuery(name, bucket), ...(live === 'polling' ? {} : { refetchInterval: false }) });
   const fetched = query.data;
   const [releasing, setReleasing] = useState(false);
-  const notice = useReleaseNotice();
+  const { notice, noticeRef, open, close } = useReleaseNotice();
   const serverNow = useServerNow(fetched?.serverTime, query.dataUpdatedAt);
   const lock = fetched && { ...fetched, health: liveHealth(fetched, serverNow) };
   return (
@@ -36,7 +36,7 @@ export function LockDetail({ name, bucket, canRelease }: { name: string; bucket?
           Could not refresh: {query.error.message}
         </p>
       )}
-      {notice.notice && <SuccessNotice ref={notice.noticeRef}>{notice.notice}</SuccessNotice>}
+      {notice && <SuccessNotice ref={noticeRef}>{notice}</SuccessNotice>}
       {lock === null && (
         <p className="rounded-md p-4 ring-1 ring-zinc-200 dark:ring-zinc-700">
           This lock is free: no lock object exists right now.
@@ -52,12 +52,12 @@ export function LockDetail({ name, bucket, canRelease }: { name: string; bucket?
           canRelease={canRelease}
           releasing={releasing}
           onOpen={() => {
-            notice.open();
+            open();
             setReleasing(true);
           }}
           onClose={(said) => {
             setReleasing(false);
-            notice.close(said);
+            close(said);
           }}
         />
       )}

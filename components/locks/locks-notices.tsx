@@ -8,7 +8,19 @@ import type { LocksData, SourceOption } from '@/lib/console/queries';
 import { SuccessNotice } from '../ui/notice';
 import { Alert, ListingNotes } from './listing-notes';
 
-export function LocksNotices(p: {
+export function LocksNotices({
+  sources,
+  where,
+  unknownSource,
+  data,
+  refreshError,
+  releaseError,
+  notice,
+  noticeRef,
+  pending,
+  filtered,
+  onReload,
+}: {
   sources: SourceOption[];
   where: string;
   unknownSource?: string;
@@ -21,30 +33,29 @@ export function LocksNotices(p: {
   filtered: boolean;
   onReload: () => void;
 }) {
-  const { data } = p;
   return (
     <>
-      {p.unknownSource !== undefined && (
+      {unknownSource !== undefined && (
         <Alert tone="amber">
-          {JSON.stringify(p.unknownSource)} is not a configured source; showing {p.where}. Configured:{' '}
-          {p.sources.map((s) => s.id).join(', ')}.
+          {JSON.stringify(unknownSource)} is not a configured source; showing {where}. Configured:{' '}
+          {sources.map((s) => s.id).join(', ')}.
         </Alert>
       )}
-      {p.refreshError && (
+      {refreshError && (
         <Alert>
-          Could not refresh the lock list: {p.refreshError.message}
+          Could not refresh the lock list: {refreshError.message}
           {data ? ' Showing the last data received.' : ''} Retrying every few seconds.
         </Alert>
       )}
-      {p.releaseError && <Alert>{p.releaseError}</Alert>}
-      {p.notice && <SuccessNotice ref={p.noticeRef}>{p.notice}</SuccessNotice>}
-      <ListingNotes where={p.where} sources={data?.sources ?? []} pending={p.pending} skipped={data?.skipped ?? 0} />
-      {p.filtered && data && (
+      {releaseError && <Alert>{releaseError}</Alert>}
+      {notice && <SuccessNotice ref={noticeRef}>{notice}</SuccessNotice>}
+      <ListingNotes where={where} sources={data?.sources ?? []} pending={pending} skipped={data?.skipped ?? 0} />
+      {filtered && data && (
         <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="matched-count">
           {n(data.matched)} of {n(data.total)} locks match{data.complete ? '' : ' so far'}.
         </p>
       )}
-      <OutsideChanges outside={data?.outside} onReload={p.onReload} />
+      <OutsideChanges outside={data?.outside} onReload={onReload} />
     </>
   );
 }

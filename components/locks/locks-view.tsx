@@ -35,8 +35,8 @@ export function LocksView({ sources, source, canRelease, unknownSource }: Props)
   const serverNow = useServerNow(data?.serverTime, query.dataUpdatedAt);
   const localNow = useLocalNow(query.dataUpdatedAt);
   const [text, setText] = useFilterText(url);
-  const notice = useReleaseNotice();
-  const actions = useReleaseActions({ source, query: wanted, onStart: notice.open });
+  const { notice, noticeRef, open, close } = useReleaseNotice();
+  const actions = useReleaseActions({ source, query: wanted, onStart: open });
   const where = sources.find((s) => s.id === source)?.id ?? 'all sources';
   // one judgement of health per second for the badges: a TTL running out moves a row before the next push
   const shown = useMemo(() => withLiveHealth(rows, serverNow), [rows, serverNow]);
@@ -70,8 +70,8 @@ export function LocksView({ sources, source, canRelease, unknownSource }: Props)
         data={data}
         refreshError={query.isError ? query.error : null}
         releaseError={actions.error}
-        notice={notice.notice}
-        noticeRef={notice.noticeRef}
+        notice={notice}
+        noticeRef={noticeRef}
         pending={pendingCount}
         filtered={Boolean(wanted.q || wanted.health)}
         onReload={reload}
@@ -99,7 +99,7 @@ export function LocksView({ sources, source, canRelease, unknownSource }: Props)
         serverNow={serverNow}
         closeBulk={actions.closeBulk}
         closeOne={actions.closeOne}
-        onDone={notice.close}
+        onDone={close}
       />
     </section>
   );
