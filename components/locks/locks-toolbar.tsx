@@ -5,7 +5,7 @@ import { useRouter } from 'next/navigation';
 import { ALL_SOURCES, type SourceOption } from '@/lib/console/queries';
 import { BULK_LIMIT } from '../release/use-bulk-release';
 import { LiveIndicator } from './listing-notes';
-import type { LiveState } from './use-lock-stream';
+import type { LiveState } from './lock-stream-connection';
 
 export function LocksToolbar(p: {
   sources: SourceOption[];
