@@ -1,10 +1,10 @@
 // acquireMysqlLock / withMysqlLock: Lockboard's named lock taken on a dedicated connection (GET_LOCK(name, 0), then
 // the shared wait: reads of the holder with backoff until timeoutMs), its fencing token from lockboard_fence.
 import { LockOptionsError } from '../../errors';
-import { runHolding } from '../../holding';
-import { validateLockName } from '../../options';
+import { runHolding } from '../../holding/hold';
+import { validateLockName } from '../../holding/options';
 import type { LockInfo } from '../../types';
-import { waitForLock } from '../../wait';
+import { waitForLock } from '../../holding/wait';
 import { MysqlAuditTrail } from './audit';
 import type { Db } from './client';
 import { FENCE_DDL, MysqlLock, namedLockOf } from './lock';

@@ -1,7 +1,7 @@
 // The MySQL audit trail: lockboard_audit (created on first use, or by a DBA from `lockboard mysql init`'s DDL), each
 // row dated by the server (a trigger sets `at` on insert where this user may create one; the default otherwise).
-import type { AuditRecord } from '../../audit-record';
-import { signAuditFields } from '../../audit-trust';
+import type { AuditRecord } from '../../audit/record';
+import { signAuditFields } from '../../audit/trust';
 import type { Db } from './client';
 
 export const AUDIT_DDL = [

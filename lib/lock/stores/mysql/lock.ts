@@ -5,7 +5,7 @@
 // counter row in lockboard_fence, so it grows across server restarts too. The release is recorded in lockboard_audit.
 import { createHash } from 'node:crypto';
 import { LockLostError } from '../../errors';
-import { releasedEvent, type Outcome } from '../../holding';
+import { releasedEvent, type Outcome } from '../../holding/hold';
 import type { MysqlAuditTrail } from './audit';
 import type { Db } from './client';
 

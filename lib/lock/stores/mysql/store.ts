@@ -2,7 +2,7 @@
 // and lock tables found by shape (Liquibase, ShedLock, Laravel, Quartz read-only), judged on the server's clock;
 // force-released by one guarded KILL (named) or one conditional statement (rows), recorded in lockboard_audit before
 // and after. Lock names: `named:<lock name>` (a waiter: `named:<lock name>/waiter/<connection id>`), `<table>/<key>`.
-import type { AuditRecord } from '../../audit-record';
+import type { AuditRecord } from '../../audit/record';
 import { assertVersion, notALockView, recordedRelease, type LockStore, type LockView } from '../../store';
 import type { ReleaseRequest, StorePage, StoreReleaseResult } from '../../store';
 import { decodePosition, encodePosition, type TablePosition } from '../postgres/table-pages';
