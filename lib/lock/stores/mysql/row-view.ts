@@ -31,13 +31,14 @@ export function rowView(
   o: { nowMs: number; source: string; mariadb: boolean; longHeldMs?: number; extra?: [string, string][] },
 ): LockView {
   const since = r.acquiredAtMs ?? o.nowMs;
+  // a row with an end holds by the tool's rule, read by the server (`held`); Liquibase's never ends
   const health: LockHealth =
     t.kind === 'quartz'
       ? 'unknown'
       : r.untilMs !== undefined
-        ? o.nowMs >= r.untilMs && !r.held
-          ? 'expired'
-          : 'healthy'
+        ? r.held
+          ? 'healthy'
+          : 'expired'
         : o.longHeldMs !== undefined && o.nowMs - since > o.longHeldMs
           ? 'long-held'
           : 'unknown';
@@ -81,8 +82,8 @@ function lockedNote(type: string): string {
   const by = /^BIT/.test(type)
     ? 'created by Liquibase 3.x–4.2x'
     : type === 'TINYINT(1)'
-      ? 'Liquibase 5 or MariaDB'
-      : 'Liquibase 4.29–4.3x';
+      ? 'Liquibase 5, or its MariaDB type'
+      : 'Liquibase 4.29–4.3x'; // TINYINT, shown by MariaDB as TINYINT(4)
   return `${type} (${by})`;
 }
 

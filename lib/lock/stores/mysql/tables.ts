@@ -54,7 +54,8 @@ export async function findLockTables(db: Db): Promise<MysqlLockTable[]> {
       ...(shape[0] === 'quartz' && state ? { schedulerState: state.t } : {}),
     });
   }
-  return tables;
+  // in code-point order: the order listings walk them in (the server's collation may order them otherwise)
+  return tables.sort((a, b) => (a.table < b.table ? -1 : a.table > b.table ? 1 : 0));
 }
 
 /** Quartz's QRTZ_LOCKS has exactly its two key columns (other Quartz tables have more). */
