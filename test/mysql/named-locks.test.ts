@@ -71,6 +71,7 @@ describe('named locks', () => {
     expect(lock.formatLabel).toBe('Named lock (Flyway)');
     expect(lock.pid).toBe(holder.id);
     expect(lock.details).toContainEqual(['Command', 'Sleep']);
+    expect(lock.details).toContainEqual(['Program', 'Node-MySQL-2']); // mysql2's _client_name, from performance_schema
     expect(lock.details.find(([k]) => k === 'Read from')?.[1]).toMatch(/METADATA_LOCK_INFO/);
     expect(lock.waiters!.map((w) => w.key)).toEqual([`named:${name}/waiter/${w1.id}`, `named:${name}/waiter/${w2.id}`]);
     const waiter = (await store.inspect(lock.waiters![0]!.key!))!;

@@ -19,6 +19,8 @@ export interface Connection {
   /** The current statement as the server shows it (first 1000 characters); null when none. */
   info: string | null;
   inTransaction?: boolean;
+  /** The client's program_name (or driver) from its connect attributes, where performance_schema has them. */
+  program?: string;
 }
 
 export interface NamedLock {
@@ -74,6 +76,19 @@ async function mliLocks(db: Db): Promise<Held[] | null> {
     .catch(() => null);
 }
 
+/** Each connection's program_name (else its driver's _client_name); none without performance_schema. */
+async function programs(db: Db): Promise<Map<string, string>> {
+  const rows = await db
+    .rows<{ id: string; n: string; v: string }>(
+      `SELECT CAST(PROCESSLIST_ID AS CHAR) AS id, ATTR_NAME AS n, ATTR_VALUE AS v FROM performance_schema.session_connect_attrs
+       WHERE ATTR_NAME IN ('program_name', '_client_name') ORDER BY ATTR_NAME DESC`,
+    )
+    .catch(() => []);
+  const out = new Map<string, string>();
+  for (const r of rows) if (!out.has(r.id)) out.set(r.id, r.v); // program_name sorts first
+  return out;
+}
+
 async function processList(db: Db, mariadb: boolean): Promise<Connection[]> {
   const ms = mariadb ? 'p.TIME_MS' : 'p.TIME * 1000';
   const rows = await db.rows<Connection & { trx: string | null }>(
@@ -82,7 +97,14 @@ async function processList(db: Db, mariadb: boolean): Promise<Connection[]> {
             (SELECT COUNT(*) FROM information_schema.INNODB_TRX x WHERE x.trx_mysql_thread_id = p.ID) AS trx
      FROM information_schema.PROCESSLIST p`,
   );
-  return rows.map((r) => ({ ...r, time: Number(r.time), timeMs: Number(r.timeMs), inTransaction: Number(r.trx) > 0 }));
+  const program = await programs(db);
+  return rows.map(({ trx, ...r }) => ({
+    ...r,
+    time: Number(r.time),
+    timeMs: Number(r.timeMs),
+    inTransaction: Number(trx) > 0,
+    ...(program.has(r.id) ? { program: program.get(r.id)! } : {}),
+  }));
 }
 
 /** The lock name a `User lock` wait is for, from its statement text (`GET_LOCK('name', 10)`); undefined if hidden. */
@@ -101,6 +123,19 @@ async function usedBy(db: Db, names: string[]): Promise<Held[]> {
   }
   return held;
 }
+
+/** Another user's connection, which the process list hides without the PROCESS privilege. */
+const hidden = (id: string): Connection => ({
+  id,
+  user: '?',
+  host: '?',
+  db: null,
+  command: 'unknown (grant PROCESS to see other users’ connections)',
+  time: 0,
+  timeMs: 0,
+  state: null,
+  info: null,
+});
 
 const byWait = (a: Connection, b: Connection) => b.timeMs - a.timeMs || Number(a.id) - Number(b.id);
 
@@ -132,13 +167,12 @@ export async function readNamedLocks(db: Db): Promise<NamedReading> {
       'named locks nobody waits for: load the metadata_lock_info plugin (MariaDB: INSTALL SONAME ' +
       "'metadata_lock_info') or turn on performance_schema with the mdl instrument (MySQL 8: on by default)";
   }
-  const locks = held.flatMap((h) => {
-    const holder = conn.get(h.id);
-    if (!holder) return [];
+  const locks = held.map((h) => {
+    const holder = conn.get(h.id) ?? hidden(h.id);
     const waiters = pendingOf(h.name)
       .filter((w) => w.id !== h.id)
       .sort(byWait);
-    return [{ name: h.name, holder, waiters, ...(h.ms != null ? { heldMs: Number(h.ms) } : {}) }];
+    return { name: h.name, holder, waiters, ...(h.ms != null ? { heldMs: Number(h.ms) } : {}) };
   });
   return { locks, via, clock, ...(missing ? { missing } : {}) };
 }

@@ -51,6 +51,7 @@ function holderDetails(l: NamedLock, r: NamedReading): [string, string][] {
     ['Holder connection', h.id],
     ['User', h.user],
     ['Host', h.host],
+    ['Program', h.program ?? '— (its connect attributes need performance_schema)'],
     ['Database', h.db ?? '—'],
     ['Command', `${h.command}${idle}`],
     ['Time', `${h.time} s`],
