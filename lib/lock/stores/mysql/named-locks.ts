@@ -4,24 +4,9 @@
 // from the process list), or the process list alone (waiters, and the holders of the names they wait for).
 import type { Db } from './client';
 import { serverClock, type ServerClock } from './server';
+import { hidden, processList, type Connection } from './sessions';
 
-export interface Connection {
-  id: string;
-  user: string;
-  host: string;
-  db: string | null;
-  command: string;
-  /** Seconds in the current command (the process list's Time). */
-  time: number;
-  /** The same to the millisecond where the server has it (MariaDB's TIME_MS). */
-  timeMs: number;
-  state: string | null;
-  /** The current statement as the server shows it (first 1000 characters); null when none. */
-  info: string | null;
-  inTransaction?: boolean;
-  /** The client's program_name (or driver) from its connect attributes, where performance_schema has them. */
-  program?: string;
-}
+export type { Connection } from './sessions';
 
 export interface NamedLock {
   name: string;
@@ -76,37 +61,6 @@ async function mliLocks(db: Db): Promise<Held[] | null> {
     .catch(() => null);
 }
 
-/** Each connection's program_name (else its driver's _client_name); none without performance_schema. */
-async function programs(db: Db): Promise<Map<string, string>> {
-  const rows = await db
-    .rows<{ id: string; n: string; v: string }>(
-      `SELECT CAST(PROCESSLIST_ID AS CHAR) AS id, ATTR_NAME AS n, ATTR_VALUE AS v FROM performance_schema.session_connect_attrs
-       WHERE ATTR_NAME IN ('program_name', '_client_name') ORDER BY ATTR_NAME DESC`,
-    )
-    .catch(() => []);
-  const out = new Map<string, string>();
-  for (const r of rows) if (!out.has(r.id)) out.set(r.id, r.v); // program_name sorts first
-  return out;
-}
-
-async function processList(db: Db, mariadb: boolean): Promise<Connection[]> {
-  const ms = mariadb ? 'p.TIME_MS' : 'p.TIME * 1000';
-  const rows = await db.rows<Connection & { trx: string | null }>(
-    `SELECT CAST(p.ID AS CHAR) AS id, p.USER AS user, p.HOST AS host, p.DB AS db, p.COMMAND AS command,
-            p.TIME AS time, ${ms} AS timeMs, p.STATE AS state, LEFT(p.INFO, 1000) AS info,
-            (SELECT COUNT(*) FROM information_schema.INNODB_TRX x WHERE x.trx_mysql_thread_id = p.ID) AS trx
-     FROM information_schema.PROCESSLIST p`,
-  );
-  const program = await programs(db);
-  return rows.map(({ trx, ...r }) => ({
-    ...r,
-    time: Number(r.time),
-    timeMs: Number(r.timeMs),
-    inTransaction: Number(trx) > 0,
-    ...(program.has(r.id) ? { program: program.get(r.id)! } : {}),
-  }));
-}
-
 /** The lock name a `User lock` wait is for, from its statement text (`GET_LOCK('name', 10)`); undefined if hidden. */
 export function waitedName(info: string | null): string | undefined {
   const m = /GET_LOCK\s*\(\s*(['"])((?:\\.|(?!\1).|\1\1)*)\1/is.exec(info ?? '');
@@ -123,19 +77,6 @@ async function usedBy(db: Db, names: string[]): Promise<Held[]> {
   }
   return held;
 }
-
-/** Another user's connection, which the process list hides without the PROCESS privilege. */
-const hidden = (id: string): Connection => ({
-  id,
-  user: '?',
-  host: '?',
-  db: null,
-  command: 'unknown (grant PROCESS to see other users’ connections)',
-  time: 0,
-  timeMs: 0,
-  state: null,
-  info: null,
-});
 
 const byWait = (a: Connection, b: Connection) => b.timeMs - a.timeMs || Number(a.id) - Number(b.id);
 

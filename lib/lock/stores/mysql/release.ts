@@ -4,7 +4,8 @@
 // tool itself releases (Liquibase's row kept with LOCKED = 0, ShedLock's lock_until set to now, Laravel's row deleted).
 import type { Db } from './client';
 import { START_SLACK_S } from './server';
-import { ident, type MysqlLockTable } from './tables';
+import { findLockTables, ident, type MysqlLockTable } from './tables';
+import { NAMED_VERSION, namedVersion } from './version';
 
 const UPTIME_START = `UNIX_TIMESTAMP() - (SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'UPTIME')`;
 
@@ -12,11 +13,6 @@ const MARIADB_KILL = `BEGIN NOT ATOMIC
   IF IS_USED_LOCK(?) <=> ? AND ABS(${UPTIME_START} - ?) <= ${START_SLACK_S} THEN KILL CONNECTION ?; SELECT 1 AS killed;
   ELSE SELECT 0 AS killed; END IF;
 END`;
-
-/** MySQL 8's remaining window: between this read and the KILL (a few ms on one connection). */
-export const MYSQL8_WINDOW =
-  'MySQL 8 runs no anonymous blocks: the check and the KILL are two statements on one connection, so a holder that ' +
-  'released and re-took the lock in the milliseconds between them would still be ended.';
 
 /** Ends the holder's connection only while it still holds `name` on the server started at `startS`: killed or not. */
 export async function killHolder(
@@ -61,4 +57,19 @@ export function rowRelease(t: MysqlLockTable, version: string): { sql: string; v
     case 'quartz':
       return null;
   }
+}
+
+/** A named lock's release by its version: the holder it names ended, only if the version is of this very name. */
+export async function releaseNamed(db: Db, name: string, version: string, mariadb: boolean): Promise<boolean> {
+  const [, id, start] = NAMED_VERSION.exec(version) ?? [];
+  if (!id || namedVersion(name, id, Number(start)) !== version) return false; // a version of another name
+  return killHolder(db, { name, id, startS: Number(start), mariadb });
+}
+
+/** A row's release by its version, in the lock table the name is under: changed or not. */
+export async function releaseRow(db: Db, name: string, version: string): Promise<boolean> {
+  const table = (await findLockTables(db)).find((t) => name.startsWith(`${t.table}/`));
+  const statement = table && rowRelease(table, version);
+  if (!statement) return false;
+  return (await db.run(statement.sql, statement.values)) > 0;
 }

@@ -9,13 +9,14 @@ import { decodePosition, encodePosition, type TablePosition } from '../postgres/
 import { MysqlAuditTrail } from './audit';
 import type { Db } from './client';
 import { readNamedLocks, type NamedReading } from './named-locks';
-import { killHolder, rowRelease } from './release';
+import { releaseNamed, releaseRow } from './release';
+import { quartzCheckIns } from './quartz';
 import { rowView } from './row-view';
 import { serverClock, START_SLACK_S, type ServerClock } from './server';
 import { readRows, type TableRow } from './table-rows';
 import { findLockTables, type MysqlLockTable } from './tables';
-import { MYSQL_VERSION, NAMED_VERSION } from './version';
-import { namedName, namedVersion, namedView, waiterView, type NamedContext } from './view';
+import { MYSQL_VERSION } from './version';
+import { namedName, namedView, waiterView, type NamedContext } from './view';
 import { namedTerms } from './words';
 
 export interface MysqlStoreOptions {
@@ -69,7 +70,7 @@ export class MysqlLockStore implements LockStore {
     if (table) {
       const same = at?.table === table.table;
       const page = await readRows(this.o.db, table, same && at.after ? { after: at.after } : {});
-      const extra = await this.extra(table);
+      const extra = await quartzCheckIns(this.o.db, table);
       for (const row of page.rows) {
         if (row.held) locks.push(this.rowView(table, row, extra));
         else skipped++; // a released marker: Liquibase and ShedLock keep their rows
@@ -113,21 +114,6 @@ export class MysqlLockStore implements LockStore {
     return rowView(t, r, { ...o, ...(extra ? { extra } : {}) });
   }
 
-  /** Quartz: its scheduler instances' last check-ins (app clock, ms), shown beside each lock row. */
-  private async extra(t: MysqlLockTable): Promise<[string, string][] | undefined> {
-    if (!t.schedulerState) return undefined;
-    const rows = await this.o.db
-      .rows<{ i: string; c: string; n: string }>(
-        `SELECT INSTANCE_NAME AS i, CAST(LAST_CHECKIN_TIME AS CHAR) AS c, CAST(CHECKIN_INTERVAL AS CHAR) AS n
-         FROM \`${t.schedulerState.replace(/`/g, '``')}\` ORDER BY INSTANCE_NAME LIMIT 20`,
-      )
-      .catch(() => []);
-    return rows.map((r) => [
-      `Instance ${r.i}`,
-      `last check-in ${new Date(Number(r.c)).toISOString()} (every ${Number(r.n) / 1000} s, app clock)`,
-    ]);
-  }
-
   async inspect(name: string): Promise<LockView | null> {
     if (name.startsWith('named:')) return this.inspectNamed(name);
     const slash = name.indexOf('/');
@@ -138,7 +124,7 @@ export class MysqlLockStore implements LockStore {
       this.keep(await serverClock(this.o.db));
       const { rows } = await readRows(this.o.db, table, { name: name.slice(table.table.length + 1) });
       const row = rows.find((r) => r.held);
-      return row ? this.rowView(table, row, await this.extra(table)) : null; // a lock table: no held row is free
+      return row ? this.rowView(table, row, await quartzCheckIns(this.o.db, table)) : null; // a lock table: no held row is free
     }
     const exists = await this.o.db.rows(
       'SELECT 1 FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?',
@@ -179,25 +165,13 @@ export class MysqlLockStore implements LockStore {
     return recordedRelease(
       { lock: o.name, trail: 'lockboard_audit', words, fields, record: (f) => this.record(f) },
       async () => {
-        const released = o.name.startsWith('named:') ? await this.kill(o) : await this.releaseRow(o);
+        const released = o.name.startsWith('named:')
+          ? await releaseNamed(this.o.db, o.name.slice('named:'.length), o.version, this.mariadb)
+          : await releaseRow(this.o.db, o.name, o.version);
         const current = released ? null : await this.inspect(o.name);
         return { outcome: released ? 'released' : current ? 'changed' : 'gone', current };
       },
     );
-  }
-
-  private async kill(o: ReleaseRequest): Promise<boolean> {
-    const [, id, start] = NAMED_VERSION.exec(o.version) ?? [];
-    const name = o.name.slice('named:'.length);
-    if (!id || namedVersion(name, id, Number(start)) !== o.version) return false; // a version of another name
-    return killHolder(this.o.db, { name, id, startS: Number(start), mariadb: this.mariadb });
-  }
-
-  private async releaseRow(o: ReleaseRequest): Promise<boolean> {
-    const table = (await findLockTables(this.o.db)).find((t) => o.name.startsWith(`${t.table}/`));
-    const statement = table && rowRelease(table, o.version);
-    if (!statement) return false;
-    return (await this.o.db.run(statement.sql, statement.values)) > 0;
   }
 
   record(fields: Record<string, string>): Promise<string> {

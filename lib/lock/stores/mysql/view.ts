@@ -1,14 +1,13 @@
 // A named lock as a LockView: its holder connection (user, host, Command, Time, State, statement masked for viewers),
 // its waiters in order (each shown under its own name, never releasable), the tool its name says, and a version that
 // pins the holder's connection id, the server's start and the name (a new holder or a restarted server is "changed").
-import { crc32 } from 'node:zlib';
 import { notALockView, type LockView, type LockWaiter } from '../../store';
 import type { LockHealth } from '../../types';
 import { maskStatement } from './mask';
 import type { Connection, NamedLock, NamedReading } from './named-locks';
-import { MYSQL8_WINDOW } from './release';
 import { namedTool } from './tools';
-import { namedTerms } from './words';
+import { namedVersion } from './version';
+import { MYSQL8_WINDOW, namedTerms } from './words';
 
 /** A session asleep inside a transaction for this long holds its lock while doing nothing ("overdue"). */
 export const IDLE_IN_TRANSACTION_S = 60;
@@ -23,9 +22,6 @@ export interface NamedContext {
   longHeldMs?: number;
   firstSeen: Map<string, number>;
 }
-
-export const namedVersion = (name: string, id: string, startS: number): string =>
-  `${id}.${startS}.${crc32(name).toString(16).padStart(8, '0')}`;
 
 const who = (c: Connection) => `connection ${c.id} (${c.user}@${c.host})`;
 

@@ -56,6 +56,11 @@ const ROWS: Record<MysqlTableKind, HealthWords> = {
   quartz: QUARTZ,
 };
 
+/** MySQL 8's remaining window: between this read and the KILL (a few ms on one connection). */
+export const MYSQL8_WINDOW =
+  'MySQL 8 runs no anonymous blocks: the check and the KILL are two statements on one connection, so a holder that ' +
+  'released and re-took the lock in the milliseconds between them would still be ended.';
+
 export const storeLabel = (mariadb: boolean): string => (mariadb ? 'MariaDB' : 'MySQL');
 
 export function namedTerms(o: { mariadb: boolean; window?: string }): StoreTerms {
