@@ -26,13 +26,33 @@ export function mysqlUnreachable(err: unknown, source: string): unknown {
   });
 }
 
+/** MySQL's refusals, with the grant each needs; code 42501 (insufficient privilege): the store is unavailable (3). */
+const REFUSED: Record<string, string> = {
+  ER_KILL_DENIED_ERROR:
+    'releasing a named lock ends its holder’s connection: grant CONNECTION ADMIN (MariaDB 10.5+, MySQL 8) or SUPER',
+  ER_SPECIFIC_ACCESS_DENIED_ERROR: 'grant the privilege named',
+  ER_TABLEACCESS_DENIED_ERROR:
+    'grant SELECT on the lock tables, UPDATE/DELETE on those an operator may clear, and INSERT, SELECT on lockboard_audit',
+  ER_DBACCESS_DENIED_ERROR: 'grant this user access to the database',
+  ER_ACCESS_DENIED_ERROR: 'check the user and password (in the URL or MYSQL_PWD)',
+};
+
+function mysqlRefused(err: unknown, source: string): unknown {
+  const code = (err as { code?: unknown })?.code;
+  const fix = typeof code === 'string' ? REFUSED[code] : undefined;
+  if (!fix) return err;
+  return Object.assign(new Error(`MySQL at ${source} refused: ${(err as Error).message}: ${fix}.`, { cause: err }), {
+    code: '42501',
+  });
+}
+
 /** A pool or a connection as a Db, its failures in MySQL's words. */
 export function asDb(conn: Pick<Pool | Connection, 'query'>, source: string): Db {
   const send = async (sql: string, values?: unknown[]) => {
     try {
       return (await conn.query(sql, values))[0] as unknown;
     } catch (err) {
-      throw mysqlUnreachable(err, source);
+      throw mysqlRefused(mysqlUnreachable(err, source), source);
     }
   };
   return {
@@ -90,7 +110,7 @@ export async function openSession(s: MysqlSource, env: Record<string, string | u
   try {
     conn = await mysql.createConnection(settings(s, env));
   } catch (err) {
-    const e = mysqlUnreachable(err, s.display);
+    const e = mysqlRefused(mysqlUnreachable(err, s.display), s.display);
     throw e === err
       ? Object.assign(new Error(`Cannot reach ${s.display}: ${(err as Error).message}`), { code: 'ECONNREFUSED' })
       : e;

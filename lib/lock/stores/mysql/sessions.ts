@@ -35,20 +35,30 @@ async function programs(db: Db): Promise<Map<string, string>> {
   return out;
 }
 
+/** The connections inside an InnoDB transaction (INNODB_TRX needs PROCESS: without it, unknown). */
+async function inTransaction(db: Db): Promise<Set<string> | undefined> {
+  const rows = await db
+    .rows<{ id: string }>('SELECT CAST(trx_mysql_thread_id AS CHAR) AS id FROM information_schema.INNODB_TRX')
+    .catch(() => undefined);
+  return rows && new Set(rows.map((r) => r.id));
+}
+
 export async function processList(db: Db, mariadb: boolean): Promise<Connection[]> {
-  const ms = mariadb ? 'p.TIME_MS' : 'p.TIME * 1000';
-  const rows = await db.rows<Connection & { trx: string | null }>(
-    `SELECT CAST(p.ID AS CHAR) AS id, p.USER AS user, p.HOST AS host, p.DB AS db, p.COMMAND AS command,
-            p.TIME AS time, ${ms} AS timeMs, p.STATE AS state, LEFT(p.INFO, 1000) AS info,
-            (SELECT COUNT(*) FROM information_schema.INNODB_TRX x WHERE x.trx_mysql_thread_id = p.ID) AS trx
-     FROM information_schema.PROCESSLIST p`,
-  );
-  const program = await programs(db);
-  return rows.map(({ trx, ...r }) => ({
+  const ms = mariadb ? 'TIME_MS' : 'TIME * 1000';
+  const [rows, program, trx] = await Promise.all([
+    db.rows<Connection>(
+      `SELECT CAST(ID AS CHAR) AS id, USER AS user, HOST AS host, DB AS db, COMMAND AS command, TIME AS time,
+              ${ms} AS timeMs, STATE AS state, LEFT(INFO, 1000) AS info
+       FROM information_schema.PROCESSLIST`,
+    ),
+    programs(db),
+    inTransaction(db),
+  ]);
+  return rows.map((r) => ({
     ...r,
     time: Number(r.time),
     timeMs: Number(r.timeMs),
-    inTransaction: Number(trx) > 0,
+    ...(trx ? { inTransaction: trx.has(r.id) } : {}),
     ...(program.has(r.id) ? { program: program.get(r.id)! } : {}),
   }));
 }
