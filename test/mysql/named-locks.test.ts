@@ -1,6 +1,7 @@
 // Named locks (GET_LOCK) on a real MariaDB: holders with their connections and waiters in order, from the
 // metadata_lock_info plugin and from performance_schema once its mdl instrument is on; tools named by their lock
 // names; the holder's statement masked for viewers; the guarded KILL that ends only the connection still holding it.
+import { crc32 } from 'node:zlib';
 import type { Connection } from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listAll } from '@/lib/lock/list-all';
@@ -51,7 +52,11 @@ describe('named locks', () => {
   it('names the tools: Flyway’s hash of the history table, Rails, golang-migrate, gh-ost, Prisma', () => {
     expect(flywayLockName('app')).toBe('Flyway--320650056'); // facts-mysql.md, computed the way Flyway does
     expect(namedTool('Flyway--320650056', 'app')).toEqual({ tool: 'Flyway', about: 'app.flyway_schema_history' });
-    expect(namedTool(String(2053462845n * 2216354405n), 'x')).toBeUndefined();
+    // Rails: MIGRATOR_SALT × crc32(database); golang-migrate: crc32("db:schema_migrations") × 1486364155 as a uint32
+    expect(namedTool(String(2053462845n * BigInt(crc32('app'))), 'app')?.tool).toBe('Rails migrations');
+    expect(namedTool(String(2053462845n * BigInt(crc32('app'))), 'other')).toBeUndefined();
+    const golang = String((BigInt(crc32('app:schema_migrations')) * 1486364155n) % 2n ** 32n);
+    expect(namedTool(golang, 'app')?.tool).toBe('golang-migrate');
     expect(namedTool('gh-ost::app.users', 'app')?.tool).toBe('gh-ost');
     expect(namedTool('prisma_migrate', 'app')?.tool).toBe('Prisma Migrate');
     expect(namedTool('my-job', 'app')).toBeUndefined();
