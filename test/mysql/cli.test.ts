@@ -27,7 +27,8 @@ afterAll(async () => {
   await m?.stop();
 });
 
-describe('lockboard on mysql://', () => {
+// each CLI run is a process of its own (about 1-3 s on a loaded two-core machine): the tests get the time they need
+describe('lockboard on mysql://', { timeout: 120_000 }, () => {
   it('lists the named lock and the changelog lock; status shows the holder connection', async () => {
     const ls = await cli('ls', m.url);
     expect(ls.code, ls.stderr).toBe(0);
