@@ -6,8 +6,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import mysql from 'mysql2/promise';
-import { flywayLockName } from '../lock/stores/mysql';
+import type { Connection } from 'mysql2/promise';
+import { flywayLockName } from '../lock/stores/mysql/tools';
 import { sleep } from './sleep';
 import type { Stopper } from './stopper';
 
@@ -64,7 +64,7 @@ async function startServer(dir: string, port: number): Promise<ChildProcess> {
 }
 
 /** A query that gives up when the demo stops (mysql2 never answers a query of a destroyed connection). */
-function query(c: mysql.Connection, signal: AbortSignal, sql: string, values?: unknown[]) {
+function query(c: Connection, signal: AbortSignal, sql: string, values?: unknown[]) {
   return new Promise<unknown>((resolve, reject) => {
     const stop = () => reject(new Error('demo stopped'));
     if (signal.aborted) return stop();
@@ -76,7 +76,7 @@ function query(c: mysql.Connection, signal: AbortSignal, sql: string, values?: u
 }
 
 /** Flyway's wait: GET_LOCK(?, 10) again and again until it is granted, then the migration runs for a while. */
-async function flyway(connect: () => Promise<mysql.Connection>, name: string, signal: AbortSignal, holdMs: number) {
+async function flyway(connect: () => Promise<Connection>, name: string, signal: AbortSignal, holdMs: number) {
   const c = await connect();
   try {
     for (;;) {
@@ -100,8 +100,10 @@ export async function startDemoMysql(dataDir: string, port: number, stop: Stoppe
     );
     return null;
   }
+  // mysql2 is loaded only here: a demo that stops at its port check starts no faster for carrying it
+  const mysql = ((await import('mysql2/promise')) as unknown as { default: typeof import('mysql2/promise') }).default;
   const server = await startServer(join(dataDir, 'mariadb'), port);
-  const open = new Set<mysql.Connection>();
+  const open = new Set<Connection>();
   const connect = () =>
     mysql.createConnection({ host: '127.0.0.1', port, user: 'root', database: 'app' }).then((c) => {
       c.on('error', () => {});
@@ -109,7 +111,7 @@ export async function startDemoMysql(dataDir: string, port: number, stop: Stoppe
       c.once('end', () => open.delete(c));
       return c;
     });
-  let admin: mysql.Connection | undefined;
+  let admin: Connection | undefined;
   for (let i = 0; !admin; i++) {
     admin = await mysql.createConnection({ host: '127.0.0.1', port, user: 'root' }).catch(() => undefined);
     if (!admin) {
