@@ -3,7 +3,7 @@
 // the PostgreSQL store's); Laravel's by an expiration on the app's clock; Quartz's rows are shown, never cleared.
 import type { StoreTerms } from '../../store';
 import type { HealthWords } from '../../types';
-import { ROW_WORDS } from '../postgres/health-words';
+import { ROW_WORDS } from '../postgres/words';
 import type { MysqlTableKind } from './tables';
 
 const TRAIL =
