@@ -165,7 +165,7 @@ async function crashHolder(
     });
     void exited.then(resolve);
   });
-  await new Promise((r) => setTimeout(r, 2_000));
+  await sleep(2_000, signal);
   kill();
   await exited;
   signal.removeEventListener('abort', kill);

@@ -105,7 +105,7 @@ async function startStorage(o: DemoOptions, life: Shutdown): Promise<Emulator | 
     );
     return null;
   }
-  life.add('the emulator', () => emulator.close());
+  life.add('the emulator', () => emulator.close(), { phase: 2 });
   return emulator;
 }
 
@@ -128,7 +128,7 @@ async function startBucketHolders(emulator: Emulator, life: Shutdown): Promise<H
     credentials: { accessKeyId: 'demo', secretAccessKey: 'demo' },
   });
   const holders = await startHolders(storage, BUCKET, { s3 });
-  life.add('the GCS and S3 holders', () => holders.stop(), { phase: 0 });
+  life.add('the GCS and S3 holders', () => holders.stop());
   return holders;
 }
 

@@ -1,5 +1,5 @@
 // How the demo ends, on the first Ctrl-C or SIGTERM, when start-up fails, or on an error nothing caught: every step
-// of the stop registered so far runs (the console and the holders first, then the servers and the emulator), each on
+// of the stop registered so far runs (the console first, then the holders and the servers, then the emulator), each on
 // its own (one that throws is reported and never skips the others), for at most STOP_DEADLINE_MS; then every process
 // group the demo started gets SIGKILL. A second signal kills at once. Either way nothing the demo started outlives it.
 import { firstLine } from './background';
@@ -42,13 +42,16 @@ export async function runSteps(steps: readonly StopStep[]): Promise<void> {
 
 /** The stop of everything started so far; steps are added as their parts start. */
 export class Shutdown {
-  /** Phase 0 (the console, the holders: clients of the servers), then phase 1 (the servers, the emulator). */
-  private readonly phases: [StopStep[], StopStep[]] = [[], []];
+  /**
+   * Phase 0: the console (a client of every server: dynalite fails a scan that is under way as it closes); phase 1:
+   * the holders and the servers; phase 2: the emulator (the GCS and S3 holders release their locks on it).
+   */
+  private readonly phases: [StopStep[], StopStep[], StopStep[]] = [[], [], []];
   private readonly kills: StopStep[] = [];
   private started = false;
 
   /** `run` in its phase; `kill` (at once, synchronous) when the graceful stop is past its deadline. */
-  add(name: string, run: () => unknown, o: { phase?: 0 | 1; kill?: () => void } = {}): void {
+  add(name: string, run: () => unknown, o: { phase?: 0 | 1 | 2; kill?: () => void } = {}): void {
     this.phases[o.phase ?? 1].push({ name, run });
     if (o.kill) this.kills.push({ name, run: o.kill });
   }

@@ -137,7 +137,8 @@ describe('npm run demo, whole', () => {
     const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('still running'), 15_000))]);
     const stoppedMs = Date.now() - signalled;
     expect(code, output).toBe(0);
-    expect(stoppedMs, output).toBeLessThan(10_000);
+    console.log(`the demo stopped ${stoppedMs} ms after its SIGTERM`);
+    expect(stoppedMs, output).toBeLessThan(8_000);
     expect(output).toMatch(/Stopped\./);
     let left = started;
     for (let i = 0; i < 20 && left.length; i++) {
