@@ -40,8 +40,11 @@ const optional = <T>(what: string, flag: string | null, start: () => Promise<T |
 async function stopServers(stop: Stopper, started: Record<string, Started | null>): Promise<void> {
   stop.stop();
   const running = Object.entries(started).flatMap(([name, s]) => (s ? [{ name, s }] : []));
-  await runSteps(running.map(({ name, s }) => ({ name, run: () => s.stop() })));
-  await Promise.race([Promise.allSettled(running.flatMap(({ s }) => s.loops ?? [])), pause(2_000)]);
+  const loops = running.flatMap(({ s }) => s.loops ?? []);
+  await Promise.all([
+    runSteps(running.map(({ name, s }) => ({ name, run: () => s.stop() }))),
+    Promise.race([Promise.allSettled(loops), pause(2_000)]), // aborted above: each ends at its next await
+  ]);
 }
 
 export async function startDemoServers(dataDir: string, ports: DemoPorts) {
