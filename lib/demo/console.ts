@@ -22,11 +22,8 @@ export function needsBuild(): boolean {
   if (!existsSync(marker) || !existsSync(SERVER) || !existsSync(join(ROOT, '.next', 'standalone', '.next', 'static')))
     return true;
   const built = statSync(marker).mtimeMs;
-  const newer = (dir: string): boolean =>
-    readdirSync(dir, { withFileTypes: true }).some((d) => {
-      const p = join(dir, d.name);
-      return d.isDirectory() ? newer(p) : statSync(p).mtimeMs > built;
-    });
+  const changed = (p: string): boolean =>
+    statSync(p).isDirectory() ? readdirSync(p).some((n) => changed(join(p, n))) : statSync(p).mtimeMs > built;
   const configs = [
     'next.config.mjs',
     'postcss.config.mjs',
@@ -35,21 +32,10 @@ export function needsBuild(): boolean {
     'instrumentation.ts',
     'proxy.ts',
   ];
-  const configChanged = configs.some((f) => existsSync(join(ROOT, f)) && statSync(join(ROOT, f)).mtimeMs > built);
+  const configChanged = configs.some((f) => existsSync(join(ROOT, f)) && changed(join(ROOT, f)));
   // lib/demo is the demo's own code, never the console's: editing it needs no build
-  const sources = [
-    'app',
-    'components',
-    ...readdirSync(join(ROOT, 'lib'))
-      .filter((d) => d !== 'demo')
-      .map((d) => `lib/${d}`),
-  ];
-  return (
-    configChanged ||
-    sources.some((d) =>
-      statSync(join(ROOT, d)).isDirectory() ? newer(join(ROOT, d)) : statSync(join(ROOT, d)).mtimeMs > built,
-    )
-  );
+  const lib = readdirSync(join(ROOT, 'lib')).filter((d) => d !== 'demo');
+  return configChanged || ['app', 'components', ...lib.map((d) => join('lib', d))].some((d) => changed(join(ROOT, d)));
 }
 
 /** `npm run build`: next build (standalone output), then the static files copied next to the standalone server. */
