@@ -140,11 +140,7 @@ describe('npm run demo, whole', () => {
     const signalled = Date.now();
     demo.kill('SIGTERM');
     const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('still running'), 15_000))]);
-    const stoppedMs = Date.now() - signalled;
-    expect(code, output).toBe(0);
-    console.log(`the demo stopped ${stoppedMs} ms after its SIGTERM`);
-    expect(stoppedMs, output).toBeLessThan(8_000);
-    expect(output).toMatch(/Stopped\./);
+    const stoppedMs = Date.now() - signalled; // its own deadline is 5 s; a busy two-core machine adds seconds
     let left = started;
     for (let i = 0; i < 20 && left.length; i++) {
       const now = processes();
@@ -155,5 +151,9 @@ describe('npm run demo, whole', () => {
     const open = [];
     for (const port of Object.values(ports)) if (await listening(port)) open.push(port);
     expect(open).toEqual([]);
+    expect(code, output).toBe(0);
+    console.log(`the demo stopped ${stoppedMs} ms after its SIGTERM`);
+    expect(stoppedMs, output).toBeLessThan(10_000);
+    expect(output).toMatch(/Stopped\./);
   }, 30_000);
 });
