@@ -42,10 +42,8 @@ const webhookSchema = z
   })
   .strict();
 
-const fileSchema = z
-  .object({ webhooks: z.array(webhookSchema) })
-  .strict()
-  .superRefine((file, ctx) => {
+const fileShape = z.object({ webhooks: z.array(webhookSchema) }).strict();
+const fileSchema = fileShape.superRefine((file, ctx) => {
     const names = file.webhooks.map((w) => w.name);
     names.forEach((n, i) => {
       if (names.indexOf(n) !== i) ctx.addIssue({ code: 'custom', path: ['webhooks', i, 'name'], message: `${n} is named twice` });
@@ -77,9 +75,16 @@ export function parseWebhooksConfig(file: string, text: string, env: Record<stri
   }
   const parsed = fileSchema.safeParse(doc.toJS() ?? {});
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => {
-      const line = lineOf(nodeAt(doc.contents, issue.path)?.range?.[0]);
-      return `${file}:${line}: ${pathText(issue.path)} ${issue.message}`;
+    const problems = parsed.error.issues.flatMap((issue) => {
+      // an unknown field is named where it is, with the fields there are
+      const named =
+        issue.code === 'unrecognized_keys'
+          ? issue.keys.map((k) => ({ path: [...issue.path, k], message: `is not a field (${fieldsAt(issue.path)})` }))
+          : [{ path: issue.path, message: issue.message }];
+      return named.map(({ path, message }) => {
+        const line = lineOf(nodeAt(doc.contents, path)?.range?.[0]);
+        return `${file}:${line}: ${pathText(path)} ${message}`;
+      });
     });
     throw new WebhooksConfigError(problems.join('\n'));
   }
@@ -107,6 +112,9 @@ function nodeAt(node: unknown, path: readonly PropertyKey[]): Node | undefined {
   }
   return at;
 }
+
+const fieldsAt = (path: readonly PropertyKey[]): string =>
+  Object.keys(path.length === 0 ? fileShape.shape : webhookSchema.shape).join(', ');
 
 const pathText = (path: readonly PropertyKey[]): string =>
   path.reduce<string>((s, k) => (typeof k === 'number' ? `${s}[${k}]` : s ? `${s}.${String(k)}` : String(k)), '') ||
