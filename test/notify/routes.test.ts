@@ -16,6 +16,7 @@ let r: Receiver;
 let dir: string;
 let webhooks: typeof import('@/app/api/webhooks/route');
 let release: typeof import('@/app/api/locks/release/route');
+let metrics: typeof import('@/app/api/metrics/route');
 
 beforeAll(async () => {
   t = await startTestEmulator();
@@ -34,11 +35,14 @@ beforeAll(async () => {
     LOCKBOARD_VIEWERS: '@viewers.example',
     LOCKBOARD_WEBHOOKS_FILE: file,
     TEST_WEBHOOK_SECRET: 'route-secret-0123456789',
+    LOCKBOARD_METRICS_TOKEN: 'metrics-token-0123456789',
+    LOCKBOARD_LOCK_GAUGE: '1',
     NEXTAUTH_SECRET: SECRET,
   });
   (await import('@/lib/server/notify')).startWebhooks();
   webhooks = await import('@/app/api/webhooks/route');
   release = await import('@/app/api/locks/release/route');
+  metrics = await import('@/app/api/metrics/route');
 });
 afterAll(async () => {
   await r.close();
@@ -83,5 +87,17 @@ describe('/api/webhooks', () => {
     const told = () => r.received.filter((x) => x.headers['x-lockboard-event'] === 'force-released');
     await until(() => told().length === 1, 'the force-release message', 15_000);
     expect(JSON.parse(told()[0]!.body)).toMatchObject({ actor: OPERATOR, reason: 'stuck deploy', lock: { name: 'locks/deploy' } });
+  });
+
+  it('counts deliveries and, opted in, reports each held lock by its address', async () => {
+    const held = await acquireLock({ storage: t.storage, bucket: t.bucket, name: 'locks/held', ttlMs: 60_000 });
+    try {
+      const res = await call(metrics.GET, '/api/metrics', { headers: { authorization: 'Bearer metrics-token-0123456789' } });
+      expect(res.status).toBe(200);
+      expect(res.text).toMatch(/^lockboard_webhook_deliveries_total\{webhook="team",outcome="delivered"\} [1-9]/m);
+      expect(res.text).toMatch(/^lockboard_lock_held_seconds\{address="gs:\/\/test-bucket\/locks\/held",verdict="unknown"\} \d+/m);
+    } finally {
+      await held.release();
+    }
   });
 });
