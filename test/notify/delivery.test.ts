@@ -64,11 +64,23 @@ const hook = (name: string, url: string, locks: string[], extra: Partial<Webhook
 
 /** A lock taken, then force-released through the console's store as the release route does. */
 async function forceRelease(name: string): Promise<number> {
-  await acquireLock({ storage: t.storage, bucket: t.bucket, name, identity: 'runner-7', ttlMs: 60_000, refreshIntervalMs: 20_000 });
+  await acquireLock({
+    storage: t.storage,
+    bucket: t.bucket,
+    name,
+    identity: 'runner-7',
+    ttlMs: 60_000,
+    refreshIntervalMs: 20_000,
+  });
   const store = await storeFor(sources()[0]!);
   const view = (await store.inspect(name))!;
   const started = performance.now();
-  const r = await store.forceRelease({ name, version: view.version, reason: 'stuck apply', operator: 'ops@example.com' });
+  const r = await store.forceRelease({
+    name,
+    version: view.version,
+    reason: 'stuck apply',
+    operator: 'ops@example.com',
+  });
   expect(r.outcome).toBe('released');
   return performance.now() - started;
 }
@@ -89,7 +101,12 @@ describe('webhooks from the audit trail', () => {
     const payload = JSON.parse(body) as Record<string, unknown>;
     expect(payload).toMatchObject({
       event: 'force-released',
-      lock: { address: 'gs://test-bucket/locks/one-a', source: 'gs://test-bucket/locks/', name: 'locks/one-a', store: 'gcs' },
+      lock: {
+        address: 'gs://test-bucket/locks/one-a',
+        source: 'gs://test-bucket/locks/',
+        name: 'locks/one-a',
+        store: 'gcs',
+      },
       actor: 'ops@example.com',
       reason: 'stuck apply',
       outcome: 'released',
@@ -145,7 +162,10 @@ describe('webhooks from the audit trail', () => {
     await n.poll();
     await until(() => r.received.length === 1, 'the first attempt');
     expect(await forceRelease('locks/slow-b')).toBeLessThan(2_000);
-    await until(() => n.deliveries.recent('slow').find((d) => d.lock.endsWith('slow-a'))?.status === 'delivered', 'retried');
+    await until(
+      () => n.deliveries.recent('slow').find((d) => d.lock.endsWith('slow-a'))?.status === 'delivered',
+      'retried',
+    );
     const first = n.deliveries.recent('slow').find((d) => d.lock.endsWith('slow-a'))!;
     expect(first.attempts).toBe(2);
   });
@@ -176,7 +196,13 @@ describe('webhooks from the audit trail', () => {
     const hooks = [hook('gone', r.url, ['gs://test-bucket/locks/gone'], { events: ['holder-gone'], after: 100 })];
     const [a, b] = [notifier(hooks), notifier(hooks)];
     const source = sources()[0]!;
-    const view = { name: 'locks/gone', version: '7.1', identity: 'runner-9', verdict: 'gone', sentence: 'pid 4242 has exited' };
+    const view = {
+      name: 'locks/gone',
+      version: '7.1',
+      identity: 'runner-9',
+      verdict: 'gone',
+      sentence: 'pid 4242 has exited',
+    };
     for (const n of [a, b]) n.holders.observe(source, [view], Date.now());
     await Promise.all([a.poll(), b.poll()]);
     expect(r.received).toHaveLength(0); // not yet: gone for less than `after`
@@ -187,6 +213,11 @@ describe('webhooks from the audit trail', () => {
     await Promise.all([a.poll(), b.poll()]);
     await new Promise((ok) => setTimeout(ok, 200));
     expect(r.received).toHaveLength(1);
-    expect(JSON.parse(r.received[0]!.body)).toMatchObject({ event: 'holder-gone', verdict: 'gone', sentence: 'pid 4242 has exited', actor: 'runner-9' });
+    expect(JSON.parse(r.received[0]!.body)).toMatchObject({
+      event: 'holder-gone',
+      verdict: 'gone',
+      sentence: 'pid 4242 has exited',
+      actor: 'runner-9',
+    });
   });
 });

@@ -30,7 +30,13 @@ const event: NotifyEvent = {
   id: '0123456789abcdef0123456789abcdef',
   event: 'force-released',
   at: '2026-11-27T02:00:00.000Z',
-  lock: { address: 'gs://tf-state/envs/prod.tflock', source: 'gs://tf-state/', name: 'envs/prod.tflock', store: 'gcs', format: 'terraform' },
+  lock: {
+    address: 'gs://tf-state/envs/prod.tflock',
+    source: 'gs://tf-state/',
+    name: 'envs/prod.tflock',
+    store: 'gcs',
+    format: 'terraform',
+  },
   actor: 'ops@example.com',
   reason: 'apply <killed> & stuck',
   outcome: 'released',
@@ -45,7 +51,9 @@ describe('message bodies', () => {
     expect(slackSchema.safeParse(message).success).toBe(true);
     const section = (message.blocks[0] as { text: { text: string } }).text.text;
     expect(section).toContain('*Why:* apply &lt;killed&gt; &amp; stuck');
-    expect(section).toContain('<https://lockboard.example/locks/envs/prod.tflock?bucket=tf-state|Open the lock in Lockboard>');
+    expect(section).toContain(
+      '<https://lockboard.example/locks/envs/prod.tflock?bucket=tf-state|Open the lock in Lockboard>',
+    );
     expect(message.text).toBe('Lock force-released: gs://tf-state/envs/prod.tflock');
   });
 

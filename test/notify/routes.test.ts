@@ -54,7 +54,9 @@ describe('/api/webhooks', () => {
   it('shows operators each webhook by its host only, never its path, token or secret', async () => {
     const res = await call(webhooks.GET, '/api/webhooks', { as: OPERATOR });
     expect(res.status).toBe(200);
-    expect(res.json.webhooks).toMatchObject([{ name: 'team', format: 'json', host: new URL(r.url).host, signed: true }]);
+    expect(res.json.webhooks).toMatchObject([
+      { name: 'team', format: 'json', host: new URL(r.url).host, signed: true },
+    ]);
     expect(res.text).not.toContain('SECRET-TOKEN');
     expect(res.text).not.toContain('route-secret');
   });
@@ -72,12 +74,22 @@ describe('/api/webhooks', () => {
     const listed = await call(webhooks.GET, '/api/webhooks', { as: OPERATOR });
     const [team] = listed.json.webhooks as { deliveries: { event: string; status: string }[] }[];
     expect(team!.deliveries[0]).toMatchObject({ event: 'test', status: 'delivered' });
-    const unknown = await call(webhooks.POST, '/api/webhooks', { as: OPERATOR, method: 'POST', body: { webhook: 'x' } });
+    const unknown = await call(webhooks.POST, '/api/webhooks', {
+      as: OPERATOR,
+      method: 'POST',
+      body: { webhook: 'x' },
+    });
     expect(unknown.status).toBe(404);
   });
 
   it('tells a force-release made through the release route, once', async () => {
-    const lock = await acquireLock({ storage: t.storage, bucket: t.bucket, name: 'locks/deploy', identity: 'runner-1', ttlMs: 60_000 });
+    const lock = await acquireLock({
+      storage: t.storage,
+      bucket: t.bucket,
+      name: 'locks/deploy',
+      identity: 'runner-1',
+      ttlMs: 60_000,
+    });
     const res = await call(release.POST, '/api/locks/release', {
       as: OPERATOR,
       method: 'POST',
@@ -86,16 +98,24 @@ describe('/api/webhooks', () => {
     expect(res.status).toBe(200);
     const told = () => r.received.filter((x) => x.headers['x-lockboard-event'] === 'force-released');
     await until(() => told().length === 1, 'the force-release message', 15_000);
-    expect(JSON.parse(told()[0]!.body)).toMatchObject({ actor: OPERATOR, reason: 'stuck deploy', lock: { name: 'locks/deploy' } });
+    expect(JSON.parse(told()[0]!.body)).toMatchObject({
+      actor: OPERATOR,
+      reason: 'stuck deploy',
+      lock: { name: 'locks/deploy' },
+    });
   });
 
   it('counts deliveries and, opted in, reports each held lock by its address', async () => {
     const held = await acquireLock({ storage: t.storage, bucket: t.bucket, name: 'locks/held', ttlMs: 60_000 });
     try {
-      const res = await call(metrics.GET, '/api/metrics', { headers: { authorization: 'Bearer metrics-token-0123456789' } });
+      const res = await call(metrics.GET, '/api/metrics', {
+        headers: { authorization: 'Bearer metrics-token-0123456789' },
+      });
       expect(res.status).toBe(200);
       expect(res.text).toMatch(/^lockboard_webhook_deliveries_total\{webhook="team",outcome="delivered"\} [1-9]/m);
-      expect(res.text).toMatch(/^lockboard_lock_held_seconds\{address="gs:\/\/test-bucket\/locks\/held",verdict="unknown"\} \d+/m);
+      expect(res.text).toMatch(
+        /^lockboard_lock_held_seconds\{address="gs:\/\/test-bucket\/locks\/held",verdict="unknown"\} \d+/m,
+      );
     } finally {
       await held.release();
     }

@@ -22,7 +22,9 @@ const url = z.url({ protocol: /^https?$/, error: 'must be an https URL' }).refin
 
 const webhookSchema = z
   .object({
-    name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'must be letters, digits, ".", "_" or "-" (64 at most)'),
+    name: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'must be letters, digits, ".", "_" or "-" (64 at most)'),
     url,
     format: z.enum(['slack', 'json'], { error: 'must be slack or json' }).default('json'),
     secret_env: z
@@ -44,11 +46,12 @@ const webhookSchema = z
 
 const fileShape = z.object({ webhooks: z.array(webhookSchema) }).strict();
 const fileSchema = fileShape.superRefine((file, ctx) => {
-    const names = file.webhooks.map((w) => w.name);
-    names.forEach((n, i) => {
-      if (names.indexOf(n) !== i) ctx.addIssue({ code: 'custom', path: ['webhooks', i, 'name'], message: `${n} is named twice` });
-    });
+  const names = file.webhooks.map((w) => w.name);
+  names.forEach((n, i) => {
+    if (names.indexOf(n) !== i)
+      ctx.addIssue({ code: 'custom', path: ['webhooks', i, 'name'], message: `${n} is named twice` });
   });
+});
 
 export type WebhookRule = z.infer<typeof webhookSchema>;
 /** A webhook as the notifier uses it: its rule and its secret read from the environment. */
@@ -65,7 +68,11 @@ export class WebhooksConfigError extends Error {
 }
 
 /** Parses the file's text (JSON is YAML too), every problem named with its line; secrets read from `env`. */
-export function parseWebhooksConfig(file: string, text: string, env: Record<string, string | undefined>): WebhooksConfig {
+export function parseWebhooksConfig(
+  file: string,
+  text: string,
+  env: Record<string, string | undefined>,
+): WebhooksConfig {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   const lineOf = (offset: number | undefined) => (offset === undefined ? 1 : lines.linePos(offset).line);
@@ -93,7 +100,9 @@ export function parseWebhooksConfig(file: string, text: string, env: Record<stri
     const secret = env[w.secret_env];
     if (!secret) {
       const line = lineOf(nodeAt(doc.contents, ['webhooks', i, 'secret_env'])?.range?.[0]);
-      throw new WebhooksConfigError(`${file}:${line}: webhooks[${i}].secret_env names ${w.secret_env}, which is not set`);
+      throw new WebhooksConfigError(
+        `${file}:${line}: webhooks[${i}].secret_env names ${w.secret_env}, which is not set`,
+      );
     }
     return { ...w, secret };
   });

@@ -50,7 +50,11 @@ export class HolderGoneTracker {
   }
 
   /** For each webhook (name, after), the gone holders it has not been told of whose time has come. */
-  due(hooks: { name: string; after: number }[], now: number, linkBase?: string): { hook: string; event: NotifyEvent }[] {
+  due(
+    hooks: { name: string; after: number }[],
+    now: number,
+    linkBase?: string,
+  ): { hook: string; event: NotifyEvent }[] {
     const out: { hook: string; event: NotifyEvent }[] = [];
     for (const g of this.gone.values()) {
       for (const hook of hooks) {

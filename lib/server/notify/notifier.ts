@@ -80,11 +80,13 @@ export class Notifier {
 
   /** Queues `event` for every webhook that wants it and claims it first. */
   async offer(event: NotifyEvent, source: Source, only?: string): Promise<void> {
-    const hooks = this.o.config().webhooks.filter(
-      (h) =>
-        (only ? h.name === only : event.event !== 'test' && h.events.includes(event.event)) &&
-        notifyGlobsMatch(h.locks, event.lock.address),
-    );
+    const hooks = this.o
+      .config()
+      .webhooks.filter(
+        (h) =>
+          (only ? h.name === only : event.event !== 'test' && h.events.includes(event.event)) &&
+          notifyGlobsMatch(h.locks, event.lock.address),
+      );
     if (hooks.length === 0) return;
     const store = await storeFor(source);
     for (const hook of hooks) {
