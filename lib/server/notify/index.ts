@@ -8,7 +8,7 @@ import { env } from '../env';
 import { openWebhooksFile, type WebhooksFile } from './config-file';
 import type { WebhooksData } from '@/lib/console/webhooks';
 import { stableId, type NotifyEvent } from './event';
-import { feedGoneHolders } from './gone-feed';
+import { GoneFeed } from './gone-feed';
 import { Notifier } from './notifier';
 
 const state = processWide('webhooks', () => ({}) as { file?: WebhooksFile; notifier?: Notifier });
@@ -22,11 +22,14 @@ export function startWebhooks(): void {
   Object.assign(state, { file, notifier });
   if (!e.LOCKBOARD_WEBHOOKS_FILE) return;
   notifier.start();
-  const stopGone = file.current().webhooks.some((h) => h.events.includes('holder-gone'))
-    ? feedGoneHolders(sources(), notifier.holders)
-    : () => undefined;
+  const gone = new GoneFeed(sources, notifier.holders);
+  const wantsGone = () => file.current().webhooks.some((h) => h.events.includes('holder-gone'));
+  gone.sync(wantsGone());
+  const following = setInterval(() => gone.sync(wantsGone()), 10_000); // the file may have changed
+  following.unref();
   onStop(() => {
-    stopGone();
+    clearInterval(following);
+    gone.sync(false);
     notifier.stop();
     file.stop();
   });

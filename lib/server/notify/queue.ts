@@ -18,8 +18,8 @@ export interface DeliveryJob {
 export interface QueueOptions {
   /** One attempt of a job. */
   send(job: DeliveryJob): Promise<AttemptResult>;
-  /** After each attempt (retrying, or final) and for a dropped job. */
-  report(job: DeliveryJob, state: FinalOutcome | 'retrying' | 'dropped'): void;
+  /** When queued (pending), after each attempt (retrying, or final), and for a dropped job. */
+  report(job: DeliveryJob, state: FinalOutcome | 'pending' | 'retrying' | 'dropped'): void;
   max?: number;
   concurrency?: number;
   retry?: Partial<RetryPolicy>;
@@ -48,7 +48,9 @@ export class DeliveryQueue {
     const max = this.o.max ?? 1_000;
     while (this.waiting.length >= max) this.o.report(this.waiting.shift()!, 'dropped');
     const now = this.now();
-    this.waiting.push({ webhook, event, attempts: 0, firstAt: now, nextAt: now });
+    const job = { webhook, event, attempts: 0, firstAt: now, nextAt: now };
+    this.waiting.push(job);
+    this.o.report(job, 'pending');
     this.pump();
   }
 
