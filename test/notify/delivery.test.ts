@@ -8,6 +8,7 @@ import { Notifier } from '@/lib/server/notify/notifier';
 import { sources } from '@/lib/server/sources';
 import { storeFor } from '@/lib/server/stores';
 import { startTestEmulator, type Target } from '../helpers/gcs';
+import { freezeHolder } from '../helpers/lock';
 import { SECRET } from '../helpers/routes';
 import { startReceiver, until, type Receiver } from './receiver';
 
@@ -45,9 +46,11 @@ function notifier(hooks: Webhook[], o: Partial<ConstructorParameters<typeof Noti
     linkBase: 'https://lockboard.example',
     retry: { baseDelayMs: 20 },
     log: () => undefined,
+    pollMs: 250, // as in production, each replica reads again on its own (a slow read under load is retried)
     ...o,
   });
   open.push(n);
+  n.start();
   return n;
 }
 
@@ -143,15 +146,51 @@ describe('webhooks from the audit trail', () => {
     expect(new Set(r.received.map((x) => x.body)).size).toBe(1);
   });
 
-  it('does not retry a 404, and says so on the page', async () => {
+  it('does not retry a 404, and says so on the page and in the log, naming the host only', async () => {
     const r = await receiver();
     r.script.push(404);
-    const n = notifier([hook('wrong', r.url, ['gs://test-bucket/locks/wrong'])]);
+    const lines: string[] = [];
+    const n = notifier([hook('wrong', r.url, ['gs://test-bucket/locks/wrong'])], { log: (l) => lines.push(l) });
     await forceRelease('locks/wrong');
     await n.poll();
     await until(() => n.deliveries.recent('wrong')[0]?.status === 'failed', 'failed');
     expect(r.received).toHaveLength(1);
     expect(n.deliveries.recent('wrong')[0]!.lastError).toBe(`${new URL(r.url).host} answered 404`);
+    expect(lines.join('\n')).toMatch(/webhook wrong \(127\.0\.0\.1:\d+\) failed force-released/);
+    expect(lines.join('\n')).not.toMatch(/SECRET-TOKEN|webhook-secret/);
+  });
+
+  it('never follows a redirect to another host', async () => {
+    const r = await receiver();
+    r.script.push({ status: 307, headers: { location: 'https://elsewhere.example/steal' } });
+    const n = notifier([hook('moved', r.url, ['gs://test-bucket/locks/moved'])]);
+    await forceRelease('locks/moved');
+    await n.poll();
+    await until(() => n.deliveries.recent('moved')[0]?.status === 'failed', 'failed');
+    expect(n.deliveries.recent('moved')[0]).toMatchObject({
+      attempts: 1,
+      httpStatus: 307,
+      lastError: 'redirected to elsewhere.example: redirects are not followed',
+    });
+    expect(r.received).toHaveLength(1);
+  });
+
+  it('tells a stale lock taken over by a new holder', async () => {
+    const r = await receiver();
+    const n = notifier([hook('takeover', r.url, ['gs://test-bucket/locks/takeover'], { events: ['taken-over'] })]);
+    const base = { storage: t.storage, bucket: t.bucket, name: 'locks/takeover' };
+    const old = await acquireLock({ ...base, identity: 'runner-old', ttlMs: 1_000, refreshIntervalMs: 300 });
+    freezeHolder(old);
+    await new Promise((ok) => setTimeout(ok, 1_500));
+    await acquireLock({ ...base, identity: 'runner-new', ttlMs: 60_000, refreshIntervalMs: 20_000, timeoutMs: 5_000 });
+    await n.poll();
+    await until(() => r.received.length === 1, 'the takeover');
+    expect(JSON.parse(r.received[0]!.body)).toMatchObject({
+      event: 'taken-over',
+      actor: 'runner-new',
+      outcome: 'took-over',
+      reason: expect.stringMatching(/^took over from runner-old/),
+    });
   });
 
   it('times out a hanging receiver and retries, while releases go on unaffected', async () => {
@@ -193,7 +232,7 @@ describe('webhooks from the audit trail', () => {
 
   it('tells a holder gone for `after` once, whatever the replicas', async () => {
     const r = await receiver();
-    const hooks = [hook('gone', r.url, ['gs://test-bucket/locks/gone'], { events: ['holder-gone'], after: 100 })];
+    const hooks = [hook('gone', r.url, ['gs://test-bucket/locks/gone'], { events: ['holder-gone'], after: 1_000 })];
     const [a, b] = [notifier(hooks), notifier(hooks)];
     const source = sources()[0]!;
     const view = {
@@ -206,7 +245,7 @@ describe('webhooks from the audit trail', () => {
     for (const n of [a, b]) n.holders.observe(source, [view], Date.now());
     await Promise.all([a.poll(), b.poll()]);
     expect(r.received).toHaveLength(0); // not yet: gone for less than `after`
-    await new Promise((ok) => setTimeout(ok, 150));
+    await new Promise((ok) => setTimeout(ok, 1_100));
     for (const n of [a, b]) n.holders.observe(source, [view], Date.now());
     await Promise.all([a.poll(), b.poll()]);
     await until(() => r.received.length === 1, 'one holder-gone');

@@ -89,7 +89,7 @@ export async function startReceiver(o: { https?: boolean } = {}): Promise<Receiv
 }
 
 /** Resolves once `check` holds, or fails naming what was awaited. */
-export async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
+export async function until(check: () => boolean, what: string, ms = 20_000): Promise<void> {
   const end = Date.now() + ms;
   while (!check()) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
