@@ -8,6 +8,9 @@ import { notifyLockAddress } from '@/lib/server/notify/lock-address';
 import { notifyGlobsMatch } from '@/lib/server/notify/lock-glob';
 import { renderBody, signBody, slackMessage } from '@/lib/server/notify/render';
 import { decide, DEFAULT_RETRY } from '@/lib/server/notify/retry';
+import { eventOfRecord } from '@/lib/server/notify/trail-events';
+import type { SourcedAuditRecord } from '@/lib/server/audit/trails';
+import type { Source } from '@/lib/server/sources';
 
 // Slack's incoming-webhook payload as Block Kit documents it: text (the notification), up to 50 blocks; a section's
 // text at most 3 000 characters; a context of 1–10 text elements
@@ -101,5 +104,57 @@ describe('lock addresses and globs', () => {
     expect(notifyGlobsMatch(['gs://tf-state/*'], 'gs://tf-statex/a')).toBe(false);
     expect(notifyGlobsMatch(['s3://a.b/*'], 's3://axb/c')).toBe(false);
     expect(notifyGlobsMatch(undefined, 'anything')).toBe(true);
+  });
+});
+
+describe('events from trail records', () => {
+  const source = { id: 'gs://tf-state/', prefix: '', bucketId: 'tf-state', store: 'gcs' } as Source;
+  const record = (fields: Partial<SourcedAuditRecord>): SourcedAuditRecord =>
+    ({
+      id: 'a/1.json',
+      at: '2026-11-27T02:00:00.000Z',
+      lock: 'envs/prod.tflock',
+      bucket: 'tf-state',
+      source: 'gs://tf-state/',
+      ...fields,
+    }) as SourcedAuditRecord;
+
+  it('tells refused releases and outside deletions, with a stable id per trail and record', () => {
+    const refused = eventOfRecord(
+      'tf-state',
+      record({ event: 'force-release-refused', outcome: 'changed', operator: 'ops@example.com', reason: 'stuck' }),
+      source,
+      undefined,
+    )!;
+    expect(refused).toMatchObject({
+      event: 'release-refused',
+      outcome: 'changed',
+      actor: 'ops@example.com',
+      reason: 'stuck',
+      link: null,
+    });
+    expect(eventOfRecord('tf-state', record({ event: 'force-release-refused' }), source, undefined)!.id).toBe(
+      refused.id,
+    );
+    expect(eventOfRecord('other-trail', record({ event: 'force-release-refused' }), source, undefined)!.id).not.toBe(
+      refused.id,
+    );
+    const deleted = eventOfRecord(
+      'tf-state',
+      record({ event: 'deleted-outside', format: 'lockboard' }),
+      source,
+      'https://l.example/',
+    )!;
+    expect(deleted).toMatchObject({
+      event: 'deleted-outside',
+      actor: null,
+      lock: { address: 'gs://tf-state/envs/prod.tflock', format: 'lockboard' },
+    });
+    expect(deleted.link).toBe('https://l.example/locks/envs/prod.tflock?bucket=tf-state');
+  });
+
+  it('tells nothing of ordinary acquires and releases', () => {
+    for (const event of ['acquired', 'released', 'force-release-requested', 'observed-created'] as const)
+      expect(eventOfRecord('tf-state', record({ event }), source, undefined)).toBeUndefined();
   });
 });
