@@ -3,6 +3,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GcsLockStore } from '@/lib/lock/stores/gcs/store';
 import { S3LockStore } from '@/lib/lock/stores/s3/store';
+import { FilesLockStore } from '@/lib/lock/stores/files/store';
+import { DynamoLockStore } from '@/lib/lock/stores/dynamodb/store';
+import { startDynamo, type TestDynamo } from '../helpers/dynamodb';
+import { parseFilesSource } from '@/lib/lock/stores/files/source';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { claimKey, claimOnce } from '@/lib/server/notify/claims';
 import type { LockStore } from '@/lib/lock/store';
 import { startTestEmulator, type Target } from '../helpers/gcs';
@@ -10,16 +17,25 @@ import { startS3, type S3Target } from '../helpers/s3';
 
 let gcs: Target;
 let s3: S3Target;
+let dir: string;
+let dynamo: TestDynamo;
 beforeAll(async () => {
+  dynamo = await startDynamo();
+  await dynamo.table('tf-locks');
+  await dynamo.table('lockboard-audit', 'lock', 'id');
+  dir = mkdtempSync(join(tmpdir(), 'lockboard-claims-'));
   [gcs, s3] = await Promise.all([startTestEmulator(), startS3(['tf-state'])]);
 });
 afterAll(async () => {
-  await Promise.all([gcs.close(), s3.close()]);
+  await Promise.all([gcs.close(), s3.close(), dynamo.stop()]);
+  rmSync(dir, { recursive: true, force: true });
 });
 
 const stores = (): [string, () => LockStore][] => [
   ['GCS', () => new GcsLockStore({ storage: gcs.storage, bucket: gcs.bucket })],
   ['S3', () => new S3LockStore({ client: s3.client, bucket: 'tf-state' })],
+  ['DynamoDB', () => new DynamoLockStore({ client: dynamo.client, table: 'tf-locks' })],
+  ['lock files', () => new FilesLockStore(parseFilesSource(`file://${dir}?depth=3`))],
 ];
 
 describe('claims', () => {
@@ -32,7 +48,9 @@ describe('claims', () => {
     expect(await claimOnce(a, key, () => undefined)).toBe(false);
     expect(await claimOnce(a, claimKey('0123456789abcdef0123456789abcdef', 'other'), () => undefined)).toBe(true);
     const page = await a.list();
-    expect(page.locks.filter((l) => l.name.includes('claims/'))).toEqual([]);
+    expect(page.locks.filter((l) => l.name.includes('claims'))).toEqual([]);
+    const trail = await a.readAudit(new Date(Date.now() - 60_000), new Date(Date.now() + 60_000));
+    expect(trail.filter((e) => e.lock.includes('claims') || e.id.includes('notify-'))).toEqual([]);
   });
 
   it('claims within the replica, and says so once, on a store without markers', async () => {
