@@ -15,8 +15,8 @@ import { forceReleaseLock } from './force-release';
 import { startGcsFeed } from './feed';
 import { getLock, listLocks } from './list';
 import { observeNotification, type GcsNotification, type Observation } from './notifications';
-import { gcsTerms } from './terms';
 import { GCS_VERSION } from './version';
+import { gcsView } from './view';
 
 export interface GcsStoreOptions {
   storage: Storage;
@@ -170,18 +170,4 @@ export class GcsLockStore implements LockStore {
   private view(lock: LockInfo): LockView {
     return gcsView(lock, this.source);
   }
-}
-
-/** The GCS view of a LockInfo just built for it (filled in place: one object per lock); version = generation.metageneration. */
-export function gcsView(lock: LockInfo, source: string): LockView {
-  const view = lock as LockView;
-  // Terraform's gcs backend takes the .tflock's generation as its lock ID
-  if (lock.format === 'terraform')
-    view.details = [...lock.details, ['Equivalent command', `terraform force-unlock ${lock.generation}`]];
-  view.store = 'gcs';
-  view.source = source;
-  view.version = `${lock.generation}.${lock.metageneration}`;
-  view.versionLabel = `generation ${lock.generation} / metageneration ${lock.metageneration}`;
-  view.terms = gcsTerms(lock);
-  return view;
 }
