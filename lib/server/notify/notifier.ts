@@ -43,6 +43,8 @@ export class Notifier {
   readonly queue: DeliveryQueue;
   private readonly since = new Map<string, number>();
   private readonly seen = new Set<string>();
+  /** Trails whose last read failed (logged once, until one is read again). */
+  private readonly failing = new Set<string>();
   private readonly started = Date.now();
   private timer: NodeJS.Timeout | undefined;
   private polling: Promise<void> | undefined;
@@ -110,8 +112,11 @@ export class Notifier {
       const records = attribute(trail, trustAuditRecords(await read(trail, new Date(from), new Date(now + 60_000))));
       for (const r of records) await this.offerRecord(trail, r);
       this.since.set(trail.key, now - OVERLAP_MS);
+      if (this.failing.delete(trail.key)) this.log(`[lockboard] webhooks: trail of ${trail.sources[0]?.id} read again`);
     } catch (err) {
-      this.log(`[lockboard] webhooks: trail of ${trail.sources[0]?.id} not read: ${(err as Error).message}`);
+      if (this.failing.has(trail.key)) return;
+      this.failing.add(trail.key);
+      this.log(`[lockboard] webhooks: trail of ${trail.sources[0]?.id} not read (retried): ${(err as Error).message}`);
     }
   }
 
