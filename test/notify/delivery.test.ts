@@ -136,7 +136,7 @@ describe('webhooks from the audit trail', () => {
 
   it('retries a receiver that answers 500 twice and delivers on the third attempt', async () => {
     const r = await receiver();
-    r.script.push(500, { status: 503, headers: { 'retry-after': '0' } });
+    r.script.push(500, 500);
     const n = notifier([hook('flaky', r.url, ['gs://test-bucket/locks/flaky'])]);
     await forceRelease('locks/flaky');
     await n.poll();
@@ -144,6 +144,16 @@ describe('webhooks from the audit trail', () => {
     expect(r.received).toHaveLength(3);
     expect(n.deliveries.recent('flaky')[0]).toMatchObject({ attempts: 3, httpStatus: 200 });
     expect(new Set(r.received.map((x) => x.body)).size).toBe(1);
+  });
+
+  it('waits as long as a 429 asks (Retry-After) before trying again', async () => {
+    const r = await receiver();
+    r.script.push({ status: 429, headers: { 'retry-after': '1' } });
+    const n = notifier([hook('busy', r.url, ['gs://test-bucket/locks/busy'])]);
+    await forceRelease('locks/busy');
+    await until(() => n.deliveries.recent('busy')[0]?.status === 'delivered', 'delivered after the wait');
+    expect(r.received).toHaveLength(2);
+    expect(r.received[1]!.at - r.received[0]!.at).toBeGreaterThanOrEqual(950);
   });
 
   it('does not retry a 404, and says so on the page and in the log, naming the host only', async () => {

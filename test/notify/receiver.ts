@@ -11,6 +11,8 @@ import { join } from 'node:path';
 export interface Received {
   headers: IncomingMessage['headers'];
   body: string;
+  /** When it arrived (ms since the epoch). */
+  at: number;
 }
 
 export type Answer = number | 'hang' | { status: number; headers: Record<string, string> };
@@ -63,7 +65,7 @@ export async function startReceiver(o: { https?: boolean } = {}): Promise<Receiv
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
       const answer = script.shift() ?? 200;
       if (answer === 'hang') return void hanging.add(res);
       const { status, headers } = typeof answer === 'number' ? { status: answer, headers: {} } : answer;
