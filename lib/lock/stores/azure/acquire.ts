@@ -1,0 +1,116 @@
+// acquireAzureLock / withAzureLock: the protocol's acquire on Azure. The lock blob is created empty if absent
+// (If-None-Match: *); a blob whose lease is not held (never taken, released, expired, broken) is leased with the next
+// token as the proposed lease id, If-Match on the ETag read, and the owner written with that lease id. Held → wait
+// (reads only) through the shared wait, until timeoutMs.
+import type { ContainerClient } from '@azure/storage-blob';
+import { LockOptionsError } from '../../errors';
+import { releasedEvent, runHolding } from '../../holding';
+import { leaseSettings } from '../../options';
+import type { LockView } from '../../store';
+import { waitForLock } from '../../wait';
+import { AzureBlobs } from './blobs';
+import { azureStatus } from './errors';
+import { lowerKeys } from './formats';
+import { AzureLock, heldMetadata, leaseSecondsFor, nextToken, type AzureLockSettings } from './lock';
+import { AzureLockStore } from './store';
+
+export interface AzureAcquireOptions {
+  /** The container client (`@azure/storage-blob`), or the blobs of a store already open. */
+  client: ContainerClient | AzureBlobs;
+  /** The blob's name, e.g. `locks/deploy-prod`. */
+  name: string;
+  identity?: string;
+  purpose?: string;
+  /** Azure's fixed leases last 15–60 s: a longer TTL is held as a 60 s lease renewed more often. */
+  ttlMs?: number;
+  refreshIntervalMs?: number;
+  /** undefined = wait without limit; 0 = try once. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  onWait?: (holder: LockView) => void;
+  /** Audit events under this prefix of the container, or false for none. */
+  audit?: { prefix?: string } | false;
+}
+
+const conflict = (err: unknown) => [409, 412, 404].includes(azureStatus(err) ?? 0);
+
+export async function acquireAzureLock(o: AzureAcquireOptions): Promise<AzureLock> {
+  const settings = settingsOf(o);
+  const blobs = blobsOf(o.client);
+  const store = trailOf(blobs, o);
+  return waitForLock(
+    o,
+    async () => {
+      let b = await blobs.head(o.name);
+      if (!b) {
+        await blobs.upload(o.name, '', { ifNoneMatch: '*' }).catch((err: unknown) => {
+          if (!conflict(err)) throw err;
+        });
+        b = await blobs.head(o.name);
+      }
+      if (!b || b.leaseState === 'leased' || b.leaseState === 'breaking') return null; // held: wait
+      const before = lowerKeys(b.metadata);
+      const token = nextToken(before.token, blobs.now());
+      try {
+        await blobs.acquireLease(o.name, token, settings.ttlMs / 1000, { ifMatch: b.etag });
+      } catch (err) {
+        if (conflict(err)) return null; // someone else won: read again
+        throw err;
+      }
+      const acquiredMs = blobs.now();
+      await blobs
+        .setMetadata(o.name, heldMetadata(settings, token, acquiredMs), { leaseId: token })
+        .catch(async (err) => {
+          await blobs.releaseLease(o.name, token).catch(() => undefined);
+          throw err;
+        });
+      if (o.audit !== false) {
+        const tookOver = before.format === 'lockboard/1' && b.leaseState === 'expired';
+        const event = tookOver ? 'took-over' : 'acquired';
+        const previous: Record<string, string> =
+          tookOver && before.identity ? { previous_identity: before.identity } : {};
+        void store
+          .record({ event, lock: o.name, identity: settings.identity, generation: token, ...previous })
+          .catch(() => undefined);
+      }
+      return new AzureLock(blobs, settings, token);
+    },
+    () => store.inspect(o.name),
+  );
+}
+
+/** Runs `fn` while holding the lock and releases it after, whatever `fn` does. */
+export async function withAzureLock<T>(o: AzureAcquireOptions, fn: (lock: AzureLock) => Promise<T>): Promise<T> {
+  const lock = await acquireAzureLock(o);
+  return runHolding(lock, fn, async (outcome) => {
+    const released = await lock.release().catch((err: unknown) => {
+      if (!outcome.failed) throw err;
+      return 'already-lost' as const;
+    });
+    if (o.audit === false) return;
+    const event = releasedEvent(o.name, lock.fencingToken, outcome, released === 'released');
+    await trailOf(blobsOf(o.client), o)
+      .record(event)
+      .catch(() => undefined);
+  });
+}
+
+function blobsOf(client: AzureAcquireOptions['client']): AzureBlobs {
+  if (client instanceof AzureBlobs) return client;
+  return new AzureBlobs(client, `azure://${client.accountName}/${client.containerName}/`, client.url);
+}
+
+function trailOf(blobs: AzureBlobs, o: AzureAcquireOptions): AzureLockStore {
+  const [account = '', container = ''] = blobs.source.replace('azure://', '').split('/');
+  return new AzureLockStore({ blobs, account, container, ...(o.audit ? { auditPrefix: o.audit.prefix } : {}) });
+}
+
+function settingsOf(o: AzureAcquireOptions): AzureLockSettings {
+  if (!o || typeof o !== 'object') throw new LockOptionsError('Expected an options object');
+  if (!o.client || typeof (o.client as { getBlobClient?: unknown }).getBlobClient !== 'function')
+    if (!(o.client instanceof AzureBlobs))
+      throw new LockOptionsError('Expected `client` to be a ContainerClient from @azure/storage-blob');
+  const s = leaseSettings(o);
+  const ttlMs = leaseSecondsFor(s.ttlMs) * 1000;
+  return { ...s, ttlMs, refreshIntervalMs: Math.min(s.refreshIntervalMs, Math.floor(ttlMs / 3)) };
+}
