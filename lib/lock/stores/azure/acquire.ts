@@ -4,10 +4,10 @@
 // (reads only) through the shared wait, until timeoutMs.
 import type { ContainerClient } from '@azure/storage-blob';
 import { LockOptionsError } from '../../errors';
-import { releasedEvent, runHolding } from '../../holding';
-import { leaseSettings } from '../../options';
+import { releasedEvent, runHolding } from '../../holding/hold';
+import { leaseSettings } from '../../holding/options';
 import type { LockView } from '../../store';
-import { waitForLock } from '../../wait';
+import { waitForLock } from '../../holding/wait';
 import { AzureBlobs } from './blobs';
 import { azureStatus } from './errors';
 import { lowerKeys } from './formats';

@@ -1,11 +1,11 @@
 // Azure's audit trail: one JSON blob per event under the audit prefix of the container (created only if absent:
 // If-None-Match: *), read back per day: one List Blobs per 5 000 events and one read per event not read before.
-import { AUDIT_STRING_FIELDS, type AuditRecord } from '../../audit-record';
-import { storeTime } from '../../audit-time';
-import { signAuditFields } from '../../audit-trust';
-import { mapLimit } from '../../map-limit';
+import { AUDIT_STRING_FIELDS, type AuditRecord } from '../../audit/record';
+import { storeTime } from '../../audit/time';
+import { signAuditFields } from '../../audit/trust';
+import { mapLimit } from '../../support/map-limit';
 import { auditObjectName } from '../../objects/audit-names';
-import { jsonObject } from '../../untrusted';
+import { jsonObject } from '../../support/untrusted';
 import type { AzureBlobs } from './blobs';
 
 const CONCURRENCY = 16;

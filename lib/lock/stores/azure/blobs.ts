@@ -1,7 +1,7 @@
 // The one place that talks to a container: List Blobs with metadata (5 000 a page), properties, lease operations and
 // conditional writes, each answer's Date header kept as Azure's clock. Lease ids and ETags pass through as given.
 import type { BlobItem, ContainerClient } from '@azure/storage-blob';
-import { DateHeaderClock } from '../../date-clock';
+import { DateHeaderClock } from '../../support/date-clock';
 import { azureStatus, azureUnavailable } from './errors';
 
 export type LeaseState = 'available' | 'leased' | 'expired' | 'breaking' | 'broken';

@@ -2,7 +2,7 @@
 // LockInfo ID, LockInfo as base64 JSON in metadata `terraformlockid`), WebJobs / Azure Functions singletons (fixed
 // leases in azure-webjobs-hosts/locks/<hostId>/…), Lockboard's own (a fixed lease whose id is its token), and any
 // other leased blob ("held, lease id unknown"). A blob without a lease is not held: data, or stale lock info.
-import { FieldReader, jsonObject } from '../../untrusted';
+import { FieldReader, jsonObject } from '../../support/untrusted';
 import type { AzureListed } from './blobs';
 import { isGuid } from './version';
 

@@ -3,7 +3,7 @@
 // renewed, so the TTL is the lease's. Loss (a renewal refused, or none confirmed in time) is pushed through `signal`.
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { RefreshingLock, type RefreshResult } from '../../refreshing-lock';
+import { RefreshingLock, type RefreshResult } from '../../holding/refreshing-lock';
 import type { AzureBlobs } from './blobs';
 import { azureCode, azureStatus } from './errors';
 

@@ -1,9 +1,9 @@
 // Locks in Azure Blob Storage (stores.md): one List Blobs with metadata per 5 000 blobs (lease state, duration and
 // lock info of each, no body, never a request per blob), each lock judged on Azure's clock, every force-release the
 // one conditional mutation of its kind (release.ts), recorded in the container's trail before and after.
-import type { AuditRecord } from '../../audit-record';
+import type { AuditRecord } from '../../audit/record';
 import { notALockView } from '../../not-a-lock';
-import { DEFAULT_AUDIT_PREFIX } from '../../options';
+import { DEFAULT_AUDIT_PREFIX } from '../../holding/options';
 import { assertVersion, recordedRelease, type LockStore, type LockView, type ReleaseRequest } from '../../store';
 import type { StorePage, StoreReleaseResult } from '../../store';
 import { AzureAuditTrail, auditWords } from './audit';

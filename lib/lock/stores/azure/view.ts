@@ -3,7 +3,7 @@
 // none). The version is the ETag plus the lease id where known, else the lease's duration.
 import type { LockView } from '../../store';
 import type { LockHealth } from '../../types';
-import { droppedNote, joinNotes } from '../../untrusted';
+import { droppedNote, joinNotes } from '../../support/untrusted';
 import type { AzureListed } from './blobs';
 import type { AzureReading } from './formats';
 import { azureVersionOf } from './version';
