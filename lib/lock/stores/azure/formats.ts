@@ -46,7 +46,7 @@ export function classifyBlob(b: AzureListed, container: string): BlobClass {
   const meta = lowerKeys(b.metadata);
   if (!held(b)) {
     if (meta[TF_KEY] !== undefined)
-      return { kind: 'skip', why: `stale Terraform lock info left after a ${b.leaseState} lease: not held` };
+      return { kind: 'skip', why: `stale Terraform lock info left after a ${b.leaseState} lease (nobody holds it)` };
     if (meta.format === 'lockboard/1')
       return { kind: 'skip', why: `a Lockboard lock blob whose lease is ${b.leaseState}` };
     return { kind: 'skip', why: 'a blob with no lease and no lock info (data, such as a Terraform state)' };

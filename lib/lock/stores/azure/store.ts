@@ -21,6 +21,8 @@ export interface AzureStoreOptions {
   prefix?: string;
   auditPrefix?: string;
   longHeldMs?: number;
+  /** The longest fixed lease Azure grants (60 s): a fixed lease held longer is being renewed. Tests shorten it. */
+  maxFixedLeaseMs?: number;
   close?: () => Promise<void>;
 }
 
@@ -55,6 +57,7 @@ export class AzureLockStore implements LockStore {
       now: this.now(),
       firstSeen: this.firstSeen,
       ...(this.o.longHeldMs !== undefined ? { longHeldMs: this.o.longHeldMs } : {}),
+      ...(this.o.maxFixedLeaseMs !== undefined ? { maxFixedLeaseMs: this.o.maxFixedLeaseMs } : {}),
     };
   }
 

@@ -20,6 +20,8 @@ export interface ViewContext {
   /** When each (name, version) was first seen by this store, on Azure's clock. */
   firstSeen: Map<string, number>;
   longHeldMs?: number;
+  /** The longest fixed lease (60 s; tests shorten it). */
+  maxFixedLeaseMs?: number;
 }
 
 /** Since when a fixed lease is known held without a gap: the metadata its holder wrote on acquiring, or first seen. */
@@ -28,11 +30,11 @@ export function heldSinceMs(r: AzureReading, b: AzureListed, seen: number): numb
 }
 
 /** A fixed lease held longer than any fixed lease lasts: its holder renews it (alive). */
-export function renewedFor(r: AzureReading, b: AzureListed, c: Pick<ViewContext, 'now' | 'firstSeen'>): number | null {
+export function renewedFor(r: AzureReading, b: AzureListed, c: ViewContext): number | null {
   if (r.duration !== 'fixed') return null;
   const seen = c.firstSeen.get(`${b.name}\u0000${versionOf(r, b)}`) ?? c.now;
   const held = c.now - heldSinceMs(r, b, seen);
-  return held > MAX_FIXED_LEASE_MS ? held : null;
+  return held > (c.maxFixedLeaseMs ?? MAX_FIXED_LEASE_MS) ? held : null;
 }
 
 export function versionOf(r: AzureReading, b: AzureListed): string {
