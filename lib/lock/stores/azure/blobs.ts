@@ -116,10 +116,6 @@ export class AzureBlobs {
     return bare(r.etag);
   }
 
-  async deleteBlob(name: string, o: Conditions): Promise<void> {
-    await this.call(() => this.client.getBlobClient(name).delete({ conditions: conditionsOf(o) }));
-  }
-
   /** Acquires a lease with the proposed id (seconds 15–60, or -1 for infinite). */
   async acquireLease(name: string, leaseId: string, seconds: number, o: Conditions = {}): Promise<void> {
     const lease = this.client.getBlobClient(name).getBlobLeaseClient(leaseId);

@@ -28,7 +28,8 @@ export interface AzureReading {
   dropped?: string[];
 }
 
-export type BlobClass = { kind: 'lock'; reading: AzureReading } | { kind: 'skip'; why: string };
+/** `free`: Lockboard's lock blob with no lease held (kept after release: its metadata keeps the last token). */
+export type BlobClass = { kind: 'lock'; reading: AzureReading } | { kind: 'skip'; why: string } | { kind: 'free' };
 
 export const WEBJOBS_CONTAINER = 'azure-webjobs-hosts';
 export const TF_KEY = 'terraformlockid';
@@ -47,8 +48,7 @@ export function classifyBlob(b: AzureListed, container: string): BlobClass {
   if (!held(b)) {
     if (meta[TF_KEY] !== undefined)
       return { kind: 'skip', why: `stale Terraform lock info left after a ${b.leaseState} lease (nobody holds it)` };
-    if (meta.format === 'lockboard/1')
-      return { kind: 'skip', why: `a Lockboard lock blob whose lease is ${b.leaseState}` };
+    if (meta.format === 'lockboard/1') return { kind: 'free' };
     return { kind: 'skip', why: 'a blob with no lease and no lock info (data, such as a Terraform state)' };
   }
   const duration = b.leaseDuration === 'fixed' ? 'fixed' : 'infinite';

@@ -1,11 +1,12 @@
 // Lockboard's lock on Azure (stores.md): a fixed blob lease whose id is the holder's token, renewed in the background;
-// its owner, TTL and token in the blob's metadata. Azure ends a fixed lease within its duration (15–60 s) unless it is
+// its owner, TTL and token in the blob's metadata, kept after release (the next holder's token is larger). Azure ends a fixed lease within its duration (15–60 s) unless it is
 // renewed, so the TTL is the lease's. Loss (a renewal refused, or none confirmed in time) is pushed through `signal`.
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { RefreshingLock, type RefreshResult } from '../../holding/refreshing-lock';
 import type { AzureBlobs } from './blobs';
 import { azureCode, azureStatus } from './errors';
+import { lowerKeys } from './formats';
 
 export interface AzureLockSettings {
   name: string;
@@ -78,16 +79,26 @@ export class AzureLock extends RefreshingLock {
       if (status === 404) return { lost: 'released-by-operator', detail: 'the lock blob was deleted' };
       if (code === 'LeaseIsBrokenAndCannotBeRenewed' || code === 'LeaseNotPresentWithLeaseOperation')
         return { lost: 'released-by-operator', detail: `the lease was broken or released (${code})` };
-      if (status === 409) return { lost: 'taken', detail: `another lease holds it (${code})` };
+      if (status === 409) return this.lostTo(code);
       return 'retry';
     }
   }
 
-  /** Deletes the lock blob with the lease id, after any renewal in flight. */
+  /** A renewal refused (409): the lease released or broken by an operator, or another holder's now. */
+  private async lostTo(code: string): Promise<RefreshResult> {
+    const now = await this.blobs.head(this.settings.name).catch(() => undefined);
+    if (now === undefined) return 'retry';
+    if (!now || (now.leaseState !== 'leased' && now.leaseState !== 'breaking'))
+      return { lost: 'released-by-operator', detail: `the lease was released or broken (${code})` };
+    const holder = lowerKeys(now.metadata).identity;
+    return { lost: 'taken', detail: `now held by ${holder ?? 'another lease'} (${code})` };
+  }
+
+  /** Releases the lease (the blob and its token stay for the next holder), after any renewal in flight. */
   async release(): Promise<AzureReleaseOutcome> {
     if (!(await this.stopForRelease())) return 'already-lost';
     try {
-      await this.blobs.deleteBlob(this.settings.name, { leaseId: this.leaseId });
+      await this.blobs.releaseLease(this.settings.name, this.leaseId);
       return 'released';
     } catch (err) {
       const status = azureStatus(err);

@@ -1,7 +1,7 @@
 // The one conditional mutation of each kind of Azure lock (facts-azure.md §1.4), pinned to the version the operator
-// saw. Lease id known (Terraform's LockInfo ID): metadata off with that lease id and If-Match, then the lease
-// released with it: a successor's lease has another id, so both fail harmlessly. Lockboard's own: the lock blob
-// deleted with its lease id and If-Match. Lease id unknown: re-read, then break(0) with If-Match.
+// saw. Lease id known (Terraform's LockInfo ID, Lockboard's token): the lock info off with that lease id and
+// If-Match, then the lease released with it: a successor's lease has another id, so both fail harmlessly. Lease id
+// unknown: re-read, then break(0) with If-Match. No blob is ever deleted.
 import type { StoreReleaseOutcome } from '../../store';
 import type { AzureBlobs, AzureListed } from './blobs';
 import { azureCode, azureStatus } from './errors';
@@ -18,7 +18,10 @@ function refusedBy(err: unknown): Outcome {
   throw err;
 }
 
-/** Terraform: `terraform force-unlock` with the operator's view pinned; the state blob's bytes are never touched. */
+/**
+ * `terraform force-unlock` with the operator's view pinned; the blob's bytes are never touched. Lockboard's lock blob
+ * keeps its metadata (its token: the next holder's is larger), rewritten under the same conditions.
+ */
 export async function releaseWithLeaseId(blobs: AzureBlobs, b: AzureListed, seen: AzureVersion): Promise<Outcome> {
   const kept: Record<string, string> = {};
   for (const [k, v] of Object.entries(b.metadata)) if (k.toLowerCase() !== TF_KEY) kept[k] = v;
@@ -38,16 +41,6 @@ export async function releaseWithLeaseId(blobs: AzureBlobs, b: AzureListed, seen
         return { outcome: 'released', detail: `the lease had already ended (${azureCode(err) ?? status})` };
       if (attempt >= 3) throw err;
     }
-  }
-}
-
-/** Lockboard's own lock: the lock blob deleted with the holder's lease id and If-Match on the ETag seen. */
-export async function deleteWithLeaseId(blobs: AzureBlobs, name: string, seen: AzureVersion): Promise<Outcome> {
-  try {
-    await blobs.deleteBlob(name, { leaseId: seen.leaseId, ifMatch: seen.etag });
-    return { outcome: 'released' };
-  } catch (err) {
-    return refusedBy(err);
   }
 }
 

@@ -9,7 +9,7 @@ import type { StorePage, StoreReleaseResult } from '../../store';
 import { AzureAuditTrail, auditWords } from './audit';
 import type { AzureBlobs, AzureListed } from './blobs';
 import { classifyBlob, type AzureReading } from './formats';
-import { breakUnknownLease, deleteWithLeaseId, releaseWithLeaseId } from './release';
+import { breakUnknownLease, releaseWithLeaseId } from './release';
 import { AZURE_VERSION, parseAzureVersion, type AzureVersion } from './version';
 import { azureView, renewedFor, type ViewContext } from './view';
 import { NOT_A_LOCK_TERMS } from './words';
@@ -69,6 +69,8 @@ export class AzureLockStore implements LockStore {
     let skipped = 0;
     for (const b of page.items) {
       const cls = b.name.startsWith(this.auditPrefix) ? null : classifyBlob(b, this.o.container);
+      // a free Lockboard lock blob is no lock now and no data either: neither listed nor counted
+      if (cls?.kind === 'free') continue;
       if (cls?.kind === 'lock') locks.push(azureView(cls.reading, b, c));
       else skipped++;
     }
@@ -93,11 +95,13 @@ export class AzureLockStore implements LockStore {
     return b ? this.viewOf(b) : null;
   }
 
-  private viewOf(b: AzureListed): LockView {
+  /** The view of a blob; null for a free Lockboard lock blob (nobody holds it: status says free). */
+  private viewOf(b: AzureListed): LockView | null {
     const cls = b.name.startsWith(this.auditPrefix)
       ? { kind: 'skip' as const, why: 'a Lockboard audit event' }
       : classifyBlob(b, this.o.container);
     if (cls.kind === 'lock') return azureView(cls.reading, b, this.context());
+    if (cls.kind === 'free') return null;
     const what = `${cls.why.charAt(0).toUpperCase()}${cls.why.slice(1)}`;
     const view = notALockView({
       kind: 'azure',
@@ -117,6 +121,7 @@ export class AzureLockStore implements LockStore {
     const b = await this.o.blobs.head(r.name);
     if (!b) return { outcome: 'gone', current: null, audit: [] };
     const cls = b.name.startsWith(this.auditPrefix) ? null : classifyBlob(b, this.o.container);
+    if (cls?.kind === 'free') return { outcome: 'gone', current: null, audit: [] };
     if (cls?.kind !== 'lock') return { outcome: 'not-a-lock', current: this.viewOf(b), audit: [] };
     const before = azureView(cls.reading, b, this.context());
     if (before.version !== r.version) return { outcome: judge(cls.reading, seen), current: before, audit: [] };
@@ -141,7 +146,6 @@ export class AzureLockStore implements LockStore {
         outcome: 'refreshed' as const,
         detail: `held by a live renewer: this fixed lease has been held for ${Math.round(renewed / 1000)} s, longer than a fixed lease lasts without renewal, so it was not broken`,
       };
-    if (reading.kind === 'lockboard' && seen.leaseId) return deleteWithLeaseId(this.o.blobs, b.name, seen);
     if (seen.leaseId) return releaseWithLeaseId(this.o.blobs, b, seen);
     return breakUnknownLease(this.o.blobs, b.name, seen);
   }

@@ -71,7 +71,7 @@ export function azureView(r: AzureReading, b: AzureListed, c: ViewContext): Lock
     metadata: b.metadata,
     details: [...r.details, ['Lease state', `${b.leaseState} (${r.duration})`]],
     releasable: true,
-    releaseRule: r.kind === 'lockboard' ? 'delete' : 'clear-holder',
+    releaseRule: 'clear-holder',
     releaseNote: releaseNote(r),
     size: b.size,
     version,
@@ -101,7 +101,7 @@ function releaseNote(r: AzureReading): string {
       'is still applying, its next state write fails with 412.'
     );
   if (r.kind === 'lockboard')
-    return 'Deletes the lock blob with its lease id (its token) and If-Match on the ETag you saw; the holder’s next renewal fails and its signal aborts.';
+    return 'Releases the lease with its id (the token), only if the blob is still the version you saw; the holder’s next renewal fails and its signal aborts.';
   return (
     'Breaks the lease (period 0) with If-Match on the ETag you saw, after re-reading it. Not proven: that nobody ' +
     'released and re-took the lease in between without writing metadata (the ETag does not see lease changes). A ' +

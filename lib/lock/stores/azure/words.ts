@@ -36,7 +36,7 @@ const RULES: Record<AzureKind, string> = {
   terraform:
     'Azure rule (as `terraform force-unlock` does it, pinned to your view): remove `terraformlockid` with the lease id = LockInfo ID and If-Match on the ETag you see, then release the lease with that id. A successor’s lease has another id, so both steps fail harmlessly (409/412). The state blob is never deleted.',
   lockboard:
-    'Azure rule: delete the lock blob with the lease id = its token and If-Match on the ETag you see. A successor’s lease has another id (412), so it is never deleted.',
+    'Azure rule: rewrite the lock blob’s metadata with the lease id = its token and If-Match on the ETag you see, then release the lease with that id. A successor’s lease has another id (409/412), so it is never released.',
   lease:
     'Azure rule: re-read the lease just before, then break it (period 0) with If-Match on the ETag you see. The ETag does not change when a lease is released and re-taken, so a successor that took the lease in between and wrote nothing yet is not seen. The blob is never deleted.',
   webjobs:
@@ -46,7 +46,7 @@ const RULES: Record<AzureKind, string> = {
 const EFFECTS: Record<AzureKind, string> = {
   terraform:
     'Azure fences the old holder: if its apply is still running, its next state write carries the released lease id and fails with 412.',
-  lockboard: 'The holder’s next renewal fails (the blob is gone) and its signal aborts.',
+  lockboard: 'The holder’s next renewal fails (its lease was released) and its signal aborts.',
   lease: 'Breaking fences the holder: its next write or renewal with its lease id fails (412/409).',
   webjobs:
     'Breaking ends the singleton’s lease; the host’s next renewal fails, and another host may take the lock at once.',
