@@ -58,6 +58,9 @@ export async function startDemoServers(dataDir: string, ports: DemoPorts) {
     console.error(`demo: etcd locks are off: ${(err as Error).message}. Try --etcd-port.`);
     return null;
   });
+  const azure = await import('./azure')
+    .then((m) => m.startDemoAzure(redisStop))
+    .catch((err: unknown) => (console.error(`demo: Azure Blob locks are off: ${(err as Error).message}.`), null));
   // The servers go first: a holder loop blocked on a query of a server being stopped must not hold the stop up
   const stopRedis = async () => {
     redisStop.stop();
@@ -70,8 +73,9 @@ export async function startDemoServers(dataDir: string, ports: DemoPorts) {
       kube?.stop(),
       zk?.stop(),
       etcd?.stop(),
+      azure?.stop(),
     ]);
-    const loops = [redis, postgres, mysql, dynamo, files, zk, etcd].flatMap((s) => s?.loops ?? []);
+    const loops = [redis, postgres, mysql, dynamo, files, zk, etcd, azure].flatMap((s) => s?.loops ?? []);
     await Promise.race([Promise.allSettled(loops), pause(2_000)]);
   };
   const killServers = () => {
@@ -81,6 +85,7 @@ export async function startDemoServers(dataDir: string, ports: DemoPorts) {
     kube?.kill();
     zk?.kill();
     etcd?.kill();
+    azure?.kill();
   };
   const sources = [
     redis?.url,
@@ -91,10 +96,12 @@ export async function startDemoServers(dataDir: string, ports: DemoPorts) {
     kube?.source,
     zk?.url,
     etcd?.url,
+    ...(azure?.sources ?? []),
   ];
   const env: Record<string, string> = {
     ...(kube?.env ?? {}),
     ...(dynamo ? { AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint } : {}),
+    ...(azure?.env ?? {}),
   };
   return {
     redis,

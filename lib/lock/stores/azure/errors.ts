@@ -24,7 +24,9 @@ export function azureUnavailable(err: unknown, source: string, endpoint: string)
   const status = azureStatus(err);
   if (code && NETWORK.test(code))
     return Object.assign(
-      new Error(`Cannot reach Azure Blob Storage for ${source} (endpoint ${endpoint}): ${err.message}`),
+      new Error(
+        `Cannot reach Azure Blob Storage for ${source} (endpoint ${endpoint}): ${err.message}. The endpoint and ${CREDENTIALS}.`,
+      ),
       {
         code,
         cause: err,
