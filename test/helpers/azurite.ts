@@ -2,6 +2,7 @@
 // blob service on a free loopback port, in memory, stopped by the test that started it. Its well-known dev account
 // is reached through a connection string, as Lockboard reads it (AZURE_STORAGE_CONNECTION_STRING).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { connect } from 'node:net';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { BlobServiceClient, type ContainerClient } from '@azure/storage-blob';
@@ -33,23 +34,27 @@ export function connectionStringFor(url: string): string {
   return `DefaultEndpointsProtocol=http;AccountName=${DEV_ACCOUNT};AccountKey=${DEV_KEY};BlobEndpoint=${url}/${DEV_ACCOUNT};`;
 }
 
-async function waitUntilAnswering(child: ChildProcess, url: string): Promise<void> {
+const accepts = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const s = connect(port, '127.0.0.1', () => (s.end(), resolve(true)));
+    s.once('error', () => resolve(false));
+  });
+
+async function waitUntilAnswering(child: ChildProcess, url: string, port: number): Promise<void> {
   for (let i = 0; i < 200; i++) {
     if (child.exitCode !== null) throw new Error(`azurite-blob exited (${child.exitCode}) before answering`);
-    try {
-      await fetch(`${url}/${DEV_ACCOUNT}?comp=list`);
-      return;
-    } catch {
-      await delay(50);
-    }
+    if (await accepts(port)) return;
+    await delay(50);
   }
   child.kill('SIGKILL');
   throw new Error(`azurite-blob did not answer on ${url}`);
 }
 
-export async function startAzurite(): Promise<TestAzurite> {
+/** `https`: serve TLS with this certificate; `accounts`: AZURITE_ACCOUNTS (`name:base64key`) besides the dev one. */
+export async function startAzurite(o: { https?: { cert: string; key: string }; accounts?: string } = {}) {
   requireAzurite();
   const port = await freePort();
+  const tls = o.https ? ['--cert', o.https.cert, '--key', o.https.key] : [];
   const child = spawn(
     AZURITE_BIN,
     [
@@ -61,14 +66,15 @@ export async function startAzurite(): Promise<TestAzurite> {
       '--loose',
       '--skipApiVersionCheck',
       '--disableTelemetry',
+      ...tls,
     ],
-    { stdio: 'ignore' },
+    { stdio: 'ignore', env: { ...process.env, ...(o.accounts ? { AZURITE_ACCOUNTS: o.accounts } : {}) } },
   );
-  const url = `http://127.0.0.1:${port}`;
-  await waitUntilAnswering(child, url);
+  const url = `${o.https ? 'https' : 'http'}://127.0.0.1:${port}`;
+  await waitUntilAnswering(child, url, port);
   const connectionString = connectionStringFor(url);
   const service = BlobServiceClient.fromConnectionString(connectionString);
-  return {
+  const azurite: TestAzurite = {
     url,
     port,
     connectionString,
@@ -87,4 +93,5 @@ export async function startAzurite(): Promise<TestAzurite> {
       if (child.exitCode === null) child.kill('SIGKILL');
     },
   };
+  return azurite;
 }
