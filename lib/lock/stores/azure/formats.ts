@@ -4,34 +4,12 @@
 // other leased blob ("held, lease id unknown"). A blob without a lease is not held: data, or stale lock info.
 import { FieldReader, jsonObject } from '../../support/untrusted';
 import type { AzureListed } from './blobs';
+import type { AzureReading, BlobClass } from './reading';
 import { isGuid } from './version';
+import { WEBJOBS_CONTAINER, webjobsLock } from './webjobs';
 
-export type AzureKind = 'terraform' | 'lease' | 'webjobs' | 'lockboard';
+export type { AzureKind, AzureReading, BlobClass } from './reading';
 
-export interface AzureReading {
-  kind: AzureKind;
-  label: string;
-  identity?: string;
-  /** The holder's lease id where the blob says it (Terraform's LockInfo ID, Lockboard's token). */
-  leaseId?: string;
-  duration: 'infinite' | 'fixed';
-  details: [string, string][];
-  acquiredMs?: number;
-  purpose?: string;
-  host?: string;
-  pid?: string;
-  ttlMs?: number;
-  refreshMs?: number;
-  /** WebJobs: metadata written by the holder right after it acquired (Last-Modified ≈ acquire time). */
-  writtenOnAcquire?: boolean;
-  note?: string;
-  dropped?: string[];
-}
-
-/** `free`: Lockboard's lock blob with no lease held (kept after release: its metadata keeps the last token). */
-export type BlobClass = { kind: 'lock'; reading: AzureReading } | { kind: 'skip'; why: string } | { kind: 'free' };
-
-export const WEBJOBS_CONTAINER = 'azure-webjobs-hosts';
 export const TF_KEY = 'terraformlockid';
 
 /** Metadata with lower-case names: Azurite lists `Terraformlockid`, the SDK's properties `terraformlockid`. */
@@ -129,37 +107,6 @@ function lockboardLock(meta: Record<string, string>, duration: AzureReading['dur
       ...(meta.pid ? { pid: meta.pid } : {}),
       ...(ttlMs !== undefined ? { ttlMs } : {}),
       ...(refreshMs !== undefined ? { refreshMs } : {}),
-    },
-  };
-}
-
-/** `locks/<hostId>/<Function>[.<scope>]`, `.Listener` and the host's primary lock `locks/<hostId>/host`. */
-function webjobsLock(
-  b: AzureListed,
-  meta: Record<string, string>,
-  duration: AzureReading['duration'],
-): BlobClass | null {
-  const m = /^locks\/([^/]+)\/([^/]+)$/.exec(b.name);
-  if (!m) return null;
-  const [, hostId = '', rest = ''] = m;
-  const instance = meta.functioninstance;
-  const role =
-    rest === 'host' ? 'the host’s primary lock' : rest.endsWith('.Listener') ? 'a listener lock' : 'a function lock';
-  const fn = rest === 'host' ? '—' : rest.replace(/\.Listener$/, '');
-  return {
-    kind: 'lock',
-    reading: {
-      kind: 'webjobs',
-      label: 'WebJobs / Functions singleton',
-      ...(instance ? { identity: `invocation ${instance}` } : {}),
-      duration,
-      details: [
-        ['Host id', hostId],
-        ['Function', fn],
-        ['Lock', role],
-        ['Function instance', instance ?? 'not recorded (listener and host locks carry no owner)'],
-      ],
-      ...(instance ? { writtenOnAcquire: true } : {}),
     },
   };
 }

@@ -10,6 +10,7 @@ import { AzureAuditTrail, auditWords } from './audit';
 import type { AzureBlobs, AzureListed } from './blobs';
 import { classifyBlob, type AzureReading } from './formats';
 import { breakUnknownLease, releaseWithLeaseId } from './release';
+import { fieldsOf, judge, judgeView } from './release-rules';
 import { AZURE_VERSION, parseAzureVersion, type AzureVersion } from './version';
 import { azureView, renewedFor, type ViewContext } from './view';
 import { NOT_A_LOCK_TERMS } from './words';
@@ -157,26 +158,4 @@ export class AzureLockStore implements LockStore {
   record(fields: Record<string, string>): Promise<string> {
     return this.trail.record(fields);
   }
-}
-
-/** A newer version of the lock: the same lease id (the holder wrote its state since) is alive, anything else changed. */
-function judge(now: AzureReading, seen: AzureVersion): 'refreshed' | 'changed' {
-  return seen.leaseId !== undefined && now.leaseId === seen.leaseId ? 'refreshed' : 'changed';
-}
-
-function judgeView(now: LockView, seen: AzureVersion): 'refreshed' | 'changed' {
-  return seen.leaseId !== undefined && now.generation === seen.leaseId ? 'refreshed' : 'changed';
-}
-
-function fieldsOf(v: LockView, r: AzureReading, req: ReleaseRequest): Record<string, string> {
-  return {
-    version: v.version,
-    operator: req.operator,
-    reason: req.reason,
-    format: v.format,
-    etag: v.version.split('.')[0]!,
-    lease: r.duration,
-    ...(r.leaseId ? { lease_id: r.leaseId } : { break_period: '0' }),
-    ...(v.identity ? { identity: v.identity } : {}),
-  };
 }
