@@ -2,11 +2,11 @@
 // List Blobs lists the locks and nothing else; each release path is the pinned mutation of facts-azure.md §1.4; a
 // successor is never released or broken and the state blob is never deleted.
 import { randomUUID } from 'node:crypto';
-import type { ContainerClient } from '@azure/storage-blob';
+import { ContainerClient, newPipeline, StorageSharedKeyCredential } from '@azure/storage-blob';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VersionShapeError } from '@/lib/lock/store';
 import { AzureBlobs, AzureLockStore } from '@/lib/lock/stores/azure';
-import { startAzurite, type TestAzurite } from '../helpers/azurite';
+import { DEV_ACCOUNT, DEV_KEY, startAzurite, type TestAzurite } from '../helpers/azurite';
 import { delay } from '../helpers/requests';
 import { bareLease, STATE, terraformLock, webjobsSingleton } from './layouts';
 
@@ -73,6 +73,26 @@ describe('listing an Azure container', () => {
     expect(staleView).toMatchObject({ releasable: false });
     expect(staleView!.note).toMatch(/stale Terraform lock info/i);
     expect((await store.inspect('prod.terraform.tfstate'))!.version).toBe(prod.version);
+  });
+
+  it('reads a whole container of locks and data in one List Blobs request: never a request per blob', async () => {
+    const c = await az.container('counted');
+    for (let i = 0; i < 12; i++) await bareLease(c, `locks/l${i}`);
+    for (let i = 0; i < 30; i++) await c.getBlockBlobClient(`data/d${i}`).upload('{}', 2);
+    const pipeline = newPipeline(new StorageSharedKeyCredential(DEV_ACCOUNT, DEV_KEY));
+    const sent: string[] = [];
+    pipeline.factories.unshift({
+      create: (next) => ({
+        sendRequest: (req) => (sent.push(`${req.method} ${new URL(req.url).search}`), next.sendRequest(req)),
+      }),
+    });
+    const counted = new ContainerClient(`${az.url}/${DEV_ACCOUNT}/counted`, pipeline);
+    const page = await storeOf(counted).list();
+    expect(page.locks).toHaveLength(12);
+    expect(page.skipped).toBe(30);
+    expect(sent).toEqual([
+      expect.stringMatching(/^GET \?comp=list&maxresults=5000&restype=container&include=metadata$/),
+    ]);
   });
 
   it('pages 5 000 blobs at a time by default and continues with the token', async () => {
