@@ -2,7 +2,8 @@
 // is released (stores.md, contract rule 6).
 import { describe, expect, it } from 'vitest';
 import { AuditWriteError } from '@/lib/lock/errors';
-import { parseSource, splitLockUrl, SourceError } from '@/lib/lock/stores';
+import { openSource, parseSource, splitLockUrl, SourceError } from '@/lib/lock/stores';
+import { storeUnavailable } from '@/lib/lock/store-errors';
 import { AzureBlobs, AzureLockStore } from '@/lib/lock/stores/azure';
 import { AZURE_VERSION, parseAzureVersion } from '@/lib/lock/stores/azure/version';
 import { startAzurite } from '../helpers/azurite';
@@ -40,6 +41,17 @@ describe('azure:// sources', () => {
       expect(AZURE_VERSION.test(bad), bad).toBe(false);
     expect(parseAzureVersion(`0x1F.${id.toUpperCase()}`)).toEqual({ etag: '0x1F', leaseId: id });
   });
+});
+
+describe('an azure:// source without credentials', () => {
+  it('tries Entra ID (DefaultAzureCredential), then names every way to give credentials (exit 3, console 503)', async () => {
+    const store = await openSource(parseSource('azure://nosuchaccount42/tfstate/'), { env: {}, role: 'cli' });
+    const err = (await store.list().catch((e: unknown) => e)) as Error & { code?: string };
+    expect(err.message).toMatch(
+      /AZURE_STORAGE_CONNECTION_STRING.*AZURE_STORAGE_KEY.*AZURE_STORAGE_SAS_TOKEN.*Entra ID/,
+    );
+    expect(storeUnavailable(err)).toBeTruthy();
+  }, 60_000);
 });
 
 describe('a release whose attempt cannot be recorded', () => {
