@@ -32,7 +32,7 @@ async function startAzurite(port: number) {
     stdio: 'ignore',
   });
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200 && child.exitCode === null; i++) {
+  for (let i = 0; i < 600 && child.exitCode === null; i++) {
     if (
       await fetch(`${url}/${ACCOUNT}?comp=list`).then(
         () => true,

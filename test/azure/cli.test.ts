@@ -17,7 +17,8 @@ beforeAll(async () => {
 afterAll(() => az?.stop());
 const cli = (...args: string[]) => runCli(args, az.env);
 
-describe('lockboard on azure:// sources', () => {
+// Each CLI run is a process of its own (1–3 s on a loaded machine): the tests get the time they need
+describe('lockboard on azure:// sources', { timeout: 120_000 }, () => {
   it('lists and shows a crashed apply’s lock, releases it by the version shown, and keeps the state blob', async () => {
     await terraformLock(c, 'prod.terraform.tfstate', 'alice@laptop');
     await bareLease(c, 'net.terraform.tfstate');

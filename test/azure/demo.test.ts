@@ -6,7 +6,7 @@ import { startDemoAzure } from '@/lib/demo/azure';
 import { Stopper } from '@/lib/demo/stopper';
 import { openSource, parseSource } from '@/lib/lock/stores';
 
-describe('the demo’s Azure Blob Storage', () => {
+describe('the demo’s Azure Blob Storage', { timeout: 90_000 }, () => {
   it('fills Azurite with every Azure format and lists each as a console source', async () => {
     const stop = new Stopper();
     const demo = await startDemoAzure(stop);

@@ -68,6 +68,14 @@ describe("Lockboard's lock on Azure", () => {
     expect(new Set(tokens).size).toBe(3);
   });
 
+  it('never takes a lease on a blob that holds data or another tool’s metadata', async () => {
+    await c.getBlockBlobClient('state.tfstate').upload('{"version":4}', 13);
+    await expect(acquireAzureLock({ client: c, name: 'state.tfstate', timeoutMs: 0 })).rejects.toThrow(
+      /not a Lockboard lock blob/,
+    );
+    expect((await c.getBlobClient('state.tfstate').getProperties()).leaseState).toBe('available');
+  });
+
   it('learns of a force-release at its next renewal: the signal aborts', async () => {
     const lock = await acquireAzureLock({
       client: c,

@@ -41,7 +41,7 @@ const accepts = (port: number) =>
   });
 
 async function waitUntilAnswering(child: ChildProcess, url: string, port: number): Promise<void> {
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < 600; i++) {
     if (child.exitCode !== null) throw new Error(`azurite-blob exited (${child.exitCode}) before answering`);
     if (await accepts(port)) return;
     await delay(50);

@@ -1,7 +1,7 @@
-// acquireAzureLock / withAzureLock: the protocol's acquire on Azure. The lock blob is created empty if absent
-// (If-None-Match: *); a blob whose lease is not held (never taken, released, expired, broken) is leased with the next
-// token as the proposed lease id, If-Match on the ETag read, and the owner written with that lease id. Held → wait
-// (reads only) through the shared wait, until timeoutMs.
+// acquireAzureLock / withAzureLock: the protocol's acquire on Azure. A lock blob whose lease is not held (absent,
+// never taken, released, expired, broken) gets the new owner's metadata (If-None-Match: * or If-Match), then a fixed
+// lease with the next token as its proposed id, If-Match on that write's ETag. Held → wait (reads only) through the
+// shared wait, until timeoutMs. A blob with data or another tool's metadata is refused, never overwritten.
 import type { ContainerClient } from '@azure/storage-blob';
 import { LockOptionsError } from '../../errors';
 import { releasedEvent, runHolding } from '../../holding/hold';
@@ -41,42 +41,54 @@ export async function acquireAzureLock(o: AzureAcquireOptions): Promise<AzureLoc
   return waitForLock(
     o,
     async () => {
-      let b = await blobs.head(o.name);
-      if (!b) {
-        await blobs.upload(o.name, '', { ifNoneMatch: '*' }).catch((err: unknown) => {
-          if (!conflict(err)) throw err;
-        });
-        b = await blobs.head(o.name);
-      }
-      if (!b || b.leaseState === 'leased' || b.leaseState === 'breaking') return null; // held: wait
-      const before = lowerKeys(b.metadata);
-      const token = nextToken(before.token, blobs.now());
-      try {
-        await blobs.acquireLease(o.name, token, settings.ttlMs / 1000, { ifMatch: b.etag });
-      } catch (err) {
-        if (conflict(err)) return null; // someone else won: read again
-        throw err;
-      }
-      const acquiredMs = blobs.now();
-      await blobs
-        .setMetadata(o.name, heldMetadata(settings, token, acquiredMs), { leaseId: token })
-        .catch(async (err) => {
-          await blobs.releaseLease(o.name, token).catch(() => undefined);
-          throw err;
-        });
+      const taken = await takeOnce(blobs, o.name, settings);
+      if (!taken) return null; // held, or someone else won: read again
       if (o.audit !== false) {
-        const tookOver = before.format === 'lockboard/1' && b.leaseState === 'expired';
-        const event = tookOver ? 'took-over' : 'acquired';
+        const { before, leaseState, token } = taken;
+        const tookOver = before.format === 'lockboard/1' && leaseState === 'expired';
         const previous: Record<string, string> =
           tookOver && before.identity ? { previous_identity: before.identity } : {};
         void store
-          .record({ event, lock: o.name, identity: settings.identity, generation: token, ...previous })
+          .record({
+            event: tookOver ? 'took-over' : 'acquired',
+            lock: o.name,
+            identity: settings.identity,
+            generation: token,
+            ...previous,
+          })
           .catch(() => undefined);
       }
-      return new AzureLock(blobs, settings, token);
+      return new AzureLock(blobs, settings, taken.token);
     },
     () => store.inspect(o.name),
   );
+}
+
+/**
+ * One try: the new owner is written first (an unleased blob takes writes without a lease id; If-Match on the ETag
+ * read, or If-None-Match: * for a new blob), then the lease taken with If-Match on the ETag that write made. So a
+ * leased lock blob's metadata always names the holder of its lease, and of two contenders only one gets both.
+ */
+async function takeOnce(blobs: AzureBlobs, name: string, settings: AzureLockSettings) {
+  const b = await blobs.head(name);
+  if (b && (b.leaseState === 'leased' || b.leaseState === 'breaking')) return null;
+  const before = b ? lowerKeys(b.metadata) : {};
+  if (b && (b.size > 0 || (Object.keys(before).length > 0 && before.format !== 'lockboard/1')))
+    throw new LockOptionsError(
+      `${name} is not a Lockboard lock blob (it holds data or another tool's metadata): choose another lock name`,
+    );
+  const token = nextToken(before.token, blobs.now());
+  const metadata = heldMetadata(settings, token, blobs.now());
+  try {
+    const etag = b
+      ? await blobs.setMetadata(name, metadata, { ifMatch: b.etag })
+      : await blobs.upload(name, '', { metadata, ifNoneMatch: '*' });
+    await blobs.acquireLease(name, token, settings.ttlMs / 1000, { ifMatch: etag });
+  } catch (err) {
+    if (conflict(err)) return null;
+    throw err;
+  }
+  return { token, before, leaseState: b?.leaseState };
 }
 
 /** Runs `fn` while holding the lock and releases it after, whatever `fn` does. */
