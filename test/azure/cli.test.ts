@@ -1,6 +1,9 @@
 // The lockboard command on azure:// sources, as real processes against Azurite: ls and status of a crashed Terraform
 // apply's lease, release by the version status printed (byte for byte), the lease without lock info broken, and run
 // holding Lockboard's own lease lock with a fencing token while a second run waits.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { ContainerClient } from '@azure/storage-blob';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAzurite, type TestAzurite } from '../helpers/azurite';
@@ -48,19 +51,11 @@ describe('lockboard on azure:// sources', { timeout: 120_000 }, () => {
   });
 
   it('runs a command under an Azure lease lock with a fencing token; --no-wait fails fast (75) while it is held', async () => {
+    // the command holds the lock until the test has seen it held (a CLI run takes seconds on a loaded machine)
+    const done = join(mkdtempSync(join(tmpdir(), 'lockboard-azure-')), 'done');
+    const script = `echo token=$LOCKBOARD_FENCING_TOKEN; while [ ! -e ${done} ]; do sleep 0.2; done`;
     const hold = startCli(
-      [
-        'run',
-        '--source',
-        SOURCE,
-        'locks/nightly',
-        '--ttl',
-        '15s',
-        '--',
-        'sh',
-        '-c',
-        'echo token=$LOCKBOARD_FENCING_TOKEN; sleep 3',
-      ],
+      ['run', '--source', SOURCE, 'locks/nightly', '--ttl', '15s', '--', 'sh', '-c', script],
       az.env,
     );
     let status;
@@ -73,9 +68,10 @@ describe('lockboard on azure:// sources', { timeout: 120_000 }, () => {
     expect(JSON.parse(status!.stdout)).toMatchObject({ format: 'lockboard', store: 'azure', health: 'healthy' });
     const busy = await cli('run', '--source', SOURCE, 'locks/nightly', '--no-wait', '--', 'true');
     expect(busy.code).toBe(75);
-    const done = await hold.done;
-    expect(done.code, done.stderr).toBe(0);
-    expect(done.stdout).toMatch(/token=[0-9a-f]{8}-[0-9a-f]{4}-/);
+    writeFileSync(done, '');
+    const finished = await hold.done;
+    expect(finished.code, finished.stderr).toBe(0);
+    expect(finished.stdout).toMatch(/token=[0-9a-f]{8}-[0-9a-f]{4}-/);
     expect((await cli('status', SOURCE, 'locks/nightly')).code).toBe(10);
   });
 
