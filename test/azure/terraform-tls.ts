@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { join } from 'node:path';
 
 export function makeCertificates(dir: string): { ca: string; cert: string; key: string } {
@@ -67,6 +68,7 @@ export function makeCertificates(dir: string): { ca: string; cert: string; key: 
 /** A CONNECT proxy on loopback that sends every tunnel, whatever host it names, to `port`. */
 export async function tunnelTo(port: number): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((_req, res) => res.writeHead(405).end());
+  const open = new Set<Duplex>();
   server.on('connect', (_req, socket, head) => {
     const upstream = connect(port, '127.0.0.1', () => {
       socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
@@ -76,10 +78,20 @@ export async function tunnelTo(port: number): Promise<{ url: string; close(): Pr
     });
     upstream.on('error', () => socket.destroy());
     socket.on('error', () => upstream.destroy());
+    for (const s of [socket, upstream]) {
+      open.add(s);
+      s.once('close', () => open.delete(s));
+    }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+    // a tunnel is no HTTP connection of the server's: each is ended here, or close() would wait for it
+    close: () =>
+      new Promise((resolve) => {
+        for (const s of open) s.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
