@@ -75,3 +75,10 @@ export function releaseRight(access: Access, address: string): 'any' | 'gone-or-
 export function accessKey(access: Access | null): string {
   return JSON.stringify(access ? [access.role, access.grants] : null);
 }
+
+/** What `access` sees of the locks: which (scope), and the sensitive fields of which (operator grants only). */
+export function viewerOf(access: Access): { scope: Scope; sensitive: boolean | ((address: string) => boolean) } {
+  const scope = scopeOf(access);
+  if (!allows(access.role, 'operator')) return { scope, sensitive: false };
+  return { scope, sensitive: scopeOf(access, 'operator') ?? true };
+}
