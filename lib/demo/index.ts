@@ -152,6 +152,7 @@ async function main(): Promise<number> {
         LOCKBOARD_PUSH_TOKEN: PUSH_TOKEN,
         NEXTAUTH_SECRET: randomBytes(32).toString('base64'),
         LOCKBOARD_AUDIT_KEY: AUDIT_KEY,
+        ...(process.env.LOCKBOARD_ACCESS_FILE ? { LOCKBOARD_ACCESS_FILE: process.env.LOCKBOARD_ACCESS_FILE } : {}),
       },
       '127.0.0.1',
       { file: consoleLog, onProblem: (line) => console.error(`[console] ${line}`) },
@@ -172,6 +173,8 @@ Lockboard demo is running.
   Console:   ${console_.url}
   Accounts:  operator@demo.lockboard / operator   (can force-release)
              viewer@demo.lockboard / viewer       (read only)
+             ci-team@demo.lockboard / ci-team     (the CI team: operator over gs://lockboard-demo/ci/* only)
+             (LOCKBOARD_ACCESS_FILE=deploy/access.example.yaml: the accounts get what that file grants)
   Audit key: LOCKBOARD_AUDIT_KEY=${AUDIT_KEY}   (signs the trail; set it for the CLI too)
   Emulator:  GCS ${emulator.url}, S3 ${s3Url} (data in ${values['data-dir']})
   CLI:       LOCKBOARD_BUCKET=${bucket} LOCKBOARD_GCS_ENDPOINT=${emulator.url} npx lockboard ls

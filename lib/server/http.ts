@@ -52,7 +52,10 @@ const TOKEN_PARAMS = ['access_token', 'token', 'bearer', 'api_key'];
 /** The API token's user, null without an Authorization header; 400 for a token in the URL, 401 for an unknown one. */
 async function bearerUser(req: NextRequest): Promise<RouteUser | null> {
   if (TOKEN_PARAMS.some((p) => req.nextUrl.searchParams.has(p)))
-    throw new ApiError('bad_request', 'Tokens are never taken from the URL: send the header Authorization: Bearer <token>.');
+    throw new ApiError(
+      'bad_request',
+      'Tokens are never taken from the URL: send the header Authorization: Bearer <token>.',
+    );
   const header = req.headers.get('authorization');
   if (header === null) return null;
   const given = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];

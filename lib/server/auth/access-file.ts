@@ -62,7 +62,9 @@ function fileGrants(path: string, now: number): Grants {
   try {
     const next = readAccessFile(path);
     state.loaded = { ...next, checkedAt: now };
-    console.info(`[lockboard] ${path}: reloaded (${next.file.grants.length} grants, ${next.file.tokens.length} tokens).`);
+    console.info(
+      `[lockboard] ${path}: reloaded (${next.file.grants.length} grants, ${next.file.tokens.length} tokens).`,
+    );
   } catch (err) {
     loaded.stamp = stamp; // logged once per change
     loaded.refused = (err as Error).message;

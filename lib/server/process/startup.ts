@@ -1,11 +1,15 @@
 // A bad configuration stops the console at start-up with a message naming the variable, not at the first request.
 import { ConfigError, parseEnv } from '../env';
+import { checkGrantsAtStart } from '../auth/grants-at-start';
+import { AccessFileError } from '../auth/grants';
 import { limitHeapGrowth } from './heap';
 
 try {
-  limitHeapGrowth(parseEnv(process.env).LOCKBOARD_HEAP_GROWTH);
+  const config = parseEnv(process.env);
+  limitHeapGrowth(config.LOCKBOARD_HEAP_GROWTH);
+  checkGrantsAtStart(config);
 } catch (err) {
-  if (!(err instanceof ConfigError)) throw err;
+  if (!(err instanceof ConfigError) && !(err instanceof AccessFileError)) throw err;
   console.error(`\n${err.message}\n`);
   process.exit(1);
 }

@@ -1,6 +1,6 @@
 // GET /api/locks/<name...>[?bucket=B] – one lock's view with the serverTime it was judged at (its store's clock), or
 // { name, bucket, absent: true, serverTime } when nothing exists there (a free lock is a state, not a client error)
-import { z } from 'zod';
+import { lockGetQuery as query } from '@/lib/server/api-schemas';
 import { json } from '@/lib/server/api-error';
 import { parseWith } from '@/lib/server/request-body';
 import { withRole } from '@/lib/server/http';
@@ -8,8 +8,6 @@ import { getForConsole } from '@/lib/server/locks';
 import { viewerOf } from '@/lib/server/auth/access';
 import { sourceOfLock } from '@/lib/server/sources';
 import { NAME_IN_QUERY } from '@/lib/console/queries';
-
-const query = z.object({ bucket: z.string().max(222).optional(), name: z.string().min(1).max(1024).optional() });
 
 export const GET = withRole<{ name: string[] }>('viewer', async (req, { params, user }) => {
   const q = parseWith(query, Object.fromEntries(req.nextUrl.searchParams));

@@ -7,12 +7,12 @@ import { AuditWriteError, LockOptionsError } from '@/lib/lock';
 import { ApiError, json } from '@/lib/server/api-error';
 import { readJson } from '@/lib/server/request-body';
 import { withRole } from '@/lib/server/http';
+import { releaseBatchBody } from '@/lib/server/api-schemas';
 import type { Access } from '@/lib/server/auth/access';
 import { sourceOfLock, sources } from '@/lib/server/sources';
 import {
   MAX_BATCH,
   OUTCOME_MESSAGES,
-  reasonField,
   forceReleasePinned,
   seenLock,
   assertMayRelease,
@@ -27,10 +27,7 @@ const CONCURRENCY = 4;
 const BATCH_BODY_LIMIT = MAX_BATCH * 4096 + 1024;
 
 // Each lock is validated alone: one malformed entry is refused by itself, never the whole batch
-const body = z.object({
-  reason: reasonField,
-  locks: z.array(z.unknown()).min(1, 'list at least one lock').max(MAX_BATCH, `at most ${MAX_BATCH} locks per batch`),
-});
+const body = releaseBatchBody;
 
 type BatchResult = Partial<z.output<typeof seenLock>> & {
   outcome: ConsoleReleaseResult['outcome'] | 'not-attempted' | 'error';

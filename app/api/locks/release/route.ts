@@ -3,9 +3,8 @@
 import { ApiError, json } from '@/lib/server/api-error';
 import { readJson } from '@/lib/server/request-body';
 import { withRole } from '@/lib/server/http';
-import { OUTCOME_MESSAGES, reasonField, forceReleasePinned, seenLock, UNCONFIRMED_MESSAGE } from '@/lib/server/release';
-
-const body = seenLock.extend({ reason: reasonField });
+import { OUTCOME_MESSAGES, forceReleasePinned, UNCONFIRMED_MESSAGE } from '@/lib/server/release';
+import { releaseBody as body } from '@/lib/server/api-schemas';
 
 export const POST = withRole('releaser', async (req, { user }) => {
   const input = await readJson(req, body);
