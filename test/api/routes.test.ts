@@ -131,7 +131,7 @@ describe('authorisation matrix', () => {
       body: releaseBody(),
     });
     expect(r.status).toBe(403);
-    expect((r.json.error as { message: string }).message).toMatch(/needs the operator role/);
+    expect((r.json.error as { message: string }).message).toMatch(/needs the releaser role/);
   });
 
   it('lets operators read and force-release', async () => {

@@ -2,7 +2,7 @@
 // token) added up. A scope is a predicate over lock addresses (lib/lock/address.ts); `undefined` means every lock.
 import 'server-only';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { addressBase } from '@/lib/lock/address';
+import { lockAddress } from '@/lib/lock/address';
 import type { SourceSpec } from '@/lib/lock/stores';
 import { env, type ConsoleEnv } from '../env';
 import { currentGrants } from './access-file';
@@ -60,7 +60,8 @@ export const inScope = (scope: Scope, address: string) => scope === undefined ||
 
 /** Whether some lock of `source` may be in the access's scope (the sources selector, audit trails). */
 export function sourceInScope(access: Access, source: Pick<SourceSpec, 'id' | 'prefix'>): boolean {
-  const start = `${addressBase(source)}/`;
+  // every lock of the source has an address starting with its base and prefix
+  const start = lockAddress(source, source.prefix);
   return access.grants.some((g) => g.locks.some((glob) => globMayMatchUnder(glob, start)));
 }
 
