@@ -2,9 +2,10 @@
 import { z } from 'zod';
 import { ROUTES, type RouteDoc } from './routes';
 
-const json = (schema: z.ZodType) => {
-  const { $schema: _omit, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
-  return rest;
+const json = (schema: z.ZodType): Record<string, unknown> => {
+  const out: Record<string, unknown> = { ...z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) };
+  delete out.$schema;
+  return out;
 };
 
 const errorBody = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
