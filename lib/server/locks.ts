@@ -13,7 +13,8 @@ import { rowView as windowRow } from '../lock/query/row-view';
 import type { SourceState } from './listing-status';
 import { watcherFor } from './live/watch';
 import type { Source } from './sources';
-import { addresser, lockAddress } from '../lock/address';
+import { addressBase, lockAddress } from '../lock/address';
+import { namesMatcher } from './auth/glob';
 import type { Row } from '../lock/query/lock-index';
 import { inScope, type Scope } from './auth/access';
 
@@ -83,11 +84,14 @@ export function consoleView(
     : { ...shown, bucket: source.bucketId, address };
 }
 
-/** The rows of `source` inside `scope`, as the query tests them (undefined: every row, the index's own counts). */
+/**
+ * The rows of `source` inside `scope`, as the query tests them, by name (the scope's globs cut to this source):
+ * undefined where every row is (the index's own counts serve).
+ */
 export function withinOf(source: Source, scope: Scope): ((row: Row) => boolean) | undefined {
   if (scope === undefined) return undefined;
-  const address = addresser(source);
-  return (row) => scope(address(row.name));
+  const names = namesMatcher(scope.globs, `${addressBase(source)}/`);
+  return names && ((row) => names(row.name));
 }
 
 /**

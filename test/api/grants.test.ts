@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { parseSource } from '@/lib/lock/stores';
 import { lockAddress } from '@/lib/lock/address';
-import { globMatches } from '@/lib/server/auth/glob';
+import { anyGlob, globMatches, namesMatcher } from '@/lib/server/auth/glob';
 import { AccessFileError, parseGrants } from '@/lib/server/auth/grants';
 import { checkGrantsAtStart } from '@/lib/server/auth/grants-at-start';
 import { parseEnv } from '@/lib/server/env';
@@ -97,5 +97,28 @@ describe('lock addresses and globs', () => {
     expect(globMatches('redis://*', 'redis://cache:6379/0/k')).toBe(true);
     expect(globMatches('*/migrations', 'postgres://db:5432/app/migrations')).toBe(true);
     expect(globMatches('gs://a.b/?', 'gs://axb/c')).toBe(false);
+  });
+
+  it('tests names under a source exactly as their addresses would be tested (the query’s fast path)', () => {
+    const start = 'gs://tf-state/';
+    const names = ['payments/a', 'payments/b/c', 'payments-old/x', 'ci/build', 'ci', '/lead', 'pay'];
+    const globSets = [
+      ['gs://tf-state/payments/*'],
+      ['gs://tf-state/*'],
+      ['gs://*'],
+      ['*/build', 'redis://*'],
+      ['gs://tf-state/ci'],
+      ['gs://tf-state/pay*ments/*', 'gs://other/*'],
+      ['gs://tf-*/ci/*'],
+      ['s3://*'],
+    ];
+    for (const globs of globSets) {
+      const byName = namesMatcher(globs, start);
+      const byAddress = anyGlob(globs);
+      for (const n of names)
+        expect(byName ? byName(n) : true, `${globs.join(',')} ${n}`).toBe(
+          byAddress ? byAddress(start + n.replace(/^\/+/, '')) : true,
+        );
+    }
   });
 });

@@ -6,7 +6,7 @@ import { lockAddress } from '@/lib/lock/address';
 import type { SourceSpec } from '@/lib/lock/stores';
 import { env, type ConsoleEnv } from '../env';
 import { currentGrants } from './access-file';
-import { anyGlob, globMayMatchUnder } from './glob';
+import { anyGlob, globMayMatchUnder, type GlobTest } from './glob';
 import { allows, higher, subjectMatches, type Role } from './roles';
 
 export interface Access {
@@ -20,8 +20,8 @@ export interface Access {
   token?: boolean;
 }
 
-/** A predicate over lock addresses; undefined: every lock. */
-export type Scope = ((address: string) => boolean) | undefined;
+/** A predicate over lock addresses, with the globs it tests; undefined: every lock. */
+export type Scope = GlobTest | undefined;
 
 function accessOfGrants(actor: string, grants: { role: Role; locks: string[] }[], token?: boolean): Access {
   const role = grants.reduce<Role | null>((r, g) => higher(r, g.role), null);

@@ -23,12 +23,48 @@ export function globMatches(glob: string, address: string): boolean {
   return glob === '*' || globRegExp(glob).test(address);
 }
 
+/** A test of addresses against globs, carrying its globs (for namesMatcher). */
+export type GlobTest = ((address: string) => boolean) & { globs: readonly string[] };
+
 /** One function testing an address against any of `globs` (undefined: every address matches, a `*` among them). */
-export function anyGlob(globs: readonly string[]): ((address: string) => boolean) | undefined {
+export function anyGlob(globs: readonly string[]): GlobTest | undefined {
   if (globs.includes('*')) return undefined;
-  if (globs.length === 0) return () => false;
-  const res = [...new Set(globs)].map(globRegExp);
-  return (address) => res.some((re) => re.test(address));
+  const unique = [...new Set(globs)];
+  const res = unique.map(globRegExp);
+  return Object.assign((address: string) => res.some((re) => re.test(address)), { globs: unique });
+}
+
+/** A test of one name-level glob: a literal, a literal prefix (`abc*`), or its regular expression. */
+function nameTest(glob: string): (name: string) => boolean {
+  const star = glob.indexOf('*');
+  if (star < 0) return (n) => n === glob;
+  if (star === glob.length - 1) {
+    const literal = glob.slice(0, -1);
+    return (n) => n.startsWith(literal);
+  }
+  const re = globRegExp(glob);
+  return (n) => re.test(n);
+}
+
+/**
+ * Testing names under an address prefix `start` (a source's base and "/") against `globs`, as testing `start + name`
+ * would, without building the address: the globs that cannot match there are dropped, the others cut to their name
+ * part (a pass over 100 000 rows stays a few milliseconds). Undefined: every name matches.
+ */
+export function namesMatcher(globs: readonly string[], start: string): ((name: string) => boolean) | undefined {
+  const tests: ((name: string) => boolean)[] = [];
+  for (const glob of globs.filter((g) => globMayMatchUnder(g, start))) {
+    const literal = globLiteralPrefix(glob);
+    if (literal.length > start.length) tests.push(nameTest(glob.slice(start.length)));
+    else if (/^\*+$/.test(glob.slice(literal.length))) return undefined;
+    else {
+      const re = globRegExp(glob);
+      tests.push((n) => re.test(start + n));
+    }
+  }
+  if (tests.length === 0) return () => false;
+  const strip = (n: string) => (n.startsWith('/') ? n.replace(/^\/+/, '') : n);
+  return tests.length === 1 ? (n) => tests[0]!(strip(n)) : (n) => tests.some((t) => t(strip(n)));
 }
 
 /** The literal text before a glob's first `*`: every address it matches starts with it. */
