@@ -25,7 +25,12 @@ import { inScope, type Scope } from './auth/access';
 export interface Viewer {
   scope?: Scope;
   sensitive?: boolean | ((address: string) => boolean);
+  /** Whether the caller may release this lock (their release grants, a releaser's rule); absent: not judged here. */
+  release?: MayRelease;
 }
+
+/** Whether a caller may release the lock at `address` as it is now. */
+export type MayRelease = (address: string, view: { health: string; verdict?: unknown }) => boolean;
 
 /**
  * A lock as the console shows it: `bucket` names the source's container as requests name it, `address` the lock as
@@ -69,10 +74,14 @@ export function consoleView(
   source: Source,
   view: LockView | IndexRow,
   seesSensitive: Viewer['sensitive'],
+  mayRelease?: MayRelease,
 ): ConsoleLock {
   const address = lockAddress(source, view.name);
   const sees = typeof seesSensitive === 'function' ? seesSensitive(address) : seesSensitive === true;
   const shown = (sees ? view : withoutSensitive(view as LockView)) as Omit<ConsoleLock, 'address'>;
+  // a lock the caller's grants do not let them release offers no release (the route refuses it all the same)
+  if (!source.readOnly && shown.releasable && mayRelease && !mayRelease(address, view))
+    return { ...shown, bucket: source.bucketId, address, releasable: false, releaseNote: NOT_YOURS };
   return source.readOnly
     ? {
         ...shown,
@@ -83,6 +92,9 @@ export function consoleView(
       }
     : { ...shown, bucket: source.bucketId, address };
 }
+
+const NOT_YOURS =
+  'Your grants do not let you release this lock (a releaser only once it has expired or its holder is gone).';
 
 /**
  * The rows of `source` inside `scope`, as the query tests them, by name (the scope's globs cut to this source):
@@ -173,7 +185,9 @@ export function windowOf(selection: { id: string; sources: Source[] }, query: Lo
     serverTime: states.reduce((t, st) => (st.serverTime > t ? st.serverTime : t), ''),
     source: selection.id,
     ...(single ? { bucket: single.bucketId, prefix: single.prefix } : {}),
-    locks: result.rows.map(({ source, row }) => rowView(consoleView(byId.get(source)!, expand(row), sensitive))),
+    locks: result.rows.map(({ source, row }) =>
+      rowView(consoleView(byId.get(source)!, expand(row), sensitive, viewer.release)),
+    ),
     matched: result.matched,
     total: result.total,
     counts: result.counts,
@@ -209,7 +223,7 @@ export async function getForConsole(
   const view = found && inScope(v.scope, lockAddress(source, name)) ? found : null;
   const serverTime = new Date(store.now()).toISOString();
   if (!view) return { name, bucket: source.bucketId, absent: true, serverTime };
-  const shown = consoleView(source, view, v.sensitive);
+  const shown = consoleView(source, view, v.sensitive, v.release);
   // the same lock kept in another store: shown beside it (and released with it)
   const partners = (await partnersOf(view, source).catch(() => [])).filter(({ source: s, lock }) =>
     inScope(v.scope, lockAddress(s, lock.name)),

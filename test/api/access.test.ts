@@ -121,6 +121,18 @@ describe('the list and the one query within the scope', () => {
   });
 });
 
+describe('rows offer release only where the caller may release', () => {
+  it('an operator’s rows are releasable, a viewer’s and a releaser’s live ones are not', async () => {
+    const releasable = async (who: Who) =>
+      ((await list(who)).json.locks as { name: string; releasable: boolean }[]).find((l) => l.name === 'ci/build')!
+        .releasable;
+    expect(await releasable({ as: OPS })).toBe(true);
+    expect(await releasable({ bearer: BOT })).toBe(true);
+    expect(await releasable({ as: RELEASER })).toBe(false);
+    expect(await releasable({ as: ANN })).toBe(false);
+  });
+});
+
 describe('one lock outside the scope is a lock that does not exist', () => {
   it('GET /api/locks/NAME answers exactly as for an absent lock', async () => {
     const out = await lockOf({ as: ANN }, 'locks/deploy');

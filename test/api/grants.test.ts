@@ -10,6 +10,7 @@ import { anyGlob, globMatches, namesMatcher } from '@/lib/server/auth/glob';
 import { AccessFileError, parseGrants } from '@/lib/server/auth/grants';
 import { checkGrantsAtStart } from '@/lib/server/auth/grants-at-start';
 import { parseEnv } from '@/lib/server/env';
+import { groupsOf } from '@/lib/server/auth/groups';
 
 const problem = (text: string) => {
   try {
@@ -73,6 +74,15 @@ describe('the access file', () => {
       locks: ['gs://lockboard-demo/ci/*'],
     });
     expect(g.tokens.map((t) => t.name)).toEqual(['ci-reader']);
+  });
+});
+
+describe('SSO groups', () => {
+  it('reads the configured claim, an array or one name, bounded, and nothing from a provider without one', () => {
+    expect(groupsOf({ groups: ['sre', 'payments', 'sre', 7] }, 'groups')).toEqual(['sre', 'payments']);
+    expect(groupsOf({ roles: 'oncall' }, 'roles')).toEqual(['oncall']);
+    expect(groupsOf({ email: 'a@gmail.com' }, 'groups')).toEqual([]);
+    expect(groupsOf({ groups: Array.from({ length: 500 }, (_, i) => `g${i}`) }, 'groups')).toHaveLength(200);
   });
 });
 

@@ -77,9 +77,21 @@ export function accessKey(access: Access | null): string {
   return JSON.stringify(access ? [access.role, access.grants] : null);
 }
 
-/** What `access` sees of the locks: which (scope), and the sensitive fields of which (operator grants only). */
-export function viewerOf(access: Access): { scope: Scope; sensitive: boolean | ((address: string) => boolean) } {
+/**
+ * What `access` sees of the locks: which (scope), the sensitive fields of which (operator grants only), and which it
+ * may release (operator grants: any; releaser grants: expired or gone).
+ */
+export function viewerOf(access: Access): {
+  scope: Scope;
+  sensitive: boolean | ((address: string) => boolean);
+  release: (address: string, view: { health: string; verdict?: unknown }) => boolean;
+} {
   const scope = scopeOf(access);
-  if (!allows(access.role, 'operator')) return { scope, sensitive: false };
-  return { scope, sensitive: scopeOf(access, 'operator') ?? true };
+  const operator = allows(access.role, 'operator') ? scopeOf(access, 'operator') : anyGlob([]);
+  const releaser = allows(access.role, 'releaser') ? scopeOf(access, 'releaser') : anyGlob([]);
+  const release = (address: string, view: { health: string; verdict?: unknown }) =>
+    inScope(operator, address) ||
+    ((view.health === 'expired' || view.verdict === 'gone') && inScope(releaser, address));
+  if (!allows(access.role, 'operator')) return { scope, sensitive: false, release };
+  return { scope, sensitive: operator ?? true, release };
 }

@@ -52,7 +52,7 @@ function changeOfWindow(
   s: Source,
   change: SourceChange,
   matches: (row: NonNullable<SourceChange['changes'][number]['after']>) => boolean,
-  o: { sensitive: Viewer['sensitive']; limit: number },
+  o: { sensitive: Viewer['sensitive']; release: Viewer['release']; limit: number },
 ) {
   const upsert = [];
   const remove: string[] = [];
@@ -65,7 +65,7 @@ function changeOfWindow(
     const key = keyOf(s, name);
     if (w.inWindow.has(key)) {
       if (after && is) {
-        upsert.push(rowView(consoleView(s, expand(after), o.sensitive)));
+        upsert.push(rowView(consoleView(s, expand(after), o.sensitive, o.release)));
         // a row that went and came back under its name (released, then re-acquired) is new to the client
         if (w.departed.delete(key)) reorder = true;
       } else {
@@ -75,7 +75,7 @@ function changeOfWindow(
     } else if (is && w.whole && w.inWindow.size < o.limit) {
       // a window that held every match takes a new one; `order` places it (nothing else moves)
       w.inWindow.add(key);
-      upsert.push(rowView(consoleView(s, expand(after!), o.sensitive)));
+      upsert.push(rowView(consoleView(s, expand(after!), o.sensitive, o.release)));
       reorder = true;
     } else if (is) {
       if (was) w.outside.changed++;
@@ -186,6 +186,7 @@ export function lockStream(
     }
     const { upsert, remove, reorder } = changeOfWindow(w, s, change, matchesIn(s), {
       sensitive: viewer.sensitive,
+      release: viewer.release,
       limit: query.limit,
     });
     if (upsert.length || remove.length) {
