@@ -275,3 +275,69 @@ describe('the access file re-read', () => {
     writeFileSync(FILE, grants());
   });
 });
+
+describe('the authorization matrix: every route × role × in / out of scope × session / token', () => {
+  const callers: [string, Who | null][] = [
+    ['anonymous', null],
+    ['no grant', { as: STRANGER }],
+    ['operator everywhere', { as: OPS }],
+    ['team operator (group)', { as: TEAM, groups: ['ci'] }],
+    ['team releaser', { as: RELEASER }],
+    ['team viewer', { as: ANN }],
+    ['team operator token', { bearer: BOT }],
+    ['team viewer token', { bearer: READER }],
+  ];
+  // reads: 401 anonymous, 403 without a grant, 200 otherwise, in scope or not (out of scope: nothing of it shown)
+  const reads = (): [string, (who: Who) => Promise<{ status: number; text: string }>][] => [
+    ['GET /api/locks', (w) => list(w)],
+    ['GET /api/locks/NAME in', (w) => lockOf(w, 'ci/build')],
+    ['GET /api/locks/NAME out', (w) => lockOf(w, 'locks/deploy')],
+    ['GET /api/audit', (w) => call(routes.audit.GET, '/api/audit', w)],
+    ['GET /api/audit/summary', (w) => call(routes.summary.GET, '/api/audit/summary', w)],
+  ];
+  // a release of a live lock outside the team's scope (version wrong on purpose: a permitted one answers 409)
+  const outside = (w: Who) => release(w, { name: 'locks/deploy', version: '1.1' });
+  const inside = (w: Who) => release(w, { name: 'ci/build', version: '1.1' });
+
+  it('reads', async () => {
+    for (const [name, who] of callers)
+      for (const [route, run] of reads()) {
+        const r = await run(who ?? {});
+        const expected = who === null ? 401 : name === 'no grant' ? 403 : 200;
+        expect(r.status, `${route} as ${name}`).toBe(expected);
+        const seesAll = name === 'operator everywhere';
+        if (expected === 200 && !seesAll && !route.startsWith('GET /api/audit'))
+          expect(r.text, `${route} as ${name}`).not.toMatch(/"identity":"locks\/deploy"/);
+      }
+  });
+
+  it('releases', async () => {
+    const expect403or409 = { in: new Map<string, number>(), out: new Map<string, number>() };
+    for (const [name, who] of callers) {
+      expect403or409.out.set(name, (await outside(who ?? {})).status);
+      expect403or409.in.set(name, (await inside(who ?? {})).status);
+    }
+    expect(Object.fromEntries(expect403or409.out)).toEqual({
+      anonymous: 401,
+      'no grant': 403,
+      'operator everywhere': 409,
+      'team operator (group)': 403,
+      'team releaser': 403,
+      'team viewer': 403,
+      'team operator token': 403,
+      'team viewer token': 403,
+    });
+    expect(Object.fromEntries(expect403or409.in)).toEqual({
+      anonymous: 401,
+      'no grant': 403,
+      'operator everywhere': 409,
+      'team operator (group)': 409,
+      'team releaser': 403, // live: a releaser clears only an expired or gone lock
+      'team viewer': 403,
+      'team operator token': 409,
+      'team viewer token': 403,
+    });
+    expect(await getLock({ storage: t.storage, bucket: t.bucket, name: 'locks/deploy' })).not.toBeNull();
+    expect(await getLock({ storage: t.storage, bucket: t.bucket, name: 'ci/build' })).not.toBeNull();
+  });
+});
