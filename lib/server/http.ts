@@ -61,7 +61,7 @@ async function bearerUser(req: NextRequest): Promise<RouteUser | null> {
   const given = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
   if (!given) throw new ApiError('unauthorized', 'Send the API token as Authorization: Bearer <token>.');
   const access = tokenAccess(given);
-  if (!access) throw new ApiError('unauthorized', 'This API token is unknown or no longer granted.');
+  if (!access) throw new ApiError('unauthorized', 'This API token is unknown, expired or no longer granted.');
   const key = accessKey(access);
   return {
     email: access.actor,

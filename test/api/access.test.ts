@@ -26,6 +26,7 @@ const ANN = 'ann@example.com'; // viewer over ci/*
 const STRANGER = 'mallory@elsewhere.example';
 const BOT = 'bot-token-0123456789abcdef'; // operator over ci/*
 const READER = 'reader-token-0123456789abcdef'; // viewer over ci/*
+const EXPIRED = 'expired-token-0123456789abcdef'; // expired yesterday
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
 const grants = (annLocks = "['gs://test-bucket/ci/*']") => `
@@ -51,6 +52,11 @@ tokens:
     sha256: ${sha(READER)}
     role: viewer
     locks: ['gs://test-bucket/ci/*']
+  - name: old-job
+    sha256: ${sha(EXPIRED)}
+    role: operator
+    locks: ['*']
+    expires: ${new Date(Date.now() - 86_400_000).toISOString()}
 `;
 
 beforeAll(async () => {
@@ -118,6 +124,7 @@ describe('the list and the one query within the scope', () => {
   it('a grant-less identity and an unknown token get nothing (403 / 401)', async () => {
     expect((await list({ as: STRANGER })).status).toBe(403);
     expect((await list({ bearer: 'no-such-token-0123456789' })).status).toBe(401);
+    expect((await list({ bearer: EXPIRED })).status).toBe(401);
   });
 });
 

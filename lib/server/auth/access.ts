@@ -39,15 +39,16 @@ export function accessOf(email: string, groups: readonly string[] = [], config: 
 
 const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest();
 
-/** The access of an API token, found by its sha256 in constant time; null for a token no grant lists. */
-export function tokenAccess(token: string, config: ConsoleEnv = env()): Access | null {
+/** The access of an API token, found by its sha256 in constant time; null for a token no grant lists, or expired. */
+export function tokenAccess(token: string, config: ConsoleEnv = env(), now = Date.now()): Access | null {
   const given = sha256(token);
-  let found: { name: string; role: Role; locks: string[] } | undefined;
+  let found: { name: string; role: Role; locks: string[]; expires?: string } | undefined;
   for (const t of currentGrants(config).tokens) {
     // every token compared, whatever matched before: the time taken does not tell which
     if (timingSafeEqual(given, Buffer.from(t.sha256, 'hex')) && !found) found = t;
   }
-  return found ? accessOfGrants(found.name, [{ role: found.role, locks: found.locks }], true) : null;
+  if (!found || (found.expires !== undefined && Date.parse(found.expires) <= now)) return null;
+  return accessOfGrants(found.name, [{ role: found.role, locks: found.locks }], true);
 }
 
 /** The locks `access` may see with at least role `needed`. */

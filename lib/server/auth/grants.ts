@@ -17,6 +17,8 @@ export interface TokenGrant {
   sha256: string;
   role: Role;
   locks: string[];
+  /** When the token stops working (ISO 8601), if ever. */
+  expires?: string;
 }
 
 export interface Grants {
@@ -74,6 +76,7 @@ const tokenSchema = z.strictObject({
     .regex(/^[0-9a-f]{64}$/, { error: 'must be the token\'s sha256 in hex (printf %s "$TOKEN" | sha256sum)' }),
   role,
   locks,
+  expires: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 time such as 2027-01-31T00:00:00Z' }).optional(),
 });
 export const accessFileSchema = z.strictObject({
   grants: z.array(grantSchema).default([]),
