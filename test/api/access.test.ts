@@ -244,8 +244,17 @@ describe('streams within the scope', () => {
     const s = await openStream(routes.stream.GET, ANN, { path: '/api/locks/stream?source=all' });
     const snapshot = await s.next('snapshot');
     expect((snapshot.locks as { name: string }[]).map((l) => l.name)).toEqual(['ci/build']);
+    const sent = s.all.length;
     const outside = await acquireLock({ storage: t.storage, bucket: t.bucket, name: 'locks/new', ttlMs: 60_000 });
     held.push(outside);
+    // a change outside the scope sends no row, and no counts of it
+    for (let i = 0; i < 150 && !names(await list({ as: OPS })).includes('locks/new'); i++)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(names(await list({ as: OPS }))).toContain('locks/new'); // the watcher has seen it
+    await new Promise((r) => setTimeout(r, 1_500)); // counts are sent at most once a second
+    // no row of it, and counts (if any are sent) of the scope alone
+    expect(s.all.slice(sent).filter((e) => e.event !== 'counts')).toEqual([]);
+    for (const e of s.all.slice(sent)) expect(e.data.total).toBe(1);
     const inside = await acquireLock({ storage: t.storage, bucket: t.bucket, name: 'ci/new', ttlMs: 60_000 });
     held.push(inside);
     await s.shown('ci/new', 15_000);
@@ -280,6 +289,8 @@ describe('the access file re-read', () => {
     );
     errors.mockRestore();
     writeFileSync(FILE, grants());
+    await new Promise((r) => setTimeout(r, 1_100));
+    expect((await list({ as: ANN })).json.total).toBe(2);
   });
 });
 

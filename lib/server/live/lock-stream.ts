@@ -85,6 +85,11 @@ function changeOfWindow(
   return { upsert, remove, reorder };
 }
 
+/** Whether a row change lies within a scope (before or after it). */
+function touches(c: SourceChange['changes'][number], within: (row: Row) => boolean): boolean {
+  return (c.before !== undefined && within(c.before)) || (c.after !== undefined && within(c.after));
+}
+
 /** The window's rows in the query's order (`bucket\0name`), sorted over those rows alone (at most `limit`). */
 function windowOrder(selection: { sources: Source[] }, inWindow: Set<string>, query: LockQuery): string[] {
   const rows = selection.sources.map((src) => {
@@ -177,8 +182,16 @@ export function lockStream(
     countsDirty = false;
     send('counts', { ...statusOf(selection, viewer.scope), matched: w.matched, outside: w.outside });
   };
-  const onChange = (s: Source) => (change: SourceChange | null) => {
-    countsDirty = true;
+  const onChange = (s: Source) => {
+    const within = withinOf(s, viewer.scope);
+    return (change: SourceChange | null) => {
+      // a change outside the reader's scope sends nothing, not even counts (their timing would tell of it)
+      const mine = within === undefined || change === null || change.changes.some((c) => touches(c, within));
+      if (mine) countsDirty = true;
+      if (mine) apply(s, change);
+    };
+  };
+  const apply = (s: Source, change: SourceChange | null) => {
     if (behind || change === null) return;
     if (sse.queued < -MAX_QUEUED) {
       behind = true; // dropped from here: pull() sends a reset and the window again once the client has read

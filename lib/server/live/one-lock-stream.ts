@@ -5,7 +5,8 @@
 import 'server-only';
 import { processWide } from '../process/process-wide';
 import { randomBytes } from 'node:crypto';
-import { viewerOf } from '../auth/access';
+import { inScope, viewerOf } from '../auth/access';
+import { lockAddress } from '@/lib/lock/address';
 import { env } from '../env';
 import type { RouteUser } from '../http';
 import { getForConsole, statusOf } from '../locks';
@@ -74,7 +75,8 @@ export function oneLockStream(
         sse.after(TICK_MS, tick);
       };
       sse.after(TICK_MS, tick);
-      sse.onClose(watcherFor(source).subscribe(onChange));
+      // a lock outside the reader's scope is never watched: no event tells when it changes
+      if (inScope(viewer.scope, lockAddress(source, name))) sse.onClose(watcherFor(source).subscribe(onChange));
       await read();
     },
     () => undefined,
