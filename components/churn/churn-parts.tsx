@@ -52,6 +52,8 @@ export function Ranking({ title, rows, plain = false }: { title: string; rows: R
   );
 }
 
+type EventColumns = [string, (e: ChurnEvent) => string][];
+
 export function EventTable({
   title,
   events,
@@ -60,7 +62,7 @@ export function EventTable({
 }: {
   title: string;
   events: ChurnEvent[];
-  columns: [string, (e: ChurnEvent) => string][];
+  columns: EventColumns;
   testId: string;
 }) {
   return (
@@ -85,40 +87,47 @@ export function EventTable({
             </thead>
             <tbody>
               {events.slice(0, 500).map((e) => (
-                <tr key={e.id} className="border-t border-zinc-100 dark:border-zinc-800">
-                  <td className="whitespace-nowrap py-1">
-                    {formatTime(e.at)}
-                    {e.at_from === 'reported' ? (
-                      <span
-                        className="ml-1 text-xs text-zinc-500"
-                        title="This store keeps no time for its records: the time its writer reported"
-                      >
-                        (as reported)
-                      </span>
-                    ) : null}
-                  </td>
-                  <td>
-                    <Link
-                      prefetch={false}
-                      href={lockHref(e.lock, e.bucket)}
-                      className="font-mono text-blue-700 hover:underline dark:text-blue-300"
-                    >
-                      <SafeText text={e.lock} />
-                    </Link>
-                  </td>
-                  <td className="text-xs text-zinc-500">{e.source ?? ''}</td>
-                  {columns.map(([h, f]) => (
-                    <td key={h}>
-                      <SafeText text={f(e)} />
-                    </td>
-                  ))}
-                </tr>
+                <EventRow key={e.id} event={e} columns={columns} />
               ))}
             </tbody>
           </table>
         </div>
       )}
     </div>
+  );
+}
+
+/** One event: when (marked when only its writer reported the time), its lock, its source, and the table's columns. */
+function EventRow({ event: e, columns }: { event: ChurnEvent; columns: EventColumns }) {
+  return (
+    <tr className="border-t border-zinc-100 dark:border-zinc-800">
+      <td className="whitespace-nowrap py-1">
+        {formatTime(e.at)}
+        {e.at_from === 'reported' ? (
+          <span
+            className="ml-1 text-xs text-zinc-500"
+            title="This store keeps no time for its records: the time its writer reported"
+          >
+            (as reported)
+          </span>
+        ) : null}
+      </td>
+      <td>
+        <Link
+          prefetch={false}
+          href={lockHref(e.lock, e.bucket)}
+          className="font-mono text-blue-700 hover:underline dark:text-blue-300"
+        >
+          <SafeText text={e.lock} />
+        </Link>
+      </td>
+      <td className="text-xs text-zinc-500">{e.source ?? ''}</td>
+      {columns.map(([h, f]) => (
+        <td key={h}>
+          <SafeText text={f(e)} />
+        </td>
+      ))}
+    </tr>
   );
 }
 

@@ -2,7 +2,7 @@
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { timeline } from '@/lib/console/churn/timeline';
+import { timeline, type Tenure } from '@/lib/console/churn/timeline';
 import { formatDuration, formatTime } from '@/lib/text/format';
 import { HISTORY_PAGE, lockEventsQuery } from '@/lib/console/queries';
 import { SafeText } from '../ui/safe-text';
@@ -47,60 +47,80 @@ export function LockTimeline({
           {trail ?? 'Force-releases and Lockboard holders’ events are recorded in the store’s audit trail.'}
         </p>
       )}
-      {tenures.length > 0 && (
-        // a phone scrolls the history sideways inside its own box (reachable by keyboard), never the whole page
-        <div className="overflow-x-auto" role="region" aria-label="Holders, newest first" tabIndex={0}>
-          <table className="w-full text-left text-sm" data-testid="timeline">
-            <thead className="text-xs uppercase text-zinc-500">
-              <tr>
-                <th className="py-1">Holder</th>
-                <th>From</th>
-                <th>To</th>
-                <th>Held</th>
-                <th>Ended</th>
-                <th>Generation</th>
-              </tr>
-            </thead>
-            <tbody>
-              {tenures.map((t) => (
-                <tr key={t.generation} className="border-t border-zinc-100 dark:border-zinc-800">
-                  <td className="py-1">{t.identity !== undefined ? <SafeText text={t.identity} /> : 'unknown'}</td>
-                  <td>{formatTime(t.from)}</td>
-                  <td>{t.to ? formatTime(t.to) : '—'}</td>
-                  <td className="tabular">
-                    {t.heldMs !== undefined
-                      ? formatDuration(t.heldMs)
-                      : t.to
-                        ? formatDuration(Date.parse(t.to) - Date.parse(t.from))
-                        : '—'}
-                  </td>
-                  <td className={ENDED_STYLE[t.ended]} title={t.error}>
-                    {t.ended}
-                    {t.error ? `: ${t.error}` : ''}
-                  </td>
-                  <td className="font-mono text-xs">{t.generation}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      {tenures.length > 0 && <TenureTable tenures={tenures} />}
       {more > 0 && (
-        <p
-          className="flex flex-wrap items-center gap-3 text-sm text-zinc-600 dark:text-zinc-400"
-          data-testid="history-more"
-        >
-          Showing the newest {query.data!.events.length} of {query.data!.total} events of the last 7 days.
-          <button
-            type="button"
-            onClick={() => setLimit((l) => Math.min(l * 4, 5_000))}
-            disabled={limit >= 5_000 || query.isFetching}
-            className="rounded-md px-3 py-1 ring-1 ring-inset ring-zinc-300 disabled:opacity-50 dark:ring-zinc-700"
-          >
-            {limit >= 5_000 ? 'Export the rest from the churn page' : 'Show older holders'}
-          </button>
-        </p>
+        <OlderHolders
+          shown={query.data!.events.length}
+          total={query.data!.total}
+          limit={limit}
+          fetching={query.isFetching}
+          onMore={() => setLimit((l) => Math.min(l * 4, 5_000))}
+        />
       )}
     </section>
+  );
+}
+
+function TenureTable({ tenures }: { tenures: Tenure[] }) {
+  return (
+    // a phone scrolls the history sideways inside its own box (reachable by keyboard), never the whole page
+    <div className="overflow-x-auto" role="region" aria-label="Holders, newest first" tabIndex={0}>
+      <table className="w-full text-left text-sm" data-testid="timeline">
+        <thead className="text-xs uppercase text-zinc-500">
+          <tr>
+            <th className="py-1">Holder</th>
+            <th>From</th>
+            <th>To</th>
+            <th>Held</th>
+            <th>Ended</th>
+            <th>Generation</th>
+          </tr>
+        </thead>
+        <tbody>
+          {tenures.map((t) => (
+            <tr key={t.generation} className="border-t border-zinc-100 dark:border-zinc-800">
+              <td className="py-1">{t.identity !== undefined ? <SafeText text={t.identity} /> : 'unknown'}</td>
+              <td>{formatTime(t.from)}</td>
+              <td>{t.to ? formatTime(t.to) : '—'}</td>
+              <td className="tabular">{heldText(t)}</td>
+              <td className={ENDED_STYLE[t.ended]} title={t.error}>
+                {t.ended}
+                {t.error ? `: ${t.error}` : ''}
+              </td>
+              <td className="font-mono text-xs">{t.generation}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** How long a tenure lasted: as recorded, else from its two ends, else still running. */
+function heldText(t: Tenure): string {
+  return t.heldMs !== undefined
+    ? formatDuration(t.heldMs)
+    : t.to
+      ? formatDuration(Date.parse(t.to) - Date.parse(t.from))
+      : '—';
+}
+
+/** More events than shown: a button for four times as many, up to 5 000 (then the churn page's export). */
+function OlderHolders(p: { shown: number; total: number; limit: number; fetching: boolean; onMore: () => void }) {
+  return (
+    <p
+      className="flex flex-wrap items-center gap-3 text-sm text-zinc-600 dark:text-zinc-400"
+      data-testid="history-more"
+    >
+      Showing the newest {p.shown} of {p.total} events of the last 7 days.
+      <button
+        type="button"
+        onClick={p.onMore}
+        disabled={p.limit >= 5_000 || p.fetching}
+        className="rounded-md px-3 py-1 ring-1 ring-inset ring-zinc-300 disabled:opacity-50 dark:ring-zinc-700"
+      >
+        {p.limit >= 5_000 ? 'Export the rest from the churn page' : 'Show older holders'}
+      </button>
+    </p>
   );
 }

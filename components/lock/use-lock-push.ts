@@ -7,7 +7,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { lockQuery, type LockDetailData } from '@/lib/console/queries';
 import { signInAgain } from '../get-query-client';
-import type { LiveState } from '../locks/use-lock-stream';
+import type { LiveState } from '../locks/lock-stream-connection';
 
 export function useLockPush(name: string, bucket?: string): LiveState {
   const client = useQueryClient();

@@ -1,7 +1,7 @@
 import { formatCount as n } from '@/lib/text/format';
 import type { ReactNode } from 'react';
 import type { SourceStateData } from '@/lib/console/queries';
-import type { LiveState } from './use-lock-stream';
+import type { LiveState } from './lock-stream-connection';
 
 // The notes around the lock list: how fresh it is, and what it leaves out.
 

@@ -25,18 +25,16 @@ export const gridOf = (withSource: boolean) => (withSource ? GRID_ALL : GRID_ONE
 /** The columns shown: Source only when several sources are listed together. */
 export const columnsOf = (withSource: boolean) => COLUMNS.filter((c) => withSource || c.key !== 'source');
 
-export function LockTableHeader({
-  narrow,
-  withSource,
-  sort,
-  onSort,
-}: {
-  narrow: boolean;
-  withSource: boolean;
-  sort: { key: SortKey; dir: 'asc' | 'desc' };
-  onSort: (key: SortKey) => void;
-}) {
-  return narrow ? (
+type Sort = { key: SortKey; dir: 'asc' | 'desc' };
+type HeaderProps = { withSource: boolean; sort: Sort; onSort: (key: SortKey) => void };
+
+export function LockTableHeader({ narrow, ...header }: HeaderProps & { narrow: boolean }) {
+  return narrow ? <SortPicker {...header} /> : <ColumnHeaders {...header} />;
+}
+
+/** Above the cards: a column to sort by and the direction. */
+function SortPicker({ withSource, sort, onSort }: HeaderProps) {
+  return (
     <div
       role="row"
       className="flex items-center gap-2 border-b border-zinc-200 bg-zinc-50 px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
@@ -64,7 +62,12 @@ export function LockTableHeader({
         {sort.dir === 'asc' ? '▲' : '▼'}
       </button>
     </div>
-  ) : (
+  );
+}
+
+/** Above the wide grid: each column's header sorts by it (again: the other way). */
+function ColumnHeaders({ withSource, sort, onSort }: HeaderProps) {
+  return (
     <div
       role="row"
       className={`${gridOf(withSource)} border-b border-zinc-200 bg-zinc-50 py-2 text-left text-xs font-semibold uppercase tracking-wide text-zinc-600 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-300`}

@@ -1,21 +1,13 @@
 'use client';
 
-import { useVirtualizer } from '@tanstack/react-virtual';
-import Link from 'next/link';
-import { useEffect, useLayoutEffect, useRef } from 'react';
 import type { LockInfo } from '@/lib/lock/types';
-import { lockHref } from '@/lib/console/queries';
 import { LockCard, LockRow } from './lock-row';
+import { NameLink, ReleaseButton } from './lock-row-links';
 import { LockTableHeader, type SortKey } from './lock-table-header';
+import { ROW_HEIGHT, useLockRows } from './use-lock-rows';
 import { useNarrow } from '../ui/use-narrow';
 
 export type { SortKey } from './lock-table-header';
-
-/** First guesses only: every rendered row is measured (a card's height depends on its width and wrapping). */
-const ROW_HEIGHT = 52;
-const CARD_HEIGHT = 96;
-/** Rows drawn before the virtualizer has measured the list (a screenful). */
-const FIRST_PAINT = 15;
 
 interface Props {
   locks: LockInfo[];
@@ -37,80 +29,10 @@ interface Props {
 }
 
 export function LockTable(props: Props) {
-  const {
-    locks,
-    withSource = false,
-    serverNow,
-    sort,
-    onSort,
-    canRelease,
-    onRelease,
-    onNearEnd,
-    onTopRow,
-    footer,
-    topKey,
-  } = props;
-  const scroller = useRef<HTMLDivElement>(null);
+  const { locks, withSource = false, sort, onSort, footer } = props;
   // the table's columns fit from these widths (every column and the Release button); below, cards
   const narrow = useNarrow(withSource ? 1280 : 1024);
-  const rowHeight = narrow ? CARD_HEIGHT : ROW_HEIGHT;
-  // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is used as documented
-  const virtualizer = useVirtualizer({
-    count: locks.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => rowHeight,
-    // rounded up, never to the nearest pixel: a card 97.4 px tall counted as 97 would overlap the next by 0.4 px
-    measureElement: (el, entry) =>
-      Math.ceil(entry?.borderBoxSize?.[0]?.blockSize ?? (el as HTMLElement).getBoundingClientRect().height),
-    overscan: 12,
-    initialRect: { width: 1200, height: 640 },
-  });
-  // Rows and cards differ in height: when the layout switches (after hydration on a phone, or as the window is
-  // resized), drop every size measured in the other layout; the rendered rows are measured again at once.
-  useLayoutEffect(() => {
-    virtualizer.measure();
-  }, [narrow, virtualizer]);
-  useEffect(() => {
-    scroller.current?.scrollTo(0, 0);
-  }, [topKey]);
-  const measured = virtualizer.getVirtualItems();
-  // before the list is measured (the server's HTML, the first paint) the first rows are drawn as they come: rows at
-  // first paint instead of after hydration
-  const items: { index: number; start: number }[] =
-    measured.length || !locks.length
-      ? measured
-      : locks.slice(0, FIRST_PAINT).map((_, index) => ({ index, start: index * rowHeight }));
-  const lastDrawn = items[items.length - 1]?.index ?? -1;
-  useEffect(() => {
-    if (onNearEnd && lastDrawn >= locks.length - 20) onNearEnd();
-  }, [onNearEnd, lastDrawn, locks.length]);
-  const topRow = virtualizer.range?.startIndex ?? 0;
-  useEffect(() => {
-    if (!onTopRow) return;
-    const settled = setTimeout(() => onTopRow(topRow), 400);
-    return () => clearTimeout(settled);
-  }, [onTopRow, topRow]);
-  const release = (lock: LockInfo) =>
-    canRelease && (
-      <button
-        type="button"
-        onClick={() => onRelease(lock)}
-        className="rounded px-2 py-1 text-xs font-medium text-red-700 ring-1 ring-inset ring-red-300 hover:bg-red-50 dark:text-red-300 dark:ring-red-700 dark:hover:bg-red-950"
-        aria-label={`Force-release ${lock.name}`}
-      >
-        Release…
-      </button>
-    );
-  const nameLink = (lock: LockInfo) => (
-    <Link
-      prefetch={false}
-      href={lockHref(lock.name, lock.bucket)}
-      className="text-blue-700 hover:underline dark:text-blue-300"
-    >
-      {lock.name}
-    </Link>
-  );
-
+  const { scroller, virtualizer, items } = useLockRows({ ...props, count: locks.length, narrow });
   return (
     <div
       role="table"
@@ -141,27 +63,13 @@ export function LockTable(props: Props) {
                 transform: `translateY(${items[0]?.start ?? 0}px)`,
               }}
             >
-              {items.map((item) => {
-                const lock = locks[item.index]!;
-                const row = {
-                  role: 'row',
-                  'aria-rowindex': item.index + 2,
-                  'data-lock': lock.name,
-                  'data-version': lock.version ?? `${lock.generation}.${lock.metageneration}`,
-                  'data-expires': lock.expiresAt ?? '',
-                  'data-health': lock.health,
-                  'data-index': item.index,
-                  ref: virtualizer.measureElement,
-                  style: { minHeight: ROW_HEIGHT },
-                };
-                const key = `${lock.bucket}/${lock.name}`;
-                const cells = { lock, withSource, serverNow, action: release(lock), name: nameLink(lock) };
-                return narrow ? (
-                  <LockCard key={key} row={row} {...cells} />
-                ) : (
-                  <LockRow key={key} row={row} {...cells} />
-                );
-              })}
+              <DrawnRows
+                {...props}
+                withSource={withSource}
+                narrow={narrow}
+                items={items}
+                measure={virtualizer.measureElement}
+              />
             </div>
           </div>
         </div>
@@ -173,4 +81,40 @@ export function LockTable(props: Props) {
       </div>
     </div>
   );
+}
+
+/** The rows drawn: each a row of the grid (or a card when narrow), with the attributes tests and the virtualizer read. */
+function DrawnRows({
+  locks,
+  withSource,
+  serverNow,
+  canRelease,
+  onRelease,
+  narrow,
+  items,
+  measure,
+}: Props & {
+  withSource: boolean;
+  narrow: boolean;
+  items: { index: number }[];
+  measure: (el: Element | null) => void;
+}) {
+  return items.map((item) => {
+    const lock = locks[item.index]!;
+    const row = {
+      role: 'row',
+      'aria-rowindex': item.index + 2,
+      'data-lock': lock.name,
+      'data-version': lock.version ?? `${lock.generation}.${lock.metageneration}`,
+      'data-expires': lock.expiresAt ?? '',
+      'data-health': lock.health,
+      'data-index': item.index,
+      ref: measure,
+      style: { minHeight: ROW_HEIGHT },
+    };
+    const key = `${lock.bucket}/${lock.name}`;
+    const action = canRelease && <ReleaseButton lock={lock} onRelease={onRelease} />;
+    const cells = { lock, withSource, serverNow, action, name: <NameLink lock={lock} /> };
+    return narrow ? <LockCard key={key} row={row} {...cells} /> : <LockRow key={key} row={row} {...cells} />;
+  });
 }

@@ -4,19 +4,11 @@
 // each kept with the cursor it was loaded from, so the stream can follow the one in view (use-lock-stream.ts) and
 // write its rows live. Dropped when the query or the first window's end changes.
 import { useCallback, useState } from 'react';
-import type { LockInfo } from '@/lib/lock/types';
-import { formatCount } from '@/lib/text/format';
 import { apiFetch, locksParams, type LocksData, type LocksQuery } from '@/lib/console/queries';
+import { distinctRows, moreFooter, windowAt, type LoadedWindow } from './loaded-windows';
 
 /** Rows the page keeps past the first window at most (a few thousand: the browser's memory stays flat). */
 export const MAX_ROWS = 3_000;
-
-/** One window: the cursor it starts after, its rows, and where the next one starts. */
-export interface LoadedWindow {
-  cursor: string;
-  locks: LockInfo[];
-  nextCursor?: string;
-}
 
 /** A window the stream follows: its cursor, and how to write what the stream sends into it. */
 export interface FollowedWindow {
@@ -29,8 +21,6 @@ interface State {
   windows: LoadedWindow[];
   error?: string;
 }
-
-const rowKey = (l: LockInfo) => `${l.bucket}\u0000${l.name}`;
 
 export function useMoreWindows(source: string, query: LocksQuery, firstCursor: string | undefined) {
   const key = `${locksParams(source, query).toString()}\u0000${firstCursor ?? ''}`;
@@ -58,55 +48,22 @@ export function useMoreWindows(source: string, query: LocksQuery, firstCursor: s
 
   /** The window holding row `index` of these rows (0: the first row after the first window), for the stream. */
   const follow = (index: number): FollowedWindow | undefined => {
-    if (index < 0) return undefined;
-    let at = 0;
-    for (const w of windows) {
-      if (index < at + w.locks.length) {
-        const cursor = w.cursor;
-        const write: FollowedWindow['write'] = (fn) =>
-          setState((s) => {
-            if (s.key !== key) return s;
-            const ws = s.windows.map((x) =>
-              x.cursor === cursor ? { ...x, ...fn({ ...x, serverTime: '' }), cursor } : x,
-            );
-            return { ...s, windows: ws };
-          });
-        return { cursor, write };
-      }
-      at += w.locks.length;
-    }
-    return undefined;
+    const cursor = windowAt(windows, index);
+    if (cursor === undefined) return undefined;
+    const write: FollowedWindow['write'] = (fn) =>
+      setState((s) => {
+        if (s.key !== key) return s;
+        const ws = s.windows.map((x) => (x.cursor === cursor ? { ...x, ...fn({ ...x, serverTime: '' }), cursor } : x));
+        return { ...s, windows: ws };
+      });
+    return { cursor, write };
   };
 
-  // a window written by the stream may now hold a row the next one also holds: each row is shown once
-  const seen = new Set<string>();
-  const rows: LockInfo[] = [];
-  for (const w of windows)
-    for (const l of w.locks) {
-      if (seen.has(rowKey(l))) continue;
-      seen.add(rowKey(l));
-      rows.push(l);
-    }
+  const rows = distinctRows(windows);
   const hasMore = Boolean(next) && held < MAX_ROWS;
   const capped = held >= MAX_ROWS && Boolean(next);
   const error = state.key === key ? (state.error ?? null) : null;
   /** The line under the rows: loading, capped (of how many matched), or why the next window did not load. */
-  const footer = (shown: number, matched: number): string | undefined =>
-    loading
-      ? 'Loading more…'
-      : capped
-        ? `Showing the first ${formatCount(shown)} of ${formatCount(matched)}: filter to narrow them down.`
-        : error
-          ? `Could not load more: ${error}`
-          : undefined;
-  return {
-    rows,
-    load,
-    loading,
-    hasMore,
-    follow,
-    capped,
-    error,
-    footer,
-  };
+  const footer = (shown: number, matched: number) => moreFooter({ loading, capped, error }, shown, matched);
+  return { rows, load, loading, hasMore, follow, capped, error, footer };
 }

@@ -40,48 +40,73 @@ export function BulkPreview({
         <tbody>
           {locks.map((l) => {
             const k = lockKey(l);
-            const ask = needsTypedName(l) && selected.has(k);
             return (
-              <tr key={k} className="border-t border-zinc-100 align-top dark:border-zinc-800">
-                <td className="p-2">
-                  <input
-                    type="checkbox"
-                    checked={selected.has(k)}
-                    aria-label={`Release ${l.name}`}
-                    onChange={(e) => onSelect(k, e.target.checked)}
-                  />
-                </td>
-                <td className="max-w-[16rem] p-2">
-                  <div className="truncate font-mono">{l.name}</div>
-                  {ask && (
-                    <label className="mt-1 block text-xs text-amber-900 dark:text-amber-200">
-                      {l.terms?.confirmByName ? l.terms.effect : 'Its holder may be alive.'} Type its name to include
-                      it:
-                      <input
-                        value={typed[k] ?? ''}
-                        onChange={(e) => onType(k, e.target.value)}
-                        aria-label={`Type ${l.name} to include it`}
-                        className="mt-1 w-full rounded border border-zinc-300 bg-transparent p-1 font-mono dark:border-zinc-600"
-                      />
-                    </label>
-                  )}
-                </td>
-                <td className="max-w-[12rem] truncate p-2 text-xs" title={l.terms?.storeLabel}>
-                  {l.source ?? l.bucket}
-                </td>
-                <td className="max-w-[12rem] truncate p-2">{l.identity ?? 'unknown'}</td>
-                <td className="p-2">
-                  <HealthBadge health={l.health} />
-                </td>
-                <td className="p-2 font-mono text-xs" title={l.terms?.versionName}>
-                  {versionText(l)}
-                  {l.terms?.versionName && <div className="font-sans text-zinc-500">{l.terms.versionName}</div>}
-                </td>
-              </tr>
+              <PreviewRow
+                key={k}
+                lock={l}
+                selected={selected.has(k)}
+                typed={typed[k] ?? ''}
+                onSelect={(on) => onSelect(k, on)}
+                onType={(value) => onType(k, value)}
+              />
             );
           })}
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** One lock of the preview: its box, its name (and the name asked when its holder may be alive), source, holder, health, version. */
+function PreviewRow({
+  lock: l,
+  selected,
+  typed,
+  onSelect,
+  onType,
+}: {
+  lock: LockInfo;
+  selected: boolean;
+  typed: string;
+  onSelect: (on: boolean) => void;
+  onType: (value: string) => void;
+}) {
+  const ask = needsTypedName(l) && selected;
+  return (
+    <tr className="border-t border-zinc-100 align-top dark:border-zinc-800">
+      <td className="p-2">
+        <input
+          type="checkbox"
+          checked={selected}
+          aria-label={`Release ${l.name}`}
+          onChange={(e) => onSelect(e.target.checked)}
+        />
+      </td>
+      <td className="max-w-[16rem] p-2">
+        <div className="truncate font-mono">{l.name}</div>
+        {ask && (
+          <label className="mt-1 block text-xs text-amber-900 dark:text-amber-200">
+            {l.terms?.confirmByName ? l.terms.effect : 'Its holder may be alive.'} Type its name to include it:
+            <input
+              value={typed}
+              onChange={(e) => onType(e.target.value)}
+              aria-label={`Type ${l.name} to include it`}
+              className="mt-1 w-full rounded border border-zinc-300 bg-transparent p-1 font-mono dark:border-zinc-600"
+            />
+          </label>
+        )}
+      </td>
+      <td className="max-w-[12rem] truncate p-2 text-xs" title={l.terms?.storeLabel}>
+        {l.source ?? l.bucket}
+      </td>
+      <td className="max-w-[12rem] truncate p-2">{l.identity ?? 'unknown'}</td>
+      <td className="p-2">
+        <HealthBadge health={l.health} />
+      </td>
+      <td className="p-2 font-mono text-xs" title={l.terms?.versionName}>
+        {versionText(l)}
+        {l.terms?.versionName && <div className="font-sans text-zinc-500">{l.terms.versionName}</div>}
+      </td>
+    </tr>
   );
 }

@@ -3,6 +3,7 @@
 // refreshed (alive), with a review of the new version. It never retries by itself.
 import { versionText } from '@/lib/text/format';
 import type { LockInfo } from '@/lib/lock/types';
+import { ApiClientError } from '@/lib/console/queries';
 import { Button } from '../ui/button';
 import { SafeText } from '../ui/safe-text';
 
@@ -12,6 +13,13 @@ export interface Conflict {
   current?: LockInfo;
   /** The store's own words for the refusal (a live process holding a lock file): the message says it all. */
   detail?: string;
+}
+
+/** The conflict a refused release met (409 changed or refreshed, 410 gone, 422 not a lock), or null for any other error. */
+export function conflictOf(err: Error): Conflict | null {
+  if (!(err instanceof ApiClientError && (err.status === 409 || err.status === 410 || err.status === 422))) return null;
+  const body = err.body as { outcome: Conflict['outcome']; current?: LockInfo; detail?: string };
+  return { outcome: body.outcome, message: err.message, current: body.current, detail: body.detail };
 }
 
 export function ConflictNotice({

@@ -12,7 +12,7 @@ import {
   type LocksData,
   type LocksQuery,
 } from '@/lib/console/queries';
-import { BULK_LIMIT } from './bulk-release-dialog';
+import { BULK_LIMIT } from './use-bulk-release';
 
 export function useReleaseActions(o: { source: string; query: LocksQuery; onStart: () => void }) {
   const [releasing, setReleasing] = useState<LockInfo | null>(null);

@@ -54,9 +54,29 @@ export function printFields(lock: LockView, held: boolean): void {
         ] as [string, string | undefined][])
       : []),
   ];
-  const shown = fields.filter(([k, v]) => k && v !== undefined);
+  const shown = once(fields.filter(([k, v]) => k && v !== undefined));
   const width = Math.max(...shown.map(([k]) => escapeText(k).length)) + 1;
   for (const [k, v] of shown) console.log(`${escapeText(k).padEnd(width)} ${escapeText(v!)}`);
+}
+
+/**
+ * Each fact once: a format's detail that repeats a field already printed (its own "Identity", "Host" or "PID" beside
+ * the identity and host / pid lines) is left out.
+ */
+function once(fields: [string, string | undefined][]): [string, string | undefined][] {
+  const keys = new Set<string>();
+  const values = new Set<string>();
+  const hostPid = fields.find(([k]) => k === 'host / pid')?.[1];
+  const covered = (k: string, v: string) =>
+    keys.has(k) ||
+    (['identity', 'owner', 'holder', 'who'].includes(k) && values.has(v)) ||
+    (hostPid !== undefined && ['host', 'pid', 'hostname'].includes(k) && hostPid.split(' / ').includes(v));
+  return fields.filter(([k, v]) => {
+    if (covered(k, v!)) return false;
+    keys.add(k);
+    values.add(v!);
+    return true;
+  });
 }
 
 /** The contenders queued behind the holder, in the order the store grants them (etcd, ZooKeeper). */

@@ -18,7 +18,7 @@ const PUSH_TOKEN = randomBytes(16).toString('hex');
 /** The demo's audit signing key: the console's releases are signed with it (give it to the CLI to sign its own). */
 const AUDIT_KEY = randomBytes(32).toString('base64url');
 
-const HELP = `Usage: npm run demo -- [--port 3000] [--emulator-port 4443] [--s3-port 4444] [--redis-port 6390] [--pg-port 5439] [--dynamodb-port 4445] [--kube-port 6443] [--zookeeper-port 2191] [--etcd-port 2389] [--data-dir .data/demo]
+const HELP = `Usage: npm run demo -- [--port 3000] [--emulator-port 4443] [--s3-port 4444] [--redis-port 6390] [--pg-port 5439] [--mysql-port 3316] [--dynamodb-port 4445] [--kube-port 6443] [--zookeeper-port 2191] [--etcd-port 2389] [--data-dir .data/demo]
 
 Starts the GCS and S3 emulator, a Redis, a PostgreSQL, a ZooKeeper and an etcd of its own (when they are installed), simulated lock holders
 and the Lockboard console. Ctrl-C stops everything.`;
@@ -35,6 +35,7 @@ async function main(): Promise<number> {
         'redis-port': { type: 'string', default: '6390' },
         'kube-port': { type: 'string', default: '6443' },
         'pg-port': { type: 'string', default: '5439' },
+        'mysql-port': { type: 'string', default: '3316' },
         'dynamodb-port': { type: 'string', default: '4445' },
         'zookeeper-port': { type: 'string', default: '2191' },
         'etcd-port': { type: 'string', default: '2389' },
@@ -55,11 +56,12 @@ async function main(): Promise<number> {
   const s3Port = Number(values['s3-port']);
   const redisPort = Number(values['redis-port']);
   const pgPort = Number(values['pg-port']);
+  const mysqlPort = Number(values['mysql-port']);
   const dynamoPort = Number(values['dynamodb-port']);
   const kubePort = Number(values['kube-port']);
   const etcdPort = Number(values['etcd-port']); // and the next one, for its peers
   const zkPort = Number(values['zookeeper-port']);
-  const ports = [port, emulatorPort, s3Port, redisPort, pgPort, dynamoPort, kubePort, zkPort, etcdPort];
+  const ports = [port, emulatorPort, s3Port, redisPort, pgPort, mysqlPort, dynamoPort, kubePort, zkPort, etcdPort];
   if (!ports.every((p) => Number.isInteger(p) && p > 0 && p < 65535)) {
     console.error('demo: --port and every --*-port must be port numbers (1-65534)');
     return 2;
@@ -70,6 +72,7 @@ async function main(): Promise<number> {
     's3-port': s3Port,
     'redis-port': redisPort,
     'pg-port': pgPort,
+    'mysql-port': mysqlPort,
     'dynamodb-port': dynamoPort,
     'kube-port': kubePort,
     'zookeeper-port': zkPort,
@@ -121,12 +124,13 @@ async function main(): Promise<number> {
   const servers = await startDemoServers(values['data-dir'], {
     redisPort,
     pgPort,
+    mysqlPort,
     dynamoPort,
     kubePort,
     zkPort,
     etcdPort,
   });
-  const { redis, postgres, dynamo, files, kube, zk, etcd } = servers;
+  const { redis, postgres, mysql, dynamo, files, kube, zk, etcd } = servers;
   const stopRedis = servers.stop;
   const killServers = servers.kill;
   let console_;
@@ -182,6 +186,10 @@ Lockboard demo is running.
              AWS_ENDPOINT_URL_S3=${s3Url} npx lockboard ls s3://${S3_BUCKET}/   (Terraform S3 lockfiles, S3 locks)${
                redis ? `\n             npx lockboard ls ${redis.url}   (Redis locks of every common library)` : ''
              }${postgres ? `\n             npx lockboard ls ${postgres.url}   (advisory locks, lock tables)` : ''}${
+               mysql
+                 ? `\n             npx lockboard ls ${mysql.url}   (Flyway's named lock and its waiter, Liquibase, ShedLock, Laravel)`
+                 : ''
+             }${
                dynamo
                  ? `\n             AWS_ENDPOINT_URL_DYNAMODB=${dynamo.endpoint} npx lockboard ls dynamodb://tf-locks   (Terraform, lock clients)`
                  : ''

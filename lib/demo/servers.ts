@@ -5,6 +5,7 @@ import { startDemoDynamo } from './dynamodb';
 import { startDemoEtcd } from './etcd';
 import { startDemoFiles } from './files';
 import { startDemoKube } from './kubernetes';
+import { startDemoMysql } from './mysql';
 import { startDemoPostgres } from './postgres';
 import { startDemoRedis } from './redis';
 import { pause } from './shutdown';
@@ -18,6 +19,7 @@ export interface DemoPorts {
   kubePort: number;
   zkPort: number;
   etcdPort: number;
+  mysqlPort: number;
 }
 
 export async function startDemoServers(dataDir: string, ports: DemoPorts) {
@@ -30,6 +32,10 @@ export async function startDemoServers(dataDir: string, ports: DemoPorts) {
   });
   const postgres = await startDemoPostgres(values['data-dir'], pgPort, redisStop).catch((err: unknown) => {
     console.error(`demo: PostgreSQL locks are off: ${(err as Error).message}. Try --pg-port.`);
+    return null;
+  });
+  const mysql = await startDemoMysql(values['data-dir'], ports.mysqlPort, redisStop).catch((err: unknown) => {
+    console.error(`demo: MySQL/MariaDB locks are off: ${(err as Error).message}. Try --mysql-port.`);
     return null;
   });
   const dynamo = await startDemoDynamo(dynamoPort, redisStop).catch((err: unknown) => {
@@ -58,23 +64,34 @@ export async function startDemoServers(dataDir: string, ports: DemoPorts) {
     await Promise.allSettled([
       redis?.stop(),
       postgres?.stop(),
+      mysql?.stop(),
       dynamo?.stop(),
       files?.stop(),
       kube?.stop(),
       zk?.stop(),
       etcd?.stop(),
     ]);
-    const loops = [redis, postgres, dynamo, files, zk, etcd].flatMap((s) => s?.loops ?? []);
+    const loops = [redis, postgres, mysql, dynamo, files, zk, etcd].flatMap((s) => s?.loops ?? []);
     await Promise.race([Promise.allSettled(loops), pause(2_000)]);
   };
   const killServers = () => {
     redis?.kill();
     postgres?.kill();
+    mysql?.kill();
     kube?.kill();
     zk?.kill();
     etcd?.kill();
   };
-  const sources = [redis?.url, postgres?.url, ...(dynamo?.sources ?? []), files?.url, kube?.source, zk?.url, etcd?.url];
+  const sources = [
+    redis?.url,
+    postgres?.url,
+    mysql?.url,
+    ...(dynamo?.sources ?? []),
+    files?.url,
+    kube?.source,
+    zk?.url,
+    etcd?.url,
+  ];
   const env: Record<string, string> = {
     ...(kube?.env ?? {}),
     ...(dynamo ? { AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint } : {}),
@@ -82,6 +99,7 @@ export async function startDemoServers(dataDir: string, ports: DemoPorts) {
   return {
     redis,
     postgres,
+    mysql,
     dynamo,
     files,
     kube,

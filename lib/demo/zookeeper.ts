@@ -2,7 +2,7 @@
 // Lockboard's own lock contended by three workers (a holder and two waiters at any time), real kazoo recipes (a Lock
 // with two waiters, a Semaphore, an Election) and real Curator ones (a LeaderLatch, an InterProcessMutex) where those
 // are installed, and a configuration znode that is not a lock.
-import { acquireZooKeeperLock } from '../lock/stores/zookeeper/lock';
+import { acquireZooKeeperLock } from '../lock/stores/zookeeper/acquire';
 import { connectZooKeeper, type ZkConn } from '../lock/stores/zookeeper/conn';
 import { parseZooKeeperSource } from '../lock/stores/zookeeper/source';
 import { sleep } from './sleep';

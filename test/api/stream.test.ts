@@ -6,7 +6,7 @@ import { acquireLock } from '@/lib/lock';
 import { startTestEmulator, type Target } from '../helpers/gcs';
 import { call, importRoutes, SECRET, type CallOptions, type Routes } from '../helpers/routes';
 import { openStream } from '../helpers/stream';
-import { applyChange } from '@/components/locks/use-lock-stream';
+import { applyChange } from '@/components/locks/lock-stream-cache';
 import type { LocksData } from '@/lib/console/queries';
 import { writeTerraformLock } from '../helpers/writers';
 

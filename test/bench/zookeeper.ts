@@ -2,7 +2,7 @@
 // real ZooKeeper, against the walk a znode-tree console does (getChildren + getData of every znode); the requests
 // of a force-release; and the handover time from a release to the first waiter holding.
 import { randomUUID } from 'node:crypto';
-import { acquireZooKeeperLock } from '@/lib/lock/stores/zookeeper/lock';
+import { acquireZooKeeperLock } from '@/lib/lock/stores/zookeeper/acquire';
 import { ZooKeeperLockStore } from '@/lib/lock/stores/zookeeper/store';
 import type { ZkConn } from '@/lib/lock/stores/zookeeper/conn';
 import { startZooKeeper, zkClient } from '../helpers/zookeeper';

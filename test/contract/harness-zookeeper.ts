@@ -3,7 +3,8 @@
 // the contract force-releases without further words are Lockboard's own: its holder watches its node and stops. A
 // Curator or kazoo holder is never told (it keeps believing it holds), so its release needs --accept-two-leaders,
 // which test/zookeeper/not-told.test.ts covers.
-import { acquireZooKeeperLock, type ZooKeeperLock } from '@/lib/lock/stores/zookeeper/lock';
+import { acquireZooKeeperLock } from '@/lib/lock/stores/zookeeper/acquire';
+import type { ZooKeeperLock } from '@/lib/lock/stores/zookeeper/lock';
 import { kazoo, startZooKeeper, zkClient } from '../helpers/zookeeper';
 import type { Harness, QueueHarness } from './harnesses';
 

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LockLostError, LockTimeoutError } from '@/lib/lock/errors';
-import { acquireFileLock } from '@/lib/lock/stores/files/lock';
+import { acquireFileLock } from '@/lib/lock/stores/files/acquire';
 import { runCli } from '../helpers/cli';
 import { storeOf, tempDir } from './tools';
 

@@ -1,6 +1,6 @@
 // What a viewer sees of a holder's current query (#39 item 7): literals, comments and SET / PASSWORD values masked.
 import { describe, expect, it } from 'vitest';
-import { maskQuery } from '@/lib/lock/stores/postgres/terms';
+import { maskQuery } from '@/lib/lock/stores/postgres/mask';
 
 describe('maskQuery', () => {
   it('masks comments, which can carry secrets as well as literals do', () => {

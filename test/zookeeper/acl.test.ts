@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { ZooKeeperServer } from '@/lib/demo/zookeeper-server';
 import { openSource, parseSource } from '@/lib/lock/stores';
 import { connectZooKeeper, type ZkConn } from '@/lib/lock/stores/zookeeper/conn';
-import { acquireZooKeeperLock } from '@/lib/lock/stores/zookeeper/lock';
+import { acquireZooKeeperLock } from '@/lib/lock/stores/zookeeper/acquire';
 import { parseZooKeeperSource } from '@/lib/lock/stores/zookeeper/source';
 import { startZooKeeper } from '../helpers/zookeeper';
 

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LockLostError, LockTimeoutError } from '@/lib/lock/errors';
 import type { ZooKeeperServer } from '@/lib/demo/zookeeper-server';
-import { acquireZooKeeperLock } from '@/lib/lock/stores/zookeeper/lock';
+import { acquireZooKeeperLock } from '@/lib/lock/stores/zookeeper/acquire';
 import { ZooKeeperLockStore } from '@/lib/lock/stores/zookeeper/store';
 import type { ZkConn } from '@/lib/lock/stores/zookeeper/conn';
 import { kazoo, startZooKeeper, until, zkClient, type RecipeDriver } from '../helpers/zookeeper';

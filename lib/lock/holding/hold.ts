@@ -27,6 +27,43 @@ export async function runHolding<L, T>(
   }
 }
 
+/** A store's own lock as `withLock` finishes it: released, then the outcome recorded with its fencing token. */
+export interface ReleasableLock {
+  fencingToken: string;
+  release(): Promise<'released' | 'already-lost'>;
+}
+
+/**
+ * The `with…Lock` ending every store shares: runs `fn` holding `lock`, then releases it (a failed release is
+ * reported unless the routine's own error is) and hands the `released` event to `record` (null: no trail).
+ */
+export function holdAndRelease<L extends ReleasableLock, T>(
+  lock: L,
+  fn: (lock: L) => Promise<T>,
+  trail: { lock: string; record: (event: Record<string, string>) => unknown } | null,
+): Promise<T> {
+  return runHolding(lock, fn, async (outcome) => {
+    const released = await lock.release().catch((err: unknown) => {
+      if (!outcome.failed) throw err;
+      return 'already-lost' as const;
+    });
+    if (!trail) return;
+    await trail.record(releasedEvent(trail.lock, lock.fencingToken, outcome, released === 'released'));
+  });
+}
+
+/** A lock that records its own release (GCS's lock, any store's lock as `lockboard run` holds it). */
+export interface ReportingLock {
+  releaseWith(details: { outcome: 'ok' | 'error'; error?: string }): Promise<unknown>;
+}
+
+/** The `with…Lock` ending of a lock that records its own release: ok, or the routine's error. */
+export function holdAndReport<L extends ReportingLock, T>(lock: L, fn: (lock: L) => Promise<T>): Promise<T> {
+  return runHolding(lock, fn, async (o) => {
+    await lock.releaseWith(o.failed ? { outcome: 'error', error: errorMessage(o.error) } : { outcome: 'ok' });
+  });
+}
+
 export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }

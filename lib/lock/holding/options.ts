@@ -3,13 +3,35 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { LockOptionsError } from '../errors';
 import { MAX_TIMER_MS } from '../time';
-import type { AcquireOptions } from '../types';
+import type { AcquireOptions, LockInfo } from '../types';
 
 /** Per-request timeout of a store call the protocol makes. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 export const DEFAULT_TTL_MS = 300_000;
 export const DEFAULT_AUDIT_PREFIX = '.lockboard/audit/';
 export const MAX_PURPOSE_LENGTH = 256;
+
+/**
+ * What every store's acquire takes besides its connection, in the same words on every store: a store's options
+ * extend it (with `ttlMs`/`refreshIntervalMs` through `LeaseRequest` where its lock has a lease it refreshes).
+ */
+export interface LockRequest<H extends LockInfo = LockInfo> {
+  /** The lock's name in the store (an object key, a Redis key, a table's hash key, a znode path…). */
+  name: string;
+  identity?: string;
+  purpose?: string;
+  /** undefined = wait without limit; 0 = try once. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Called while waiting, each time the holder is read. */
+  onWait?: (holder: H) => void;
+}
+
+/** A lock with a TTL its holder refreshes in the background. */
+export interface LeaseRequest<H extends LockInfo = LockInfo> extends LockRequest<H> {
+  ttlMs?: number;
+  refreshIntervalMs?: number;
+}
 
 export interface ResolvedOptions extends AcquireOptions {
   identity: string;

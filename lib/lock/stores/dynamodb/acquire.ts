@@ -6,8 +6,8 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { LockOptionsError } from '../../errors';
-import { releasedEvent, runHolding } from '../../holding/hold';
-import { leaseSettings } from '../../holding/options';
+import { holdAndRelease } from '../../holding/hold';
+import { leaseSettings, type LeaseRequest } from '../../holding/options';
 import type { LockView } from '../../store';
 import { waitForLock } from '../../holding/wait';
 import { FENCE_SUFFIX, readItem } from './formats';
@@ -15,19 +15,11 @@ import { DynamoLock, type DynamoLockSettings } from './lock';
 import { DynamoLockStore } from './store';
 import type { Condition, Item } from './table';
 
-export interface DynamoAcquireOptions {
+export interface DynamoAcquireOptions extends LeaseRequest<LockView> {
   client: DynamoDBClient;
   table: string;
   /** The lock's name: the value of the table's hash key. */
   name: string;
-  identity?: string;
-  purpose?: string;
-  ttlMs?: number;
-  refreshIntervalMs?: number;
-  /** undefined = wait without limit; 0 = try once. */
-  timeoutMs?: number;
-  signal?: AbortSignal;
-  onWait?: (holder: LockView) => void;
   /** Events (acquired, took-over, released) in this audit table (default lockboard-audit), or false for none. */
   audit?: { table?: string } | false;
 }
@@ -77,15 +69,16 @@ export async function acquireDynamoLock(o: DynamoAcquireOptions): Promise<Dynamo
 /** Runs `fn` while holding the lock and releases it after, whatever `fn` does. */
 export async function withDynamoLock<T>(o: DynamoAcquireOptions, fn: (lock: DynamoLock) => Promise<T>): Promise<T> {
   const lock = await acquireDynamoLock(o);
-  return runHolding(lock, fn, async (outcome) => {
-    const released = await lock.release().catch((err: unknown) => {
-      if (!outcome.failed) throw err;
-      return 'already-lost' as const;
-    });
-    if (o.audit === false) return;
-    const store = new DynamoLockStore({ client: o.client, table: o.table, auditTable: o.audit?.table });
-    await store.record(releasedEvent(o.name, lock.fencingToken, outcome, released === 'released')).catch(() => '');
-  });
+  const store = () =>
+    new DynamoLockStore({ client: o.client, table: o.table, auditTable: o.audit ? o.audit.table : undefined });
+  const trail = {
+    lock: o.name,
+    record: (e: Record<string, string>) =>
+      store()
+        .record(e)
+        .catch(() => ''),
+  };
+  return holdAndRelease(lock, fn, o.audit === false ? null : trail);
 }
 
 function heldItem(s: DynamoLockSettings, key: Item, rvn: string, token: bigint, now: number): Item {

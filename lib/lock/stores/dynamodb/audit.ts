@@ -8,8 +8,6 @@ import { signAuditFields } from '../../audit/trust';
 import type { Item } from './table';
 import { TableMissingError, type DynamoTable } from './table';
 
-export { DEFAULT_AUDIT_TABLE } from './definition';
-
 export class DynamoAuditTrail {
   constructor(
     private readonly table: DynamoTable,

@@ -3,13 +3,8 @@
 // server such as dynalite). The table's key schema is read once with DescribeTable.
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { holdOn, isLoopback, missingSdk, runOptions, type OpenOptions, type StoreDefinition } from '../types';
+import { auditOf, DEFAULT_AUDIT_TABLE, parseDynamoSource, tableOf } from './source';
 import { DYNAMODB_VERSION } from './version';
-
-/** The audit table of a source without ?audit= (created by `lockboard dynamodb init`). */
-export const DEFAULT_AUDIT_TABLE = 'lockboard-audit';
-
-const URL_FORM = /^dynamodb:\/\/([^/?#]*)\/?(?:\?(.*))?$/;
-const TABLE = /^[a-zA-Z0-9_.-]{3,255}$/;
 
 export async function dynamoClient(env: OpenOptions['env']): Promise<DynamoDBClient> {
   let sdk: typeof import('@aws-sdk/client-dynamodb');
@@ -39,22 +34,7 @@ export const dynamodb: StoreDefinition = {
   watchIntervalMs: 3_000,
   schemes: ['dynamodb'],
   form: 'dynamodb://TABLE',
-  parse(url) {
-    const m = URL_FORM.exec(url);
-    if (!m) throw new Error(`expected dynamodb://TABLE, got ${JSON.stringify(url)}`);
-    const [, table = '', query] = m;
-    if (!TABLE.test(table)) throw new Error(`${JSON.stringify(table)} is not a DynamoDB table name (in ${url})`);
-    const params = new URLSearchParams(query ?? '');
-    const unknown = [...params.keys()].filter((k) => k !== 'audit');
-    if (unknown.length) throw new Error(`"${url}": the only source option is ?audit=TABLE`);
-    const audit = params.get('audit');
-    if (audit !== null && !TABLE.test(audit)) throw new Error(`"${audit}" is not a DynamoDB table name (in ${url})`);
-    const id = `dynamodb://${table}`;
-    const full = audit ? `${id}?audit=${audit}` : id;
-    // Lock tables sharing an audit table share one trail: read once, each event counted once
-    const trail = `dynamodb-audit://${audit ?? DEFAULT_AUDIT_TABLE}`;
-    return { kind: 'dynamodb', id, bucket: id, bucketId: id, prefix: '', url: full, trail };
-  },
+  parse: parseDynamoSource,
   configIssues(env, o) {
     const issues = [];
     if (o.demo && !isLoopback(env.AWS_ENDPOINT_URL_DYNAMODB))
@@ -100,8 +80,9 @@ export const dynamodb: StoreDefinition = {
     }
   },
   async acquire(spec, name, o) {
-    const [{ acquireDynamoLock, DynamoLockStore }, client] = await Promise.all([
-      import('./index'),
+    const [{ acquireDynamoLock }, { DynamoLockStore }, client] = await Promise.all([
+      import('./acquire'),
+      import('./store'),
       dynamoClient(o.env),
     ]);
     const table = tableOf(spec.url);
@@ -120,6 +101,3 @@ export const dynamodb: StoreDefinition = {
     });
   },
 };
-
-const tableOf = (url: string) => URL_FORM.exec(url)![1]!;
-const auditOf = (url: string) => new URLSearchParams(URL_FORM.exec(url)![2] ?? '').get('audit') ?? undefined;

@@ -1,12 +1,12 @@
 // How a DynamoDB lock is shown: Terraform's items never expire (long-held past the threshold); a lease client is
 // healthy until the same recordVersionNumber has been seen unchanged for longer than its lease (two observations a
 // lease apart, as the clients themselves judge it), then expired; Lockboard's own expires on the service's clock.
-import type { LockView, StoreTerms } from '../../store';
+import type { LockView } from '../../store';
 import { monotonicNow } from '../../time';
 import type { LockHealth } from '../../types';
 import { droppedNote, joinNotes } from '../../support/untrusted';
 import { versionOf, type DynamoReading } from './formats';
-import { dynamoHealthWords } from './health-words';
+import { dynamoTerms } from './words';
 
 export interface ViewContext {
   source: string;
@@ -109,29 +109,6 @@ function releaseNote(r: DynamoReading): string {
       'it is still applying, two applies can then write the state at once.'
     );
   return 'Deletes the item only if its recordVersionNumber and owner are still the ones you saw: after a heartbeat or a successor’s write, nothing is deleted.';
-}
-
-function dynamoTerms(r: DynamoReading): StoreTerms {
-  const lease = r.leaseMs !== undefined || r.expiresAtMs !== undefined;
-  return {
-    storeLabel: 'DynamoDB',
-    versionName: r.format === 'terraform' ? 'hash of the Info attribute' : 'hash of recordVersionNumber and owner',
-    since: r.acquiredMs === undefined ? 'Seen since' : 'Held since',
-    ...(lease ? { ttl: 'Lease' } : {}),
-    liveness:
-      r.format === 'terraform'
-        ? 'Terraform’s lock item never expires: only its apply’s unlock, `terraform force-unlock` or an operator removes it.'
-        : lease
-          ? 'The holder heartbeats with a new recordVersionNumber within its lease; the same one seen unchanged for longer than the lease means its holder is gone.'
-          : 'No lease: it stays until its owner or an operator removes it.',
-    effect:
-      r.format === 'terraform'
-        ? 'Clearing deletes the lock item; a Terraform run still applying is not told and may write the state.'
-        : 'Clearing deletes the item; its holder learns at its next heartbeat (its condition fails) and should stop.',
-    rule: 'DynamoDB rule: one DeleteItem whose ConditionExpression pins exactly what was read (Terraform: the whole Info string; lock clients: recordVersionNumber and ownerName). DynamoDB refuses it if the item changed, so a successor or a heartbeat is never deleted.',
-    trail: 'Force-releases are recorded in the lockboard-audit table before and after; other tools record nothing.',
-    health: dynamoHealthWords(r),
-  };
 }
 
 function noteOf(note: string | undefined, dropped: string[] | undefined): { note?: string } {

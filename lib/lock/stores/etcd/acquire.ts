@@ -2,26 +2,20 @@
 // `Txn If(CreateRevision(<name>/<lease hex>) == 0) Then Put(key, "", lease)`, then the queue's turn (wait-turn.ts).
 // A timeout, an abort or an error while waiting removes the own key (pinned) and revokes the lease.
 import { LockOptionsError } from '../../errors';
-import { validateLockName } from '../../holding/options';
-import type { LockInfo } from '../../types';
+import { validateLockName, type LockRequest } from '../../holding/options';
 import { recordEtcdEvent } from './audit';
 import type { Etcd3Client } from './client';
 import { leaseHex } from './formats';
 import { EtcdLock } from './lock';
 import { waitTurn } from './wait-turn';
 
-export interface EtcdAcquireOptions {
+export interface EtcdAcquireOptions extends Omit<LockRequest, 'purpose'> {
   /** A connected npm `etcd3` client. */
   client: Etcd3Client;
   /** The lock's key prefix as `etcdctl lock <name>` takes it, e.g. `locks/deploy-prod`. */
   name: string;
-  identity?: string;
   /** The lease TTL (rounded up to whole seconds, at least 2 s); default 60 s, the Go library's default. */
   ttlMs?: number;
-  /** undefined = wait without limit; 0 = try once. */
-  timeoutMs?: number;
-  signal?: AbortSignal;
-  onWait?: (holder: LockInfo) => void;
   /** Audit events under lockboard/audit/, or false. */
   audit?: false;
 }

@@ -11,7 +11,8 @@ import { readKeysOnly, readOneBounded, withBoundedValues } from './bounded-read'
 import { startEtcdFeed } from './feed';
 import { classifyKey, OVERSIZE_LABEL, readLocks, sortByCreate, type EtcdKv, type EtcdReading } from './formats';
 import { ETCD_VERSION } from './version';
-import { etcdTerms, etcdView, type LeaseInfo, type ViewContext } from './view';
+import { etcdView, type LeaseInfo, type ViewContext } from './view';
+import { etcdTerms } from './words';
 import { waiterView } from './waiter';
 
 export interface EtcdStoreOptions {

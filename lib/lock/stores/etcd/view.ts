@@ -1,8 +1,9 @@
 // How an etcd lock is shown: the holder key, its lease (hex and decimal, TTL remaining and granted, the other keys a
 // revoke would also drop), the waiters in grant order, "seen since" (etcd keeps no wall-clock time), in etcd's words.
-import type { LockView, LockWaiter, StoreTerms } from '../../store';
+import type { LockView, LockWaiter } from '../../store';
 import type { LockHealth } from '../../types';
 import { identityOf, leaseHex, type EtcdFormat, type EtcdKv, type EtcdReading } from './formats';
+import { etcdTerms, QUEUED } from './words';
 
 /** What `LeaseTimeToLive(keys: true)` says of a lease; null when it has no lease or the lease is gone. */
 export interface LeaseInfo {
@@ -84,8 +85,6 @@ export function etcdView(r: EtcdReading, lease: LeaseInfo | null, c: ViewContext
   };
 }
 
-const QUEUED: EtcdFormat[] = ['etcd-mutex', 'etcd-election'];
-
 function releaseNoteOf(format: EtcdFormat): string {
   if (format === 'etcd-election')
     return 'Deletes the leader’s key if its create revision is still the one you saw; the next candidate leads at once. The old leader is not told: it may act as leader until it next checks its key.';
@@ -95,24 +94,4 @@ function releaseNoteOf(format: EtcdFormat): string {
 
 export function leaseLabel(lease: string): string {
   return lease === '0' ? 'none' : `${leaseHex(lease)} (decimal ${lease})`;
-}
-
-/** etcd's words: a key, its create revision, its lease; "seen since" because etcd records no time. */
-export function etcdTerms(format: EtcdFormat, hasLease: boolean): StoreTerms {
-  const election = format === 'etcd-election';
-  return {
-    storeLabel: 'etcd',
-    versionName: 'create revision of the holder key',
-    since: 'Seen since',
-    ...(hasLease ? { ttl: 'Lease TTL' } : {}),
-    liveness: hasLease
-      ? 'The key lives on its holder’s lease: it goes when the holder stops keeping the lease alive and the TTL runs out.'
-      : 'The key has no lease: it stays until its owner or an operator deletes it.',
-    effect: election
-      ? 'Clearing deletes the leader’s key; the next candidate becomes leader, and the old leader is not told: it keeps acting as leader until it next checks its key.'
-      : `Clearing deletes the holder’s key;${QUEUED.includes(format) ? ' the first waiter gets the lock at once, and' : ''} the holder is not told: its work keeps running.`,
-    rule: 'etcd rule: one transaction, If(CreateRevision(key) == the revision you see) Then Delete(key), on the holder only. A successor’s key has a newer revision, so it is never deleted; waiters are never released (removing a waiter’s key can let two contenders hold the lock at once), and the lease is never revoked (that would drop every key of the holder’s session).',
-    trail:
-      'Force-releases and Lockboard’s own etcd holders are recorded under lockboard/audit/ in the same etcd; other clients record nothing.',
-  };
 }

@@ -3,7 +3,8 @@
 // after waiting), so Lockboard refuses it and says why (facts-coordination.md Part B §2).
 import type { LockView } from '../../store';
 import { identityOf, type EtcdKv, type EtcdReading } from './formats';
-import { etcdTerms, leaseLabel, seenSince, type LeaseInfo, type ViewContext } from './view';
+import { leaseLabel, seenSince, type LeaseInfo, type ViewContext } from './view';
+import { etcdTerms } from './words';
 
 const ordinal = (n: number) =>
   `${n}${n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'}`;

@@ -1,7 +1,7 @@
 // Lock files in the registry: file:///DIR[?depth=N&audit=/dir]. Node's fs only: no SDK to load. Lockboard's own lock
 // (`lockboard run --source file:///DIR`) is a generation directory `<name>.lockd/` inside DIR.
 import { holdOn, runOptions, type StoreDefinition } from '../types';
-import { FILES_VERSION } from './entry';
+import { FILES_VERSION } from './version';
 import { parseFilesSource } from './source';
 
 export const files: StoreDefinition = {
@@ -28,7 +28,7 @@ export const files: StoreDefinition = {
     return new FilesLockStore(src, { longHeldMs: o.longHeldMs });
   },
   async acquire(spec, name, o) {
-    const [{ acquireFileLock }, { FilesLockStore }] = await Promise.all([import('./lock'), import('./store')]);
+    const [{ acquireFileLock }, { FilesLockStore }] = await Promise.all([import('./acquire'), import('./store')]);
     const src = parseFilesSource(spec.url);
     const store = new FilesLockStore(src);
     return holdOn({

@@ -84,14 +84,3 @@ export const sameIdentity = (a: Identity, b: Identity): boolean => versionOf(a) 
 /** The same file, written since (a refresh: new mtime, same inode and birth). */
 export const sameFile = (a: Identity, b: Identity): boolean =>
   a.dev === b.dev && a.ino === b.ino && a.birthNs === b.birthNs;
-
-export function parseVersion(v: string): Pick<Identity, 'dev' | 'ino' | 'birthNs'> | null {
-  const m = /^(\d+)\.(\d+)\.(\d+)\.\d+\.\d+\.[0-9a-f]{16}$/.exec(v);
-  return m ? { dev: BigInt(m[1]!), ino: BigInt(m[2]!), birthNs: BigInt(m[3]!) } : null;
-}
-
-export const FILES_VERSION = {
-  test: (v: string) => parseVersion(v) !== null,
-  describe:
-    'a lock-file version is DEV.INO.BIRTH_NS.MTIME_NS.SIZE.SHA256 (device, inode, birth and modification times in ns, size, 16 hex digits of the content hash), e.g. 65024.2231689.1764060000123456789.1764060000123456789.0.e3b0c44298fc1c14, as `lockboard status --json` shows it',
-};

@@ -6,7 +6,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { newGeneration, releaseGeneration, tryAcquireGeneration } from './gendir';
-import { entryAt, identityOf, parseVersion, sameFile, versionOf } from './entry';
+import { entryAt, identityOf, sameFile, versionOf } from './entry';
+import { parseVersion } from './version';
 
 export type ProtocolResult =
   { outcome: 'released' | 'gone' | 'refreshed' } | { outcome: 'changed'; detail?: string; side?: string };

@@ -2,11 +2,9 @@
 // loaded when a source is opened (LOCKBOARD_GCS_ENDPOINT for the emulator, else Application Default Credentials).
 import type { Storage } from '@google-cloud/storage';
 import { isLoopback, type OpenOptions, type SourceSpec, type StoreDefinition } from '../types';
+import { parseGcsSource, splitGcsLockUrl } from './source';
 import { GCS_VERSION } from './version';
 
-const URL_FORM = /^gs:\/\/([^/?#]*)(?:\/([^?#]*))?$/;
-// the characters GCS allows; a name GCS refuses for its length is refused by GCS itself, naming it
-const BUCKET = /^[a-z0-9](?:[a-z0-9._-]{0,220}[a-z0-9])?$/;
 const clients = new Map<string, Storage>();
 
 async function storageFor(env: OpenOptions['env']): Promise<Storage> {
@@ -27,20 +25,8 @@ export const gcs: StoreDefinition = {
   watchIntervalMs: 2_000,
   schemes: ['gs'],
   form: 'gs://BUCKET/PREFIX',
-  parse(url) {
-    const m = URL_FORM.exec(url);
-    if (!m) throw new Error(`expected gs://BUCKET/PREFIX, got ${JSON.stringify(url)}`);
-    const [, bucket = '', prefix = ''] = m;
-    if (!BUCKET.test(bucket)) throw new Error(`${JSON.stringify(bucket)} is not a bucket name (in ${url})`);
-    if (prefix && (!prefix.endsWith('/') || prefix.startsWith('/')))
-      throw new Error(`"${url}": the prefix must end with "/" (gs://${bucket}/${prefix}/)`);
-    return { kind: 'gcs', id: `gs://${bucket}/${prefix}`, bucket, bucketId: bucket, prefix, url: `gs://${bucket}/` };
-  },
-  splitLockUrl(url) {
-    const m = URL_FORM.exec(url);
-    if (!m || !m[2] || m[2].endsWith('/')) return undefined;
-    return { source: `gs://${m[1]}/`, name: m[2] };
-  },
+  parse: parseGcsSource,
+  splitLockUrl: splitGcsLockUrl,
   configIssues(env, o) {
     return o.demo && !isLoopback(env.LOCKBOARD_GCS_ENDPOINT)
       ? [

@@ -1,6 +1,7 @@
 // Locks in Cloud Storage through the one LockStore interface: one objects.list per 1 000 objects and page, the
 // force-release conditioned on generation and metageneration (refreshed / confirmed: false as GCS answers them), the
 // audit trail as objects in the bucket.
+import { assertObjectLockName } from '../../objects/object-name';
 import type { Storage } from '@google-cloud/storage';
 import type { AuditRecord } from '../../audit/record';
 import { DEFAULT_AUDIT_PREFIX } from '../../holding/options';
@@ -15,8 +16,8 @@ import { forceReleaseLock } from './force-release';
 import { startGcsFeed } from './feed';
 import { getLock, listLocks } from './list';
 import { observeNotification, type GcsNotification, type Observation } from './notifications';
-import { gcsTerms } from './terms';
 import { GCS_VERSION } from './version';
+import { gcsView } from './view';
 
 export interface GcsStoreOptions {
   storage: Storage;
@@ -93,11 +94,13 @@ export class GcsLockStore implements LockStore {
   }
 
   async inspect(name: string): Promise<LockView | null> {
+    assertObjectLockName(this.source, name);
     const lock = await getLock({ ...this.base(), name });
     return lock && this.view(lock);
   }
 
   async forceRelease(r: ReleaseRequest): Promise<StoreReleaseResult> {
+    assertObjectLockName(this.source, r.name);
     assertVersion(this, r.version);
     const [generation, metageneration] = r.version.split('.') as [string, string | undefined];
     const result = await forceReleaseLock({
@@ -159,18 +162,4 @@ export class GcsLockStore implements LockStore {
   private view(lock: LockInfo): LockView {
     return gcsView(lock, this.source);
   }
-}
-
-/** The GCS view of a LockInfo just built for it (filled in place: one object per lock); version = generation.metageneration. */
-export function gcsView(lock: LockInfo, source: string): LockView {
-  const view = lock as LockView;
-  // Terraform's gcs backend takes the .tflock's generation as its lock ID
-  if (lock.format === 'terraform')
-    view.details = [...lock.details, ['Equivalent command', `terraform force-unlock ${lock.generation}`]];
-  view.store = 'gcs';
-  view.source = source;
-  view.version = `${lock.generation}.${lock.metageneration}`;
-  view.versionLabel = `generation ${lock.generation} / metageneration ${lock.metageneration}`;
-  view.terms = gcsTerms(lock);
-  return view;
 }

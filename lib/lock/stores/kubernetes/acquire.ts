@@ -2,24 +2,18 @@
 // the Lease; create it when absent; take it when nobody holds it, or when this candidate has seen it unchanged for
 // its leaseDurationSeconds on its own clock (never by comparing the writer's renewTime with ours); otherwise wait.
 import { LockOptionsError } from '../../errors';
-import { defaultIdentity } from '../../holding/options';
+import { defaultIdentity, type LeaseRequest } from '../../holding/options';
 import { MAX_TIMER_MS, monotonicNow } from '../../time';
 import type { LockInfo } from '../../types';
 import { waitForLock } from '../../holding/wait';
 import { KubeRequestError, microTime, type Lease, type LeaseApi } from './lease';
 import { KubeLeaseLock, type KubeLockSettings } from './lock';
 
-export interface KubeAcquireOptions {
+export interface KubeAcquireOptions extends Omit<LeaseRequest, 'purpose'> {
   api: LeaseApi;
   namespace: string;
   /** The Lease's name. */
   name: string;
-  identity?: string;
-  ttlMs?: number;
-  refreshIntervalMs?: number;
-  timeoutMs?: number;
-  signal?: AbortSignal;
-  onWait?: (holder: LockInfo) => void;
   /** The holder as the store shows it, for onWait and timeouts. */
   holder?: () => Promise<LockInfo | null>;
 }

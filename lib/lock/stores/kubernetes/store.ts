@@ -10,7 +10,7 @@ import { startLeaseFeed } from './feed';
 import { notALock, readLease } from './formats';
 import type { Lease, LeaseApi } from './lease';
 import { putCleared } from './release';
-import { kubeTerms } from './terms';
+import { kubeTerms } from './words';
 import { KUBERNETES_VERSION, parseVersion } from './version';
 import { viewOf, type Observations } from './view';
 

@@ -6,7 +6,7 @@ import type { LockView } from '../../store';
 import type { LockHealth } from '../../types';
 import { readLease, type LeaseReading } from './formats';
 import { keyOf, timeOf, type Lease } from './lease';
-import { kubeTerms } from './terms';
+import { kubeTerms } from './words';
 import { annotationsNote, boundedAnnotations } from './untrusted';
 import { versionOfLease } from './version';
 import { droppedNote, joinNotes } from '../../support/untrusted';

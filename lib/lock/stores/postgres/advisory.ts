@@ -3,12 +3,9 @@
 // pg_terminate_backend: same pid, same backend_start at full precision (µs), the lock still granted to it.
 import { crc32 } from 'node:zlib';
 import type { LockView } from '../../store';
-import { ADVISORY_TERMS, maskQuery } from './terms';
+import { ADVISORY_TERMS } from './words';
+import { maskQuery } from './mask';
 import type { LockHealth } from '../../types';
-
-export interface Queryable {
-  query<R = Record<string, unknown>>(text: string, values?: unknown[]): Promise<{ rows: R[]; rowCount: number | null }>;
-}
 
 export const ADVISORY_QUERY = `
 SELECT l.database::text AS database, d.datname, l.classid::text AS classid, l.objid::text AS objid, l.objsubid,

@@ -2,7 +2,7 @@
 // each row dated by the server (a trigger), never by a writer.
 import type { AuditRecord } from '../../audit/record';
 import { signAuditFields } from '../../audit/trust';
-import type { Queryable } from './advisory';
+import type { Queryable } from './tables';
 import { findLockTables, ident } from './tables';
 
 export class PostgresAuditTrail {

@@ -75,7 +75,7 @@ export const postgres: StoreDefinition = {
     }
   },
   async acquire(spec, name, o) {
-    const [{ acquirePgLock }, { client, close }] = await Promise.all([import('./lock'), connect(spec, o, true)]);
+    const [{ acquirePgLock }, { client, close }] = await Promise.all([import('./acquire'), connect(spec, o, true)]);
     return holdOn({
       name: `${spec.id} ${name}`,
       close,

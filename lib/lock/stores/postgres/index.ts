@@ -1,7 +1,8 @@
 // lockboard/postgres: Lockboard's lock on PostgreSQL and the PostgreSQL lock store (advisory locks with their holders,
 // lock tables found by shape; guarded force-release). Needs the `pg` package.
-export { acquirePgLock, initLockTables, PgLock, withPgLock, type PgAcquireOptions } from './lock';
+export { acquirePgLock, withPgLock, type PgAcquireOptions } from './acquire';
+export { initLockTables, PgLock } from './lock';
 export { PostgresLockStore, type PostgresStoreOptions } from './store';
-export { advisoryKey, wellKnownKey, type Queryable } from './advisory';
-export { findLockTables, type LockTable, type TableKind } from './tables';
+export { advisoryKey, wellKnownKey } from './advisory';
+export { findLockTables, type LockTable, type Queryable, type TableKind } from './tables';
 export { parsePostgresSource } from './source';

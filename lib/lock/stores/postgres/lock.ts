@@ -3,28 +3,17 @@
 // holder's own connection (no TTL to guess); a dead holder's row is taken over in the same INSERT … ON CONFLICT
 // statement; the fencing token comes from a sequence; a release records the outcome (and the problem and details when
 // the block threw) in lockboard_released, beside the locks. The lock holds as long as the given connection lives.
-import { hostname } from 'node:os';
-import { LockLostError, LockOptionsError } from '../../errors';
-import { runHolding } from '../../holding/hold';
-import { defaultIdentity, validateLockName } from '../../holding/options';
-import { waitForLock } from '../../holding/wait';
-import type { LockInfo } from '../../types';
-import type { Queryable } from './advisory';
+import { LockLostError } from '../../errors';
+import type { Queryable } from './tables';
 import { ident } from './tables';
 
-export interface PgAcquireOptions {
-  /** A dedicated pg Client (not a Pool): the lock lives as long as this connection's session. */
+/** What a held lock needs of the acquire's options. */
+export interface PgLockSettings {
   client: Queryable;
   name: string;
-  identity?: string;
-  purpose?: string;
-  /** undefined = wait without limit; 0 = try once. */
-  timeoutMs?: number;
-  signal?: AbortSignal;
+  schema: string;
   /** How often the holder checks its row is still there (an operator may have released it); default 5 s. */
   checkIntervalMs?: number;
-  schema?: string;
-  onWait?: (holder: LockInfo) => void;
 }
 
 /** `lockboard postgres init`: Lockboard's own tables (never anyone else's), created only if absent. */
@@ -39,16 +28,6 @@ export async function initLockTables(db: Queryable, schema = 'public'): Promise<
   await db.query(`CREATE SEQUENCE IF NOT EXISTS ${s}.lockboard_fence`);
 }
 
-const acquireSql = (s: string) => `
-INSERT INTO ${s}.lockboard_locks AS l (name, pid, backend_us, identity, host, purpose, token, acquired_at)
-SELECT $1, pg_backend_pid(), (extract(epoch from a.backend_start) * 1000000)::bigint::text, $2, $3, $4, nextval('${s}.lockboard_fence'), now()
-FROM pg_stat_activity a WHERE a.pid = pg_backend_pid()
-ON CONFLICT (name) DO UPDATE SET pid = EXCLUDED.pid, backend_us = EXCLUDED.backend_us, identity = EXCLUDED.identity,
-  host = EXCLUDED.host, purpose = EXCLUDED.purpose, token = EXCLUDED.token, acquired_at = EXCLUDED.acquired_at
-WHERE NOT EXISTS (SELECT 1 FROM pg_stat_activity b WHERE b.pid = l.pid
-                  AND (extract(epoch from b.backend_start) * 1000000)::bigint::text = l.backend_us)
-RETURNING token::text, (xmax <> 0) AS took_over`;
-
 export class PgLock extends EventTarget {
   readonly signal: AbortSignal;
   private readonly controller = new AbortController();
@@ -56,7 +35,7 @@ export class PgLock extends EventTarget {
   private done = false;
 
   constructor(
-    private readonly o: PgAcquireOptions & { schema: string },
+    private readonly o: PgLockSettings,
     readonly fencingToken: string,
     readonly tookOver: boolean,
   ) {
@@ -110,49 +89,4 @@ export class PgLock extends EventTarget {
   async [Symbol.asyncDispose](): Promise<void> {
     await this.release();
   }
-}
-
-export async function acquirePgLock(o: PgAcquireOptions): Promise<PgLock> {
-  if (!o?.client || typeof o.client.query !== 'function')
-    throw new LockOptionsError('Expected `client` to be a connected pg Client');
-  validateLockName(o.name);
-  const schema = o.schema ?? 'public';
-  await initLockTables(o.client, schema);
-  const identity = o.identity ?? defaultIdentity();
-  return waitForLock(
-    o,
-    async () => {
-      const { rows } = await o.client.query<{ token: string; took_over: boolean }>(acquireSql(ident(schema)), [
-        o.name,
-        identity,
-        hostname(),
-        o.purpose ?? null,
-      ]);
-      return rows[0] ? new PgLock({ ...o, schema }, rows[0].token, rows[0].took_over) : null;
-    },
-    async () => {
-      const { rows } = await o.client.query<{ identity: string; acquired_at: Date; token: string }>(
-        `SELECT identity, acquired_at, token::text FROM ${ident(schema)}.lockboard_locks WHERE name = $1`,
-        [o.name],
-      );
-      const h = rows[0];
-      return h
-        ? ({
-            name: o.name,
-            identity: h.identity,
-            createdAt: h.acquired_at.toISOString(),
-            generation: h.token,
-          } as LockInfo)
-        : null;
-    },
-  );
-}
-
-/** Runs `fn` holding the lock; when it throws, the release records the error's type and details in lockboard_released. */
-export async function withPgLock<T>(o: PgAcquireOptions, fn: (lock: PgLock) => Promise<T>): Promise<T> {
-  const lock = await acquirePgLock(o);
-  return runHolding(lock, fn, async (outcome) => {
-    const e = outcome.error instanceof Error ? outcome.error : new Error(String(outcome.error));
-    await lock.release(outcome.failed ? { problem: e.name, details: e.message } : undefined);
-  });
 }

@@ -1,6 +1,6 @@
 // A lock table's rows as the console shows them, one keyset page at a time (table-pages.ts): each shape's columns
 // read as its library writes them, times on the server, the holder's backend checked where the shape records it.
-import type { Queryable } from './advisory';
+import type { Queryable } from './tables';
 import { pageOf, type RowPage } from './table-pages';
 import type { LockTable } from './tables';
 

@@ -1,7 +1,11 @@
 // Lock tables, found in the configured schemas by their shape: the unique-index design (`locks(named, pid, ins)` with
 // its `released` history), Lockboard's own (`lockboard_locks`), ShedLock, Liquibase's DATABASECHANGELOGLOCK and
 // db-scheduler. Each row is released by one conditional statement on exactly the version the operator saw.
-import type { Queryable } from './advisory';
+
+/** What Lockboard needs of a pg Client or Pool: one query at a time. */
+export interface Queryable {
+  query<R = Record<string, unknown>>(text: string, values?: unknown[]): Promise<{ rows: R[]; rowCount: number | null }>;
+}
 
 export type TableKind = 'unique-index' | 'lockboard-table' | 'shedlock' | 'liquibase' | 'db-scheduler';
 
@@ -23,7 +27,8 @@ export interface HistoryTable {
   at?: string;
 }
 
-const SHAPES: [TableKind, string[]][] = [
+/** Each kind of lock table by the columns it must have (the MySQL store recognises the same tools by the same columns). */
+export const SHAPES: [TableKind, string[]][] = [
   ['lockboard-table', ['name', 'pid', 'backend_us', 'identity', 'token', 'acquired_at']],
   ['unique-index', ['named', 'pid', 'ins']],
   ['shedlock', ['name', 'lock_until', 'locked_at', 'locked_by']],

@@ -2,7 +2,7 @@
 // ("connect ECONNREFUSED 127.0.0.1:5432", "Connection terminated unexpectedly"), which the console showed as "The
 // lock store is unavailable". Such errors become "Cannot reach PostgreSQL at …" with a network code (store-errors.ts:
 // the console's unreachable note, the CLI's exit 3); an error the server answered (a SQLSTATE) is left as it is.
-import type { Queryable } from './advisory';
+import type { Queryable } from './tables';
 
 /** Network codes, and the SQLSTATEs of a server going away (admin shutdown, crash, connection failure). */
 const NETWORK =

@@ -2,29 +2,20 @@
 // in-process MemoryRedisLocks). Waiting reads the holder with backoff (no repeated SETs piling on), until timeoutMs.
 import { sleep } from '../../holding/backoff';
 import { LockOptionsError, LockTimeoutError } from '../../errors';
-import { releasedEvent, runHolding } from '../../holding/hold';
-import { defaultIdentity, validateLockName } from '../../holding/options';
+import { holdAndRelease } from '../../holding/hold';
+import { defaultIdentity, validateLockName, type LeaseRequest } from '../../holding/options';
 import { MAX_TIMER_MS, monotonicNow } from '../../time';
 import { waitForLock } from '../../holding/wait';
-import type { LockInfo } from '../../types';
 import type { RedisClientLike } from './conn';
 import { fenceKeyFor, lockValue, redisBackend, RedisLock, type RedisLockBackend } from './lock';
 import { MemoryRedisLocks } from './memory';
 import { RedisLockStore } from './store';
 
-export interface RedisAcquireOptions {
+export interface RedisAcquireOptions extends LeaseRequest {
   /** A connected node-redis client or cluster, or a MemoryRedisLocks for tests. */
   client: RedisClientLike | MemoryRedisLocks;
   /** The key, e.g. `locks:deploy-prod`. */
   name: string;
-  identity?: string;
-  purpose?: string;
-  ttlMs?: number;
-  refreshIntervalMs?: number;
-  /** undefined = wait without limit; 0 = try once. */
-  timeoutMs?: number;
-  signal?: AbortSignal;
-  onWait?: (holder: LockInfo) => void;
   /** Audit events in this stream (default `lockboard:audit`), or false. Ignored for MemoryRedisLocks. */
   audit?: { stream?: string } | false;
 }
@@ -51,16 +42,15 @@ export async function acquireRedisLock(o: RedisAcquireOptions): Promise<RedisLoc
 /** Runs `fn` while holding the lock, releases it after, and records the outcome (ok / error) in the stream. */
 export async function withRedisLock<T>(o: RedisAcquireOptions, fn: (lock: RedisLock) => Promise<T>): Promise<T> {
   const lock = await acquireRedisLock(o);
-  return runHolding(lock, fn, async (outcome) => {
-    const released = await lock.release().catch((err: unknown) => {
-      if (!outcome.failed) throw err;
-      return 'already-lost' as const;
-    });
-    if (o.client instanceof MemoryRedisLocks || o.audit === false) return;
-    await storeOf(o)
-      .record(releasedEvent(o.name, lock.fencingToken, outcome, released === 'released'))
-      .catch(() => undefined);
-  });
+  const untracked = o.client instanceof MemoryRedisLocks || o.audit === false;
+  const trail = {
+    lock: o.name,
+    record: (e: Record<string, string>) =>
+      storeOf(o)
+        .record(e)
+        .catch(() => undefined),
+  };
+  return holdAndRelease(lock, fn, untracked ? null : trail);
 }
 
 /**

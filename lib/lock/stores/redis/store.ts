@@ -14,7 +14,7 @@ import { isOversized, readBatch, readOne } from './read';
 import { MAX_BODY_BYTES } from '../../objects/formats/types';
 import { releaseScript } from './release';
 import { REDIS_VERSION } from './version';
-import { redisTerms } from './terms';
+import { redisTerms } from './words';
 import { redisView } from './view';
 
 export interface RedisStoreOptions {

@@ -5,7 +5,7 @@ import type { LockView } from '../../store';
 import type { LockHealth } from '../../types';
 import { joinNotes } from '../../support/untrusted';
 import { versionOf, type RedisKeyRead, type RedisReading } from './formats';
-import { redisTerms } from './terms';
+import { redisTerms } from './words';
 
 /** A Redis lock as every store shows it; `firstSeen` keeps "seen since" for formats that record no time. */
 export function redisView(

@@ -4,8 +4,8 @@
 import { randomBytes } from 'node:crypto';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { LockOptionsError } from '../../errors';
-import { releasedEvent, runHolding } from '../../holding/hold';
-import { leaseSettings } from '../../holding/options';
+import { holdAndRelease } from '../../holding/hold';
+import { leaseSettings, type LeaseRequest } from '../../holding/options';
 import { waitForLock } from '../../holding/wait';
 import type { LockView } from '../../store';
 import { s3Status, S3Objects } from './objects';
@@ -13,19 +13,11 @@ import { heldBody, S3Lock, type S3LockSettings } from './lock';
 import { S3LockStore } from './store';
 import { lockboardFields } from './view';
 
-export interface S3AcquireOptions {
+export interface S3AcquireOptions extends LeaseRequest<LockView> {
   client: S3Client;
   bucket: string;
   /** The object key, e.g. `locks/deploy-prod`. */
   name: string;
-  identity?: string;
-  purpose?: string;
-  ttlMs?: number;
-  refreshIntervalMs?: number;
-  /** undefined = wait without limit; 0 = try once. */
-  timeoutMs?: number;
-  signal?: AbortSignal;
-  onWait?: (holder: LockView) => void;
   /** Audit events (acquired, took-over, released) under this prefix of the bucket, or false for none. */
   audit?: { prefix?: string } | false;
 }
@@ -75,17 +67,15 @@ export async function acquireS3Lock(o: S3AcquireOptions): Promise<S3Lock> {
 /** Runs `fn` while holding the lock and releases it after, whatever `fn` does. */
 export async function withS3Lock<T>(o: S3AcquireOptions, fn: (lock: S3Lock) => Promise<T>): Promise<T> {
   const lock = await acquireS3Lock(o);
-  return runHolding(lock, fn, async (outcome) => {
-    const released = await lock.release().catch((err: unknown) => {
-      if (!outcome.failed) throw err;
-      return 'already-lost' as const;
-    });
-    if (o.audit === false) return;
-    const store = new S3LockStore({ client: o.client, bucket: o.bucket, auditPrefix: auditPrefixOf(o) });
-    await store
-      .record(releasedEvent(o.name, lock.fencingToken, outcome, released === 'released'))
-      .catch(() => undefined);
-  });
+  const store = () => new S3LockStore({ client: o.client, bucket: o.bucket, auditPrefix: auditPrefixOf(o) });
+  const trail = {
+    lock: o.name,
+    record: (e: Record<string, string>) =>
+      store()
+        .record(e)
+        .catch(() => undefined),
+  };
+  return holdAndRelease(lock, fn, o.audit === false ? null : trail);
 }
 
 function settingsOf(o: S3AcquireOptions): S3LockSettings {

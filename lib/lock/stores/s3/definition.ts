@@ -2,12 +2,8 @@
 // when a source is opened, with its own variables (AWS_REGION, AWS_ENDPOINT_URL_S3 for an emulator, path style).
 import type { S3Client } from '@aws-sdk/client-s3';
 import { holdOn, isLoopback, missingSdk, runOptions, type OpenOptions, type StoreDefinition } from '../types';
+import { parseS3Source, splitS3LockUrl } from './source';
 import { S3_VERSION } from './version';
-
-const URL_FORM = /^s3:\/\/([^/?#]*)(?:\/([^?#]*))?(?:\?(.*))?$/;
-const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
-const NO_CONDITIONAL_DELETES =
-  'its endpoint is configured as lacking conditional deletes, and Lockboard never sends an unconditional DELETE.';
 
 async function s3Client(env: OpenOptions['env']): Promise<S3Client> {
   let sdk: typeof import('@aws-sdk/client-s3');
@@ -39,30 +35,8 @@ export const s3: StoreDefinition = {
   watchIntervalMs: 3_000,
   schemes: ['s3'],
   form: 's3://BUCKET/PREFIX',
-  parse(url) {
-    const m = URL_FORM.exec(url);
-    if (!m) throw new Error(`expected s3://BUCKET/PREFIX, got ${JSON.stringify(url)}`);
-    const [, bucket = '', prefix = '', query] = m;
-    if (!BUCKET.test(bucket)) throw new Error(`${JSON.stringify(bucket)} is not a bucket name (in ${url})`);
-    if (query !== undefined && query !== 'conditional-deletes=false')
-      throw new Error(`"${url}": the only source option is ?conditional-deletes=false`);
-    if (prefix && (!prefix.endsWith('/') || prefix.startsWith('/')))
-      throw new Error(`"${url}": the prefix must end with "/" (s3://${bucket}/${prefix}/)`);
-    return {
-      kind: 's3',
-      id: `s3://${bucket}/${prefix}`,
-      bucket,
-      bucketId: `s3://${bucket}`,
-      prefix,
-      url: `s3://${bucket}/`,
-      ...(query ? { readOnly: NO_CONDITIONAL_DELETES } : {}),
-    };
-  },
-  splitLockUrl(url) {
-    const m = URL_FORM.exec(url);
-    if (!m || m[3] !== undefined || !m[2] || m[2].endsWith('/')) return undefined;
-    return { source: `s3://${m[1]}/`, name: m[2] };
-  },
+  parse: parseS3Source,
+  splitLockUrl: splitS3LockUrl,
   configIssues(env, o) {
     const issues = [];
     if (o.demo && !isLoopback(env.AWS_ENDPOINT_URL_S3))

@@ -7,7 +7,7 @@ import type { ObjectIdentity } from '../../objects/inspect';
 import type { LockView } from '../../store';
 import type { LockInfo } from '../../types';
 import type { S3Body, S3Listed } from './objects';
-import { s3Terms } from './terms';
+import { s3Terms } from './words';
 
 /** Lockboard's S3 lock bodies are under 1 KiB: objects this small are read to find them. */
 export const LOCKBOARD_BODY_LIMIT = 4096;

@@ -38,7 +38,7 @@ export const zookeeper: StoreDefinition = {
     const path = pathOfName(name);
     // the session is the lease: its timeout is the lock's TTL (the server bounds it to 2-20 ticks)
     const [{ acquireZooKeeperLock }, { ZooKeeperLockStore }, conn] = await Promise.all([
-      import('./lock'),
+      import('./acquire'),
       import('./store'),
       connectZooKeeper(source, { sessionTimeoutMs: o.ttlMs }),
     ]);

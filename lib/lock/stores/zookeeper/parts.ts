@@ -4,7 +4,7 @@
 import { notALockView, type LockView } from '../../store';
 import { lockOfPath } from './feed';
 import { isKazooLease, recipeNode } from './recipes';
-import { zookeeperTerms } from './terms';
+import { zookeeperTerms } from './words';
 
 export function isContenderNode(path: string): boolean {
   const base = path.slice(path.lastIndexOf('/') + 1);

@@ -13,7 +13,7 @@ import { readLock, type ZkLock } from './read';
 import { assertAccepted, deleteExactly, targetOf } from './release';
 import { readSessions, type Sessions } from './sessions';
 import { nameOfPath, pathOfName } from './source';
-import { zookeeperTerms } from './terms';
+import { zookeeperTerms } from './words';
 import { identityOf, zookeeperView } from './view';
 import { ZOOKEEPER_VERSION } from './version';
 import { walkLocks } from './walk';

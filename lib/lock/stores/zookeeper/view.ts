@@ -9,7 +9,7 @@ import { KAZOO_649, kazooReaderBeforeWriter, notToldWords } from './not-told';
 import { FORMAT_LABELS } from './recipes';
 import { sessionLabel, type Sessions } from './sessions';
 import { nameOfPath } from './source';
-import { zookeeperTerms } from './terms';
+import { zookeeperTerms } from './words';
 import { versionOf } from './version';
 
 /** What a node's data says of its owner: Lockboard's JSON identity, or the recipe's identifier as text. */

@@ -1,7 +1,37 @@
-// ZooKeeper's words: a node, its session, its sequence; a recipe's holder is never told of a release (not-told.ts says
-// what each keeps believing), so those releases need the sentence accepted; Lockboard's own holder watches its node.
+// ZooKeeper's words and truth table: a node, its session, its sequence. An ephemeral node lives exactly as long as its
+// owner's session (its client heartbeats); a persistent node with an end time (a lease recipe) holds until that time.
+// A recipe's holder is never told of a release (not-told.ts says what each keeps believing), so those releases need
+// the sentence accepted; Lockboard's own holder watches its node.
 import type { StoreTerms } from '../../store';
-import { EPHEMERAL_WORDS, PERSISTENT_WORDS } from './health-words';
+import type { HealthWords } from '../../types';
+
+export const EPHEMERAL_WORDS: HealthWords = {
+  meaning: {
+    healthy: 'Held: the holder’s ephemeral node exists, so its session is open (its client heartbeats).',
+    'long-held': 'Held longer than the configured limit; the holder’s session is still open.',
+  },
+  changes: {
+    healthy: 'It ends when the holder deletes its node or its session ends (ZooKeeper then deletes the node).',
+    'long-held': 'It ends when the holder deletes its node or its session ends (ZooKeeper then deletes the node).',
+  },
+  advice: {
+    healthy: 'Only if you know its holder must stop: its session is open, and it is not told of the release.',
+    'long-held': 'Only if you know its job is stuck: its session is open, and it is not told of the release.',
+  },
+};
+
+export const PERSISTENT_WORDS: HealthWords = {
+  meaning: {
+    healthy: 'Held until the end time its recipe wrote.',
+    expired: 'Past the end time its recipe wrote: the next contender may take it.',
+    'long-held': 'Held longer than the configured limit; its end time has not passed.',
+  },
+  changes: {
+    healthy: 'It ends at the end time its recipe wrote, or when its node is deleted.',
+    expired: 'It stays until the next contender takes it or an operator clears it.',
+  },
+  advice: { expired: 'Yes: its end time has passed.' },
+};
 
 /** `notTold`: the sentence a release must accept (not-told.ts), null when the holder notices its node deleted. */
 export function zookeeperTerms(o: { notTold: string | null; reusedNames: boolean; ephemeral: boolean }): StoreTerms {

@@ -4,7 +4,7 @@ import type { LockView } from '../../store';
 import type { LockHealth } from '../../types';
 import type { TableRow } from './table-rows';
 import type { LockTable } from './tables';
-import { rowTerms } from './terms';
+import { rowTerms } from './words';
 
 const KIND_LABEL: Record<string, string> = {
   'lockboard-table': 'Lockboard lock (PostgreSQL)',

@@ -1,6 +1,8 @@
-// DynamoDB's truth table, per format: a Terraform item never expires and is never refreshed (never called alive); a
-// lock client's lease is judged by two observations a lease apart (a heartbeat writes a new recordVersionNumber);
-// Lockboard's own item expires at the time it names, on the service's clock; a FailClosed item has no lease.
+// DynamoDB's words and truth table, per format: a Terraform item never expires and is never refreshed (never called
+// alive); a lock client's lease is judged by two observations a lease apart (a heartbeat writes a new
+// recordVersionNumber); Lockboard's own item expires at the time it names, on the service's clock; a FailClosed item
+// has no lease.
+import type { StoreTerms } from '../../store';
 import type { HealthWords } from '../../types';
 import type { DynamoReading } from './formats';
 
@@ -55,4 +57,27 @@ export function dynamoHealthWords(r: DynamoReading): HealthWords {
   if (r.format === 'terraform') return TERRAFORM;
   if (r.expiresAtMs !== undefined) return EXPIRING;
   return r.leaseMs !== undefined || r.released ? LEASE : FAIL_CLOSED;
+}
+
+export function dynamoTerms(r: DynamoReading): StoreTerms {
+  const lease = r.leaseMs !== undefined || r.expiresAtMs !== undefined;
+  return {
+    storeLabel: 'DynamoDB',
+    versionName: r.format === 'terraform' ? 'hash of the Info attribute' : 'hash of recordVersionNumber and owner',
+    since: r.acquiredMs === undefined ? 'Seen since' : 'Held since',
+    ...(lease ? { ttl: 'Lease' } : {}),
+    liveness:
+      r.format === 'terraform'
+        ? 'Terraform’s lock item never expires: only its apply’s unlock, `terraform force-unlock` or an operator removes it.'
+        : lease
+          ? 'The holder heartbeats with a new recordVersionNumber within its lease; the same one seen unchanged for longer than the lease means its holder is gone.'
+          : 'No lease: it stays until its owner or an operator removes it.',
+    effect:
+      r.format === 'terraform'
+        ? 'Clearing deletes the lock item; a Terraform run still applying is not told and may write the state.'
+        : 'Clearing deletes the item; its holder learns at its next heartbeat (its condition fails) and should stop.',
+    rule: 'DynamoDB rule: one DeleteItem whose ConditionExpression pins exactly what was read (Terraform: the whole Info string; lock clients: recordVersionNumber and ownerName). DynamoDB refuses it if the item changed, so a successor or a heartbeat is never deleted.',
+    trail: 'Force-releases are recorded in the lockboard-audit table before and after; other tools record nothing.',
+    health: dynamoHealthWords(r),
+  };
 }
