@@ -12,7 +12,8 @@ import {
   renderMetrics,
   type SourceListing,
 } from '@/lib/server/metrics/lock-gauges';
-import { sources } from '@/lib/server/sources';
+import { ALL_SOURCES, sources } from '@/lib/server/sources';
+import { setHeldGauge } from '@/lib/server/metrics/held-gauge';
 import { tokenAccess, viewerOf, type Access } from '@/lib/server/auth/access';
 import { sourcesFor } from '@/lib/server/scoped-sources';
 
@@ -41,6 +42,11 @@ export async function GET(req: Request): Promise<Response> {
         }
       }),
     );
+    // the held-time series of the scraper's locks only (an API token's grants)
+    const all = { id: ALL_SOURCES, sources: access ? sourcesFor(access) : sources() };
+    await setHeldGauge(all.sources, env().LOCKBOARD_LOCK_GAUGE, (cursor, limit) =>
+      queryForConsole(all, { sort: 'held', order: 'desc', limit, ...(cursor ? { cursor } : {}) }, viewer),
+    ).catch(() => undefined); // a source that does not answer is reported by lockboard_source_up
     return new Response(await renderMetrics(listings), {
       headers: { 'content-type': METRICS_CONTENT_TYPE, 'cache-control': 'no-store' },
     });

@@ -3,13 +3,17 @@ import { ConfigError, parseEnv } from '../env';
 import { checkGrantsAtStart } from '../auth/grants-at-start';
 import { AccessFileError } from '../auth/grants';
 import { limitHeapGrowth } from './heap';
+import { openWebhooksFile } from '../notify/config-file';
+import { WebhooksConfigError } from '../notify/config';
 
 try {
-  const config = parseEnv(process.env);
-  limitHeapGrowth(config.LOCKBOARD_HEAP_GROWTH);
-  checkGrantsAtStart(config);
+  const env = parseEnv(process.env);
+  limitHeapGrowth(env.LOCKBOARD_HEAP_GROWTH);
+  checkGrantsAtStart(env); // an unusable access file stops the console here, naming its line
+  openWebhooksFile(env.LOCKBOARD_WEBHOOKS_FILE, process.env).stop(); // a malformed file stops the console here
 } catch (err) {
-  if (!(err instanceof ConfigError) && !(err instanceof AccessFileError)) throw err;
+  if (!(err instanceof ConfigError) && !(err instanceof WebhooksConfigError) && !(err instanceof AccessFileError))
+    throw err;
   console.error(`\n${err.message}\n`);
   process.exit(1);
 }
@@ -29,4 +33,5 @@ void (async () => {
     );
   }
   prepareWatchers(all);
+  (await import('../notify')).startWebhooks();
 })().catch(() => undefined);

@@ -11,7 +11,7 @@ import type { LockInfo } from '../../types';
 import { AuditWriter } from './audit';
 import { listAuditEvents } from './audit-read';
 import { gapPage, trailGap } from '../../objects/around-trail';
-import { BucketObjects } from './client';
+import { BucketObjects, statusOf } from './client';
 import { forceReleaseLock } from './force-release';
 import { startGcsFeed } from './feed';
 import { getLock, listLocks } from './list';
@@ -137,6 +137,17 @@ export class GcsLockStore implements LockStore {
 
   record(fields: Record<string, string>): Promise<string> {
     return new AuditWriter(this.objects, this.auditPrefix).recordNow(fields as never);
+  }
+
+  /** A create-only marker under the audit prefix (ifGenerationMatch=0): true for the one that created it. */
+  async claim(key: string): Promise<boolean> {
+    try {
+      await this.objects.create(`${this.auditPrefix}claims/${key}.json`, '{}', {}, { ifGenerationMatch: 0 });
+      return true;
+    } catch (err) {
+      if (statusOf(err) === 412) return false;
+      throw err;
+    }
   }
 
   /** The change feed: one Cloud Storage notification about this bucket, recorded in its audit trail. */

@@ -194,4 +194,15 @@ export class S3LockStore implements LockStore {
   record(fields: Record<string, string>): Promise<string> {
     return this.trail.record(fields);
   }
+
+  /** A create-only marker under the audit prefix (If-None-Match: *): true for the one that created it. */
+  async claim(key: string): Promise<boolean> {
+    try {
+      await this.objects.put(`${this.auditPrefix}claims/${key}.json`, '{}', { ifNoneMatch: '*' });
+      return true;
+    } catch (err) {
+      if (s3Status(err) === 412 || s3Status(err) === 409) return false;
+      throw err;
+    }
+  }
 }
