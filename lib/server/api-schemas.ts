@@ -21,6 +21,9 @@ export const releaseBatchBody = z.object({
   locks: z.array(z.unknown()).min(1, 'list at least one lock').max(MAX_BATCH, `at most ${MAX_BATCH} locks per batch`),
 });
 
+/** POST /api/webhooks: the webhook to send a test message to. */
+export const webhookTestBody = z.object({ webhook: z.string().min(1).max(64) });
+
 /** GET /api/audit: the page and the export, beside the window (lib/server/audit/events.ts windowSchema). */
 export const auditPageQuery = z.object({
   format: z.enum(['csv']).optional(),

@@ -28,7 +28,8 @@ function parameters(r: RouteDoc) {
 }
 
 function security(r: RouteDoc) {
-  if (r.access === 'viewer' || r.access === 'releaser') return [{ session: [] }, { bearer: [] }];
+  if (r.access === 'viewer' || r.access === 'releaser' || r.access === 'operator')
+    return [{ session: [] }, { bearer: [] }];
   if (r.access === 'metrics' || r.access === 'push') return [{ bearer: [] }];
   return [];
 }

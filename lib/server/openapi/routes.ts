@@ -1,11 +1,18 @@
 // Every route under app/api as the OpenAPI document describes it: its method, the schemas it validates its query and
 // body with (the routes' own zod schemas), who may call it, and its answers. A test walks app/api against this table.
 import { z } from 'zod';
-import { auditPageQuery, lockGetQuery, lockStreamQuery, releaseBatchBody, releaseBody } from '../api-schemas';
+import {
+  auditPageQuery,
+  lockGetQuery,
+  lockStreamQuery,
+  releaseBatchBody,
+  releaseBody,
+  webhookTestBody,
+} from '../api-schemas';
 import { windowSchema } from '../audit/events';
 import { lockQuerySchema } from '../lock-query';
 
-export type Access = 'none' | 'viewer' | 'releaser' | 'metrics' | 'push' | 'next-auth';
+export type Access = 'none' | 'viewer' | 'releaser' | 'operator' | 'metrics' | 'push' | 'next-auth';
 
 export interface RouteDoc {
   path: string;
@@ -132,6 +139,21 @@ export const ROUTES: RouteDoc[] = [
     access: 'metrics',
     produces: 'text/plain',
     answers: { 200: 'The Prometheus text format.', 401: 'No valid bearer token.', 404: 'Metrics are disabled.' },
+  },
+  {
+    path: '/api/webhooks',
+    method: 'get',
+    summary: 'Each webhook (its host only) and its recent deliveries on this replica (operators).',
+    access: 'operator',
+    answers: { 200: 'The webhooks and their deliveries.', ...AUTH },
+  },
+  {
+    path: '/api/webhooks',
+    method: 'post',
+    summary: 'Send a test message to one webhook (operators).',
+    access: 'operator',
+    body: webhookTestBody,
+    answers: { 200: 'What the receiver answered.', ...BAD, ...AUTH },
   },
   {
     path: '/api/gcs-events',
