@@ -359,3 +359,12 @@ describe('the authorization matrix: every route × role × in / out of scope × 
     expect(await getLock({ storage: t.storage, bucket: t.bucket, name: 'ci/build' })).not.toBeNull();
   });
 });
+
+describe('configuration routes', () => {
+  it('webhooks need the operator role over every lock, not over one team’s', async () => {
+    const webhooks = await import('@/app/api/webhooks/route');
+    expect((await call(webhooks.GET, '/api/webhooks', { as: TEAM, groups: ['ci'] })).status).toBe(403);
+    expect((await call(webhooks.GET, '/api/webhooks', { bearer: BOT })).status).toBe(403);
+    expect((await call(webhooks.GET, '/api/webhooks', { as: OPS })).status).toBe(200);
+  });
+});
