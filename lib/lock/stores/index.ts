@@ -2,6 +2,7 @@
 // Definitions load their SDK only when a source of theirs is opened, so a GCS-only install loads no other SDK.
 import { redactUrl } from '../support/redact-url';
 import type { LockStore } from '../store';
+import { azure } from './azure/definition';
 import { dynamodb } from './dynamodb/definition';
 import { files } from './files/definition';
 import { etcd } from './etcd/definition';
@@ -19,6 +20,7 @@ export type { HeldLock, OpenOptions, RunOptions, SourceSpec, StoreDefinition } f
 export const STORES: readonly StoreDefinition[] = [
   gcs,
   s3,
+  azure,
   redis,
   postgres,
   mysql,
