@@ -47,6 +47,8 @@ Lockboard demo is running.
   Console:   ${console_.url}
   Accounts:  operator@demo.lockboard / operator   (can force-release)
              viewer@demo.lockboard / viewer       (read only)
+             ci-team@demo.lockboard / ci-team     (the CI team: operator over gs://lockboard-demo/ci/* only)
+             (LOCKBOARD_ACCESS_FILE=deploy/access.example.yaml: the accounts get what that file grants)
   Audit key: LOCKBOARD_AUDIT_KEY=${o.auditKey}   (signs the trail; set it for the CLI too)
   Long-held: LOCKBOARD_LONG_HELD=10m   (the console marks locks held past 10 min; set it for the CLI to agree)
   Emulator:  GCS ${emulator.url}, S3 ${s3Url} (data in ${o.dataDir})
