@@ -66,11 +66,11 @@ describe('the CLI when a user slips', () => {
     expect(missing.code).toBe(127);
   });
 
-  it('refuses a name with ".." in an object store before reading or recording anything (exit 2)', async () => {
+  it('refuses a ".." name no object has, before recording anything (exit 2); status never calls it free', async () => {
     const source = `gs://${t.bucket}/`;
     const status = await runCli(['status', source, '../../etc/passwd'], env);
     expect(status.code).toBe(2);
-    expect(status.stderr).toMatch(/not a lock name in gs:.*"\.\." segments/);
+    expect(status.stderr).toMatch(/names no object in gs:.*never as a path/);
     const release = await runCli(['release', source, '../x', '--version', '1.1', '--reason', 'probe'], env);
     expect(release.code).toBe(2);
     expect(release.stdout + release.stderr).not.toMatch(/recorded/);

@@ -1,11 +1,15 @@
-// A lock name in an object store (GCS, S3) is an object name, not a path: "a/../b" and "./x" name objects no tool
-// writes as locks, and a user who types them means a path. They are refused before anything is read or recorded, as
-// the lock-file store refuses them (a release of "../x" must not leave an audit record for a lock that never was).
+// A lock name in an object store (GCS, S3) is an object name, not a path: "locks/a/../b" is a name an object may
+// really have (it is listed and released as written), but a user who types "../x" for a name no object has means a
+// path. Such a name is refused before anything is recorded, as the lock-file store refuses it: a release of "../x"
+// must not leave an audit record for a lock that never was, and `status` must not call it "free".
 import { LockOptionsError } from '../errors';
 
-export function assertObjectLockName(source: string, name: string): void {
-  if (name.split('/').some((s) => s === '..' || s === '.'))
+export const hasDotSegments = (name: string): boolean => name.split('/').some((s) => s === '..' || s === '.');
+
+/** Throws for a name with "." or ".." segments: call it once the store found no object of that name. */
+export function refuseAbsentPathName(source: string, name: string): void {
+  if (hasDotSegments(name))
     throw new LockOptionsError(
-      `${JSON.stringify(name)} is not a lock name in ${source}: object names with "." or ".." segments are never locks; give the name as listed (e.g. locks/deploy-prod).`,
+      `${JSON.stringify(name)} names no object in ${source}: "." and ".." are taken as part of an object name, never as a path; give the name as listed (e.g. locks/deploy-prod).`,
     );
 }

@@ -3,7 +3,7 @@
 // one conditional mutation of its kind (release.ts), recorded in the container's trail before and after.
 import type { AuditRecord } from '../../audit/record';
 import { notALockView } from '../../not-a-lock';
-import { assertObjectLockName } from '../../objects/object-name';
+import { refuseAbsentPathName } from '../../objects/object-name';
 import { DEFAULT_AUDIT_PREFIX } from '../../holding/options';
 import { assertVersion, recordedRelease, type LockStore, type LockView, type ReleaseRequest } from '../../store';
 import type { StorePage, StoreReleaseResult } from '../../store';
@@ -93,8 +93,8 @@ export class AzureLockStore implements LockStore {
   }
 
   async inspect(name: string): Promise<LockView | null> {
-    assertObjectLockName(this.source, name);
     const b = await this.o.blobs.head(name);
+    if (!b) refuseAbsentPathName(this.source, name);
     return b ? this.viewOf(b) : null;
   }
 
@@ -119,10 +119,10 @@ export class AzureLockStore implements LockStore {
   }
 
   async forceRelease(r: ReleaseRequest): Promise<StoreReleaseResult> {
-    assertObjectLockName(this.source, r.name);
     assertVersion(this, r.version);
     const seen = parseAzureVersion(r.version);
     const b = await this.o.blobs.head(r.name);
+    if (!b) refuseAbsentPathName(this.source, r.name);
     if (!b) return { outcome: 'gone', current: null, audit: [] };
     const cls = b.name.startsWith(this.auditPrefix) ? null : classifyBlob(b, this.o.container);
     if (cls?.kind === 'free') return { outcome: 'gone', current: null, audit: [] };

@@ -1,7 +1,7 @@
 // Locks in Cloud Storage through the one LockStore interface: one objects.list per 1 000 objects and page, the
 // force-release conditioned on generation and metageneration (refreshed / confirmed: false as GCS answers them), the
 // audit trail as objects in the bucket.
-import { assertObjectLockName } from '../../objects/object-name';
+import { hasDotSegments, refuseAbsentPathName } from '../../objects/object-name';
 import type { Storage } from '@google-cloud/storage';
 import type { AuditRecord } from '../../audit/record';
 import { DEFAULT_AUDIT_PREFIX } from '../../holding/options';
@@ -94,14 +94,15 @@ export class GcsLockStore implements LockStore {
   }
 
   async inspect(name: string): Promise<LockView | null> {
-    assertObjectLockName(this.source, name);
     const lock = await getLock({ ...this.base(), name });
+    if (!lock) refuseAbsentPathName(this.source, name);
     return lock && this.view(lock);
   }
 
   async forceRelease(r: ReleaseRequest): Promise<StoreReleaseResult> {
-    assertObjectLockName(this.source, r.name);
     assertVersion(this, r.version);
+    // "../x" for no object: refused before the attempt is recorded (an object really named so is released as usual)
+    if (hasDotSegments(r.name)) await this.inspect(r.name);
     const [generation, metageneration] = r.version.split('.') as [string, string | undefined];
     const result = await forceReleaseLock({
       storage: this.o.storage,
