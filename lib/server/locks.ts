@@ -1,6 +1,7 @@
 // Console-side lock queries shared by the locks route, the metrics route and server prefetching: every store through
 // its LockStore and the one list cache.
 import 'server-only';
+import type { VerdictCounts } from '@/lib/lock/verdict/verdict';
 import { withoutSensitive, type LockView } from '@/lib/lock/store';
 import { ApiError } from './api-error';
 import { partnersOf } from './pairs';
@@ -36,6 +37,8 @@ export interface LocksResponse {
   total: number;
   /** Locks by health over the whole selection (not only the window). */
   counts: HealthCounts;
+  /** Counts by the holder's verdict over the whole selection (judged locks only). */
+  verdicts?: VerdictCounts;
   /** Objects under the source(s) that are not locks (data, unrecognised, audit events): never listed or releasable. */
   skipped: number;
   /** The next window's cursor; absent at the end of the matched set. */
@@ -114,7 +117,7 @@ export function statusOf(selection: { sources: Source[] }) {
 export function windowOf(selection: { id: string; sources: Source[] }, query: LockQuery, sensitive: boolean) {
   const indexed = selection.sources.map((s) => ({ s, w: watcherFor(s) }));
   const result = runQuery(
-    indexed.map(({ s, w }) => ({ id: s.id, rows: w.index.rows.values(), counts: w.index.counts, size: w.index.size })),
+    indexed.map(({ s, w }) => ({ id: s.id, rows: w.index.rows.values(), counts: w.index.counts, verdicts: w.index.verdicts, size: w.index.size })),
     query,
   );
   const byId = new Map(selection.sources.map((s) => [s.id, s]));
@@ -129,6 +132,7 @@ export function windowOf(selection: { id: string; sources: Source[] }, query: Lo
     matched: result.matched,
     total: result.total,
     counts: result.counts,
+    verdicts: result.verdicts,
     skipped: states.reduce((n, st) => n + st.skipped, 0),
     ...(result.nextCursor ? { nextCursor: result.nextCursor } : {}),
     complete,
