@@ -19,6 +19,8 @@ export interface Evidence {
 /** A store's reading of its holder: the evidence and what it points to, in the store's own words (`says`). */
 export interface HolderSign extends Evidence {
   points: Verdict;
+  /** A judgement that needs a second read (a renewal, an expiry moving): how long until a second look settles it. */
+  settleMs?: number;
   /** The clause of the sentence, e.g. "pid 4711 (python3) is no longer running". */
   says: string;
 }
@@ -27,6 +29,8 @@ export interface LockVerdict {
   verdict: Verdict;
   sentence: string;
   evidence: Evidence[];
+  /** Unknown until a second read this long after the first (`lockboard why --settle` waits it). */
+  settleMs?: number;
 }
 
 const LEAD: Record<Verdict, string> = {
@@ -58,7 +62,9 @@ export function judgeHolder(
   const evidence = signs.map(({ fact, from, at }) => ({ fact, from, at }));
   for (const verdict of VERDICTS) {
     const says = signs.filter((s) => s.points === verdict).map((s) => s.says);
-    if (says.length) return { verdict, sentence: `${LEAD[verdict]}: ${says.join('; ')}.`, evidence };
+    if (!says.length) continue;
+    const settle = Math.max(0, ...signs.map((s) => (verdict === 'unknown' && s.settleMs) || 0));
+    return { verdict, sentence: `${LEAD[verdict]}: ${says.join('; ')}.`, evidence, ...(settle ? { settleMs: settle } : {}) };
   }
   return unread(view.health, view.terms?.liveness);
 }
