@@ -8,6 +8,7 @@ import { files } from './files/definition';
 import { etcd } from './etcd/definition';
 import { gcs } from './gcs/definition';
 import { kubernetes } from './kubernetes/definition';
+import { mysql } from './mysql/definition';
 import { postgres } from './postgres/definition';
 import { redis } from './redis/definition';
 import { s3 } from './s3/definition';
@@ -21,6 +22,7 @@ export const STORES: readonly StoreDefinition[] = [
   s3,
   redis,
   postgres,
+  mysql,
   dynamodb,
   kubernetes,
   files,

@@ -107,6 +107,19 @@ export class FilesLockStore implements LockStore {
     return { view: notALockView({ kind: this.kind, source: this.source, name, what, nowMs: c.nowMs, terms }) };
   }
 
+  /** A create-only marker beside the trail (O_EXCL): true for the one that created it. */
+  async claim(key: string): Promise<boolean> {
+    const dir = path.join(this.src.audit, 'claims');
+    await fs.promises.mkdir(dir, { recursive: true });
+    try {
+      await fs.promises.writeFile(path.join(dir, key), '', { flag: 'wx' });
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw err;
+    }
+  }
+
   record(fields: Record<string, string>): Promise<string> {
     try {
       // The directory each record is of, since several sources may record into one ?audit= directory
