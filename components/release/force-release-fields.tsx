@@ -9,9 +9,9 @@ import type { ReleaseFields } from './use-release-fields';
 export function ForceReleaseFields({ target, fields }: { target: LockInfo; fields: ReleaseFields }) {
   return (
     <>
-      {target.verdict && (
+      {target.sentence && (
         <p className="text-sm font-medium" data-testid="release-verdict">
-          <SafeText text={target.verdict.sentence} />
+          <SafeText text={target.sentence} />
         </p>
       )}
       <ReasonField

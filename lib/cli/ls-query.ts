@@ -73,7 +73,10 @@ export async function indexSource(store: LockStore) {
 
 export async function queryWindow(store: LockStore, q: LockQuery) {
   const { index, skipped, serverTime } = await indexSource(store);
-  const w = runQuery([{ id: store.source, rows: index.rows.values(), counts: index.counts, verdicts: index.verdicts, size: index.size }], q);
+  const w = runQuery(
+    [{ id: store.source, rows: index.rows.values(), counts: index.counts, verdicts: index.verdicts, size: index.size }],
+    q,
+  );
   return { serverTime, locks: w.rows.map((x) => expand(x.row)), matched: w.matched, total: w.total, skipped, w };
 }
 

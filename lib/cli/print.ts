@@ -24,7 +24,7 @@ export function printFields(lock: LockView, held: boolean): void {
     ['lock', `${lock.source} ${lock.name}`],
     ['store', t.storeLabel],
     ['state', stateOf(lock, held)],
-    ['verdict', lock.verdict?.sentence],
+    ['verdict', lock.sentence],
     ['identity', lock.identity],
     ['host / pid', lock.host ? `${lock.host} / ${lock.pid ?? '?'}` : undefined],
     ['purpose', lock.purpose],
@@ -96,8 +96,7 @@ function stateOf(lock: LockView, held: boolean): string {
   if (!lock.releasable) return 'not a lock (never released by Lockboard)';
   if (lock.health === 'free') return 'free (a released marker kept by its library)';
   // one read that cannot prove the holder alive never says "healthy" (issue 52): the verdict says what it can
-  const word = lock.health === 'healthy' && lock.verdict && lock.verdict.verdict !== 'alive' ? `holder ${lock.verdict.verdict}` : lock.health;
-  return held
-    ? `held (${word})`
-    : `free (expired: ${lock.terms.expiredMeans ?? 'the next acquirer takes it over'})`;
+  const word =
+    lock.health === 'healthy' && lock.verdict && lock.verdict !== 'alive' ? `holder ${lock.verdict}` : lock.health;
+  return held ? `held (${word})` : `free (expired: ${lock.terms.expiredMeans ?? 'the next acquirer takes it over'})`;
 }

@@ -9,6 +9,7 @@ import { queryWindow, streamJson } from './ls-query';
 import { definitionByKind, openSource } from '../lock/stores';
 import { auditLine } from './audit-line';
 import { judgedLock } from './why';
+import { verdictOf } from '../lock/verdict/verdict';
 import { EXIT, formatDuration, UsageError } from './common';
 import { escapeText } from '../text/safe-text';
 import { printFields, printTable } from './print';
@@ -107,7 +108,14 @@ export async function storeStatus(t: Target, json: boolean, longHeldMs?: number,
 
 export async function storeRelease(
   t: Target,
-  o: { version?: string; reason: string; operator: string; json: boolean; acceptTwoLeaders?: boolean; ifGone?: boolean },
+  o: {
+    version?: string;
+    reason: string;
+    operator: string;
+    json: boolean;
+    acceptTwoLeaders?: boolean;
+    ifGone?: boolean;
+  },
 ): Promise<number> {
   if (o.ifGone) return releaseIfGone(t, o);
   const shape = definitionByKind(t.spec.kind).versionShape;
@@ -166,10 +174,11 @@ async function releaseIfGone(
     console.log(escapeText(`Not released: ${t.name} is not there (nothing holds it in ${t.spec.id}).`));
     return EXIT.gone;
   }
-  const verdict = seen.verdict;
+  const verdict = verdictOf(seen);
   if (verdict?.verdict !== 'gone') {
     const said = verdict ? `judged ${verdict.verdict}: ${verdict.sentence}` : 'not judged (not a held lock)';
-    if (o.json) console.log(JSON.stringify({ outcome: 'not-gone', verdict: verdict?.verdict ?? null, current: seen }, null, 2));
+    if (o.json)
+      console.log(JSON.stringify({ outcome: 'not-gone', verdict: verdict?.verdict ?? null, current: seen }, null, 2));
     else console.log(escapeText(`Not released (--if-gone): its holder is ${said} Nothing was touched.`));
     return EXIT.refused;
   }

@@ -3,6 +3,7 @@
 // judge (a renewal or an expiry moving needs two reads one interval apart).
 import type { LockStore, LockView } from '../lock/store';
 import { openSource } from '../lock/stores';
+import { verdictOf } from '../lock/verdict/verdict';
 import { escapeText } from '../text/safe-text';
 import { COMMON_HELP, COMMON_OPTIONS, EXIT, EXIT_CODES_HELP, parseFlags, UsageError } from './common';
 import { SOURCE_LINES } from './help-stores';
@@ -31,7 +32,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** The lock, read a second time one interval later when asked and the first read could not judge. */
 export async function judgedLock(store: LockStore, name: string, settle: boolean): Promise<LockView | null> {
   const first = await store.inspect(name);
-  const wait = first?.verdict?.settleMs;
+  const wait = first?.settleMs;
   if (!settle || !wait) return first;
   await sleep(wait);
   return store.inspect(name);
@@ -48,10 +49,16 @@ export async function whyCommand(argv: string[]): Promise<number> {
   const store = await openSource(t.spec, { env: t.env, role: 'cli' });
   const lock = await judgedLock(store, t.name!, values.settle === true).finally(() => store.close());
   const code = !lock || lock.health === 'free' ? EXIT.free : !lock.releasable ? EXIT.notALock : EXIT.ok;
-  const verdict = lock?.verdict;
+  const verdict = lock ? verdictOf(lock) : undefined;
   if (values.json) {
     const body = verdict
-      ? { name: t.name, source: store.source, verdict: verdict.verdict, sentence: verdict.sentence, evidence: verdict.evidence }
+      ? {
+          name: t.name,
+          source: store.source,
+          verdict: verdict.verdict,
+          sentence: verdict.sentence,
+          evidence: verdict.evidence,
+        }
       : { name: t.name, source: store.source, verdict: null, sentence: sentenceOf(lock), evidence: [] };
     console.log(JSON.stringify(body, null, 2));
     return code;

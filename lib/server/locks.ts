@@ -117,7 +117,13 @@ export function statusOf(selection: { sources: Source[] }) {
 export function windowOf(selection: { id: string; sources: Source[] }, query: LockQuery, sensitive: boolean) {
   const indexed = selection.sources.map((s) => ({ s, w: watcherFor(s) }));
   const result = runQuery(
-    indexed.map(({ s, w }) => ({ id: s.id, rows: w.index.rows.values(), counts: w.index.counts, verdicts: w.index.verdicts, size: w.index.size })),
+    indexed.map(({ s, w }) => ({
+      id: s.id,
+      rows: w.index.rows.values(),
+      counts: w.index.counts,
+      verdicts: w.index.verdicts,
+      size: w.index.size,
+    })),
     query,
   );
   const byId = new Map(selection.sources.map((s) => [s.id, s]));

@@ -4,6 +4,7 @@
 import 'server-only';
 import type { LockStore } from '@/lib/lock/store';
 import { ApiError } from './api-error';
+import { verdictOf } from '@/lib/lock/verdict/verdict';
 
 export const ALIVE_ACKNOWLEDGEMENT = 'The holder is alive: clearing makes two holders';
 
@@ -13,7 +14,7 @@ export async function assertVerdictAllows(
   o: { acknowledgeAlive?: boolean; ifGone?: boolean },
 ): Promise<void> {
   const now = await store.inspect(name);
-  const verdict = now?.verdict;
+  const verdict = now ? verdictOf(now) : undefined;
   if (!verdict) return; // absent, free or not a lock: the store's own release answers it
   if (o.ifGone && verdict.verdict !== 'gone')
     throw new ApiError(

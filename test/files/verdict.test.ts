@@ -23,22 +23,22 @@ describe('the verdict on lock files held by real processes', () => {
     const store = judgedStore(storeOf(dir));
     const holder = await startHolder(PYTHON, ['-c', MACHINE_LOCK, 'job', dir]);
     const alive = (await store.inspect('job.lock'))!;
-    expect(alive.verdict?.verdict).toBe('alive');
-    expect(alive.verdict?.sentence).toMatch(new RegExp(`^Alive: pid ${holder.pid} \\(python3\\) is sleeping`));
-    expect(alive.verdict?.evidence[0]).toMatchObject({ from: `/proc/${holder.pid}/stat`, fact: /^state S/ });
+    expect(alive.verdict).toBe('alive');
+    expect(alive.sentence).toMatch(new RegExp(`^Alive: pid ${holder.pid} \\(python3\\) is sleeping`));
+    expect(alive.evidence?.[0]).toMatchObject({ from: `/proc/${holder.pid}/stat`, fact: /^state S/ });
     expect(alive).not.toHaveProperty('signs');
     holder.kill('SIGSTOP');
     const stalled = await until(async () => {
       const v = (await store.inspect('job.lock'))!;
-      return v.verdict?.verdict === 'stalled' ? v : undefined;
+      return v.verdict === 'stalled' ? v : undefined;
     }, 'the holder stopped');
-    expect(stalled.verdict?.sentence).toMatch(/^Stalled: pid \d+ \(python3\) is stopped \(T\)/);
+    expect(stalled.sentence).toMatch(/^Stalled: pid \d+ \(python3\) is stopped \(T\)/);
     await killAndWait(holder);
     const gone = (await store.inspect('job.lock'))!;
-    expect(gone.verdict?.verdict).toBe('gone');
-    expect(gone.verdict?.sentence).toMatch(/^Holder gone: /);
+    expect(gone.verdict).toBe('gone');
+    expect(gone.sentence).toMatch(/^Holder gone: /);
     const listed = await store.list();
-    expect(listed.locks.find((l) => l.name === 'job.lock')?.verdict?.verdict).toBe('gone');
+    expect(listed.locks.find((l) => l.name === 'job.lock')?.verdict).toBe('gone');
   });
 
   it('judges a pid now used by a later process gone, and a holder on another host unknown', async () => {
@@ -49,11 +49,11 @@ describe('the verdict on lock files held by real processes', () => {
     const hourAgo = new Date(Date.now() - 3_600_000);
     fs.utimesSync(reused, hourAgo, hourAgo);
     const r = (await store.inspect('reused.lock'))!;
-    expect(r.verdict?.verdict).toBe('gone');
-    expect(r.verdict?.sentence).toMatch(/reused/);
+    expect(r.verdict).toBe('gone');
+    expect(r.sentence).toMatch(/reused/);
     fs.writeFileSync(path.join(dir, 'far.lock'), `4711\nbuild-host-7\n`);
     const far = (await store.inspect('far.lock'))!;
-    expect(far.verdict?.verdict).toBe('unknown');
-    expect(far.verdict?.sentence).toMatch(/build-host-7/);
+    expect(far.verdict).toBe('unknown');
+    expect(far.sentence).toMatch(/build-host-7/);
   });
 });

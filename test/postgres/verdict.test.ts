@@ -5,6 +5,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresLockStore } from '@/lib/lock/stores/postgres';
 import { judgedStore } from '@/lib/lock/verdict/judged-store';
+import { verdictOf as judged } from '@/lib/lock/verdict/verdict';
 import { startPostgres, type TestPostgres } from '../helpers/postgres';
 
 let db: TestPostgres;
@@ -14,7 +15,7 @@ beforeAll(async () => {
 afterAll(() => db?.stop());
 
 const verdictOf = async (store: ReturnType<typeof judgedStore>, key: number) =>
-  (await store.list()).locks.find((l) => l.name === `advisory:${key}`)?.verdict;
+  judged((await store.list()).locks.find((l) => l.name === `advisory:${key}`)!);
 
 async function until<T>(fn: () => Promise<T | undefined>): Promise<T> {
   for (let i = 0; i < 100; i++) {
@@ -35,7 +36,9 @@ describe('advisory lock holders judged from their sessions', () => {
     await idle.query('SELECT pg_advisory_xact_lock(4711)');
     const v1 = (await verdictOf(store, 4711))!;
     expect(v1.verdict).toBe('alive');
-    expect(v1.sentence).toMatch(/^Alive: PostgreSQL pid \d+ has been idle in a transaction for \d+ s, waiting for its client/);
+    expect(v1.sentence).toMatch(
+      /^Alive: PostgreSQL pid \d+ has been idle in a transaction for \d+ s, waiting for its client/,
+    );
     expect(v1.evidence[0]!.from).toBe('pg_stat_activity, pg_blocking_pids');
 
     const other: pg.Client = await db.connect({ application_name: 'other' });

@@ -43,7 +43,7 @@ const probe: { -readonly [K in keyof Parameters<typeof healthAt>[0]]: Parameters
 /** `rowChanged` of `row` and the row `v` would make, without making it: most locks of a pass are as they were. */
 function unchanged(row: Row, v: LockView, now: number): boolean {
   if (row.version !== v.version || row.pending !== (v.pending === true)) return false;
-  if (row.verdict?.verdict !== v.verdict?.verdict || row.verdict?.sentence !== v.verdict?.sentence) return false;
+  if (row.verdict?.verdict !== v.verdict || row.verdict?.sentence !== v.sentence) return false;
   if ((row.waiters?.length ?? 0) !== (v.waiters?.length ?? 0)) return false;
   const expires = num(v.expiresAt);
   if (Number.isNaN(row.expires) !== Number.isNaN(expires) || Math.abs(row.expires - expires) > 1_000) return false;

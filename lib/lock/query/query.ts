@@ -65,7 +65,8 @@ export function matcher(q: LockQuery): (r: Row) => boolean {
   return (r) =>
     (!q.health || r.health === q.health) &&
     (!q.verdict || r.verdict?.verdict === q.verdict) &&
-    (!q.format || r.format === q.format) && (!text || r.hay.includes(text));
+    (!q.format || r.format === q.format) &&
+    (!text || r.hay.includes(text));
 }
 
 interface Entry {

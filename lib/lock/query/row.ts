@@ -5,7 +5,7 @@
 // less. Rebuilt into a LockView-shaped row (`expand`, row-expand.ts) only for the rows of a window.
 import type { LockView, LockWaiter } from '../store';
 import type { LockHealth } from '../types';
-import type { LockVerdict } from '../verdict/verdict';
+import { verdictOf, type LockVerdict } from '../verdict/verdict';
 import { sharedOf, type Shared } from './shared';
 
 export { expand, type IndexRow } from './row-expand';
@@ -167,7 +167,7 @@ export function compact(v: LockView): Row {
     flags,
     hayOf(v),
     moreOf(v),
-    v.verdict,
+    verdictOf(v),
   );
 }
 

@@ -54,9 +54,11 @@ function unread(health: LockHealth, liveness: string | undefined): LockVerdict {
  * The verdict from a store's signs: any sign of a gone holder wins, then stalled, then alive; otherwise unknown,
  * in the words of the signs that say why. No signs: unknown, saying nothing beyond the lock's bytes was read.
  */
-export function judgeHolder(
-  view: { health: LockHealth; signs?: HolderSign[]; terms?: { liveness?: string } },
-): LockVerdict {
+export function judgeHolder(view: {
+  health: LockHealth;
+  signs?: HolderSign[];
+  terms?: { liveness?: string };
+}): LockVerdict {
   const signs = view.signs ?? [];
   if (!signs.length) return unread(view.health, view.terms?.liveness);
   const evidence = signs.map(({ fact, from, at }) => ({ fact, from, at }));
@@ -64,7 +66,12 @@ export function judgeHolder(
     const says = signs.filter((s) => s.points === verdict).map((s) => s.says);
     if (!says.length) continue;
     const settle = Math.max(0, ...signs.map((s) => (verdict === 'unknown' && s.settleMs) || 0));
-    return { verdict, sentence: `${LEAD[verdict]}: ${says.join('; ')}.`, evidence, ...(settle ? { settleMs: settle } : {}) };
+    return {
+      verdict,
+      sentence: `${LEAD[verdict]}: ${says.join('; ')}.`,
+      evidence,
+      ...(settle ? { settleMs: settle } : {}),
+    };
   }
   return unread(view.health, view.terms?.liveness);
 }
@@ -73,15 +80,45 @@ export function judgeHolder(
 export const isJudged = (v: { health: LockHealth; format: string; queuedFor?: string; pending?: boolean }) =>
   v.health !== 'free' && v.format !== 'other' && v.format !== 'data' && v.queuedFor === undefined && v.pending !== true;
 
+/** The flat verdict fields a view carries (LockInfo.verdict, sentence, evidence, settleMs). */
+export interface VerdictFields {
+  verdict?: Verdict;
+  sentence?: string;
+  evidence?: Evidence[];
+  settleMs?: number;
+}
+
+/** A view's verdict as one object, or undefined where it is not judged. */
+export function verdictOf(v: VerdictFields): LockVerdict | undefined {
+  if (!v.verdict) return undefined;
+  return {
+    verdict: v.verdict,
+    sentence: v.sentence ?? '',
+    evidence: v.evidence ?? [],
+    ...(v.settleMs ? { settleMs: v.settleMs } : {}),
+  };
+}
+
+type Judgeable = VerdictFields & {
+  health: LockHealth;
+  format: string;
+  signs?: HolderSign[];
+  queuedFor?: string;
+  pending?: boolean;
+  terms?: { liveness?: string };
+};
+
 /** The view with its verdict set and its signs folded in (the signs are the store's; the verdict is everyone's). */
-export function withVerdict<V extends { health: LockHealth; format: string; signs?: HolderSign[]; verdict?: LockVerdict; queuedFor?: string; pending?: boolean; terms?: { liveness?: string } }>(
-  view: V,
-): V {
+export function withVerdict<V extends Judgeable>(view: V): V {
   const judged = { ...view };
   delete judged.signs;
-  if (isJudged(view)) judged.verdict = judgeHolder(view);
-  else delete judged.verdict;
-  return judged;
+  delete judged.verdict;
+  delete judged.sentence;
+  delete judged.evidence;
+  delete judged.settleMs;
+  if (!isJudged(view)) return judged;
+  const { verdict, sentence, evidence, settleMs } = judgeHolder(view);
+  return { ...judged, verdict, sentence, evidence, ...(settleMs ? { settleMs } : {}) };
 }
 
 export type VerdictCounts = Record<Verdict, number>;
