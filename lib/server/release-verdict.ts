@@ -24,6 +24,6 @@ export async function assertVerdictAllows(
   if (verdict.verdict === 'alive' && !o.acknowledgeAlive)
     throw new ApiError(
       'conflict',
-      `${ALIVE_ACKNOWLEDGEMENT}. ${verdict.sentence} Send "acknowledgeAlive": true to clear it anyway. Nothing was touched.`,
+      `${verdict.sentence} ${ALIVE_ACKNOWLEDGEMENT}: send "acknowledgeAlive": true to clear it anyway. Nothing was touched.`,
     );
 }
