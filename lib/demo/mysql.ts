@@ -3,7 +3,8 @@
 // three hours (the BIT(1) table of Liquibase 4.20), a Flyway migration holding its named lock on a live connection
 // with a second Flyway waiting behind it (retrying GET_LOCK(?, 10) as Flyway does), ShedLock rows and Laravel's
 // scheduler mutex in cache_locks.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnGroup } from './children';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Connection } from 'mysql2/promise';
@@ -46,7 +47,7 @@ async function startServer(dir: string, port: number): Promise<ChildProcess> {
     );
     if (init.status !== 0) throw new Error(`mariadb-install-db failed: ${(init.stderr || init.stdout).trim()}`);
   }
-  return spawn(
+  return spawnGroup(
     SERVER,
     [
       '--no-defaults',

@@ -61,6 +61,8 @@ export async function startDemoServers(dataDir: string, ports: DemoPorts) {
   const kube = await optional('Kubernetes Leases', 'kube-port', () => startDemoKube(dataDir, ports.kubePort, stop));
   const zk = await optional('ZooKeeper locks', 'zookeeper-port', () => startDemoZooKeeper(ports.zkPort, stop));
   const etcd = await optional('etcd locks', 'etcd-port', () => startDemoEtcd(dataDir, ports.etcdPort, stop));
+  // Azurite from npm, on a free port (loaded only here: the Azure SDK is no other part's)
+  const azure = await optional('Azure Blob locks', null, async () => (await import('./azure')).startDemoAzure(stop));
   const started: Record<string, Started | null> = {
     Redis: redis,
     PostgreSQL: postgres,
@@ -70,6 +72,7 @@ export async function startDemoServers(dataDir: string, ports: DemoPorts) {
     Kubernetes: kube,
     ZooKeeper: zk,
     etcd,
+    Azure: azure,
   };
   const sources = [
     redis?.url,
@@ -80,12 +83,17 @@ export async function startDemoServers(dataDir: string, ports: DemoPorts) {
     kube?.source,
     zk?.url,
     etcd?.url,
+    ...(azure?.sources ?? []),
   ];
   return {
-    ...{ redis, postgres, mysql, dynamo, files, kube, zk, etcd },
+    ...{ redis, postgres, mysql, dynamo, files, kube, zk, etcd, azure },
     /** The sources to add to the console's LOCKBOARD_SOURCES. */
     sources: sources.filter((x): x is string => Boolean(x)),
-    env: { ...(kube?.env ?? {}), ...(dynamo ? { AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint } : {}) },
+    env: {
+      ...(kube?.env ?? {}),
+      ...(dynamo ? { AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint } : {}),
+      ...(azure?.env ?? {}),
+    },
     stop: () => stopServers(stop, started),
     /** At once, each on its own: the stop is past its deadline. */
     kill: () => runSteps(Object.entries(started).map(([name, s]) => ({ name, run: () => s?.kill?.() }))),

@@ -62,8 +62,11 @@ describe('lock-file sources in the console', () => {
     const [stale] = await list();
     expect(stale!.health).toBe('expired');
     expect(stale!.verdict).toBe('gone');
-    const gone = (await call(routes.locks.GET, '/api/locks?source=all&verdict=gone', { as: OPERATOR })).json;
-    expect(gone.locks.map((l: View) => l.name)).toEqual(['report.lock']);
+    const gone = (await call(routes.locks.GET, '/api/locks?source=all&verdict=gone', { as: OPERATOR })).json as {
+      locks: View[];
+      verdicts: Record<string, number>;
+    };
+    expect(gone.locks.map((l) => l.name)).toEqual(['report.lock']);
     expect(gone.verdicts).toMatchObject({ gone: 1 });
     const done = await call(routes.release.POST, '/api/locks/release', { as: OPERATOR, method: 'POST', body });
     expect(done.status).toBe(200);

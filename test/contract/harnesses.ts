@@ -15,6 +15,7 @@ import { kubernetesHarness } from './harness-kubernetes';
 import { zookeeperHarness } from './harness-zookeeper';
 import { etcdHarness } from './harness-etcd';
 import { mysqlHarness } from './harness-mysql';
+import { azureHarness } from './harness-azure';
 
 export interface Harness {
   kind: string;
@@ -184,4 +185,5 @@ export const HARNESSES: [string, () => Promise<Harness>][] = [
   ['zookeeper', zookeeperHarness],
   ['etcd', etcdHarness],
   ['mysql', mysqlHarness],
+  ['azure', azureHarness],
 ];

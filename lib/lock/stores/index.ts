@@ -3,6 +3,7 @@
 import { redactUrl } from '../support/redact-url';
 import type { LockStore } from '../store';
 import { judgedStore } from '../verdict/judged-store';
+import { azure } from './azure/definition';
 import { dynamodb } from './dynamodb/definition';
 import { files } from './files/definition';
 import { etcd } from './etcd/definition';
@@ -20,6 +21,7 @@ export type { HeldLock, OpenOptions, RunOptions, SourceSpec, StoreDefinition } f
 export const STORES: readonly StoreDefinition[] = [
   gcs,
   s3,
+  azure,
   redis,
   postgres,
   mysql,
