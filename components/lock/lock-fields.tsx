@@ -6,6 +6,8 @@ import type { LockInfo } from '@/lib/lock/types';
 import { CliVersion } from '../cli-version';
 import { Countdown } from '../ui/countdown';
 import { HealthBadge } from '../ui/health-badge';
+import { VerdictPanel } from '../ui/verdict-badge';
+import { verdictOf } from '@/lib/lock/verdict/verdict';
 import { SafeText } from '../ui/safe-text';
 
 export function LockFields({ lock, serverNow }: { lock: LockInfo; serverNow: number }) {
@@ -49,6 +51,7 @@ function FactValue({ fact, lock, serverNow }: { fact: LockFact; lock: LockInfo; 
         <>
           <HealthBadge health={lock.health} meaning={fact.text} />{' '}
           <span className="text-sm text-zinc-600 dark:text-zinc-400">{fact.text}</span>
+          <VerdictPanel verdict={verdictOf(lock)} />
         </>
       );
     case 'countdown':

@@ -5,6 +5,8 @@ import type { LockInfo } from '@/lib/lock/types';
 import { formatDuration, versionText } from '@/lib/text/format';
 import { Countdown } from '../ui/countdown';
 import { HealthBadge } from '../ui/health-badge';
+import { VerdictBadge } from '../ui/verdict-badge';
+import { verdictOf } from '@/lib/lock/verdict/verdict';
 import { gridOf } from './lock-table-header';
 
 /** The format with its store (the table mixes stores under "All sources"). */
@@ -51,7 +53,7 @@ export function LockCard({ lock, withSource, serverNow, row, action, name }: Pro
         {name}
       </div>
       <div role="cell" className="justify-self-end">
-        <HealthBadge health={lock.health} />
+        <HealthBadge health={lock.health} /> <VerdictBadge verdict={verdictOf(lock)} />
       </div>
       <div role="cell" className="min-w-0 break-words" title={lock.identity}>
         {lock.identity ?? <span className="text-zinc-500">unknown</span>}
@@ -94,7 +96,7 @@ export function LockRow({ lock, withSource, serverNow, row, action, name }: Prop
         <div className="truncate text-xs text-zinc-500">{[lock.host, lock.purpose].filter(Boolean).join(' · ')}</div>
       </div>
       <div role="cell">
-        <HealthBadge health={lock.health} />
+        <HealthBadge health={lock.health} /> <VerdictBadge verdict={verdictOf(lock)} />
       </div>
       <div role="cell" className="tabular">
         {formatDuration(serverNow - Date.parse(lock.createdAt))}

@@ -9,6 +9,11 @@ import type { ReleaseFields } from './use-release-fields';
 export function ForceReleaseFields({ target, fields }: { target: LockInfo; fields: ReleaseFields }) {
   return (
     <>
+      {target.sentence && (
+        <p className="text-sm font-medium" data-testid="release-verdict">
+          <SafeText text={target.sentence} />
+        </p>
+      )}
       <ReasonField
         label="Reason (recorded in the audit trail)"
         value={fields.reason}
@@ -19,6 +24,16 @@ export function ForceReleaseFields({ target, fields }: { target: LockInfo; field
         <label className="flex gap-2 text-sm">
           <input type="checkbox" checked={fields.accepted} onChange={(e) => fields.setAccepted(e.target.checked)} />
           <span>{fields.mustAccept}</span>
+        </label>
+      )}
+      {fields.holderAlive && (
+        <label className="flex gap-2 text-sm font-medium text-red-700 dark:text-red-400">
+          <input
+            type="checkbox"
+            checked={fields.aliveAcknowledged}
+            onChange={(e) => fields.setAliveAcknowledged(e.target.checked)}
+          />
+          <span>The holder is alive: clearing makes two holders. I clear it anyway.</span>
         </label>
       )}
       {fields.needsTyping && <TypedNameField target={target} typed={fields.typed} onType={fields.setTyped} />}

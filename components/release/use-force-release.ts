@@ -26,6 +26,7 @@ export function useForceRelease(lock: LockInfo, onClose: (released: Released | n
           ...seenLockBody(seen),
           reason: fields.reason,
           ...(fields.mustAccept && fields.accepted ? { acceptTwoLeaders: true } : {}),
+          ...(fields.holderAlive && fields.aliveAcknowledged ? { acknowledgeAlive: true } : {}),
         }),
       }),
     onSuccess: (result) => onClose(result),

@@ -15,6 +15,7 @@ Commands:
   run <lock> -- <cmd>   run a command while holding the lock (like flock(1), across machines)
   ls [source]           list locks with owner, health, held for, expires in, version
   status <lock>         one lock in detail (exit 0 held, 10 free, 13 not a lock)
+  why <lock>            why it is held: its holder gone, stalled, alive or unknown, and the evidence
   release <lock>        force-release exactly the version seen (operators; audited)
   emulator              run the local GCS (and S3) emulator
   postgres init <src>   create Lockboard's PostgreSQL lock tables
@@ -36,6 +37,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   run: async () => (await import('./run')).runCommand,
   ls: async () => (await import('./inspect')).lsCommand,
   status: async () => (await import('./inspect')).statusCommand,
+  why: async () => (await import('./why')).whyCommand,
   release: async () => (await import('./release')).releaseCommand,
   emulator: async () => (await import('../emulator/command')).runEmulatorCommand,
   postgres: async () => (await import('./postgres')).postgresCommand,

@@ -8,6 +8,7 @@ import { resolveTarget } from './target';
 
 const INSPECT_OPTIONS = { ...COMMON_OPTIONS, 'long-held': { type: 'string' } } as const;
 const LS_OPTIONS = { ...INSPECT_OPTIONS, ...QUERY_OPTIONS } as const;
+const STATUS_OPTIONS = { ...INSPECT_OPTIONS, settle: { type: 'boolean' } } as const;
 
 const LONG_HELD_HELP = `  --long-held D     show live locks held longer than D (e.g. 2h) as long-held, like the console
                     (or LOCKBOARD_LONG_HELD; default: off)`;
@@ -48,7 +49,7 @@ Examples:
   lockboard ls ci/ --json | jq '.locks[] | select(.health == "expired") | .name'
   lockboard ls 'redis://cache-1:6379/0' --health expired --sort held --limit 20   # over every lock, not a slice`;
 
-export const STATUS_HELP = `Usage: lockboard status <lock | gs://bucket/object | s3://bucket/key | SOURCE lock> [--json] [--long-held D]
+export const STATUS_HELP = `Usage: lockboard status <lock | gs://bucket/object | s3://bucket/key | SOURCE lock> [--json] [--long-held D] [--settle]
 
 SOURCE is one of:
 ${SOURCE_LINES('  ')}
@@ -58,6 +59,8 @@ is free, 13 when what is there is not a lock.
 
 ${COMMON_HELP}
   --json            print the lock as JSON (null when absent)
+  --settle          where one read cannot judge the holder (a renewal, an expiry moving), read again one interval
+                    later; without it such a holder is "unknown: seen once", never healthy
 ${LONG_HELD_HELP}
 
 Examples:
@@ -82,12 +85,12 @@ export async function lsCommand(argv: string[]): Promise<number> {
 }
 
 export async function statusCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseFlags('status', argv, INSPECT_OPTIONS);
+  const { values, positionals } = parseFlags('status', argv, STATUS_OPTIONS);
   if (values.help) {
     console.log(STATUS_HELP);
     return EXIT.ok;
   }
   if (positionals.length > 2) throw new UsageError(`Expected a lock, got ${positionals.length} arguments.`);
   const target = resolveTarget(values, positionals, { wantName: true });
-  return storeStatus(target, values.json, longHeldMs(values));
+  return storeStatus(target, values.json, longHeldMs(values), values.settle === true);
 }

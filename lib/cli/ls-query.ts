@@ -2,6 +2,7 @@
 // same lean index the console keeps (lib/lock/query) and one window is printed; --json without them streams one lock
 // per line once a source holds more than STREAM_AT locks (constant memory), and prints the usual document below that.
 import { LOCK_HEALTHS, type LockHealth } from '../lock/types';
+import { isVerdict, VERDICTS, type Verdict } from '../lock/verdict/verdict';
 import { LockIndex } from '../lock/query/lock-index';
 import { DEFAULT_LIMIT, runQuery, SORT_KEYS, type IndexSortKey, type LockQuery } from '../lock/query/query';
 import { expand } from '../lock/query/row';
@@ -14,6 +15,7 @@ export const STREAM_AT = 10_000;
 export const QUERY_OPTIONS = {
   limit: { type: 'string' },
   health: { type: 'string' },
+  verdict: { type: 'string' },
   filter: { type: 'string' },
   sort: { type: 'string' },
   order: { type: 'string' },
@@ -21,17 +23,20 @@ export const QUERY_OPTIONS = {
 
 export const QUERY_HELP = `  --filter TEXT     only locks whose name, owner, purpose or host contains TEXT (any case)
   --health H        only locks of this health: ${LOCK_HEALTHS.join(', ')}
+  --verdict V       only locks whose holder is judged ${VERDICTS.join(', ')}
   --sort KEY        sort by ${SORT_KEYS.join(', ')} (default name)
   --order asc|desc  sort order (default asc)
   --limit N         print at most N locks (default ${DEFAULT_LIMIT} with a filter or sort, else all)`;
 
-type Values = { limit?: string; health?: string; filter?: string; sort?: string; order?: string };
+type Values = { limit?: string; health?: string; verdict?: string; filter?: string; sort?: string; order?: string };
 
 /** The query the flags ask for, or undefined when none was given (the whole listing, as before). */
 export function queryOf(v: Values): LockQuery | undefined {
-  if ([v.limit, v.health, v.filter, v.sort, v.order].every((x) => x === undefined)) return undefined;
+  if ([v.limit, v.health, v.verdict, v.filter, v.sort, v.order].every((x) => x === undefined)) return undefined;
   if (v.health !== undefined && !(LOCK_HEALTHS as readonly string[]).includes(v.health))
     throw new UsageError(`--health must be one of ${LOCK_HEALTHS.join(', ')}; got ${JSON.stringify(v.health)}.`);
+  if (v.verdict !== undefined && !isVerdict(v.verdict))
+    throw new UsageError(`--verdict must be one of ${VERDICTS.join(', ')}; got ${JSON.stringify(v.verdict)}.`);
   if (v.sort !== undefined && !SORT_KEYS.includes(v.sort))
     throw new UsageError(`--sort must be one of ${SORT_KEYS.join(', ')}; got ${JSON.stringify(v.sort)}.`);
   if (v.order !== undefined && v.order !== 'asc' && v.order !== 'desc')
@@ -42,6 +47,7 @@ export function queryOf(v: Values): LockQuery | undefined {
   return {
     ...(v.filter?.trim() ? { q: v.filter.trim() } : {}),
     ...(v.health ? { health: v.health as LockHealth } : {}),
+    ...(v.verdict ? { verdict: v.verdict as Verdict } : {}),
     sort: (v.sort ?? 'name') as IndexSortKey,
     order: (v.order ?? 'asc') as 'asc' | 'desc',
     limit,
@@ -67,7 +73,10 @@ export async function indexSource(store: LockStore) {
 
 export async function queryWindow(store: LockStore, q: LockQuery) {
   const { index, skipped, serverTime } = await indexSource(store);
-  const w = runQuery([{ id: store.source, rows: index.rows.values(), counts: index.counts, size: index.size }], q);
+  const w = runQuery(
+    [{ id: store.source, rows: index.rows.values(), counts: index.counts, verdicts: index.verdicts, size: index.size }],
+    q,
+  );
   return { serverTime, locks: w.rows.map((x) => expand(x.row)), matched: w.matched, total: w.total, skipped, w };
 }
 

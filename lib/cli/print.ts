@@ -24,6 +24,7 @@ export function printFields(lock: LockView, held: boolean): void {
     ['lock', `${lock.source} ${lock.name}`],
     ['store', t.storeLabel],
     ['state', stateOf(lock, held)],
+    ['verdict', lock.sentence],
     ['identity', lock.identity],
     ['host / pid', lock.host ? `${lock.host} / ${lock.pid ?? '?'}` : undefined],
     ['purpose', lock.purpose],
@@ -94,7 +95,8 @@ function stateOf(lock: LockView, held: boolean): string {
   if (lock.queuedFor) return `waiting for ${lock.queuedFor} (a waiter: never released by Lockboard)`;
   if (!lock.releasable) return 'not a lock (never released by Lockboard)';
   if (lock.health === 'free') return 'free (a released marker kept by its library)';
-  return held
-    ? `held (${lock.health})`
-    : `free (expired: ${lock.terms.expiredMeans ?? 'the next acquirer takes it over'})`;
+  // one read that cannot prove the holder alive never says "healthy" (issue 52): the verdict says what it can
+  const word =
+    lock.health === 'healthy' && lock.verdict && lock.verdict !== 'alive' ? `holder ${lock.verdict}` : lock.health;
+  return held ? `held (${word})` : `free (expired: ${lock.terms.expiredMeans ?? 'the next acquirer takes it over'})`;
 }

@@ -29,6 +29,8 @@ ${VERSION_LINES('                        ')}
                       sentence). ZooKeeper: every Curator and kazoo recipe (a LeaderLatch, a LeaderSelector and a kazoo
                       Election among them); not Lockboard's own lock. Stop or fence the old holder first
 ${COMMON_HELP}
+  --if-gone           release only when the holder is judged gone at release time (lockboard why); otherwise
+                      exit 11 naming the verdict, nothing touched. Without --version: the version just judged
   --json              print { outcome, current }
 
 The object is re-read first: anything that is not a recognised lock (a Terraform .tfstate, any data object, an
@@ -54,6 +56,7 @@ export async function releaseCommand(argv: string[]): Promise<number> {
     reason: { type: 'string' },
     operator: { type: 'string' },
     'accept-two-leaders': { type: 'boolean', default: false },
+    'if-gone': { type: 'boolean', default: false },
   });
   if (values.help) {
     console.log(RELEASE_HELP);
@@ -73,6 +76,7 @@ export async function releaseCommand(argv: string[]): Promise<number> {
       operator: values.operator ?? safeUser(),
       json: values.json,
       acceptTwoLeaders: values['accept-two-leaders'] === true,
+      ifGone: values['if-gone'] === true,
     });
   } catch (err) {
     if (!(err instanceof AuditWriteError)) throw err;

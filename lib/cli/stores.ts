@@ -8,6 +8,8 @@ import type { LockQuery } from '../lock/query/query';
 import { queryWindow, streamJson } from './ls-query';
 import { definitionByKind, openSource } from '../lock/stores';
 import { auditLine } from './audit-line';
+import { judgedLock } from './why';
+import { verdictOf } from '../lock/verdict/verdict';
 import { EXIT, formatDuration, UsageError } from './common';
 import { escapeText } from '../text/safe-text';
 import { printFields, printTable } from './print';
@@ -87,9 +89,9 @@ function printLocks(store: LockStore, locks: LockView[], serverTime: string): vo
     console.log('HELD FOR "not recorded": the format stores no acquire time, and this command saw the lock only now.');
 }
 
-export async function storeStatus(t: Target, json: boolean, longHeldMs?: number): Promise<number> {
+export async function storeStatus(t: Target, json: boolean, longHeldMs?: number, settle = false): Promise<number> {
   const store = await open(t, longHeldMs);
-  const lock = await store.inspect(t.name!).finally(() => store.close());
+  const lock = await judgedLock(store, t.name!, settle).finally(() => store.close());
   const held = lock !== null && lock.releasable && lock.health !== 'expired' && lock.health !== 'free';
   const code = lock && !lock.releasable ? EXIT.notALock : held ? EXIT.ok : EXIT.free;
   if (json) {
@@ -106,8 +108,16 @@ export async function storeStatus(t: Target, json: boolean, longHeldMs?: number)
 
 export async function storeRelease(
   t: Target,
-  o: { version?: string; reason: string; operator: string; json: boolean; acceptTwoLeaders?: boolean },
+  o: {
+    version?: string;
+    reason: string;
+    operator: string;
+    json: boolean;
+    acceptTwoLeaders?: boolean;
+    ifGone?: boolean;
+  },
 ): Promise<number> {
+  if (o.ifGone) return releaseIfGone(t, o);
   const shape = definitionByKind(t.spec.kind).versionShape;
   if (!o.version)
     throw new UsageError(`--version is required: the version "lockboard status" shows (${shape.describe}).`);
@@ -146,6 +156,33 @@ export async function storeRelease(
     if (audit) console.log(escapeText(audit));
   }
   return OUTCOME_EXIT[result.outcome];
+}
+
+/** --if-gone: the lock is judged now; released (pinned to the version judged, or the one given) only when gone. */
+async function releaseIfGone(
+  t: Target,
+  o: { version?: string; reason: string; operator: string; json: boolean; acceptTwoLeaders?: boolean },
+): Promise<number> {
+  const store = await open(t);
+  let seen: LockView | null;
+  try {
+    seen = await store.inspect(t.name!);
+  } finally {
+    await store.close();
+  }
+  if (!seen) {
+    console.log(escapeText(`Not released: ${t.name} is not there (nothing holds it in ${t.spec.id}).`));
+    return EXIT.gone;
+  }
+  const verdict = verdictOf(seen);
+  if (verdict?.verdict !== 'gone') {
+    const said = verdict ? `judged ${verdict.verdict}: ${verdict.sentence}` : 'not judged (not a held lock)';
+    if (o.json)
+      console.log(JSON.stringify({ outcome: 'not-gone', verdict: verdict?.verdict ?? null, current: seen }, null, 2));
+    else console.log(escapeText(`Not released (--if-gone): its holder is ${said} Nothing was touched.`));
+    return EXIT.refused;
+  }
+  return storeRelease(t, { ...o, version: o.version ?? seen.version, ifGone: false });
 }
 
 /**

@@ -4,6 +4,7 @@ import type { HealthWords } from './health-words';
 export type { HealthWords } from './health-words';
 export type { LockFormat } from './lock-format';
 import type { LockFormat } from './lock-format';
+import type { Evidence, HolderSign, Verdict } from './verdict/verdict';
 
 /** Every health value, most urgent first. `free`: a released marker, an object a library keeps after release. */
 export const LOCK_HEALTHS = ['expired', 'overdue', 'long-held', 'unknown', 'healthy', 'free'] as const;
@@ -63,6 +64,18 @@ export interface LockInfo {
   terms?: StoreTerms;
   /** Fields only those who may end the holder's work see (LockView.sensitive). */
   sensitive?: [label: string, value: string][];
+  /** What the store read of the holder beyond the lock's bytes (a process, a session, a Pod, two reads): folded into
+   * `verdict` by lib/lock/verdict (the one place that judges) before a view leaves the store. */
+  signs?: HolderSign[];
+  /** The holder gone, stalled, alive or unknown (stores.md "Verdict"), with `sentence` and `evidence`. Absent on
+   * free locks and on what is not a lock. */
+  verdict?: Verdict;
+  /** The verdict in one sentence, in the store's own words. */
+  sentence?: string;
+  /** What was read beyond the lock's bytes: what it said, where, when. */
+  evidence?: Evidence[];
+  /** `unknown` until a second read this long after the first (a renewal, an expiry moving). */
+  settleMs?: number;
 }
 
 /** How a lock is shown, in its store's own terms: nothing another store's words (stores.md "Each store's own words"). */

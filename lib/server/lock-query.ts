@@ -1,8 +1,9 @@
-// The one query of the locks route, the stream and the page (`?source&q&health&format&sort&order&cursor&limit`),
+// The one query of the locks route, the stream and the page (`?source&q&health&verdict&format&sort&order&cursor&limit`),
 // validated in one place: a bad value is a 400 that names the parameter.
 import 'server-only';
 import { z } from 'zod';
 import { LOCK_HEALTHS } from '@/lib/lock';
+import { VERDICTS } from '../lock/verdict/verdict';
 import { ApiError } from './api-error';
 import { parseWith } from './request-body';
 import { DEFAULT_LIMIT, MAX_LIMIT, SORT_KEYS, type IndexSortKey, type LockQuery } from '../lock/query/query';
@@ -12,6 +13,7 @@ export const lockQuerySchema = z.object({
   prefix: z.string().max(1024).optional(),
   q: z.string().max(256).optional(),
   health: z.enum(LOCK_HEALTHS).optional(),
+  verdict: z.enum(VERDICTS).optional(),
   format: z.string().max(64).optional(),
   sort: z.enum(SORT_KEYS as [IndexSortKey, ...IndexSortKey[]]).optional(),
   /** `dir` is the page address's name for it. */
@@ -44,6 +46,7 @@ export function lockQueryOf(raw: Record<string, string | undefined>): {
     query: {
       ...(q ? { q } : {}),
       ...(p.health ? { health: p.health } : {}),
+      ...(p.verdict ? { verdict: p.verdict } : {}),
       ...(p.format ? { format: p.format } : {}),
       sort: p.sort ?? 'name',
       order: p.order ?? p.dir ?? 'asc',

@@ -1,6 +1,7 @@
 // Console-side lock queries shared by the locks route, the metrics route and server prefetching: every store through
 // its LockStore and the one list cache.
 import 'server-only';
+import type { VerdictCounts } from '@/lib/lock/verdict/verdict';
 import { withoutSensitive, type LockView } from '@/lib/lock/store';
 import { ApiError } from './api-error';
 import { partnersOf } from './pairs';
@@ -57,6 +58,8 @@ export interface LocksResponse {
   total: number;
   /** Locks by health over the whole selection (not only the window). */
   counts: HealthCounts;
+  /** Counts by the holder's verdict over the whole selection (judged locks only). */
+  verdicts?: VerdictCounts;
   /** Objects under the source(s) that are not locks (data, unrecognised, audit events): never listed or releasable. */
   skipped: number;
   /** The next window's cursor; absent at the end of the matched set. */
@@ -191,6 +194,7 @@ export function windowOf(selection: { id: string; sources: Source[] }, query: Lo
     matched: result.matched,
     total: result.total,
     counts: result.counts,
+    verdicts: result.verdicts,
     skipped: states.reduce((n, st) => n + st.skipped, 0),
     ...(result.nextCursor ? { nextCursor: result.nextCursor } : {}),
     complete,
@@ -203,7 +207,7 @@ export function windowOf(selection: { id: string; sources: Source[] }, query: Lo
 /** A source's index as the query reads it. */
 function indexedOf(s: Source) {
   const index = watcherFor(s).index;
-  return { id: s.id, rows: index.rows.values(), counts: index.counts, size: index.size };
+  return { id: s.id, rows: index.rows.values(), counts: index.counts, verdicts: index.verdicts, size: index.size };
 }
 
 /**

@@ -2,6 +2,7 @@
 // /api/locks/release-batch), one path for every store: `{ source, name, version, reason }` (GCS also accepts
 // `generation` / `metageneration`), the source check, the store's own conditional mutation, audit and metrics.
 import 'server-only';
+import { assertVerdictAllows } from './release-verdict';
 import { z } from 'zod';
 import { OWNER_DIGEST, ownerDigest } from '@/lib/lock/audit/owner-digest';
 import type { StoreReleaseResult } from '@/lib/lock/store';
@@ -45,6 +46,10 @@ export const seenLock = z.object({
   identity: z.string().optional(),
   /** The operator accepts the lock's `terms.twoLeaders` (a leader election's old leader keeps leading). */
   acceptTwoLeaders: z.boolean().optional(),
+  /** The operator acknowledges that the holder is judged alive ("clearing makes two holders"): required then (409). */
+  acknowledgeAlive: z.boolean().optional(),
+  /** Release only if the holder is judged gone at release time (bulk "Release all gone"): otherwise 409. */
+  ifGone: z.boolean().optional(),
 });
 export type SeenLock = z.output<typeof seenLock>;
 
@@ -90,6 +95,7 @@ export async function forceReleasePinned(
   const store = await storeFor(source);
   if (access && releaseRight(access, lockAddress(source, seen.name)) !== 'any')
     await assertGoneOrExpired(store, source, seen.name);
+  await assertVerdictAllows(store, seen.name, seen);
   const owner = seen.owner ?? (seen.identity !== undefined ? ownerDigest(seen.identity) : undefined);
   const result = await store.forceRelease({
     name: seen.name,

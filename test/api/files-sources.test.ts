@@ -39,10 +39,35 @@ describe('lock-file sources in the console', () => {
     const refused = await call(routes.release.POST, '/api/locks/release', { as: OPERATOR, method: 'POST', body });
     expect(refused.status).toBe(409);
     expect(refused.json.message ?? refused.text).toMatch(new RegExp(`pid ${holder.pid}.*two holders`));
+    expect(refused.json.message ?? refused.text).toMatch(/The holder is alive: clearing makes two holders/);
+    expect(seen!.verdict).toBe('alive');
+    // acknowledged: the verdict lets it through, and the store's own rule still refuses a live process's file
+    const acknowledged = { ...body, acknowledgeAlive: true };
+    const still = await call(routes.release.POST, '/api/locks/release', {
+      as: OPERATOR,
+      method: 'POST',
+      body: acknowledged,
+    });
+    expect(still.status).toBe(409);
+    expect(still.json.message ?? still.text).not.toMatch(/acknowledgeAlive/);
+    const ifGone = await call(routes.release.POST, '/api/locks/release', {
+      as: OPERATOR,
+      method: 'POST',
+      body: { ...acknowledged, ifGone: true },
+    });
+    expect(ifGone.status).toBe(409);
+    expect(ifGone.json.message ?? ifGone.text).toMatch(/only if gone.*judged alive/);
     expect(fs.existsSync(`${dir}/report.lock`)).toBe(true);
     await killAndWait(holder);
     const [stale] = await list();
     expect(stale!.health).toBe('expired');
+    expect(stale!.verdict).toBe('gone');
+    const gone = (await call(routes.locks.GET, '/api/locks?source=all&verdict=gone', { as: OPERATOR })).json as {
+      locks: View[];
+      verdicts: Record<string, number>;
+    };
+    expect(gone.locks.map((l) => l.name)).toEqual(['report.lock']);
+    expect(gone.verdicts).toMatchObject({ gone: 1 });
     const done = await call(routes.release.POST, '/api/locks/release', { as: OPERATOR, method: 'POST', body });
     expect(done.status).toBe(200);
     expect(fs.existsSync(`${dir}/report.lock`)).toBe(false);

@@ -32,6 +32,20 @@ describe.each(HARNESSES)('the store contract on %s', (_kind, start) => {
     expect(lock!.terms.storeLabel).toBeTruthy();
   });
 
+  it('judges the holder: a verdict, one sentence leading with it, evidence as { fact, from, at }, no raw signs', async () => {
+    const lock = (await store.inspect(h.lock))!;
+    expect(['gone', 'stalled', 'alive', 'unknown']).toContain(lock.verdict);
+    const lead = { gone: 'Holder gone: ', stalled: 'Stalled: ', alive: 'Alive: ', unknown: 'Unknown: ' }[lock.verdict!];
+    expect(lock.sentence?.startsWith(lead)).toBe(true);
+    for (const e of lock.evidence ?? []) {
+      expect(Object.keys(e).sort()).toEqual(['at', 'fact', 'from']);
+      expect(Number.isNaN(Date.parse(e.at))).toBe(false);
+    }
+    expect(lock).not.toHaveProperty('signs');
+    const listed = (await store.list()).locks.find((l) => l.name === h.lock)!;
+    expect(listed.verdict).toBe(lock.verdict);
+  });
+
   it('2. never lists what is not a lock; status says "not a lock" (13); a release is refused (13) and changes nothing', async () => {
     expect((await store.list()).locks.map((l) => l.name)).not.toContain(h.notALock);
     const view = await store.inspect(h.notALock);

@@ -36,7 +36,13 @@ export async function GET(req: Request): Promise<Response> {
           if (state?.error && (!state.complete || state.error.at > (state.lastGoodRead ?? ''))) {
             return { source, error: state.error.message };
           }
-          return { source, locks: window.locks, counts: window.counts, serverTime: window.serverTime };
+          return {
+            source,
+            locks: window.locks,
+            counts: window.counts,
+            verdicts: window.verdicts,
+            serverTime: window.serverTime,
+          };
         } catch (err) {
           return { source, error: storeUnavailable(err) ?? (err as Error).message };
         }

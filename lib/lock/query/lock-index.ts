@@ -7,6 +7,7 @@ import { LOCK_HEALTHS as HEALTHS, type LockHealth } from '../types';
 import type { LockView } from '../store';
 
 import { TransitionHeap } from './heap';
+import { zeroVerdicts } from '../verdict/verdict';
 import { compact, healthAt, nextTransition, num, Row } from './row';
 
 export { Row } from './row';
@@ -24,6 +25,7 @@ export interface RowChange {
 /** What a browser shows changed: another version, health, expiry (over a second: a TTL read wobbles), read state. */
 export function rowChanged(a: Row, b: Row): boolean {
   if (a.version !== b.version || a.health !== b.health || a.pending !== b.pending) return true;
+  if (a.verdict?.verdict !== b.verdict?.verdict || a.verdict?.sentence !== b.verdict?.sentence) return true;
   // a waiter joining or leaving the queue behind an unchanged holder
   if ((a.waiters?.length ?? 0) !== (b.waiters?.length ?? 0)) return true;
   if (Number.isNaN(a.expires) !== Number.isNaN(b.expires)) return true;
@@ -41,6 +43,7 @@ const probe: { -readonly [K in keyof Parameters<typeof healthAt>[0]]: Parameters
 /** `rowChanged` of `row` and the row `v` would make, without making it: most locks of a pass are as they were. */
 function unchanged(row: Row, v: LockView, now: number): boolean {
   if (row.version !== v.version || row.pending !== (v.pending === true)) return false;
+  if (row.verdict?.verdict !== v.verdict || row.verdict?.sentence !== v.sentence) return false;
   if ((row.waiters?.length ?? 0) !== (v.waiters?.length ?? 0)) return false;
   const expires = num(v.expiresAt);
   if (Number.isNaN(row.expires) !== Number.isNaN(expires) || Math.abs(row.expires - expires) > 1_000) return false;
@@ -55,6 +58,8 @@ function unchanged(row: Row, v: LockView, now: number): boolean {
 export class LockIndex {
   readonly rows = new Map<string, Row>();
   readonly counts = zeroCounts();
+  /** Counts by verdict (judged locks only). */
+  readonly verdicts = zeroVerdicts();
   /** Rows listed before their body was read (metadata first): filters on owner see them once read. */
   pending = 0;
   private readonly heap = new TransitionHeap<Row>();
@@ -159,6 +164,7 @@ export class LockIndex {
 
   private count(row: Row, by: 1 | -1): void {
     this.counts[row.health] += by;
+    if (row.verdict) this.verdicts[row.verdict.verdict] += by;
     if (row.pending) this.pending += by;
   }
 }

@@ -4,6 +4,7 @@
 import { LOCK_HEALTHS as HEALTHS, type LockHealth } from '../types';
 
 import { zeroCounts, type HealthCounts, type Row } from './lock-index';
+import { VERDICTS, zeroVerdicts, type Verdict, type VerdictCounts } from '../verdict/verdict';
 
 export const SORT_KEYS = ['name', 'source', 'owner', 'health', 'held', 'refresh', 'expires', 'generation', 'format'];
 export type IndexSortKey =
@@ -15,6 +16,7 @@ export const MAX_LIMIT = 1_000;
 export interface LockQuery {
   q?: string;
   health?: LockHealth;
+  verdict?: Verdict;
   format?: string;
   sort: IndexSortKey;
   order: 'asc' | 'desc';
@@ -27,6 +29,8 @@ export interface IndexedSource {
   id: string;
   rows: Iterable<Row>;
   counts: HealthCounts;
+  /** Counts by verdict; absent where the source keeps none (counted as nothing). */
+  verdicts?: VerdictCounts;
   size: number;
   /**
    * The caller's scope over this source's rows (their grants): rows outside it are not there at all, and `total` and
@@ -40,6 +44,8 @@ export interface QueryResult {
   matched: number;
   total: number;
   counts: HealthCounts;
+  /** Counts by verdict over the whole selection, like `counts`. */
+  verdicts: VerdictCounts;
   /** The cursor of the next window; absent when this window ends the matched set. */
   nextCursor?: string;
 }
@@ -62,7 +68,10 @@ const SORT_VALUE: Record<IndexSortKey, (r: Row, source: string) => Key> = {
 export function matcher(q: LockQuery): (r: Row) => boolean {
   const text = q.q?.trim().toLowerCase();
   return (r) =>
-    (!q.health || r.health === q.health) && (!q.format || r.format === q.format) && (!text || r.hay.includes(text));
+    (!q.health || r.health === q.health) &&
+    (!q.verdict || r.verdict?.verdict === q.verdict) &&
+    (!q.format || r.format === q.format) &&
+    (!text || r.hay.includes(text));
 }
 
 interface Entry {
@@ -103,6 +112,7 @@ export function runQuery(sources: IndexedSource[], q: LockQuery): QueryResult {
   const afterEntry = after && ({ key: after.key, source: after.source, row: { name: after.name } } as Entry);
   const match = matcher(q);
   const counts = zeroCounts();
+  const verdicts = zeroVerdicts();
   let total = 0;
   let matched = 0;
   let best: Entry[] = [];
@@ -115,12 +125,14 @@ export function runQuery(sources: IndexedSource[], q: LockQuery): QueryResult {
     if (!within) {
       total += s.size;
       for (const h of HEALTHS) counts[h] += s.counts[h];
+      for (const v of VERDICTS) verdicts[v] += s.verdicts?.[v] ?? 0;
     }
     for (const row of s.rows) {
       if (within) {
         if (!within(row)) continue;
         total++;
         counts[row.health]++;
+        if (row.verdict) verdicts[row.verdict.verdict]++;
       }
       if (!match(row)) continue;
       matched++;
@@ -144,6 +156,7 @@ export function runQuery(sources: IndexedSource[], q: LockQuery): QueryResult {
     matched,
     total,
     counts,
+    verdicts,
     ...(best.length > q.limit && last ? { nextCursor: encodeCursor({ ...last, name: last.row.name }) } : {}),
   };
 }

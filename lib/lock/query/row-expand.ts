@@ -49,6 +49,9 @@ export function expand(r: Row): IndexRow {
     temporaryHold: r.temporaryHold,
     pairKey: r.pairKey,
     waiters: r.waiters,
+    verdict: r.verdict?.verdict,
+    sentence: r.verdict?.sentence,
+    evidence: r.verdict?.evidence,
   };
   for (const [k, val] of Object.entries(optional)) if (val !== undefined) (row as Record<string, unknown>)[k] = val;
   return row;

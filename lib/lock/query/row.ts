@@ -5,6 +5,7 @@
 // less. Rebuilt into a LockView-shaped row (`expand`, row-expand.ts) only for the rows of a window.
 import type { LockView, LockWaiter } from '../store';
 import type { LockHealth } from '../types';
+import { verdictOf, type LockVerdict } from '../verdict/verdict';
 import { sharedOf, type Shared } from './shared';
 
 export { expand, type IndexRow } from './row-expand';
@@ -52,6 +53,8 @@ export class Row {
     /** name, owner, purpose and host, lower-cased, for the text filter. */
     readonly hay: string,
     readonly more: RowMore | undefined,
+    /** The holder's verdict (lib/lock/verdict), undefined for what is not judged (free locks, data). */
+    readonly verdict: LockVerdict | undefined,
   ) {}
 
   get format(): LockView['format'] {
@@ -112,6 +115,7 @@ export class Row {
       this.flags,
       this.hay,
       this.more,
+      this.verdict,
     );
     r.pass = this.pass;
     return r;
@@ -163,6 +167,7 @@ export function compact(v: LockView): Row {
     flags,
     hayOf(v),
     moreOf(v),
+    verdictOf(v),
   );
 }
 

@@ -2,6 +2,7 @@
 // Definitions load their SDK only when a source of theirs is opened, so a GCS-only install loads no other SDK.
 import { redactUrl } from '../support/redact-url';
 import type { LockStore } from '../store';
+import { judgedStore } from '../verdict/judged-store';
 import { azure } from './azure/definition';
 import { dynamodb } from './dynamodb/definition';
 import { files } from './files/definition';
@@ -94,7 +95,7 @@ export function splitLockUrl(url: string, name?: string): { source: string; name
 }
 
 export function openSource(spec: SourceSpec, o: OpenOptions): Promise<LockStore> {
-  return definitionByKind(spec.kind).open(spec, o);
+  return definitionByKind(spec.kind).open(spec, o).then(judgedStore);
 }
 
 export function acquireOn(spec: SourceSpec, name: string, o: OpenOptions & RunOptions): Promise<HeldLock> {

@@ -96,7 +96,7 @@ function windowOrder(selection: { sources: Source[] }, inWindow: Set<string>, qu
     const index = watcherFor(src).index;
     const mine = [...inWindow].filter((k) => k.startsWith(`${src.id}\u0000`)).map((k) => k.slice(src.id.length + 1));
     const found = mine.map((n) => index.rows.get(n)).filter((r) => r !== undefined);
-    return { id: src.id, rows: found, counts: index.counts, size: found.length };
+    return { id: src.id, rows: found, counts: index.counts, verdicts: index.verdicts, size: found.length };
   });
   const ordered = runQuery(rows, { sort: query.sort, order: query.order, limit: query.limit });
   const bucketOf = new Map(selection.sources.map((src) => [src.id, src.bucketId]));

@@ -5,13 +5,20 @@ import { processWide } from '../process/process-wide';
 import { Gauge } from 'prom-client';
 import { LOCK_HEALTHS as HEALTHS, type LockHealth, type LockInfo } from '@/lib/lock';
 import { metrics } from './metrics';
+import { VERDICTS, type VerdictCounts } from '@/lib/lock/verdict/verdict';
 import type { Source } from '../sources';
 
 export const MAX_PER_LOCK_SERIES = 1_000;
 
 /** A source's counts by health over every lock (its index), and the first locks by name for the per-lock series. */
 export type SourceListing =
-  | { source: Source; locks: LockInfo[]; counts: Record<LockHealth, number>; serverTime: string }
+  | {
+      source: Source;
+      locks: LockInfo[];
+      counts: Record<LockHealth, number>;
+      verdicts?: VerdictCounts;
+      serverTime: string;
+    }
   | { source: Source; error: string };
 
 function build() {
@@ -22,6 +29,12 @@ function build() {
       name: 'lockboard_locks',
       help: 'Locks in each configured source (bucket and prefix), by health.',
       labelNames: [...where, 'health'] as const,
+      registers,
+    }),
+    byVerdict: new Gauge({
+      name: 'lockboard_locks_by_verdict',
+      help: "Held locks in each configured source by their holder's verdict (gone, stalled, alive, unknown).",
+      labelNames: [...where, 'verdict'] as const,
       registers,
     }),
     sinceRefresh: new Gauge({
@@ -44,6 +57,7 @@ const gauges = processWide('lockGauges', build);
 /** Sets the lock-state gauges from this scrape's listings and renders every metric of this replica. */
 export async function renderMetrics(listings: SourceListing[]): Promise<string> {
   gauges.locks.reset();
+  gauges.byVerdict.reset();
   gauges.sinceRefresh.reset();
   gauges.up.reset();
   for (const listing of listings) {
@@ -53,6 +67,7 @@ export async function renderMetrics(listings: SourceListing[]): Promise<string> 
     for (const health of HEALTHS) {
       gauges.locks.set({ ...where, health }, listing.counts[health]);
     }
+    for (const verdict of VERDICTS) gauges.byVerdict.set({ ...where, verdict }, listing.verdicts?.[verdict] ?? 0);
     const now = Date.parse(listing.serverTime);
     for (const l of listing.locks.slice(0, MAX_PER_LOCK_SERIES)) {
       const seconds = Math.max(0, (now - Date.parse(l.updatedAt)) / 1000);

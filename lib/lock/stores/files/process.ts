@@ -12,6 +12,8 @@ export interface ProcessInfo {
   /** Start time in clock ticks since boot (/proc/<pid>/stat field 22). */
   startTicks?: bigint;
   user?: string;
+  /** The state letter of /proc/<pid>/stat: R running, S sleeping, D uninterruptible I/O, T stopped, t traced. */
+  stateCode?: string;
 }
 
 let bootMs: number | undefined;
@@ -67,6 +69,7 @@ export function processInfo(pid: number): ProcessInfo {
     startedMs: bootTime() + startTicks * TICK_MS,
     startTicks: BigInt(startTicks),
     user,
+    stateCode: fields[0],
   };
 }
 

@@ -6,6 +6,7 @@ import { identityOf, versionOf, type Entry } from './entry';
 import { describeProcess } from './process';
 import type { FileStatus, Reading } from './reading';
 import { filesTerms } from './words';
+import { fileSigns } from './signs';
 
 const HEALTH: Record<FileStatus, LockHealth> = {
   live: 'healthy',
@@ -69,5 +70,6 @@ export function filesView(
     version: versionOf(id),
     versionLabel: `inode ${id.ino}, modified ${new Date(Number(target.stat.mtimeMs)).toISOString()}, ${id.size} bytes, sha256 ${id.sha}…`,
     terms: filesTerms(r),
+    signs: fileSigns(r, e, o.nowMs),
   };
 }

@@ -6,12 +6,14 @@ import type { LockView } from '../../store';
 import { ADVISORY_TERMS } from './words';
 import { maskQuery } from './mask';
 import type { LockHealth } from '../../types';
+import { advisorySign } from './advisory-signs';
 
 export const ADVISORY_QUERY = `
 SELECT l.database::text AS database, d.datname, l.classid::text AS classid, l.objid::text AS objid, l.objsubid,
        l.granted, l.waitstart, a.pid, (extract(epoch from a.backend_start) * 1000000)::bigint::text AS backend_us,
        a.backend_start, a.usename, a.application_name, host(a.client_addr) AS client_addr, a.state, a.xact_start,
-       a.state_change, left(a.query, 300) AS query, now() AS server_now
+       a.state_change, a.wait_event_type, a.wait_event, pg_blocking_pids(a.pid) AS blocking_pids,
+       left(a.query, 300) AS query, now() AS server_now
 FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid LEFT JOIN pg_database d ON d.oid = l.database
 WHERE l.locktype = 'advisory' AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
 ORDER BY l.granted DESC, a.pid`;
@@ -34,6 +36,10 @@ export interface AdvisoryRow {
   state: string | null;
   xact_start: Date | null;
   state_change: Date | null;
+  wait_event_type: string | null;
+  wait_event: string | null;
+  /** The pids this session waits for (pg_blocking_pids), in the same read. */
+  blocking_pids: number[] | null;
   query: string | null;
   server_now: Date;
 }
@@ -137,6 +143,7 @@ export function advisoryViews(
         version,
         versionLabel: `pid ${r.pid} · started ${r.backend_start?.toISOString() ?? '?'}`,
         terms: ADVISORY_TERMS,
+        signs: [advisorySign(r, now)],
         ...(r.query !== null ? { sensitive: [['Current query', r.query]] as [string, string][] } : {}),
       } satisfies LockView;
     });

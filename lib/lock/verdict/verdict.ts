@@ -1,0 +1,125 @@
+// The verdict on a lock's holder (stores.md "Verdict"): what the world around a lock says of its holder, beyond the
+// lock's own bytes. Stores supply signs (what they read, and what it points to); this file alone turns them into one
+// verdict and one sentence, so the console, the API and the CLI judge every lock alike.
+import type { LockHealth } from '../types';
+
+/** Every verdict, most urgent first. */
+export const VERDICTS = ['gone', 'stalled', 'alive', 'unknown'] as const;
+export type Verdict = (typeof VERDICTS)[number];
+
+export const isVerdict = (v: unknown): v is Verdict => VERDICTS.includes(v as Verdict);
+
+/** One thing read beyond the lock's bytes: what it says, where it was read, when (the store's clock, ISO). */
+export interface Evidence {
+  fact: string;
+  from: string;
+  at: string;
+}
+
+/** A store's reading of its holder: the evidence and what it points to, in the store's own words (`says`). */
+export interface HolderSign extends Evidence {
+  points: Verdict;
+  /** A judgement that needs a second read (a renewal, an expiry moving): how long until a second look settles it. */
+  settleMs?: number;
+  /** The clause of the sentence, e.g. "pid 4711 (python3) is no longer running". */
+  says: string;
+}
+
+export interface LockVerdict {
+  verdict: Verdict;
+  sentence: string;
+  evidence: Evidence[];
+  /** Unknown until a second read this long after the first (`lockboard why --settle` waits it). */
+  settleMs?: number;
+}
+
+const LEAD: Record<Verdict, string> = {
+  gone: 'Holder gone',
+  stalled: 'Stalled',
+  alive: 'Alive',
+  unknown: 'Unknown',
+};
+
+/** What a lock that no store read beyond its bytes is told: what would settle it. */
+function unread(health: LockHealth, liveness: string | undefined): LockVerdict {
+  const settle = liveness ? ` ${liveness}` : '';
+  return {
+    verdict: 'unknown',
+    sentence: `Unknown: nothing beyond the lock's bytes was read (its own bytes say ${health}); evidence of the holder's process, session or renewals would settle it.${settle}`,
+    evidence: [],
+  };
+}
+
+/**
+ * The verdict from a store's signs: any sign of a gone holder wins, then stalled, then alive; otherwise unknown,
+ * in the words of the signs that say why. No signs: unknown, saying nothing beyond the lock's bytes was read.
+ */
+export function judgeHolder(view: {
+  health: LockHealth;
+  signs?: HolderSign[];
+  terms?: { liveness?: string };
+}): LockVerdict {
+  const signs = view.signs ?? [];
+  if (!signs.length) return unread(view.health, view.terms?.liveness);
+  const evidence = signs.map(({ fact, from, at }) => ({ fact, from, at }));
+  for (const verdict of VERDICTS) {
+    const says = signs.filter((s) => s.points === verdict).map((s) => s.says);
+    if (!says.length) continue;
+    const settle = Math.max(0, ...signs.map((s) => (verdict === 'unknown' && s.settleMs) || 0));
+    return {
+      verdict,
+      sentence: `${LEAD[verdict]}: ${says.join('; ')}.`,
+      evidence,
+      ...(settle ? { settleMs: settle } : {}),
+    };
+  }
+  return unread(view.health, view.terms?.liveness);
+}
+
+/** Whether a view is judged at all: a held lock (not free, not data, not a queued waiter). */
+export const isJudged = (v: { health: LockHealth; format: string; queuedFor?: string; pending?: boolean }) =>
+  v.health !== 'free' && v.format !== 'other' && v.format !== 'data' && v.queuedFor === undefined && v.pending !== true;
+
+/** The flat verdict fields a view carries (LockInfo.verdict, sentence, evidence, settleMs). */
+export interface VerdictFields {
+  verdict?: Verdict;
+  sentence?: string;
+  evidence?: Evidence[];
+  settleMs?: number;
+}
+
+/** A view's verdict as one object, or undefined where it is not judged. */
+export function verdictOf(v: VerdictFields): LockVerdict | undefined {
+  if (!v.verdict) return undefined;
+  return {
+    verdict: v.verdict,
+    sentence: v.sentence ?? '',
+    evidence: v.evidence ?? [],
+    ...(v.settleMs ? { settleMs: v.settleMs } : {}),
+  };
+}
+
+type Judgeable = VerdictFields & {
+  health: LockHealth;
+  format: string;
+  signs?: HolderSign[];
+  queuedFor?: string;
+  pending?: boolean;
+  terms?: { liveness?: string };
+};
+
+/** The view with its verdict set and its signs folded in (the signs are the store's; the verdict is everyone's). */
+export function withVerdict<V extends Judgeable>(view: V): V {
+  const judged = { ...view };
+  delete judged.signs;
+  delete judged.verdict;
+  delete judged.sentence;
+  delete judged.evidence;
+  delete judged.settleMs;
+  if (!isJudged(view)) return judged;
+  const { verdict, sentence, evidence, settleMs } = judgeHolder(view);
+  return { ...judged, verdict, sentence, evidence, ...(settleMs ? { settleMs } : {}) };
+}
+
+export type VerdictCounts = Record<Verdict, number>;
+export const zeroVerdicts = (): VerdictCounts => ({ gone: 0, stalled: 0, alive: 0, unknown: 0 });

@@ -1,0 +1,29 @@
+// The holder re-judged at release time (architecture.md "Clearing"): an alive holder is cleared only with an explicit
+// acknowledgement, and a release asked "only if gone" (bulk "Release all gone", the CLI's --if-gone) is refused for a
+// lock no longer judged gone. Refusals are 409 conflicts saying why; nothing is touched.
+import 'server-only';
+import type { LockStore } from '@/lib/lock/store';
+import { ApiError } from './api-error';
+import { verdictOf } from '@/lib/lock/verdict/verdict';
+
+export const ALIVE_ACKNOWLEDGEMENT = 'The holder is alive: clearing makes two holders';
+
+export async function assertVerdictAllows(
+  store: LockStore,
+  name: string,
+  o: { acknowledgeAlive?: boolean; ifGone?: boolean },
+): Promise<void> {
+  const now = await store.inspect(name);
+  const verdict = now ? verdictOf(now) : undefined;
+  if (!verdict) return; // absent, free or not a lock: the store's own release answers it
+  if (o.ifGone && verdict.verdict !== 'gone')
+    throw new ApiError(
+      'conflict',
+      `Not released: "only if gone" was asked and its holder is now judged ${verdict.verdict}: ${verdict.sentence} Nothing was touched.`,
+    );
+  if (verdict.verdict === 'alive' && !o.acknowledgeAlive)
+    throw new ApiError(
+      'conflict',
+      `${verdict.sentence} ${ALIVE_ACKNOWLEDGEMENT}: send "acknowledgeAlive": true to clear it anyway. Nothing was touched.`,
+    );
+}
