@@ -112,7 +112,8 @@ export function openOwnDir(dir: string, what: string): number {
   try {
     fd = fs.openSync(dir, C.O_RDONLY | C.O_DIRECTORY | C.O_NOFOLLOW | C.O_NONBLOCK);
   } catch (err) {
-    if (['ELOOP', 'ENOTDIR'].includes(code(err))) refuse(what, `${dir} changed into a link as it was opened`, fixFor(dir));
+    if (['ELOOP', 'ENOTDIR'].includes(code(err)))
+      refuse(what, `${dir} changed into a link as it was opened`, fixFor(dir));
     throw err;
   }
   const again = notOurs(what, dir, fs.fstatSync(fd), 'dir');
@@ -184,5 +185,7 @@ export function readOwnFile(dir: string, name: string, max: number, what: string
     return r.body;
   }
   const found = r.not === 'large' ? `larger than ${max} bytes` : r.stat ? kindWord(r.stat) : 'not a regular file';
-  throw new UnsafePathError(`Lockboard's ${what} at ${file} is unreadable: it is ${found}, not a regular file. ${fixFor(file)}`);
+  throw new UnsafePathError(
+    `Lockboard's ${what} at ${file} is unreadable: it is ${found}, not a regular file. ${fixFor(file)}`,
+  );
 }

@@ -112,8 +112,12 @@ export class FilesLockStore implements LockStore {
     }
     const more = n >= size && last !== undefined;
     if (more) this.walks.set(last!, it);
-    for (const [k, w] of this.walks) if (this.walks.size > MAX_WALKS) (this.walks.delete(k), w.return(undefined));
     else it.return(undefined);
+    for (const [k, w] of this.walks) {
+      if (this.walks.size <= MAX_WALKS) break;
+      this.walks.delete(k);
+      w.return(undefined);
+    }
     return {
       locks,
       skipped,

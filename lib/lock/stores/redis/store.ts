@@ -124,8 +124,7 @@ export class RedisLockStore implements LockStore {
     const suj = await readOne(this.conn, sujLocked);
     const sujReading = suj && !isOversized(suj) ? readRedisKey(suj) : null;
     if (sujReading) return this.view(sujReading, suj as RedisKeyRead, now);
-    if (!read && name.includes(LOSSY))
-      return notALockView({ ...this.notALock(name, now), what: lossyWhy(name) }); // maybe there: never "free"
+    if (!read && name.includes(LOSSY)) return notALockView({ ...this.notALock(name, now), what: lossyWhy(name) }); // maybe there: never "free"
     if (!read) return null;
     const size = isOversized(read) ? read.size : read.value?.length;
     const big = size !== undefined && size > MAX_BODY_BYTES ? ' (larger than 64 KiB: not read)' : '';
