@@ -48,7 +48,7 @@ describe.runIf(isRoot)('the trail is Lockboard’s own', () => {
     fs.writeFileSync(`${secret}/audit.jsonl`, 'untouched\n');
     const { name, version } = await staleLock(dir);
     asNobody(`ln -s ${secret} ${dir}/.lockboard`);
-    const r = await runCli(['release', '--source', `file://${dir}`, name, '--version', version, '--reason', 't'], {});
+    const r = await runCli(['release', `file://${dir}`, name, '--version', version, '--reason', 't'], {});
     expect(r.code, r.stderr).toBe(3);
     expect(r.stderr).toMatch(/symbolic link/);
     expect(fs.readFileSync(`${secret}/audit.jsonl`, 'utf8')).toBe('untouched\n');
@@ -80,7 +80,7 @@ describe.runIf(isRoot)('the trail is Lockboard’s own', () => {
     fs.mkdirSync(`${dir}/.lockboard`);
     execFileSync('mkfifo', [`${dir}/.lockboard/audit.jsonl`]);
     const t0 = Date.now();
-    const r = await runCli(['release', '--source', `file://${dir}`, name, '--version', version, '--reason', 't'], {});
+    const r = await runCli(['release', `file://${dir}`, name, '--version', version, '--reason', 't'], {});
     expect(r.code, r.stderr).toBe(3);
     expect(Date.now() - t0).toBeLessThan(10_000);
     expect(r.stderr).toMatch(/FIFO/);

@@ -187,7 +187,11 @@ export class FilesLockStore implements LockStore {
   }
 
   readAudit(from: Date, to: Date, lock?: string): Promise<AuditRecord[]> {
-    return Promise.resolve(readEvents(this.src.audit, from, to, lock));
+    try {
+      return Promise.resolve(readEvents(this.src.audit, from, to, lock));
+    } catch (err) {
+      return Promise.reject(err as Error); // a trail that is not Lockboard's own: unreadable, in its own words
+    }
   }
 
   /** Refused while a live process holds it; otherwise removed only if it is still exactly the file seen. */
