@@ -13,7 +13,13 @@ const nextConfig = {
   // forbidden() in pages: a signed-in user whose role does not allow a page gets a 403 before any data is read
   // proxyClientMaxBodySize: the proxy (pages only) buffers request bodies for itself; pages take no large bodies
   experimental: { authInterrupts: true, proxyClientMaxBodySize: '64kb' },
-  serverExternalPackages: ['@google-cloud/storage'],
+  // Store SDKs the console loads on demand are required from node_modules at run time and traced into
+  // .next/standalone/node_modules, never bundled. etcd3 reads its gRPC protos at load time from
+  // `${__dirname}/../proto/*.proto`: bundled, that path pointed nowhere; external, the tracer still leaves the .proto
+  // files out (no require names them). Either way `import('etcd3')` failed and the console said "etcd:// sources
+  // need etcd3" where the CLI found it. test/demo/console-sources.test.ts asserts every demo source answers.
+  serverExternalPackages: ['@google-cloud/storage', 'etcd3'],
+  outputFileTracingIncludes: { '/**': ['./node_modules/etcd3/proto/*.proto'] },
   async headers() {
     return [
       { source: '/:path*', headers: securityHeaders },

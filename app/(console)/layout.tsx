@@ -22,6 +22,11 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
           <Link prefetch={false} href="/churn" className="hover:underline">
             Churn &amp; audit
           </Link>
+          {user?.role === 'operator' && (
+            <Link prefetch={false} href="/webhooks" className="hover:underline">
+              Webhooks
+            </Link>
+          )}
         </nav>
         <div className="ml-auto flex items-center gap-3 text-sm">
           {user && (

@@ -61,7 +61,7 @@ export function LockDetail({ name, bucket, canRelease }: { name: string; bucket?
           }}
         />
       )}
-      <LockTimeline name={name} bucket={bucket} trail={lock?.terms?.trail} free={lock === null} />
+      <LockTimeline name={name} bucket={bucket ?? lock?.bucket} trail={lock?.terms?.trail} free={lock === null} />
     </section>
   );
 }

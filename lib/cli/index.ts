@@ -19,6 +19,7 @@ Commands:
   emulator              run the local GCS (and S3) emulator
   postgres init <src>   create Lockboard's PostgreSQL lock tables
   dynamodb init [src]   create Lockboard's DynamoDB audit table (and lock table)
+  mysql init [src]      print (or create) Lockboard's MySQL/MariaDB tables
   --version             print the version
 
 Run "lockboard <command> --help" for options and examples.
@@ -39,6 +40,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   emulator: async () => (await import('../emulator/command')).runEmulatorCommand,
   postgres: async () => (await import('./postgres')).postgresCommand,
   dynamodb: async () => (await import('./dynamodb')).dynamodbCommand,
+  mysql: async () => (await import('./mysql')).mysqlCommand,
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -1,7 +1,9 @@
 // Starts the built console (`next start`) with a given configuration, for the demo and the browser tests.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
+import { signalGroup, spawnGroup, stopGroup } from './children';
 
 export interface ConsoleProcess {
   url: string;
@@ -20,11 +22,8 @@ export function needsBuild(): boolean {
   if (!existsSync(marker) || !existsSync(SERVER) || !existsSync(join(ROOT, '.next', 'standalone', '.next', 'static')))
     return true;
   const built = statSync(marker).mtimeMs;
-  const newer = (dir: string): boolean =>
-    readdirSync(dir, { withFileTypes: true }).some((d) => {
-      const p = join(dir, d.name);
-      return d.isDirectory() ? newer(p) : statSync(p).mtimeMs > built;
-    });
+  const changed = (p: string): boolean =>
+    statSync(p).isDirectory() ? readdirSync(p).some((n) => changed(join(p, n))) : statSync(p).mtimeMs > built;
   const configs = [
     'next.config.mjs',
     'postcss.config.mjs',
@@ -33,8 +32,10 @@ export function needsBuild(): boolean {
     'instrumentation.ts',
     'proxy.ts',
   ];
-  const configChanged = configs.some((f) => existsSync(join(ROOT, f)) && statSync(join(ROOT, f)).mtimeMs > built);
-  return configChanged || ['app', 'components', 'lib'].some((d) => newer(join(ROOT, d)));
+  const configChanged = configs.some((f) => existsSync(join(ROOT, f)) && changed(join(ROOT, f)));
+  // lib/demo is the demo's own code, never the console's: editing it needs no build
+  const lib = readdirSync(join(ROOT, 'lib')).filter((d) => d !== 'demo');
+  return configChanged || ['app', 'components', ...lib.map((d) => join('lib', d))].some((d) => changed(join(ROOT, d)));
 }
 
 /** `npm run build`: next build (standalone output), then the static files copied next to the standalone server. */
@@ -45,6 +46,37 @@ export function buildConsole(): void {
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
   });
   if (result.status !== 0) throw new Error('the console build (npm run build) failed; see the output above');
+}
+
+/** Measured: `npm run build` takes about 5 minutes on 2 cores (less on more); the next start skips it. */
+export function buildEstimate(cores = availableParallelism()): string {
+  const minutes = Math.max(1, Math.round(10 / Math.min(cores, 8)));
+  return `about ${minutes} minute${minutes === 1 ? '' : 's'} on ${cores} core${cores === 1 ? '' : 's'}`;
+}
+
+/** `npm run build` as the demo runs it: says so first, with how long it takes, then the time so far every 30 s. */
+export async function buildWithProgress(everyMs = 30_000): Promise<void> {
+  console.log(
+    `Building the console (first run, or its sources changed): ${buildEstimate()}; later runs start in seconds.`,
+  );
+  const started = Date.now();
+  const child = spawnGroup('npm', ['run', 'build'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+  });
+  const elapsed = () => {
+    const s = Math.round((Date.now() - started) / 1000);
+    return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  };
+  const ticker = setInterval(() => console.log(`  ... still building the console: ${elapsed()} so far`), everyMs);
+  const code = await new Promise<number | null>((resolve) => {
+    child.once('exit', (c) => resolve(c));
+    child.once('error', () => resolve(null));
+  });
+  clearInterval(ticker);
+  if (code !== 0) throw new Error('the console build (npm run build) failed; see the output above');
+  console.log(`Console built in ${elapsed()}.`);
 }
 
 /** Where the console's output goes besides `output()`: a log file, and its warnings and errors echoed to stderr. */
@@ -74,7 +106,7 @@ export async function startConsole(
   log?: ConsoleLog,
 ): Promise<ConsoleProcess> {
   const url = `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`;
-  const child = spawn(process.execPath, [SERVER], {
+  const child = spawnGroup(process.execPath, [SERVER], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -99,7 +131,6 @@ export async function startConsole(
   child.stdout!.on('data', take);
   child.stderr!.on('data', take);
   child.once('exit', () => file?.end());
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the console exited during start-up:\n${output}`);
@@ -110,7 +141,7 @@ export async function startConsole(
       // not listening yet
     }
     if (Date.now() > deadline) {
-      child.kill('SIGKILL');
+      signalGroup(child, 'SIGKILL');
       throw new Error(`the console did not answer /api/health within 30 s:\n${output}`);
     }
     await new Promise((r) => setTimeout(r, 150));
@@ -119,9 +150,7 @@ export async function startConsole(
     url,
     child,
     output: () => output,
-    stop: async () => {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      await exited;
-    },
+    // SIGTERM, then SIGKILL if it is still running 3 s later (a server busy on its event loop never runs its handler)
+    stop: () => stopGroup(child, 3_000),
   };
 }

@@ -2,10 +2,12 @@
 // Debian's python3, or flock(1)), a holder that crashed (killed with SIGKILL, its O_EXCL file left behind), a stale
 // git index.lock (a `git commit` killed with SIGKILL while its pre-commit hook ran), a lockfile-progs lock whose pid
 // exited, and Lockboard's own lock taken in a loop.
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { withFileLock } from '../lock/stores/files';
+import { background } from './background';
+import { signalGroup, spawnGroup } from './children';
 import { sleep } from './sleep';
 import type { Stopper } from './stopper';
 
@@ -19,7 +21,7 @@ const has = (tool: string) => spawnSync('sh', ['-c', `command -v ${tool}`]).stat
 
 /** A child that prints once it holds, resolved then (or null when it exited first). */
 function holding(cmd: string, args: string[], cwd?: string): Promise<ChildProcess | null> {
-  const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'ignore'], detached: true });
+  const child = spawnGroup(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'ignore'] });
   return new Promise((resolve) => {
     child.stdout!.once('data', () => resolve(child));
     child.once('exit', () => resolve(null));
@@ -44,7 +46,7 @@ async function staleGitLock(dir: string): Promise<void> {
   fs.writeFileSync(path.join(repo, 'index.html'), '<h1>v2</h1>\n');
   fs.writeFileSync(path.join(repo, '.git/hooks/pre-commit'), '#!/bin/sh\necho checking\nsleep 60\n', { mode: 0o755 });
   const commit = await holding('sh', ['-c', 'exec git -c user.name=demo -c user.email=d@e commit -aqm v2 2>&1'], repo);
-  if (commit) process.kill(-commit.pid!, 'SIGKILL'); // git and its hook: index.lock stays
+  if (commit) signalGroup(commit, 'SIGKILL'); // git and its hook: index.lock stays
   fs.rmSync(path.join(repo, '.git/hooks/pre-commit'));
 }
 
@@ -68,26 +70,17 @@ export async function startDemoFiles(dataDir: string, stop: Stopper): Promise<De
   if (has('lockfile-create'))
     spawnSync('sh', ['-c', `lockfile-create --use-pid --lock-name --retry 0 ${dir}/mail-spool.lock`]);
   fs.writeFileSync(path.join(dir, 'README.txt'), 'Lock files of the Lockboard demo: not a lock itself.\n');
-  const signal = stop.signal();
-  const loop = (async () => {
-    while (!signal.aborted) {
-      await withFileLock({ dir, name: 'rotate-logs', ttlMs: 10_000, purpose: 'log rotation', signal }, () =>
-        sleep(20_000, signal),
-      ).catch(() => undefined);
-      if (!signal.aborted) await sleep(5_000, signal);
-    }
-  })();
+  const loop = background('lock file rotate-logs', stop, async (signal) => {
+    await withFileLock({ dir, name: 'rotate-logs', ttlMs: 10_000, purpose: 'log rotation', signal }, () =>
+      sleep(20_000, signal),
+    ).catch(() => undefined);
+    if (!signal.aborted) await sleep(5_000, signal);
+  });
   return {
     url: `file://${dir}?depth=2`,
     loops: [loop],
     async stop() {
-      for (const c of children) {
-        try {
-          process.kill(-c.pid!, 'SIGKILL');
-        } catch {
-          /* gone */
-        }
-      }
+      for (const c of children) signalGroup(c, 'SIGKILL');
       await loop;
     },
   };

@@ -1,10 +1,10 @@
 // Simulated lock holders for the demo, all through lib/lock: a long healthy holder, churny workers (some failing),
 // a crashing holder that goes overdue then expired and is taken over, contenders on one lock, and foreign locks.
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { Storage } from '@google-cloud/storage';
 import { acquireLock, withLock, type Lock } from '../lock';
+import { signalGroup, spawnGroup } from './children';
 import { startPlatformHolders } from './platform';
 import { startS3Holders } from './s3';
 import { sleep } from './sleep';
@@ -16,41 +16,12 @@ export interface Holders {
 
 const between = (min: number, max: number) => min + Math.random() * (max - min);
 
-export async function startHolders(
-  storage: Storage,
-  bucket: string,
-  options: { speed?: number; s3?: S3Client } = {},
-): Promise<Holders> {
-  const speed = options.speed ?? 1;
-  const stop = new Stopper();
-  const held: Lock[] = [];
-  const base = { storage, bucket };
-  const loops: Promise<void>[] = [];
-  const loop = (fn: (signal: AbortSignal) => Promise<void>) =>
-    loops.push(
-      (async () => {
-        const signal = stop.signal();
-        while (!signal.aborted) {
-          try {
-            await fn(signal);
-          } catch {
-            // failures are part of the show: withLock records them in the audit trail
-          }
-        }
-      })(),
-    );
+type Base = { storage: Storage; bucket: string };
+/** Starts a loop that runs `fn` until the stop; its failures are part of the show (withLock records them). */
+type Loop = (fn: (signal: AbortSignal) => Promise<void>) => void;
 
-  held.push(
-    await acquireLock({
-      ...base,
-      name: 'locks/deploy-prod',
-      identity: 'deploy-runner-1:812:a1b2c3d4',
-      ttlMs: 60_000,
-      purpose: 'terraform apply prod',
-    }),
-  );
-  await writeForeignLocks(storage, bucket);
-
+/** Churny workers on three locks, some failing, and four contenders handing one lock on. */
+function workers(base: Base, loop: Loop, speed: number): void {
   for (const [name, fail] of [
     ['locks/etl-hourly', 0.2],
     ['locks/publish-npm', 0.1],
@@ -79,30 +50,56 @@ export async function startHolders(
       );
     });
   }
+}
+
+/**
+ * A holder process that crashes (SIGKILL) while holding the lock: it turns overdue, then expired, then a retry job
+ * takes it over (a took-over event naming the crashed holder) and releases it.
+ */
+function crashingHolder(base: Base, loop: Loop, speed: number): void {
   loop(async (signal) => {
-    // A holder process that crashes (SIGKILL) while holding the lock: it turns overdue, then expired, then a retry
-    // job takes it over (a took-over event naming the crashed holder) and releases it.
-    await crashHolder(storage, bucket, 'locks/nightly-report', 30_000 / speed, signal);
+    await crashHolder(base.storage, base.bucket, 'locks/nightly-report', 30_000 / speed, signal);
     await sleep(45_000 / speed, signal);
     if (signal.aborted) return;
-    await withLock(
-      {
-        ...base,
-        name: 'locks/nightly-report',
-        identity: 'report-retry:4343:feedf00d',
-        ttlMs: 30_000,
-        purpose: 'nightly report (retry)',
-        signal,
-      },
-      () => sleep(3_000 / speed, signal),
+    const retry = { name: 'locks/nightly-report', identity: 'report-retry:4343:feedf00d', ttlMs: 30_000 };
+    await withLock({ ...base, ...retry, purpose: 'nightly report (retry)', signal }, () =>
+      sleep(3_000 / speed, signal),
     );
     await sleep(5_000 / speed, signal);
   });
+}
 
+export async function startHolders(
+  storage: Storage,
+  bucket: string,
+  options: { speed?: number; s3?: S3Client } = {},
+): Promise<Holders> {
+  const speed = options.speed ?? 1;
+  const stop = new Stopper();
+  const base = { storage, bucket };
+  const loops: Promise<void>[] = [];
+  const loop: Loop = (fn) =>
+    loops.push(
+      (async () => {
+        const signal = stop.signal();
+        while (!signal.aborted) await fn(signal).catch(() => undefined);
+      })(),
+    );
+  const held: Lock[] = [
+    await acquireLock({
+      ...base,
+      name: 'locks/deploy-prod',
+      identity: 'deploy-runner-1:812:a1b2c3d4',
+      ttlMs: 60_000,
+      purpose: 'terraform apply prod',
+    }),
+  ];
+  await writeForeignLocks(storage, bucket);
+  workers(base, loop, speed);
+  crashingHolder(base, loop, speed);
   loops.push(...(await startPlatformHolders(storage, stop)));
   const s3 = options.s3 ? await startS3Holders(options.s3, stop) : { loops: [], held: [] };
   loops.push(...s3.loops);
-
   return {
     async stop() {
       stop.stop();
@@ -151,7 +148,7 @@ async function crashHolder(
   signal: AbortSignal,
 ): Promise<void> {
   const script = join(import.meta.dirname, 'crash-holder.ts');
-  const child = spawn(
+  const child = spawnGroup(
     process.execPath,
     ['--import', 'tsx', script, storage.apiEndpoint, bucket, name, String(Math.round(ttlMs))],
     {
@@ -160,7 +157,7 @@ async function crashHolder(
     },
   );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const kill = () => child.kill('SIGKILL');
+  const kill = () => signalGroup(child, 'SIGKILL');
   signal.addEventListener('abort', kill, { once: true });
   await new Promise<void>((resolve) => {
     child.stdout!.on('data', (d: Buffer) => {
@@ -168,7 +165,7 @@ async function crashHolder(
     });
     void exited.then(resolve);
   });
-  await new Promise((r) => setTimeout(r, 2_000));
+  await sleep(2_000, signal);
   kill();
   await exited;
   signal.removeEventListener('abort', kill);

@@ -1,11 +1,12 @@
 // The demo's kube-apiserver, where scripts/kube-apiserver.sh has built one on this machine (cached outside the repo):
 // Debian's etcd and the apiserver on loopback ports, a token, and a kubeconfig under the demo's data directory.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:https';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { signalGroup, spawnGroup } from './children';
 import { sleep } from './sleep';
 
 /** Where scripts/kube-apiserver.sh caches its build (the demo and the tests run these binaries). */
@@ -51,74 +52,65 @@ export function kubeMissing(): string | undefined {
   return undefined;
 }
 
-export async function startKubeServer(dataDir: string, port: number, signal: AbortSignal): Promise<KubeServer> {
-  const dir = resolve(dataDir, 'kubernetes');
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  const [etcdPort, peerPort] = [port + 1, port + 2];
-  const etcd = spawn(
+/** The apiserver's own etcd on `port` (peers on `port + 1`), in its own process group. */
+function spawnEtcd(dir: string, port: number): ChildProcess {
+  const [client, peer] = [`http://127.0.0.1:${port}`, `http://127.0.0.1:${port + 1}`];
+  return spawnGroup(
     'etcd',
     [
       ...['--name', 'demo', '--data-dir', join(dir, 'etcd')],
-      ...[
-        '--listen-client-urls',
-        `http://127.0.0.1:${etcdPort}`,
-        '--advertise-client-urls',
-        `http://127.0.0.1:${etcdPort}`,
-      ],
-      ...[
-        '--listen-peer-urls',
-        `http://127.0.0.1:${peerPort}`,
-        '--initial-advertise-peer-urls',
-        `http://127.0.0.1:${peerPort}`,
-      ],
-      ...['--initial-cluster', `demo=http://127.0.0.1:${peerPort}`],
+      ...['--listen-client-urls', client, '--advertise-client-urls', client],
+      ...['--listen-peer-urls', peer, '--initial-advertise-peer-urls', peer],
+      ...['--initial-cluster', `demo=${peer}`],
     ],
     { stdio: 'ignore' },
   );
+}
+
+/** The service-account keys and an admin token in `dir`; returns the token. */
+function writeCredentials(dir: string): string {
   const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   writeFileSync(join(dir, 'sa.pub'), publicKey.export({ type: 'spki', format: 'pem' }));
   writeFileSync(join(dir, 'sa.key'), privateKey.export({ type: 'pkcs8', format: 'pem' }));
   const token = randomBytes(16).toString('hex');
   writeFileSync(join(dir, 'tokens.csv'), `${token},demo-admin,demo-admin,system:masters\n`);
-  const apiserver = spawn(
+  return token;
+}
+
+/** A kubeconfig for the apiserver on `port` with `token`; returns its path. */
+function writeKubeconfig(dir: string, port: number, token: string): string {
+  const kubeconfig = join(dir, 'kubeconfig');
+  const lines = ['apiVersion: v1', 'kind: Config', 'current-context: demo'];
+  lines.push('clusters:', '- name: demo', '  cluster:', `    server: https://127.0.0.1:${port}`);
+  lines.push('    insecure-skip-tls-verify: true');
+  lines.push('users:', '- name: demo-admin', '  user:', `    token: ${token}`);
+  lines.push('contexts:', '- name: demo', '  context:', '    cluster: demo', '    user: demo-admin', '');
+  writeFileSync(kubeconfig, lines.join('\n'));
+  return kubeconfig;
+}
+
+export async function startKubeServer(dataDir: string, port: number, signal: AbortSignal): Promise<KubeServer> {
+  const dir = resolve(dataDir, 'kubernetes');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const etcdPort = port + 1; // and its peers on port + 2
+  const etcd = spawnEtcd(dir, etcdPort);
+  const token = writeCredentials(dir);
+  const apiserver = spawnGroup(
     join(KUBE_BIN, 'kube-apiserver'),
     apiserverArgs({ etcd: `http://127.0.0.1:${etcdPort}`, port, dir }),
     { stdio: 'ignore' },
   );
-  const kubeconfig = join(dir, 'kubeconfig');
-  writeFileSync(
-    kubeconfig,
-    [
-      'apiVersion: v1',
-      'kind: Config',
-      'current-context: demo',
-      'clusters:',
-      '- name: demo',
-      '  cluster:',
-      `    server: https://127.0.0.1:${port}`,
-      '    insecure-skip-tls-verify: true',
-      'users:',
-      '- name: demo-admin',
-      '  user:',
-      `    token: ${token}`,
-      'contexts:',
-      '- name: demo',
-      '  context:',
-      '    cluster: demo',
-      '    user: demo-admin',
-      '',
-    ].join('\n'),
-  );
+  const kubeconfig = writeKubeconfig(dir, port, token);
   const children = [etcd, apiserver];
   for (let i = 0; ; i++) {
     const ready = await isReady(port, token);
     if (ready) return { kubeconfig, children };
     if (i > 300 || apiserver.exitCode !== null || signal.aborted) {
-      for (const c of children) c.kill('SIGKILL');
+      for (const c of children) signalGroup(c, 'SIGKILL');
       throw new Error(`kube-apiserver did not become ready on port ${port}`);
     }
-    await sleep(100, signal).catch(() => undefined);
+    await sleep(100, signal);
   }
 }
 

@@ -1,10 +1,11 @@
 // The demo's Kubernetes Leases, where a kube-apiserver is built on this machine (scripts/kube-apiserver.sh): a real
 // client-go leader with a waiting candidate, a controller whose leader died (its Lease expires as client-go judges
 // it), a Terraform kubernetes-backend lock left by a crashed apply (never expires), and node heartbeats (not locks).
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectKubernetes, microTime, type Lease } from '../lock/stores/kubernetes';
+import { signalGroup, spawnGroup } from './children';
 import { KUBE_BIN, kubeMissing, startKubeServer } from './kube-server';
 import type { Stopper } from './stopper';
 
@@ -67,7 +68,7 @@ export async function startDemoKube(dataDir: string, port: number, stop: Stopper
   if (existsSync(leader))
     for (const id of ['scheduler-0', 'scheduler-1'])
       children.push(
-        spawn(
+        spawnGroup(
           leader,
           ['--kubeconfig', server.kubeconfig, '--namespace', 'default', '--name', 'batch-scheduler', '--id', id],
           {
@@ -77,13 +78,13 @@ export async function startDemoKube(dataDir: string, port: number, stop: Stopper
       );
   for (const l of leases(Date.now())) await api.create(l).catch(() => undefined);
   const kill = () => {
-    for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+    for (const c of children) signalGroup(c, 'SIGKILL');
   };
   return {
     source: 'kubernetes://',
     env,
     async stop() {
-      for (const c of children.slice(2)) c.kill('SIGTERM'); // client-go releases on cancel
+      for (const c of children.slice(2)) signalGroup(c, 'SIGTERM'); // client-go releases on cancel
       await new Promise((r) => setTimeout(r, 500));
       kill();
     },

@@ -3,6 +3,7 @@
 // and a Caddy certmagic lock under a temporary hold. Each is written the way its own implementation writes it.
 import type { Storage } from '@google-cloud/storage';
 import { acquireLock } from '../lock';
+import { background } from './background';
 import { sleep } from './sleep';
 import type { Stopper } from './stopper';
 import {
@@ -27,8 +28,8 @@ async function once(write: () => Promise<unknown>): Promise<void> {
   }
 }
 
-export async function startPlatformHolders(storage: Storage, stop: Stopper): Promise<Promise<void>[]> {
-  const bucket = PLATFORM_BUCKET;
+/** The platform bucket's locks and data, written once (a restarted demo keeps what the last one wrote). */
+async function seed(storage: Storage, bucket: string): Promise<void> {
   await once(() => writeTerraformState(storage, bucket, 'network/prod/default.tfstate'));
   await once(() => writeTerraformLock(storage, bucket, 'network/prod/default.tfstate', 'ann@laptop-ann'));
   await once(() => writeTerraformState(storage, bucket, 'network/staging/default.tfstate')); // unlocked: data only
@@ -43,78 +44,84 @@ export async function startPlatformHolders(storage: Storage, stop: Stopper): Pro
   await once(() => writeCertmagicLock(storage, bucket, 'caddy/locks/example.com.lock'));
   // A gcslock holder that died: its lock expires 90 s after the demo starts and stays until cleared
   await once(() => writeGcslockLock(storage, bucket, 'jobs/dbt-weekly.lock', 'dbt-weekly@runner-3', 90));
+}
 
-  const loops: Promise<void>[] = [];
+/** Vault's active node rewrites its lock every 5 s (a new generation each time); standbys take over after 15 s. */
+function vaultLeader(storage: Storage, bucket: string, stop: Stopper): Promise<void> {
+  const name = 'vault/core/lock';
+  let seen: string | null | undefined = null; // null: not read yet; undefined: absent (or replaced), write anew
+  return background('Vault leader on gs://platform-state', stop, async (signal) => {
+    if (seen === null) {
+      const [meta] = await storage
+        .bucket(bucket)
+        .file(name)
+        .getMetadata()
+        .catch(() => [undefined]);
+      seen = meta ? String(meta.generation) : undefined;
+    }
+    try {
+      seen = (await writeVaultLock(storage, bucket, name, 'vault-0.vault-internal:8201', seen)).generation;
+    } catch {
+      seen = undefined; // someone removed or replaced it: start over
+    }
+    await sleep(5_000, signal);
+  });
+}
 
-  // Vault's active node rewrites its lock every 5 s (a new generation each time); standbys take over after 15 s
-  loops.push(
-    (async (signal = stop.signal()) => {
-      const name = 'vault/core/lock';
-      let seen: string | undefined;
-      try {
-        const [meta] = await storage.bucket(bucket).file(name).getMetadata();
-        seen = String(meta.generation);
-      } catch {
-        seen = undefined;
-      }
-      while (!signal.aborted) {
-        try {
-          seen = (await writeVaultLock(storage, bucket, name, 'vault-0.vault-internal:8201', seen)).generation;
-        } catch {
-          seen = undefined; // someone removed or replaced it: start over
-        }
-        await sleep(5_000, signal);
-      }
-    })(),
-  );
+/** A live gcslock holder: metadata PATCHes keep its 60 s expiry moving. */
+function gcslockHolder(storage: Storage, bucket: string, stop: Stopper): Promise<void> {
+  const name = 'jobs/dbt-nightly.lock';
+  let written: Written | undefined;
+  return background('gcslock holder on gs://platform-state', stop, async (signal) => {
+    try {
+      written = written
+        ? await patchGcslockOwner(storage, bucket, name, 'dbt-nightly@runner-1', written)
+        : await writeGcslockLock(storage, bucket, name, 'dbt-nightly@runner-1', 60);
+    } catch {
+      written = undefined;
+      await storage
+        .bucket(bucket)
+        .file(name)
+        .delete({ ignoreNotFound: true })
+        .catch(() => {});
+    }
+    await sleep(15_000, signal);
+  });
+}
 
-  // A live gcslock holder: metadata PATCHes keep its 60 s expiry moving
-  loops.push(
-    (async (signal = stop.signal()) => {
-      const name = 'jobs/dbt-nightly.lock';
-      let written: Written | undefined;
-      while (!signal.aborted) {
-        try {
-          written = written
-            ? await patchGcslockOwner(storage, bucket, name, 'dbt-nightly@runner-1', written)
-            : await writeGcslockLock(storage, bucket, name, 'dbt-nightly@runner-1', 60);
-        } catch {
-          written = undefined;
-          await storage
-            .bucket(bucket)
-            .file(name)
-            .delete({ ignoreNotFound: true })
-            .catch(() => {});
-        }
-        await sleep(15_000, signal);
-      }
-    })(),
-  );
-  // An operator who clears a Lockboard lock by hand (gcloud storage rm, no generation): the console's GCS
-  // notifications record it as deleted outside Lockboard
-  loops.push(
-    (async (signal = stop.signal()) => {
-      while (!signal.aborted) {
-        await sleep(60_000, signal);
-        if (signal.aborted) return;
-        try {
-          const lock = await acquireLock({
-            storage,
-            bucket,
-            name: 'jobs/backfill',
-            identity: 'backfill-runner:7:0badc0de',
-            purpose: 'backfill (cleared by hand every minute)',
-            ttlMs: 60_000,
-            signal,
-          });
-          await sleep(10_000, signal);
-          await storage.bucket(bucket).file('jobs/backfill').delete();
-          await lock.release().catch(() => undefined);
-        } catch {
-          // stopping, or the emulator's write-rate limit: try again next minute
-        }
-      }
-    })(),
-  );
-  return loops;
+/**
+ * An operator who clears a Lockboard lock by hand (gcloud storage rm, no generation): the console's GCS
+ * notifications record it as deleted outside Lockboard.
+ */
+function clearedByHand(storage: Storage, bucket: string, stop: Stopper): Promise<void> {
+  return background('hand-cleared lock on gs://platform-state', stop, async (signal) => {
+    await sleep(60_000, signal);
+    if (signal.aborted) return;
+    try {
+      const lock = await acquireLock({
+        storage,
+        bucket,
+        name: 'jobs/backfill',
+        identity: 'backfill-runner:7:0badc0de',
+        purpose: 'backfill (cleared by hand every minute)',
+        ttlMs: 60_000,
+        signal,
+      });
+      await sleep(10_000, signal);
+      await storage.bucket(bucket).file('jobs/backfill').delete();
+      await lock.release().catch(() => undefined);
+    } catch {
+      // stopping, or the emulator's write-rate limit: try again next minute
+    }
+  });
+}
+
+export async function startPlatformHolders(storage: Storage, stop: Stopper): Promise<Promise<void>[]> {
+  const bucket = PLATFORM_BUCKET;
+  await seed(storage, bucket);
+  return [
+    vaultLeader(storage, bucket, stop),
+    gcslockHolder(storage, bucket, stop),
+    clearedByHand(storage, bucket, stop),
+  ];
 }

@@ -2,10 +2,12 @@
 // of several formats (a SETNX lock whose holder crashed, python-redis-lock, Redisson, sidekiq-unique-jobs, Laravel),
 // Lockboard Redis locks held by simulated holders (contenders, and one that crashes and expires), and cache keys and
 // a counter beside them that are not locks. Keyspace notifications are on, so the console's Redis view is pushed.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createClient } from 'redis';
 import { acquireRedisLock, withRedisLock } from '../lock/stores/redis';
+import { background } from './background';
+import { signalGroup, spawnGroup } from './children';
 import { sleep } from './sleep';
 import type { Stopper } from './stopper';
 
@@ -17,16 +19,12 @@ export interface DemoRedis {
   kill(): void;
 }
 
-/** Starts redis-server on `port`, or returns null (and says how to install it) when it is not installed. */
-export async function startDemoRedis(port: number, stop: Stopper): Promise<DemoRedis | null> {
-  if (spawnSync('redis-server', ['--version']).status !== 0) {
-    console.log(
-      'Redis locks: redis-server is not installed, so the demo shows none (apt-get install -y redis-server).',
-    );
-    return null;
-  }
-  // keyspace notifications on (the classes the Redis feed needs): the demo's Redis changes are pushed, not SCANned
-  const server: ChildProcess = spawn(
+const newClient = (url: string) => createClient({ url });
+type RedisClient = ReturnType<typeof newClient>;
+
+/** redis-server on loopback, keyspace notifications on (the classes the Redis feed needs): changes are pushed. */
+function spawnRedis(port: number): ChildProcess {
+  return spawnGroup(
     'redis-server',
     [
       ...['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
@@ -34,18 +32,24 @@ export async function startDemoRedis(port: number, stop: Stopper): Promise<DemoR
     ],
     { stdio: 'ignore' },
   );
-  const url = `redis://127.0.0.1:${port}/0`;
-  const client = createClient({ url });
+}
+
+async function connect(url: string, port: number, stop: Stopper): Promise<RedisClient> {
+  const client = newClient(url);
   client.on('error', () => {});
   for (let i = 0; ; i++) {
     try {
       await client.connect();
-      break;
+      return client;
     } catch (err) {
       if (i > 50) throw new Error(`redis-server did not start on port ${port}: ${(err as Error).message}`);
       await sleep(100, stop.signal());
     }
   }
+}
+
+/** Locks of other libraries, written as each writes them, and keys that are not locks. */
+async function seed(client: RedisClient): Promise<void> {
   const cmd = (...args: string[]) => client.sendCommand(args);
   await cmd('FLUSHDB');
   await cmd('SET', 'lock.nightly-export', String(Date.now() / 1000 - 600)); // SETNX holder crashed 10 min ago
@@ -58,50 +62,59 @@ export async function startDemoRedis(port: number, stop: Stopper): Promise<DemoR
   await cmd('SET', 'laravel_database_laravel_cache_reports', randomBytes(8).toString('hex').slice(0, 16), 'EX', '600');
   await cmd('SET', 'cache:dashboard', '{"widgets":12}', 'EX', '3600'); // not locks
   await cmd('SET', 'stats:signups', '1042');
-  const loops = [0, 1, 2].map(async (i) => {
-    const signal = stop.signal();
-    while (!signal.aborted) {
-      await withRedisLock(
-        {
-          client,
-          name: 'locks:search-reindex',
-          identity: `indexer-${i}:${3000 + i}:${String(i).repeat(8)}`,
-          purpose: 'reindex',
-          ttlMs: 10_000,
-          signal,
-        },
-        () => sleep(2_000 + Math.random() * 2_000, signal),
-      ).catch(() => undefined);
+}
+
+/** Three contenders on one Lockboard lock, and a holder that crashes every two minutes (its lock expires). */
+function holders(client: RedisClient, stop: Stopper): Promise<void>[] {
+  const loops = [0, 1, 2].map((i) =>
+    background(`Redis contender indexer-${i}`, stop, async (signal) => {
+      const identity = `indexer-${i}:${3000 + i}:${String(i).repeat(8)}`;
+      const lock = { client, name: 'locks:search-reindex', identity, purpose: 'reindex', ttlMs: 10_000, signal };
+      await withRedisLock(lock, () => sleep(2_000 + Math.random() * 2_000, signal)).catch(() => undefined);
       await sleep(1_000, signal);
-    }
-  });
-  // A holder that crashes every two minutes: its lock stops being refreshed and expires (then disappears)
-  loops.push(
-    (async () => {
-      const signal = stop.signal();
-      while (!signal.aborted) {
-        const lock = await acquireRedisLock({
-          client,
-          name: 'locks:cache-warmup',
-          identity: 'warmup:5150:deadbeef',
-          ttlMs: 45_000,
-          signal,
-        }).catch(() => null);
-        (lock as unknown as { stop?: () => void } | null)?.stop?.(); // crash: no refresh, no release
-        await sleep(120_000, signal);
-      }
-    })(),
+    }),
   );
+  loops.push(
+    background('Redis holder warmup', stop, async (signal) => {
+      const lock = await acquireRedisLock({
+        client,
+        name: 'locks:cache-warmup',
+        identity: 'warmup:5150:deadbeef',
+        ttlMs: 45_000,
+        signal,
+      }).catch(() => null);
+      (lock as unknown as { stop?: () => void } | null)?.stop?.(); // crash: no refresh, no release
+      await sleep(120_000, signal);
+    }),
+  );
+  return loops;
+}
+
+/** Starts redis-server on `port`, or returns null (and says how to install it) when it is not installed. */
+export async function startDemoRedis(port: number, stop: Stopper): Promise<DemoRedis | null> {
+  if (spawnSync('redis-server', ['--version']).status !== 0) {
+    console.log(
+      'Redis locks: redis-server is not installed, so the demo shows none (apt-get install -y redis-server).',
+    );
+    return null;
+  }
+  const server = spawnRedis(port);
+  const url = `redis://127.0.0.1:${port}/0`;
+  const client = await connect(url, port, stop).catch((err: unknown) => {
+    signalGroup(server, 'SIGKILL');
+    throw err;
+  });
+  await seed(client);
   return {
     url,
-    loops,
+    loops: holders(client, stop),
     async stop() {
       await client.quit().catch(() => undefined);
-      server.kill('SIGTERM');
+      signalGroup(server, 'SIGTERM');
     },
     /** At once: the demo is stopping past its deadline. */
     kill() {
-      if (server.exitCode === null) server.kill('SIGKILL');
+      signalGroup(server, 'SIGKILL');
     },
   };
 }

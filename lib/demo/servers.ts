@@ -1,96 +1,103 @@
 // The demo's local servers beside the emulator, each started where its binary is installed (and said to be off, with
-// the flag that moves its port, where it cannot start): Redis, PostgreSQL, DynamoDB (dynalite), lock files, a
-// kube-apiserver, ZooKeeper and etcd, with their simulated holders. Stopped together, servers first.
+// the flag that moves its port, where it cannot start): Redis, PostgreSQL, MariaDB, DynamoDB (dynalite), lock files, a
+// kube-apiserver, ZooKeeper and etcd, with their simulated holders. Stopped together, servers first; each stop on its
+// own, so one that throws never keeps the others running.
+import { firstLine } from './background';
 import { startDemoDynamo } from './dynamodb';
 import { startDemoEtcd } from './etcd';
 import { startDemoFiles } from './files';
 import { startDemoKube } from './kubernetes';
+import { startDemoMysql } from './mysql';
 import { startDemoPostgres } from './postgres';
 import { startDemoRedis } from './redis';
-import { pause } from './shutdown';
+import { pause, runSteps } from './shutdown';
 import { Stopper } from './stopper';
 import { startDemoZooKeeper } from './zookeeper';
 
 export interface DemoPorts {
   redisPort: number;
   pgPort: number;
+  mysqlPort: number;
   dynamoPort: number;
   kubePort: number;
   zkPort: number;
   etcdPort: number;
 }
 
+/** What every server's start returns: its background loops and its stop (and, for processes, its kill). */
+interface Started {
+  loops?: Promise<void>[];
+  stop(): Promise<void>;
+  kill?(): void;
+}
+
+/** `start()`, or null with a line saying `what` is off and why (and `flag`, the option that moves its port). */
+const optional = <T>(what: string, flag: string | null, start: () => Promise<T | null>): Promise<T | null> =>
+  start().catch((err: unknown) => {
+    console.error(`demo: ${what} are off: ${firstLine(err)}.${flag ? ` Try --${flag}.` : ''}`);
+    return null;
+  });
+
+/** The servers first (a holder loop blocked on a query of a server being stopped must not hold the stop up). */
+async function stopServers(stop: Stopper, started: Record<string, Started | null>): Promise<void> {
+  stop.stop();
+  const running = Object.entries(started).flatMap(([name, s]) => (s ? [{ name, s }] : []));
+  const loops = running.flatMap(({ s }) => s.loops ?? []);
+  await Promise.all([
+    runSteps(running.map(({ name, s }) => ({ name, run: () => s.stop() }))),
+    Promise.race([Promise.allSettled(loops), pause(2_000)]), // aborted above: each ends at its next await
+  ]);
+}
+
 export async function startDemoServers(dataDir: string, ports: DemoPorts) {
-  const { redisPort, pgPort, dynamoPort, kubePort, zkPort, etcdPort } = ports;
-  const values = { 'data-dir': dataDir };
-  const redisStop = new Stopper();
-  const redis = await startDemoRedis(redisPort, redisStop).catch((err: unknown) => {
-    console.error(`demo: Redis locks are off: ${(err as Error).message}. Try --redis-port.`);
-    return null;
-  });
-  const postgres = await startDemoPostgres(values['data-dir'], pgPort, redisStop).catch((err: unknown) => {
-    console.error(`demo: PostgreSQL locks are off: ${(err as Error).message}. Try --pg-port.`);
-    return null;
-  });
-  const dynamo = await startDemoDynamo(dynamoPort, redisStop).catch((err: unknown) => {
-    console.error(`demo: DynamoDB locks are off: ${(err as Error).message}. Try --dynamodb-port.`);
-    return null;
-  });
-  const files = await startDemoFiles(values['data-dir'], redisStop).catch((err: unknown) => {
-    console.error(`demo: lock files are off: ${(err as Error).message}.`);
-    return null;
-  });
-  const kube = await startDemoKube(values['data-dir'], kubePort, redisStop).catch((err: unknown) => {
-    console.error(`demo: Kubernetes Leases are off: ${(err as Error).message}. Try --kube-port.`);
-    return null;
-  });
-  const zk = await startDemoZooKeeper(zkPort, redisStop).catch((err: unknown) => {
-    console.error(`demo: ZooKeeper locks are off: ${(err as Error).message}. Try --zookeeper-port.`);
-    return null;
-  });
-  const etcd = await startDemoEtcd(values['data-dir'], etcdPort, redisStop).catch((err: unknown) => {
-    console.error(`demo: etcd locks are off: ${(err as Error).message}. Try --etcd-port.`);
-    return null;
-  });
-  // The servers go first: a holder loop blocked on a query of a server being stopped must not hold the stop up
-  const stopRedis = async () => {
-    redisStop.stop();
-    await Promise.allSettled([
-      redis?.stop(),
-      postgres?.stop(),
-      dynamo?.stop(),
-      files?.stop(),
-      kube?.stop(),
-      zk?.stop(),
-      etcd?.stop(),
-    ]);
-    const loops = [redis, postgres, dynamo, files, zk, etcd].flatMap((s) => s?.loops ?? []);
-    await Promise.race([Promise.allSettled(loops), pause(2_000)]);
-  };
-  const killServers = () => {
-    redis?.kill();
-    postgres?.kill();
-    kube?.kill();
-    zk?.kill();
-    etcd?.kill();
-  };
-  const sources = [redis?.url, postgres?.url, ...(dynamo?.sources ?? []), files?.url, kube?.source, zk?.url, etcd?.url];
-  const env: Record<string, string> = {
-    ...(kube?.env ?? {}),
-    ...(dynamo ? { AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint } : {}),
-  };
-  return {
-    redis,
-    postgres,
-    dynamo,
+  const stop = new Stopper();
+  const redis = await optional('Redis locks', 'redis-port', () => startDemoRedis(ports.redisPort, stop));
+  const postgres = await optional('PostgreSQL locks', 'pg-port', () => startDemoPostgres(dataDir, ports.pgPort, stop));
+  const mysql = await optional('MySQL/MariaDB locks', 'mysql-port', () =>
+    startDemoMysql(dataDir, ports.mysqlPort, stop),
+  );
+  const dynamo = await optional('DynamoDB locks', 'dynamodb-port', () => startDemoDynamo(ports.dynamoPort, stop));
+  const files = await optional('lock files', null, () => startDemoFiles(dataDir, stop));
+  const kube = await optional('Kubernetes Leases', 'kube-port', () => startDemoKube(dataDir, ports.kubePort, stop));
+  const zk = await optional('ZooKeeper locks', 'zookeeper-port', () => startDemoZooKeeper(ports.zkPort, stop));
+  const etcd = await optional('etcd locks', 'etcd-port', () => startDemoEtcd(dataDir, ports.etcdPort, stop));
+  // Azurite from npm, on a free port (loaded only here: the Azure SDK is no other part's)
+  const azure = await optional('Azure Blob locks', null, async () => (await import('./azure')).startDemoAzure(stop));
+  const started: Record<string, Started | null> = {
+    Redis: redis,
+    PostgreSQL: postgres,
+    MariaDB: mysql,
+    DynamoDB: dynamo,
     files,
-    kube,
-    zk,
+    Kubernetes: kube,
+    ZooKeeper: zk,
     etcd,
+    Azure: azure,
+  };
+  const sources = [
+    redis?.url,
+    postgres?.url,
+    mysql?.url,
+    ...(dynamo?.sources ?? []),
+    files?.url,
+    kube?.source,
+    zk?.url,
+    etcd?.url,
+    ...(azure?.sources ?? []),
+  ];
+  return {
+    ...{ redis, postgres, mysql, dynamo, files, kube, zk, etcd },
     /** The sources to add to the console's LOCKBOARD_SOURCES. */
     sources: sources.filter((x): x is string => Boolean(x)),
-    env,
-    stop: stopRedis,
-    kill: killServers,
+    env: {
+      ...(kube?.env ?? {}),
+      ...(dynamo ? { AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint } : {}),
+      ...(azure?.env ?? {}),
+    },
+    stop: () => stopServers(stop, started),
+    /** At once, each on its own: the stop is past its deadline. */
+    kill: () => runSteps(Object.entries(started).map(([name, s]) => ({ name, run: () => s?.kill?.() }))),
   };
 }
+
+export type DemoServers = Awaited<ReturnType<typeof startDemoServers>>;

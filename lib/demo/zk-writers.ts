@@ -1,11 +1,12 @@
 // Real ZooKeeper recipe writers, driven from Node: kazoo (Debian's /usr/bin/python3 with python3-kazoo) and Curator
 // (Debian's jars, a single-file Java source). One process each; every contender has its own session in it.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { signalGroup, spawnGroup } from './children';
 
 const HERE = join(import.meta.dirname, 'zk-writers');
 export const KAZOO_PYTHON = '/usr/bin/python3';
@@ -75,13 +76,13 @@ function drive(child: ChildProcess, what: string): RecipeDriver {
     async stop() {
       child.stdin!.end();
       await Promise.race([new Promise((r) => child.once('exit', r)), new Promise((r) => setTimeout(r, 3_000))]);
-      if (child.exitCode === null) child.kill('SIGKILL');
+      if (child.exitCode === null) signalGroup(child, 'SIGKILL');
     },
   };
 }
 
 export function startKazoo(hosts: string): RecipeDriver {
-  const child = spawn(KAZOO_PYTHON, [join(HERE, 'kazoo_driver.py'), hosts], { stdio: ['pipe', 'pipe', 'ignore'] });
+  const child = spawnGroup(KAZOO_PYTHON, [join(HERE, 'kazoo_driver.py'), hosts], { stdio: ['pipe', 'pipe', 'ignore'] });
   return drive(child, 'kazoo');
 }
 
@@ -100,7 +101,7 @@ function compiledCurator(classpath: string): string {
 
 export function startCurator(hosts: string, classpath: string): RecipeDriver {
   const dir = compiledCurator(classpath);
-  const child = spawn(
+  const child = spawnGroup(
     'java',
     ['-Xmx128m', '-XX:TieredStopAtLevel=1', '-cp', `${dir}:${classpath}`, 'CuratorDriver', hosts],
     {

@@ -1,11 +1,12 @@
 // Debian's ZooKeeper started from its jar on loopback (no systemd, admin server off), for the demo and the tests.
 // Ready when `srvr` says it is serving: `ruok` answers `imok` earlier, while requests are still refused
 // (facts-coordination Part B §3.1).
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fourLetters } from '../lock/stores/zookeeper/sessions';
+import { signalGroup, spawnGroup } from './children';
 
 const JARS = '/usr/share/java';
 const NEEDED = [
@@ -54,7 +55,7 @@ export async function startZooKeeperServer(port: number, o: { tickMs?: number } 
       '',
     ].join('\n'),
   );
-  const child: ChildProcess = spawn(
+  const child: ChildProcess = spawnGroup(
     'java',
     [
       '-Xmx128m',
@@ -69,16 +70,16 @@ export async function startZooKeeperServer(port: number, o: { tickMs?: number } 
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
+      signalGroup(child, 'SIGTERM');
       await Promise.race([exited, new Promise((r) => setTimeout(r, 3_000))]);
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      if (child.exitCode === null && child.signalCode === null) signalGroup(child, 'SIGKILL');
     }
     rmSync(dir, { recursive: true, force: true });
   };
   const hosts = `127.0.0.1:${port}`;
   for (let i = 0; i < 200; i++) {
     if (child.exitCode !== null) break;
-    if (await isServing(hosts)) return { port, hosts, stop, kill: () => child.kill('SIGKILL') };
+    if (await isServing(hosts)) return { port, hosts, stop, kill: () => void signalGroup(child, 'SIGKILL') };
     await new Promise((r) => setTimeout(r, 50));
   }
   await stop();

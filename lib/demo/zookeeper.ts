@@ -5,6 +5,7 @@
 import { acquireZooKeeperLock } from '../lock/stores/zookeeper/acquire';
 import { connectZooKeeper, type ZkConn } from '../lock/stores/zookeeper/conn';
 import { parseZooKeeperSource } from '../lock/stores/zookeeper/source';
+import { background, firstLine } from './background';
 import { sleep } from './sleep';
 import type { Stopper } from './stopper';
 import { curatorClasspath, kazooMissing, startCurator, startKazoo, type RecipeDriver } from './zk-writers';
@@ -17,8 +18,8 @@ export interface DemoZooKeeper {
   kill(): void;
 }
 
-async function recipes(hosts: string): Promise<RecipeDriver[]> {
-  const drivers: RecipeDriver[] = [];
+/** Starts the recipes' drivers into `drivers` (so those started before a failure are still stopped). */
+async function recipes(hosts: string, drivers: RecipeDriver[]): Promise<void> {
   const missing = kazooMissing();
   if (missing) console.log(`ZooKeeper: ${missing}: the demo shows no kazoo recipes.`);
   else {
@@ -36,7 +37,30 @@ async function recipes(hosts: string): Promise<RecipeDriver[]> {
     for (const who of ['broker-1', 'broker-2']) await c.start(who, 'latch', '/services/kafka-tools/latch', who);
     for (const who of ['m-1', 'm-2', 'm-3']) await c.start(who, 'mutex', '/locks/hbase/compaction', who);
   }
-  return drivers;
+}
+
+/** Lockboard's own lock contended by three workers (a holder and two waiters at any time), each its own session. */
+export function zookeeperHolders(url: string, stop: Stopper, conns: ZkConn[] = []): Promise<void>[] {
+  const source = parseZooKeeperSource(url);
+  return [0, 1, 2].map((i) => {
+    let conn: ZkConn | undefined;
+    return background(`ZooKeeper contender deployer-${i}`, stop, async (signal) => {
+      if (!conn) {
+        conn = await connectZooKeeper(source, { sessionTimeoutMs: 10_000 });
+        conns.push(conn);
+      }
+      const lock = await acquireZooKeeperLock({
+        conn,
+        name: '/locks/deploy/prod',
+        identity: `deployer-${i}`,
+        purpose: 'deploy',
+        signal,
+      }).catch(() => null);
+      await sleep(4_000 + Math.random() * 4_000, signal);
+      await lock?.release().catch(() => undefined);
+      await sleep(500, signal);
+    });
+  });
 }
 
 /** Starts ZooKeeper on `port` with holders and waiters, or returns null (saying how to install it). */
@@ -46,42 +70,24 @@ export async function startDemoZooKeeper(port: number, stop: Stopper): Promise<D
     return null;
   }
   const server = await startZooKeeperServer(port);
-  const conns: ZkConn[] = [];
-  const source = parseZooKeeperSource(`zookeeper://${server.hosts}/`);
-  const admin = await connectZooKeeper(source);
-  conns.push(admin);
+  const url = `zookeeper://${server.hosts}/`;
+  const admin = await connectZooKeeper(parseZooKeeperSource(url));
+  const conns: ZkConn[] = [admin];
   await admin.mkdirp('/config/payments');
   await admin
     .create('/config/payments/limits', Buffer.from('{"daily":10000}'), admin.zk.CreateMode.PERSISTENT)
     .catch(() => undefined);
-  const drivers = await recipes(server.hosts).catch((err: unknown) => {
-    console.log(`ZooKeeper: the kazoo/Curator recipes are off: ${(err as Error).message}`);
-    return [] as RecipeDriver[];
-  });
-  const loops = [0, 1, 2].map(async (i) => {
-    const signal = stop.signal();
-    const conn = await connectZooKeeper(source, { sessionTimeoutMs: 10_000 });
-    conns.push(conn);
-    while (!signal.aborted) {
-      const lock = await acquireZooKeeperLock({
-        conn,
-        name: '/locks/deploy/prod',
-        identity: `deployer-${i}`,
-        purpose: 'deploy',
-        signal,
-      }).catch(() => null);
-      await sleep(4_000 + Math.random() * 4_000, signal);
-      await lock?.release();
-      await sleep(500, signal);
-    }
+  const drivers: RecipeDriver[] = [];
+  await recipes(server.hosts, drivers).catch((err: unknown) => {
+    console.log(`ZooKeeper: the kazoo/Curator recipes are off: ${firstLine(err)}`);
   });
   return {
-    url: `zookeeper://${server.hosts}/`,
-    loops,
+    url,
+    loops: zookeeperHolders(url, stop, conns),
     async stop() {
-      await Promise.allSettled(drivers.map((d) => d.stop()));
       for (const c of conns) c.client.close();
-      await server.stop();
+      // together: a recipe driver whose server is gone takes its whole grace (3 s) to exit
+      await Promise.allSettled([...drivers.map((d) => d.stop()), server.stop()]);
     },
     kill: () => server.kill(),
   };

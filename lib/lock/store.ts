@@ -130,6 +130,12 @@ export interface LockStore {
   readAudit(from: Date, to: Date, lock?: string): Promise<AuditRecord[]>;
   /** One event in the store's trail; resolves to its id. */
   record(fields: Record<string, string>): Promise<string>;
+  /**
+   * Optional: creates the marker `key` (letters, digits, `-`) beside the trail only if it is absent, as the change
+   * feed's outside deletions are written once: true for the one caller, of every replica, that created it (one
+   * webhook delivery per event across replicas); false when it was there already.
+   */
+  claim?(key: string): Promise<boolean>;
   /** The store's clock as last read (server time, milliseconds). */
   now(): number;
   close(): Promise<void>;

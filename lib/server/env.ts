@@ -87,6 +87,14 @@ const schema = z
       .regex(/^\d{1,3}$/, { error: 'must be a whole number of percent, e.g. 50 (0: V8 decides)' })
       .optional()
       .transform((v) => (v === undefined ? undefined : Number(v))),
+    /** Webhooks (lib/server/notify): a JSON or YAML file, re-read when it changes */
+    LOCKBOARD_WEBHOOKS_FILE: z.string().min(1, 'must be the path of the webhooks file (JSON or YAML)').optional(),
+    /** lockboard_lock_held_seconds{address,verdict}: off unless set; the number of locks reported (oldest first) */
+    LOCKBOARD_LOCK_GAUGE: z
+      .string()
+      .regex(/^(0|1|\d{1,6})$/, { error: 'must be 1 (the 1 000 oldest locks) or how many locks to report, e.g. 500' })
+      .optional()
+      .transform((v) => (v === undefined || v === '0' ? 0 : v === '1' ? 1_000 : Number(v))),
     GOOGLE_CLIENT_ID: z.string().optional(),
     GOOGLE_CLIENT_SECRET: z.string().optional(),
     OIDC_ISSUER: z.url({ error: 'must be the issuer URL of your OpenID Connect provider' }).optional(),

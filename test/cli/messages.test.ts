@@ -66,6 +66,18 @@ describe('the CLI when a user slips', () => {
     expect(missing.code).toBe(127);
   });
 
+  it('refuses a name with ".." in an object store before reading or recording anything (exit 2)', async () => {
+    const source = `gs://${t.bucket}/`;
+    const status = await runCli(['status', source, '../../etc/passwd'], env);
+    expect(status.code).toBe(2);
+    expect(status.stderr).toMatch(/not a lock name in gs:.*"\.\." segments/);
+    const release = await runCli(['release', source, '../x', '--version', '1.1', '--reason', 'probe'], env);
+    expect(release.code).toBe(2);
+    expect(release.stdout + release.stderr).not.toMatch(/recorded/);
+    const [objects] = await t.storage.bucket(t.bucket).getFiles({ prefix: '.lockboard/audit/' });
+    expect(objects.filter((o) => o.metadata.metadata?.lock === '../x')).toEqual([]);
+  });
+
   it('prints a release command that runs as printed: --accept-two-leaders where the store asks for it', () => {
     const lock = { name: 'locks/a', version: '7', source: 'zookeeper://h:2181/locks', bucket: 'h:2181' };
     expect(releaseCommand(lock)).not.toContain('--accept-two-leaders');

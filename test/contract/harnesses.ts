@@ -14,6 +14,8 @@ import { filesHarness } from './harness-files';
 import { kubernetesHarness } from './harness-kubernetes';
 import { zookeeperHarness } from './harness-zookeeper';
 import { etcdHarness } from './harness-etcd';
+import { mysqlHarness } from './harness-mysql';
+import { azureHarness } from './harness-azure';
 
 export interface Harness {
   kind: string;
@@ -182,4 +184,6 @@ export const HARNESSES: [string, () => Promise<Harness>][] = [
   ['kubernetes', kubernetesHarness],
   ['zookeeper', zookeeperHarness],
   ['etcd', etcdHarness],
+  ['mysql', mysqlHarness],
+  ['azure', azureHarness],
 ];

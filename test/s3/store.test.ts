@@ -67,6 +67,8 @@ describe('the S3 store', () => {
         ['Equivalent command', 'terraform force-unlock 0d8c5e4a-1b2c'],
       ]),
     );
+    // "Held since" is Terraform's own Created (as DynamoDB's Terraform lock shows it), not the object's LastModified
+    expect(tf.createdAt).toBe('2026-11-23T10:00:00.123Z');
     expect(byName['jobs/remote.lock']!.format).toBe('plain');
     // a listing (ISO LastModified with milliseconds) and a read (HTTP date) name the same version
     expect((await store.inspect(tf.name))!.version).toBe(tf.version);

@@ -11,7 +11,8 @@ import {
   renderMetrics,
   type SourceListing,
 } from '@/lib/server/metrics/lock-gauges';
-import { sources } from '@/lib/server/sources';
+import { ALL_SOURCES, sources } from '@/lib/server/sources';
+import { setHeldGauge } from '@/lib/server/metrics/held-gauge';
 
 export const dynamic = 'force-dynamic';
 
@@ -41,6 +42,10 @@ export async function GET(req: Request): Promise<Response> {
         }
       }),
     );
+    const all = { id: ALL_SOURCES, sources: sources() };
+    await setHeldGauge(all.sources, env().LOCKBOARD_LOCK_GAUGE, (cursor, limit) =>
+      queryForConsole(all, { sort: 'held', order: 'desc', limit, ...(cursor ? { cursor } : {}) }),
+    ).catch(() => undefined); // a source that does not answer is reported by lockboard_source_up
     return new Response(await renderMetrics(listings), {
       headers: { 'content-type': METRICS_CONTENT_TYPE, 'cache-control': 'no-store' },
     });

@@ -118,6 +118,11 @@ function readLock(
   info.releaseNote = format.releaseNote;
   if (note !== undefined) info.note = note;
   if (reading.identity !== undefined) info.identity = reading.identity;
+  // the format's own acquire time where it records one, as DynamoDB's Terraform lock does (else the object's)
+  if (reading.acquiredMs !== undefined && isValidTime(reading.acquiredMs)) {
+    info.createdAt = isoTime(reading.acquiredMs);
+    info.heldMs = Math.max(0, Math.round(now - reading.acquiredMs));
+  }
   if (format.id === 'lockboard') {
     for (const key of ['host', 'pid', 'purpose'] as const) if (view.metadata[key]) info[key] = view.metadata[key];
   }

@@ -2,11 +2,13 @@
 // Definitions load their SDK only when a source of theirs is opened, so a GCS-only install loads no other SDK.
 import { redactUrl } from '../support/redact-url';
 import type { LockStore } from '../store';
+import { azure } from './azure/definition';
 import { dynamodb } from './dynamodb/definition';
 import { files } from './files/definition';
 import { etcd } from './etcd/definition';
 import { gcs } from './gcs/definition';
 import { kubernetes } from './kubernetes/definition';
+import { mysql } from './mysql/definition';
 import { postgres } from './postgres/definition';
 import { redis } from './redis/definition';
 import { s3 } from './s3/definition';
@@ -18,8 +20,10 @@ export type { HeldLock, OpenOptions, RunOptions, SourceSpec, StoreDefinition } f
 export const STORES: readonly StoreDefinition[] = [
   gcs,
   s3,
+  azure,
   redis,
   postgres,
+  mysql,
   dynamodb,
   kubernetes,
   files,

@@ -1,11 +1,15 @@
 // A bad configuration stops the console at start-up with a message naming the variable, not at the first request.
 import { ConfigError, parseEnv } from '../env';
 import { limitHeapGrowth } from './heap';
+import { openWebhooksFile } from '../notify/config-file';
+import { WebhooksConfigError } from '../notify/config';
 
 try {
-  limitHeapGrowth(parseEnv(process.env).LOCKBOARD_HEAP_GROWTH);
+  const env = parseEnv(process.env);
+  limitHeapGrowth(env.LOCKBOARD_HEAP_GROWTH);
+  openWebhooksFile(env.LOCKBOARD_WEBHOOKS_FILE, process.env).stop(); // a malformed file stops the console here
 } catch (err) {
-  if (!(err instanceof ConfigError)) throw err;
+  if (!(err instanceof ConfigError) && !(err instanceof WebhooksConfigError)) throw err;
   console.error(`\n${err.message}\n`);
   process.exit(1);
 }
@@ -25,4 +29,5 @@ void (async () => {
     );
   }
   prepareWatchers(all);
+  (await import('../notify')).startWebhooks();
 })().catch(() => undefined);

@@ -13,13 +13,17 @@ export const terraform: LockFormatModule = {
     const dropped: string[] = [];
     const field = (key: string) => stringField(body, key, dropped);
     const who = field('Who');
+    // Go writes nanoseconds (2026-11-27T13:23:29.581666687Z): Date.parse takes milliseconds
+    const createdText = field('Created');
+    const created = Date.parse((createdText ?? '').replace(/(\.\d{3})\d+/, '$1'));
     return {
       identity: who,
+      ...(Number.isFinite(created) ? { acquiredMs: created } : {}),
       details: details([
         ['Who', who],
         ['Operation', field('Operation')],
         ['Path', field('Path')],
-        ['Created', field('Created')],
+        ['Created', createdText],
         ['Version', field('Version')],
         ['Info', field('Info')],
         ['Terraform lock info ID', field('ID')],

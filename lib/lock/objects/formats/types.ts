@@ -21,6 +21,8 @@ export interface FormatReading {
   identity?: string;
   /** Fields in the format's own terms, in display order. */
   details?: [label: string, value: string][];
+  /** When the holder took the lock, by the format's own record (Terraform's `Created`): "Held since" follows it. */
+  acquiredMs?: number;
   /** A released marker (the library keeps the object after release): shown as `free`. */
   released?: boolean;
   /** Server time after which the object is a released marker (the library's own rule, e.g. go-gcslock's nbf). */

@@ -118,6 +118,11 @@ export class DynamoLockStore implements LockStore {
     return this.trail.read(from, to, lock);
   }
 
+  /** A create-only marker in the audit table: true for the one that created it. */
+  claim(key: string): Promise<boolean> {
+    return this.trail.claim(key);
+  }
+
   record(fields: Record<string, string>): Promise<string> {
     return this.trail.record(fields);
   }

@@ -17,6 +17,7 @@ import { scanHolders, withLockTable, type HolderScan } from './proc';
 import { thisHost } from './process';
 import type { Context, Reading } from './reading';
 import { removeIfSame } from './release';
+import { ensureOwnDir } from './safe-fs';
 import type { FilesSource } from './source';
 import { filesView } from './view';
 import { filesTerms } from './words';
@@ -175,6 +176,22 @@ export class FilesLockStore implements LockStore {
     const what = `An entry whose name is not valid UTF-8 (${found}): Lockboard cannot open it by name; remove or rename it by its bytes, e.g. rm $'${found.replace(/'/g, "\\'")}'`;
     const terms = filesTerms();
     return { view: notALockView({ kind: this.kind, source: this.source, name, what, nowMs: Date.now(), terms }) };
+  }
+
+  /** A create-only marker beside the trail (O_EXCL): true for the one that created it. */
+  async claim(key: string): Promise<boolean> {
+    const dir = path.join(this.src.audit, 'claims');
+    // beside the trail, so as hostile as it (#51): only in directories of Lockboard's own, never through a link
+    ensureOwnDir(this.src.audit, 'claims');
+    ensureOwnDir(dir, 'claims');
+    try {
+      const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
+      fs.closeSync(fs.openSync(path.join(dir, key), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644));
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw err;
+    }
   }
 
   record(fields: Record<string, string>): Promise<string> {

@@ -1,6 +1,7 @@
 // Locks in Cloud Storage through the one LockStore interface: one objects.list per 1 000 objects and page, the
 // force-release conditioned on generation and metageneration (refreshed / confirmed: false as GCS answers them), the
 // audit trail as objects in the bucket.
+import { assertObjectLockName } from '../../objects/object-name';
 import type { Storage } from '@google-cloud/storage';
 import type { AuditRecord } from '../../audit/record';
 import { DEFAULT_AUDIT_PREFIX } from '../../holding/options';
@@ -10,7 +11,7 @@ import type { LockInfo } from '../../types';
 import { AuditWriter } from './audit';
 import { listAuditEvents } from './audit-read';
 import { gapPage, trailGap } from '../../objects/around-trail';
-import { BucketObjects } from './client';
+import { BucketObjects, statusOf } from './client';
 import { forceReleaseLock } from './force-release';
 import { startGcsFeed } from './feed';
 import { getLock, listLocks } from './list';
@@ -93,11 +94,13 @@ export class GcsLockStore implements LockStore {
   }
 
   async inspect(name: string): Promise<LockView | null> {
+    assertObjectLockName(this.source, name);
     const lock = await getLock({ ...this.base(), name });
     return lock && this.view(lock);
   }
 
   async forceRelease(r: ReleaseRequest): Promise<StoreReleaseResult> {
+    assertObjectLockName(this.source, r.name);
     assertVersion(this, r.version);
     const [generation, metageneration] = r.version.split('.') as [string, string | undefined];
     const result = await forceReleaseLock({
@@ -134,6 +137,17 @@ export class GcsLockStore implements LockStore {
 
   record(fields: Record<string, string>): Promise<string> {
     return new AuditWriter(this.objects, this.auditPrefix).recordNow(fields as never);
+  }
+
+  /** A create-only marker under the audit prefix (ifGenerationMatch=0): true for the one that created it. */
+  async claim(key: string): Promise<boolean> {
+    try {
+      await this.objects.create(`${this.auditPrefix}claims/${key}.json`, '{}', {}, { ifGenerationMatch: 0 });
+      return true;
+    } catch (err) {
+      if (statusOf(err) === 412) return false;
+      throw err;
+    }
   }
 
   /** The change feed: one Cloud Storage notification about this bucket, recorded in its audit trail. */

@@ -31,7 +31,7 @@ function termsOf(kind: Kind): StoreTerms {
         ? 'The object says until when it is held; after that the next acquirer may take it over.'
         : 'This format never expires by itself: only its owner or an operator removes it.',
     effect: refreshes
-      ? 'Clearing deletes the lock object; the holder learns at its next refresh (412) and aborts its work.'
+      ? 'Clearing deletes the lock object; the holder learns at its next refresh (404: its object is gone) and aborts its work.'
       : 'Clearing deletes the lock object; its holder, if still running, is not told and may go on as if it held it.',
     rule: 'Cloud Storage rule: one DELETE with ifGenerationMatch and ifMetagenerationMatch on the version you see here. GCS refuses it (412) if the object was replaced or refreshed since, so a successor’s lock is never deleted.',
     trail: TRAIL,

@@ -11,14 +11,24 @@ const SET_VALUE = /(\bSET\s+(?:SESSION\s+|LOCAL\s+)?[\w."]+\s*(?:=|\bTO\b)\s*)(?
 // [ENCRYPTED] PASSWORD whatever follows (a literal, masked already, or anything else)
 const PASSWORD = /(\bPASSWORD\s+)(?!\?)(?!NULL\b)([^\s;,]+)/gi;
 
-function maskToken(token: string): string {
-  if (token.startsWith('"')) return token;
+/** One token masked; `identifier` is the character that quotes identifiers (kept): `"` here, `` ` `` in MySQL. */
+function maskToken(token: string, identifier: string): string {
+  if (token.startsWith(identifier)) return token;
   if (token.startsWith('--')) return '-- ?';
+  if (token.startsWith('#')) return '# ?';
   if (token.startsWith('/*')) return '/* ? */';
   return '?';
 }
 
 /** A query with its literals, comments and SET / PASSWORD values masked (`?`); identifiers and keywords kept. */
 export function maskQuery(query: string): string {
-  return query.replace(TOKENS, maskToken).replace(SET_VALUE, '$1?').replace(PASSWORD, '$1?');
+  return maskTokens(query, TOKENS, '"');
+}
+
+/** The same masking over another dialect's tokens (MySQL's: backslash escapes, `#` comments, backquoted names). */
+export function maskTokens(query: string, tokens: RegExp, identifier: string): string {
+  return query
+    .replace(tokens, (t) => maskToken(t, identifier))
+    .replace(SET_VALUE, '$1?')
+    .replace(PASSWORD, '$1?');
 }

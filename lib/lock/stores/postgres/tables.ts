@@ -27,7 +27,8 @@ export interface HistoryTable {
   at?: string;
 }
 
-const SHAPES: [TableKind, string[]][] = [
+/** Each kind of lock table by the columns it must have (the MySQL store recognises the same tools by the same columns). */
+export const SHAPES: [TableKind, string[]][] = [
   ['lockboard-table', ['name', 'pid', 'backend_us', 'identity', 'token', 'acquired_at']],
   ['unique-index', ['named', 'pid', 'ins']],
   ['shedlock', ['name', 'lock_until', 'locked_at', 'locked_by']],

@@ -1,6 +1,7 @@
 // Locks in S3 (stores.md): list, inspect and force-release through the same format registry as GCS, each lock judged
 // on S3's own clock, every force-release one DeleteObject with If-Match on the ETag the operator saw, recorded in the
 // bucket's audit trail before the delete (nothing is deleted when it cannot be recorded) and after it.
+import { assertObjectLockName } from '../../objects/object-name';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { AuditRecord } from '../../audit/record';
 import { ReadLimiter, readLater } from '../../support/later-reads';
@@ -132,6 +133,7 @@ export class S3LockStore implements LockStore {
 
   /** The object under `key` now (a lock, or not one), or null when there is no such object. */
   async inspect(key: string): Promise<LockView | null> {
+    assertObjectLockName(this.source, key);
     const body = await this.objects.get(key);
     if (!body) return null;
     this.bodies.set(`${key}\u0000${body.etag}`, body);
@@ -155,6 +157,7 @@ export class S3LockStore implements LockStore {
 
   /** One DeleteObject with If-Match on the ETag seen (a Lockboard lock: one conditional PUT of its released marker). */
   async forceRelease(r: ReleaseRequest): Promise<StoreReleaseResult> {
+    assertObjectLockName(this.source, r.name);
     assertVersion(this, r.version);
     const etag = `"${r.version.split('.')[0]}"`;
     const before = await this.inspect(r.name);
@@ -190,5 +193,16 @@ export class S3LockStore implements LockStore {
 
   record(fields: Record<string, string>): Promise<string> {
     return this.trail.record(fields);
+  }
+
+  /** A create-only marker under the audit prefix (If-None-Match: *): true for the one that created it. */
+  async claim(key: string): Promise<boolean> {
+    try {
+      await this.objects.put(`${this.auditPrefix}claims/${key}.json`, '{}', { ifNoneMatch: '*' });
+      return true;
+    } catch (err) {
+      if (s3Status(err) === 412 || s3Status(err) === 409) return false;
+      throw err;
+    }
   }
 }

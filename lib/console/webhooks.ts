@@ -1,0 +1,48 @@
+// The webhooks page's data, shared by the route (lib/server/notify) and the page: client-safe types and the query.
+import { apiFetch } from './queries';
+
+export type DeliveryStatus = 'pending' | 'retrying' | 'delivered' | 'failed' | 'given-up' | 'dropped';
+
+export interface Delivery {
+  id: string;
+  webhook: string;
+  event: string;
+  lock: string;
+  at: string;
+  status: DeliveryStatus;
+  attempts: number;
+  httpStatus?: number;
+  lastError?: string;
+  updatedAt: string;
+}
+
+export interface WebhookSummary {
+  name: string;
+  format: string;
+  /** The receiver's host only: the URL's path and query may hold its token. */
+  host: string;
+  events: string[];
+  locks: string[];
+  signed: boolean;
+  deliveries: Delivery[];
+}
+
+export interface WebhooksData {
+  webhooks: WebhookSummary[];
+  /** The last change to the file that was refused (the last good one is kept). */
+  refused?: string;
+}
+
+export const webhooksQuery = () => ({
+  queryKey: ['webhooks'] as const,
+  queryFn: () => apiFetch<WebhooksData>('/api/webhooks'),
+  refetchInterval: 5_000,
+  refetchIntervalInBackground: false,
+});
+
+export const sendTestWebhook = (webhook: string) =>
+  apiFetch<{ queued: true }>('/api/webhooks', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ webhook }),
+  });

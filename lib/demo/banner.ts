@@ -1,0 +1,54 @@
+// What the demo prints once everything is up: the console, its accounts, and a CLI line for every source it started.
+import type { Emulator } from '../emulator';
+import type { ConsoleProcess } from './console';
+import { PLATFORM_BUCKET } from './platform';
+import { S3_BUCKET } from './s3';
+import type { DemoServers } from './servers';
+
+const INDENT = '             ';
+
+/** One CLI line per server that started (a server that is off has none). */
+function serverLines({ redis, postgres, mysql, dynamo, files, kube, zk, etcd }: DemoServers): string[] {
+  return [
+    redis && `npx lockboard ls ${redis.url}   (Redis locks of every common library)`,
+    postgres && `npx lockboard ls ${postgres.url}   (advisory locks, lock tables)`,
+    mysql && `npx lockboard ls ${mysql.url}   (Flyway's named lock and its waiter, Liquibase, ShedLock, Laravel)`,
+    dynamo &&
+      `AWS_ENDPOINT_URL_DYNAMODB=${dynamo.endpoint} npx lockboard ls dynamodb://tf-locks   (Terraform, lock clients)`,
+    files && `npx lockboard ls '${files.url}'   (lock files: a live holder, a crash, a stale git lock)`,
+    kube &&
+      `KUBECONFIG=${kube.env.KUBECONFIG} npx lockboard ls kubernetes://   (client-go leader elections, Terraform)`,
+    zk && `npx lockboard ls ${zk.url}   (Curator and kazoo: holders and waiters in queue order)`,
+    etcd && `npx lockboard status ${etcd.url} jobs/db-migrate   (a wedged etcdctl lock and its waiters)`,
+  ].filter((line): line is string => Boolean(line));
+}
+
+export function banner(o: {
+  console_: ConsoleProcess;
+  consoleLog: string;
+  emulator: Emulator;
+  servers: DemoServers;
+  dataDir: string;
+  bucket: string;
+  auditKey: string;
+}): string {
+  const { console_, emulator, bucket } = o;
+  const s3Url = emulator.s3!.url;
+  const cli = [
+    `LOCKBOARD_BUCKET=${bucket} LOCKBOARD_GCS_ENDPOINT=${emulator.url} npx lockboard ls`,
+    `LOCKBOARD_GCS_ENDPOINT=${emulator.url} npx lockboard ls gs://${PLATFORM_BUCKET}/   (Terraform, Vault, ...)`,
+    `AWS_ENDPOINT_URL_S3=${s3Url} npx lockboard ls s3://${S3_BUCKET}/   (Terraform S3 lockfiles, S3 locks)`,
+    ...serverLines(o.servers),
+  ];
+  return `
+Lockboard demo is running.
+  Console:   ${console_.url}
+  Accounts:  operator@demo.lockboard / operator   (can force-release)
+             viewer@demo.lockboard / viewer       (read only)
+  Audit key: LOCKBOARD_AUDIT_KEY=${o.auditKey}   (signs the trail; set it for the CLI too)
+  Emulator:  GCS ${emulator.url}, S3 ${s3Url} (data in ${o.dataDir})
+  CLI:       ${cli.join(`\n${INDENT}`)}
+  Log:       ${o.consoleLog} (the console's output; its warnings and errors are also printed here)
+  Metrics:   curl -H 'Authorization: Bearer demo-metrics-token-0123456789' ${console_.url}/api/metrics
+Press Ctrl-C to stop.`;
+}

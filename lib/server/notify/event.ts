@@ -1,0 +1,21 @@
+// What a webhook is told: one event, the same on every replica (its `id` comes from the trail's record or the
+// holder's version alone, so a receiver can drop a duplicate).
+import { createHash } from 'node:crypto';
+import type { NotifyEventKind } from './config';
+
+export interface NotifyEvent {
+  id: string;
+  event: NotifyEventKind | 'test';
+  at: string;
+  lock: { address: string; source: string; name: string; store: string; format: string | null };
+  actor: string | null;
+  reason: string | null;
+  outcome: string | null;
+  verdict: string | null;
+  sentence: string | null;
+  link: string | null;
+}
+
+/** A short, stable id from the parts that name the event. */
+export const stableId = (parts: string[]): string =>
+  createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 32);

@@ -1,0 +1,65 @@
+// Events from the audit trail (never from the request path): a force-release, a refused one, a takeover, a lock
+// deleted outside Lockboard. Each record is one event; its id is the trail's key and the record's own id.
+import { lockHref } from '@/lib/console/queries';
+import type { SourcedAuditRecord } from '../audit/trails';
+import type { Source } from '../sources';
+import type { NotifyEventKind } from './config';
+import { stableId, type NotifyEvent } from './event';
+import { notifyLockAddress } from './lock-address';
+
+const KINDS: Partial<Record<string, NotifyEventKind>> = {
+  'force-released': 'force-released',
+  'force-release-refused': 'release-refused',
+  'took-over': 'taken-over',
+  'deleted-outside': 'deleted-outside',
+};
+
+/** The event a record tells, or undefined for records no webhook hears of (acquired, released, …). */
+export function eventOfRecord(
+  trailKey: string,
+  record: SourcedAuditRecord,
+  source: Source,
+  linkBase: string | undefined,
+): NotifyEvent | undefined {
+  const kind = KINDS[record.event];
+  if (!kind) return undefined;
+  return {
+    id: stableId([trailKey, record.id]),
+    event: kind,
+    at: record.at,
+    lock: {
+      address: notifyLockAddress(source, record.lock),
+      source: source.id,
+      name: record.lock,
+      store: source.store,
+      format: record.format ?? null,
+    },
+    actor: actorOf(kind, record),
+    reason: reasonOf(kind, record),
+    outcome: record.outcome ?? (kind === 'force-released' ? 'released' : kind === 'taken-over' ? 'took-over' : null),
+    verdict: null,
+    sentence: null,
+    link: lockLink(linkBase, record.lock, source.bucketId),
+  };
+}
+
+function actorOf(kind: NotifyEventKind, r: SourcedAuditRecord): string | null {
+  if (kind === 'taken-over') return r.identity ?? null;
+  if (kind === 'deleted-outside') return null;
+  return r.operator ?? null;
+}
+
+function reasonOf(kind: NotifyEventKind, r: SourcedAuditRecord): string | null {
+  if (kind === 'taken-over') {
+    const stale = r.stale_ms === undefined ? '' : ` ${Math.round(r.stale_ms / 1000)} s after it went stale`;
+    return `took over from ${r.previous_identity ?? 'a stale holder'}${stale}`;
+  }
+  if (kind === 'deleted-outside') return 'deleted with no Lockboard release recorded';
+  return r.reason ?? r.error ?? null;
+}
+
+/** The lock's page on the console, when its public URL (NEXTAUTH_URL) is known. */
+export function lockLink(linkBase: string | undefined, name: string, bucketId: string): string | null {
+  if (!linkBase) return null;
+  return `${linkBase.replace(/\/$/, '')}${lockHref(name, bucketId)}`;
+}
