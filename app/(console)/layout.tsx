@@ -34,6 +34,12 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
               <span data-testid="whoami">
                 {user.email} · <strong>{user.role ?? 'no access'}</strong>
               </span>
+              {user.groups.length > 0 && (
+                <span data-testid="groups" className="text-gray-500" title={user.groups.join(', ')}>
+                  groups: {user.groups.slice(0, 5).join(', ')}
+                  {user.groups.length > 5 ? ` +${user.groups.length - 5}` : ''}
+                </span>
+              )}
               <SignOutButton />
             </>
           )}

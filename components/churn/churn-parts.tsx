@@ -22,7 +22,8 @@ export type RankRow = [label: string, value: string, bucket?: string, source?: s
 
 export function Ranking({ title, rows, plain = false }: { title: string; rows: RankRow[]; plain?: boolean }) {
   return (
-    <div>
+    // min-w-0: a grid cell may shrink below its longest name (on a phone the count stays on screen)
+    <div className="min-w-0">
       <h2 className="mb-2 text-sm font-semibold">{title}</h2>
       {rows.length === 0 ? (
         <p className="text-sm text-zinc-500">None in this window.</p>
@@ -37,13 +38,13 @@ export function Ranking({ title, rows, plain = false }: { title: string; rows: R
                   prefetch={false}
                   href={lockHref(k, bucket)}
                   title={source}
-                  className="truncate font-mono text-blue-700 hover:underline dark:text-blue-300"
+                  className="min-w-0 truncate font-mono text-blue-700 hover:underline dark:text-blue-300"
                 >
                   <SafeText text={k} />
                   {source && <span className="ml-1 font-sans text-xs text-zinc-500">{source}</span>}
                 </Link>
               )}
-              <span className="tabular">{v}</span>
+              <span className="tabular shrink-0">{v}</span>
             </li>
           ))}
         </ol>
@@ -66,7 +67,7 @@ export function EventTable({
   testId: string;
 }) {
   return (
-    <div>
+    <div className="min-w-0">
       <h2 className="mb-2 text-sm font-semibold">
         {title} ({events.length})
       </h2>
@@ -116,12 +117,12 @@ function EventRow({ event: e, columns }: { event: ChurnEvent; columns: EventColu
         <Link
           prefetch={false}
           href={lockHref(e.lock, e.bucket)}
-          className="font-mono text-blue-700 hover:underline dark:text-blue-300"
+          className="break-all font-mono text-blue-700 hover:underline dark:text-blue-300"
         >
           <SafeText text={e.lock} />
         </Link>
       </td>
-      <td className="text-xs text-zinc-500">{e.source ?? ''}</td>
+      <td className="break-all px-2 text-xs text-zinc-500">{e.source ?? ''}</td>
       {columns.map(([h, f]) => (
         <td key={h}>
           <SafeText text={f(e)} />

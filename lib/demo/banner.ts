@@ -8,7 +8,7 @@ import type { DemoServers } from './servers';
 const INDENT = '             ';
 
 /** One CLI line per server that started (a server that is off has none). */
-function serverLines({ redis, postgres, mysql, dynamo, files, kube, zk, etcd }: DemoServers): string[] {
+function serverLines({ redis, postgres, mysql, dynamo, files, kube, zk, etcd, azure }: DemoServers): string[] {
   return [
     redis && `npx lockboard ls ${redis.url}   (Redis locks of every common library)`,
     postgres && `npx lockboard ls ${postgres.url}   (advisory locks, lock tables)`,
@@ -20,6 +20,8 @@ function serverLines({ redis, postgres, mysql, dynamo, files, kube, zk, etcd }: 
       `KUBECONFIG=${kube.env.KUBECONFIG} npx lockboard ls kubernetes://   (client-go leader elections, Terraform)`,
     zk && `npx lockboard ls ${zk.url}   (Curator and kazoo: holders and waiters in queue order)`,
     etcd && `npx lockboard status ${etcd.url} jobs/db-migrate   (a wedged etcdctl lock and its waiters)`,
+    azure &&
+      `AZURE_STORAGE_CONNECTION_STRING='${azure.env.AZURE_STORAGE_CONNECTION_STRING}' npx lockboard ls ${azure.sources[0]}   (Terraform azurerm leases)`,
   ].filter((line): line is string => Boolean(line));
 }
 
@@ -45,7 +47,10 @@ Lockboard demo is running.
   Console:   ${console_.url}
   Accounts:  operator@demo.lockboard / operator   (can force-release)
              viewer@demo.lockboard / viewer       (read only)
+             ci-team@demo.lockboard / ci-team     (the CI team: operator over gs://lockboard-demo/ci/* only)
+             (LOCKBOARD_ACCESS_FILE=deploy/access.example.yaml: the accounts get what that file grants)
   Audit key: LOCKBOARD_AUDIT_KEY=${o.auditKey}   (signs the trail; set it for the CLI too)
+  Long-held: LOCKBOARD_LONG_HELD=10m   (the console marks locks held past 10 min; set it for the CLI to agree)
   Emulator:  GCS ${emulator.url}, S3 ${s3Url} (data in ${o.dataDir})
   CLI:       ${cli.join(`\n${INDENT}`)}
   Log:       ${o.consoleLog} (the console's output; its warnings and errors are also printed here)

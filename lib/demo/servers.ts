@@ -86,7 +86,7 @@ export async function startDemoServers(dataDir: string, ports: DemoPorts) {
     ...(azure?.sources ?? []),
   ];
   return {
-    ...{ redis, postgres, mysql, dynamo, files, kube, zk, etcd },
+    ...{ redis, postgres, mysql, dynamo, files, kube, zk, etcd, azure },
     /** The sources to add to the console's LOCKBOARD_SOURCES. */
     sources: sources.filter((x): x is string => Boolean(x)),
     env: {

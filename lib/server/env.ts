@@ -56,6 +56,8 @@ const schema = z
       .min(16, 'must be set to a random string of at least 16 characters (openssl rand -base64 32)'),
     LOCKBOARD_OPERATORS: z.string().optional().transform(list),
     LOCKBOARD_VIEWERS: z.string().optional().transform(list),
+    /** Grants of roles over lock address globs, and API tokens (lib/server/auth/grants.ts): a JSON or YAML file. */
+    LOCKBOARD_ACCESS_FILE: z.string().min(1).optional(),
     LOCKBOARD_DEMO: z
       .enum(['0', '1', ''])
       .optional()
@@ -100,6 +102,13 @@ const schema = z
     OIDC_ISSUER: z.url({ error: 'must be the issuer URL of your OpenID Connect provider' }).optional(),
     OIDC_CLIENT_ID: z.string().optional(),
     OIDC_CLIENT_SECRET: z.string().optional(),
+    /** The ID token / userinfo claim holding the user's groups (grants name them as "group:NAME"). */
+    OIDC_GROUPS_CLAIM: z.string().min(1).default('groups'),
+    /** The scopes asked for at sign-in, space-separated (add e.g. "groups" where the IdP needs it asked). */
+    OIDC_SCOPES: z
+      .string()
+      .default('openid email profile')
+      .refine((s) => s.split(/\s+/).includes('openid'), 'must include "openid" (e.g. "openid email profile groups")'),
     NEXTAUTH_URL: z.url({ protocol: /^https?$/, error: 'must be the public http(s) URL of the console' }).optional(),
   })
   .superRefine((env, ctx) => {

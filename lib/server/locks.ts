@@ -13,9 +13,30 @@ import { rowView as windowRow } from '../lock/query/row-view';
 import type { SourceState } from './listing-status';
 import { watcherFor } from './live/watch';
 import type { Source } from './sources';
+import { addressBase, lockAddress } from '../lock/address';
+import { namesMatcher } from './auth/glob';
+import type { Row } from '../lock/query/lock-index';
+import { inScope, type Scope } from './auth/access';
 
-/** A lock as the console shows it: `bucket` names the source's container as requests name it. */
-export type ConsoleLock = Omit<LockView, 'sensitive'> & { sensitive?: [string, string][] };
+/**
+ * What a caller may see: `scope` the locks at all (undefined: every lock), `sensitive` the sensitive fields of which
+ * (a boolean for every lock in scope alike).
+ */
+export interface Viewer {
+  scope?: Scope;
+  sensitive?: boolean | ((address: string) => boolean);
+  /** Whether the caller may release this lock (their release grants, a releaser's rule); absent: not judged here. */
+  release?: MayRelease;
+}
+
+/** Whether a caller may release the lock at `address` as it is now. */
+export type MayRelease = (address: string, view: { health: string; verdict?: unknown }) => boolean;
+
+/**
+ * A lock as the console shows it: `bucket` names the source's container as requests name it, `address` the lock as
+ * grants and the CLI name it (lib/lock/address.ts).
+ */
+export type ConsoleLock = Omit<LockView, 'sensitive'> & { sensitive?: [string, string][]; address: string };
 
 /** A row of a window: a lock without its format's shared sentences (lib/server/locks.ts rowView). */
 export type ConsoleRow = Omit<ConsoleLock, 'terms'> & { terms?: ConsoleLock['terms'] };
@@ -49,11 +70,40 @@ export interface LocksResponse {
 }
 
 /** What the console shows of a lock: read-only sources marked, sensitive fields for those who may see them only. */
-export function consoleView(source: Source, view: LockView | IndexRow, seesSensitive: boolean): ConsoleLock {
-  const shown: ConsoleLock = seesSensitive ? (view as ConsoleLock) : withoutSensitive(view as LockView);
+export function consoleView(
+  source: Source,
+  view: LockView | IndexRow,
+  seesSensitive: Viewer['sensitive'],
+  mayRelease?: MayRelease,
+): ConsoleLock {
+  const address = lockAddress(source, view.name);
+  const sees = typeof seesSensitive === 'function' ? seesSensitive(address) : seesSensitive === true;
+  const shown = (sees ? view : withoutSensitive(view as LockView)) as Omit<ConsoleLock, 'address'>;
+  // a lock the caller's grants do not let them release offers no release (the route refuses it all the same)
+  if (!source.readOnly && shown.releasable && mayRelease && !mayRelease(address, view))
+    return { ...shown, bucket: source.bucketId, address, releasable: false, releaseNote: NOT_YOURS };
   return source.readOnly
-    ? { ...shown, bucket: source.bucketId, releasable: false, releaseNote: `Read-only source: ${source.readOnly}` }
-    : { ...shown, bucket: source.bucketId };
+    ? {
+        ...shown,
+        bucket: source.bucketId,
+        address,
+        releasable: false,
+        releaseNote: `Read-only source: ${source.readOnly}`,
+      }
+    : { ...shown, bucket: source.bucketId, address };
+}
+
+const NOT_YOURS =
+  'Your grants do not let you release this lock (a releaser only once it has expired or its holder is gone).';
+
+/**
+ * The rows of `source` inside `scope`, as the query tests them, by name (the scope's globs cut to this source):
+ * undefined where every row is (the index's own counts serve).
+ */
+export function withinOf(source: Source, scope: Scope): ((row: Row) => boolean) | undefined {
+  if (scope === undefined) return undefined;
+  const names = namesMatcher(scope.globs, `${addressBase(source)}/`);
+  return names && ((row) => names(row.name));
 }
 
 /**
@@ -74,13 +124,13 @@ export const READY_MS = 1_500;
 export async function queryForConsole(
   selection: { id: string; sources: Source[] },
   query: LockQuery,
-  o: { sensitive?: boolean } = {},
+  o: Viewer = {},
 ): Promise<LocksResponse> {
   if (query.cursor && !decodeCursor(query.cursor))
     throw new ApiError('bad_request', 'cursor is not one this console gave: start again without it.');
   const watchers = selection.sources.map((s) => ({ source: s, w: watcherFor(s) }));
   await Promise.all(watchers.map(({ w }) => w.ready(READY_MS)));
-  const window = windowOf(selection, query, o.sensitive === true);
+  const window = windowOf(selection, query, o);
   // every source failed its last pass: the store's own words as a 503 (one that answers keeps the rest listed)
   const failed = window.sources.filter((st) => st.error && !(st.lastGoodRead && st.lastGoodRead > st.error.at));
   if (failed.length === window.sources.length && failed[0]?.error) {
@@ -89,9 +139,12 @@ export async function queryForConsole(
   return window;
 }
 
-/** The selection's counts and listing progress, from the indexes' running counts (no pass over the rows). */
-export function statusOf(selection: { sources: Source[] }) {
-  const counts = zeroCounts();
+/**
+ * The selection's counts and listing progress, from the indexes' running counts (no pass over the rows), or within a
+ * scope, counted over the rows inside it (one pass).
+ */
+export function statusOf(selection: { sources: Source[] }, scope?: Scope) {
+  let counts = zeroCounts();
   let total = 0;
   const states = selection.sources.map((s) => {
     const w = watcherFor(s);
@@ -99,6 +152,12 @@ export function statusOf(selection: { sources: Source[] }) {
     for (const h of HEALTHS) counts[h] += w.index.counts[h];
     return w.state(s.id);
   });
+  if (scope !== undefined) {
+    ({ total, counts } = runQuery(
+      selection.sources.map((s) => ({ ...indexedOf(s), within: withinOf(s, scope) })),
+      { sort: 'name', order: 'asc', limit: 0 },
+    ));
+  }
   const complete = states.every((st) => st.complete);
   return {
     serverTime: states.reduce((t, st) => (st.serverTime > t ? st.serverTime : t), ''),
@@ -111,12 +170,13 @@ export function statusOf(selection: { sources: Source[] }) {
 }
 
 /** The window as the indexes hold it now (no waiting): the stream's snapshot and resets. */
-export function windowOf(selection: { id: string; sources: Source[] }, query: LockQuery, sensitive: boolean) {
+export function windowOf(selection: { id: string; sources: Source[] }, query: LockQuery, viewer: Viewer) {
   const indexed = selection.sources.map((s) => ({ s, w: watcherFor(s) }));
   const result = runQuery(
-    indexed.map(({ s, w }) => ({ id: s.id, rows: w.index.rows.values(), counts: w.index.counts, size: w.index.size })),
+    indexed.map(({ s }) => ({ ...indexedOf(s), within: withinOf(s, viewer.scope) })),
     query,
   );
+  const sensitive = viewer.sensitive;
   const byId = new Map(selection.sources.map((s) => [s.id, s]));
   const states = indexed.map(({ s, w }) => w.state(s.id));
   const complete = states.every((st) => st.complete);
@@ -125,7 +185,9 @@ export function windowOf(selection: { id: string; sources: Source[] }, query: Lo
     serverTime: states.reduce((t, st) => (st.serverTime > t ? st.serverTime : t), ''),
     source: selection.id,
     ...(single ? { bucket: single.bucketId, prefix: single.prefix } : {}),
-    locks: result.rows.map(({ source, row }) => rowView(consoleView(byId.get(source)!, expand(row), sensitive))),
+    locks: result.rows.map(({ source, row }) =>
+      rowView(consoleView(byId.get(source)!, expand(row), sensitive, viewer.release)),
+    ),
     matched: result.matched,
     total: result.total,
     counts: result.counts,
@@ -138,21 +200,34 @@ export function windowOf(selection: { id: string; sources: Source[] }, query: Lo
   return response;
 }
 
-/** One lock (or what is there instead) with the server time it was judged at, on that store's clock. */
+/** A source's index as the query reads it. */
+function indexedOf(s: Source) {
+  const index = watcherFor(s).index;
+  return { id: s.id, rows: index.rows.values(), counts: index.counts, size: index.size };
+}
+
+/**
+ * One lock (or what is there instead) with the server time it was judged at, on that store's clock. A lock outside
+ * the viewer's scope answers exactly as one that does not exist: the store is asked all the same (the same time).
+ */
 export async function getForConsole(
   source: Source,
   name: string,
-  seesSensitive = false,
+  viewer: boolean | Viewer = false,
 ): Promise<
   (ConsoleLock & { serverTime: string }) | { name: string; bucket: string; absent: true; serverTime: string }
 > {
+  const v: Viewer = typeof viewer === 'boolean' ? { sensitive: viewer } : viewer;
   const store = await storeFor(source);
-  const view = await store.inspect(name);
+  const found = await store.inspect(name);
+  const view = found && inScope(v.scope, lockAddress(source, name)) ? found : null;
   const serverTime = new Date(store.now()).toISOString();
   if (!view) return { name, bucket: source.bucketId, absent: true, serverTime };
-  const shown = consoleView(source, view, seesSensitive);
+  const shown = consoleView(source, view, v.sensitive, v.release);
   // the same lock kept in another store: shown beside it (and released with it)
-  const partners = await partnersOf(view, source).catch(() => []);
+  const partners = (await partnersOf(view, source).catch(() => [])).filter(({ source: s, lock }) =>
+    inScope(v.scope, lockAddress(s, lock.name)),
+  );
   if (partners.length)
     shown.details = [
       ...shown.details,

@@ -45,9 +45,14 @@ export async function releasePartners(
   except: Source,
   operator: string,
   reason: string,
+  allowed: (source: Source, name: string) => boolean = () => true,
 ): Promise<{ source: string; name: string; outcome: string }[]> {
   const out = [];
   for (const { source, lock } of await partnersOf(released, except)) {
+    if (!allowed(source, lock.name)) {
+      out.push({ source: source.id, name: lock.name, outcome: 'not released: outside your grants' });
+      continue;
+    }
     const store = await storeFor(source);
     const r = await store
       .forceRelease({

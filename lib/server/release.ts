@@ -11,7 +11,10 @@ import { releasePartners } from './pairs';
 import { countForceRelease } from './metrics/metrics';
 import { storeFor } from './stores';
 import { changedOnThisReplica } from './live/watch';
-import { sourceOfLock, sources } from './sources';
+import { sourceOfLock, sources, type Source } from './sources';
+import { lockAddress } from '@/lib/lock/address';
+import type { LockStore } from '@/lib/lock/store';
+import { releaseRight, type Access } from './auth/access';
 
 export { OUTCOME_MESSAGES, UNCONFIRMED_MESSAGE } from '@/lib/lock/outcomes';
 
@@ -71,8 +74,10 @@ export async function forceReleasePinned(
   seen: SeenLock,
   operator: string,
   reason: string,
+  access?: Access,
 ): Promise<ConsoleReleaseResult> {
   const source = sourceOf(seen);
+  if (access) assertMayRelease(access, source, seen.name);
   if (source.readOnly)
     throw new ApiError('conflict', `${source.id} is read-only: ${source.readOnly} Nothing was deleted.`);
   const version =
@@ -83,6 +88,8 @@ export async function forceReleasePinned(
   if (version === undefined)
     throw new ApiError('bad_request', `"version" is required for ${source.id} (the lock's version as shown).`);
   const store = await storeFor(source);
+  if (access && releaseRight(access, lockAddress(source, seen.name)) !== 'any')
+    await assertGoneOrExpired(store, source, seen.name);
   const owner = seen.owner ?? (seen.identity !== undefined ? ownerDigest(seen.identity) : undefined);
   const result = await store.forceRelease({
     name: seen.name,
@@ -94,7 +101,10 @@ export async function forceReleasePinned(
   });
   countForceRelease(result.outcome);
   // the same lock kept in another store (Terraform's migration window) is released with it, by that store's rule
-  const pairs = result.released ? await releasePartners(result.released, source, operator, reason).catch(() => []) : [];
+  const allowed = (s: Source, name: string) => !access || releaseRight(access, lockAddress(s, name)) === 'any';
+  const pairs = result.released
+    ? await releasePartners(result.released, source, operator, reason, allowed).catch(() => [])
+    : [];
   changedOnThisReplica(source, [seen.name]); // fresh listings; every open stream sees the release at once
   invalidateOpenSlices();
   return {
@@ -117,4 +127,28 @@ function sourceOf(seen: SeenLock) {
   const named = sources().find((s) => s.id === seen.source);
   if (!named) throw new ApiError('bad_request', `Source ${JSON.stringify(seen.source)} is not configured.`);
   return sourceOfLock(seen.name, named.bucketId);
+}
+
+/** 403 for a lock no releaser or operator grant of the caller covers (before anything is read or written). */
+export function assertMayRelease(access: Access, source: Source, name: string): void {
+  const address = lockAddress(source, name);
+  if (releaseRight(access, address) === null)
+    throw new ApiError(
+      'forbidden',
+      `You may not release ${address}: none of your grants gives releaser or operator over it.`,
+      { address },
+    );
+}
+
+/** A releaser clears only a lock expired by its format's rule, or gone (its holder's process is no more). */
+async function assertGoneOrExpired(store: LockStore, source: Source, name: string): Promise<void> {
+  const view = await store.inspect(name);
+  const verdict = (view as { verdict?: unknown } | null)?.verdict;
+  if (view && (view.health === 'expired' || verdict === 'gone')) return;
+  const address = lockAddress(source, name);
+  throw new ApiError(
+    'forbidden',
+    `As a releaser you may release ${address} only once it has expired or its holder is gone; it is ${view ? view.health : 'not held'}. Ask an operator.`,
+    { address },
+  );
 }

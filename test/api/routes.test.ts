@@ -131,7 +131,7 @@ describe('authorisation matrix', () => {
       body: releaseBody(),
     });
     expect(r.status).toBe(403);
-    expect((r.json.error as { message: string }).message).toMatch(/needs the operator role/);
+    expect((r.json.error as { message: string }).message).toMatch(/needs the releaser role/);
   });
 
   it('lets operators read and force-release', async () => {
@@ -389,7 +389,7 @@ describe('POST /api/locks/release-batch', () => {
   it('refuses viewers, empty or oversized batches and a missing reason with a clear 4xx', async () => {
     const lock = { name: 'locks/x', generation: '5' };
     const cases: [string | undefined, unknown, number, RegExp][] = [
-      [VIEWER, { reason: 'r', locks: [lock] }, 403, /operator/i],
+      [VIEWER, { reason: 'r', locks: [lock] }, 403, /needs the releaser role/i],
       [OPERATOR, { reason: 'r', locks: [] }, 400, /at least one lock/],
       [
         OPERATOR,

@@ -8,6 +8,7 @@ import { RedisLockStore } from '@/lib/lock/stores/redis';
 import { runQuery, type LockQuery } from '@/lib/lock/query/query';
 import { rowView } from '@/lib/lock/query/row-view';
 import { expand } from '@/lib/lock/query/row';
+import { namesMatcher } from '@/lib/server/auth/glob';
 import { startRedis } from '../helpers/redis';
 import { bareScan, fillRedis, indexBytesPerLock, indexRedis } from '../helpers/scale';
 import { benchScaleStores } from './scale-stores';
@@ -47,6 +48,10 @@ export async function benchScale() {
       const byExpiry = timed(() => q({ sort: 'expires' }));
       const exact = timed(() => q({ q: `lock:${n - 1}` }));
       const next = timed(() => q({ cursor: first.value.nextCursor! }));
+      // a caller scoped by a grant to a tenth of the keys: the same window, counts over the scope (lib/server/auth)
+      const names = namesMatcher(['redis://bench/0/lock:1*', 'redis://nowhere/*'], 'redis://bench/0/')!;
+      const scopedSrc = () => src().map((s) => ({ ...s, within: (row: { name: string }) => names(row.name) }));
+      const scoped = timed(() => runQuery(scopedSrc(), { sort: 'name', order: 'asc', limit: 100 }));
       const windowBytes = JSON.stringify(first.value.rows.map((x) => rowView(expand(x.row)))).length;
       rows.push({
         locks: n,
@@ -63,6 +68,7 @@ export async function benchScale() {
         'sort expires ms': round(byExpiry.ms),
         'exact ms': round(exact.ms),
         'next window ms': round(next.ms),
+        'scoped window ms': round(scoped.ms),
         'window KB': round(windowBytes / 1024),
       });
       console.log(rows[rows.length - 1]);

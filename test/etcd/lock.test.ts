@@ -1,5 +1,6 @@
 // Lockboard's own lock on Debian's etcd: the concurrency.Mutex layout, so Lockboard and real `etcdctl lock`
 // processes wait in one queue; the fencing token is the create revision; loss reaches the signal; `lockboard run`.
+import { getEventListeners } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Etcd3 } from 'etcd3';
 import { LockLostError, LockTimeoutError } from '@/lib/lock/errors';
@@ -80,6 +81,18 @@ describe('Lockboard’s lock on etcd', () => {
     await expect(acquireEtcdLock({ client, name: 'jobs/busy', timeoutMs: 0 })).rejects.toBeInstanceOf(LockTimeoutError);
     const keys = await client.getAll().prefix('jobs/busy/').keys();
     expect(keys).toEqual([holder.key]);
+  });
+
+  it('leaves no abort listener on the caller’s signal after waiting its turn (no MaxListenersExceededWarning)', async () => {
+    const holder = await etcd.queue(['lock', '--ttl', '30', 'jobs/listeners']);
+    await holder.c.waitFor(holder.key);
+    const caller = new AbortController();
+    const taking = acquireEtcdLock({ client, name: 'jobs/listeners', ttlMs: 10_000, signal: caller.signal });
+    await delay(1_500); // several rounds of waiting for the holder's key to go
+    await holder.c.stop();
+    const lock = await taking;
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
+    expect(await lock.release()).toBe('released');
   });
 
   it('lockboard run --source etcd://… holds it around the command, in the queue etcdctl sees', async () => {

@@ -5,13 +5,20 @@ import { NextRequest } from 'next/server';
 export const SECRET = 'test-secret-0123456789abcdef';
 export const ORIGIN = 'http://console.test';
 
-export async function sessionCookie(email: string): Promise<string> {
-  const token = await encode({ token: { email, name: email, sub: email }, secret: SECRET });
+export async function sessionCookie(email: string, groups?: string[]): Promise<string> {
+  const token = await encode({
+    token: { email, name: email, sub: email, ...(groups ? { groups } : {}) },
+    secret: SECRET,
+  });
   return `next-auth.session-token=${token}`;
 }
 
 export interface CallOptions {
   as?: string;
+  /** The session's SSO groups (with `as`). */
+  groups?: string[];
+  /** An API token, sent as Authorization: Bearer (no cookie, no Origin). */
+  bearer?: string;
   method?: string;
   body?: unknown;
   rawBody?: string;
@@ -20,9 +27,11 @@ export interface CallOptions {
 
 export async function request(path: string, opts: CallOptions = {}): Promise<NextRequest> {
   const headers: Record<string, string> = { host: 'console.test', ...opts.headers };
-  if (opts.as) headers.cookie = await sessionCookie(opts.as);
+  if (opts.as) headers.cookie = await sessionCookie(opts.as, opts.groups);
+  if (opts.bearer) headers.authorization = `Bearer ${opts.bearer}`;
   const method = opts.method ?? 'GET';
-  if (method !== 'GET' && !('origin' in headers) && !('sec-fetch-site' in headers)) headers.origin = ORIGIN;
+  if (method !== 'GET' && !opts.bearer && !('origin' in headers) && !('sec-fetch-site' in headers))
+    headers.origin = ORIGIN;
   if (opts.body !== undefined) headers['content-type'] ??= 'application/json';
   const body = opts.rawBody ?? (opts.body !== undefined ? JSON.stringify(opts.body) : undefined);
   return new NextRequest(new URL(path, ORIGIN), { method, headers, body });
@@ -53,6 +62,9 @@ export async function importRoutes() {
     summary: await import('@/app/api/audit/summary/route'),
     metrics: await import('@/app/api/metrics/route'),
     health: await import('@/app/api/health/route'),
+    stream: await import('@/app/api/locks/stream/route'),
+    lockStream: await import('@/app/api/lock-stream/route'),
+    openapi: await import('@/app/api/openapi.json/route'),
   };
 }
 export type Routes = Awaited<ReturnType<typeof importRoutes>>;

@@ -6,7 +6,10 @@ import { LocksView } from '@/components/locks/locks-view';
 import { firstValues, lockQueryOf } from '@/lib/server/lock-query';
 import { queryForConsole } from '@/lib/server/locks';
 import { requireRole } from '@/lib/server/auth/session';
-import { matchSources, sources } from '@/lib/server/sources';
+import { matchSources } from '@/lib/server/sources';
+import { sourcesFor } from '@/lib/server/scoped-sources';
+import { viewerOf } from '@/lib/server/auth/access';
+import { allows } from '@/lib/server/auth/roles';
 import { locksQuery } from '@/lib/console/queries';
 
 export const dynamic = 'force-dynamic';
@@ -18,7 +21,8 @@ export default async function LocksPage({ searchParams }: { searchParams: Promis
   const given = firstValues(params);
   const qs = new URLSearchParams(given).toString();
   const user = await requireRole('viewer', `/locks${qs ? `?${qs}` : ''}`);
-  const configured = sources();
+  // the sources with something in the user's grants: the selector offers no other
+  const configured = sourcesFor(user.access);
   if (configured.length === 0) {
     return (
       <p className="p-6">
@@ -29,7 +33,9 @@ export default async function LocksPage({ searchParams }: { searchParams: Promis
   }
   const requested = typeof params.source === 'string' ? params.source : undefined;
   const legacyPrefix = typeof params.prefix === 'string' ? params.prefix : undefined;
-  const match = matchSources(requested, legacyPrefix);
+  const asked0 = matchSources(requested, legacyPrefix);
+  const mine = asked0 && asked0.sources.filter((s) => configured.some((c) => c.id === s.id));
+  const match = asked0 && mine && (asked0.id === 'all' || mine.length) ? { id: asked0.id, sources: mine } : undefined;
   const selection = match ?? { id: configured[0]!.id, sources: [configured[0]!] };
   const source = selection.id;
   const unknown = match === undefined ? (requested ?? legacyPrefix) : undefined;
@@ -52,8 +58,7 @@ export default async function LocksPage({ searchParams }: { searchParams: Promis
   };
   await queryClient.prefetchQuery({
     ...locksQuery(source, asked),
-    queryFn: () =>
-      queryForConsole(selection, { ...asked, limit: query.limit }, { sensitive: user.role === 'operator' }),
+    queryFn: () => queryForConsole(selection, { ...asked, limit: query.limit }, viewerOf(user.access)),
   });
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
@@ -64,7 +69,7 @@ export default async function LocksPage({ searchParams }: { searchParams: Promis
           key={source}
           sources={configured.map(({ id, bucket, prefix }) => ({ id, bucket, prefix }))}
           source={source}
-          canRelease={user.role === 'operator'}
+          canRelease={allows(user.role, 'releaser')}
           unknownSource={unknown}
         />
       </Suspense>

@@ -1,17 +1,19 @@
 // GET /api/audit – audit events of a window (≤ 31 days), newest first, each with its source, `limit` (≤ 5 000, default
 // 200) per page with a cursor; format=csv exports all; trails that could not be read are listed in `unreachable`
 import { toCsv } from '@/lib/console/churn/csv';
-import { parseWindow, readEvents } from '@/lib/server/audit/events';
+import { parseWindow } from '@/lib/server/audit/events';
+import { readEventsFor } from '@/lib/server/audit/scoped-events';
 import { ApiError, json } from '@/lib/server/api-error';
 import { withRole } from '@/lib/server/http';
 
 const PAGE = 200;
 const MAX_PAGE = 5_000;
 
-export const GET = withRole('viewer', async (req) => {
+export const GET = withRole('viewer', async (req, { user }) => {
   const params = req.nextUrl.searchParams;
   const window = parseWindow(params);
-  const { events: read, unreachable } = await readEvents(window);
+  // only the events of locks in the caller's grants (the CSV export too)
+  const { events: read, unreachable } = await readEventsFor(user.access, window);
   const all = read.filter((e) => !window.event || e.event === window.event);
   const newestFirst = [...all].reverse();
   if (params.get('format') === 'csv') {

@@ -1,13 +1,15 @@
 // GET /api/locks – one window of the locks in a configured source (or all of them), filtered, sorted and paged on
-// the server (`?source&q&health&format&sort&order&cursor&limit`), with counts by health over the whole selection
+// the server (`?source&q&health&format&sort&order&cursor&limit`), with counts by health over the whole selection,
+// all of it within the caller's grants
 import { json } from '@/lib/server/api-error';
 import { withRole } from '@/lib/server/http';
 import { lockQueryOf } from '@/lib/server/lock-query';
 import { queryForConsole } from '@/lib/server/locks';
-import { resolveSources } from '@/lib/server/sources';
+import { viewerOf } from '@/lib/server/auth/access';
+import { resolveSourcesFor } from '@/lib/server/scoped-sources';
 
 export const GET = withRole('viewer', async (req, { user }) => {
   const { source, prefix, query } = lockQueryOf(Object.fromEntries(req.nextUrl.searchParams));
-  const sensitive = user.role === 'operator';
-  return json(await queryForConsole(resolveSources(source, prefix), query, { sensitive }));
+  // only the locks in the caller's grants: rows, total, matched and counts alike
+  return json(await queryForConsole(resolveSourcesFor(user.access, source, prefix), query, viewerOf(user.access)));
 });

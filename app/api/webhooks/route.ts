@@ -1,18 +1,30 @@
 // GET /api/webhooks – each webhook (its host only) and its recent deliveries on this replica; POST – send a test
-// message to one ({ webhook }). Operators only: the receivers and their failures are configuration.
-import { z } from 'zod';
+// message to one ({ webhook }). Operators of every lock only: the receivers and their failures are configuration, and
+// deliveries name locks of every scope.
 import { ApiError, json } from '@/lib/server/api-error';
-import { withRole } from '@/lib/server/http';
+import { withRole, type RouteUser } from '@/lib/server/http';
+import { scopeOf } from '@/lib/server/auth/access';
+import { webhookTestBody } from '@/lib/server/api-schemas';
 import { sendTestMessage, webhookSummaries } from '@/lib/server/notify';
 import { readJson } from '@/lib/server/request-body';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = withRole('operator', async () => json(webhookSummaries(), 200, { 'cache-control': 'no-store' }));
+/** 403 for an operator whose grants cover only some locks. */
+function assertOperatesEverything(user: RouteUser): void {
+  if (scopeOf(user.access, 'operator') !== undefined)
+    throw new ApiError('forbidden', 'Webhooks need the operator role over every lock ("*").');
+}
 
-const testSchema = z.object({ webhook: z.string().min(1).max(64) });
+export const GET = withRole('operator', async (_req, { user }) => {
+  assertOperatesEverything(user);
+  return json(webhookSummaries(), 200, { 'cache-control': 'no-store' });
+});
+
+const testSchema = webhookTestBody;
 
 export const POST = withRole('operator', async (req, { user }) => {
+  assertOperatesEverything(user);
   const { webhook } = await readJson(req, testSchema);
   if (!sendTestMessage(webhook, user.email)) throw new ApiError('not_found', `No webhook is named ${webhook}.`);
   return json({ queued: true, webhook }, 202);

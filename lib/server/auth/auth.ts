@@ -1,40 +1,50 @@
 // next-auth: Google and generic OIDC sign-in for deployments, two credentials accounts in demo mode only.
-// Roles are copied into the JWT for display, but every request re-derives them from the allow-lists.
+// Roles are copied into the JWT for display, but every request re-derives them from the grants in force; the SSO
+// groups are taken from the ID token at sign-in and kept in the session (which ends at its absolute limit).
 import 'server-only';
 import type { NextAuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
 import GoogleProvider from 'next-auth/providers/google';
 import { env, type ConsoleEnv } from '../env';
 import { safeRedirect } from './return-path';
-import { roleFor, type Role } from './roles';
+import { accessOf, type Access } from './access';
+import { DEMO_ACCOUNTS } from './demo-accounts';
+import { groupsOf } from './groups';
+import type { Role } from './roles';
 import { sessionIdentity } from './session-guard';
 import { sessionRefused, signOutEverywhere } from './session-revocations';
 
-export const DEMO_ACCOUNTS = [
-  { email: 'operator@demo.lockboard', password: 'operator', role: 'operator' as const },
-  { email: 'viewer@demo.lockboard', password: 'viewer', role: 'viewer' as const },
-];
+export { DEMO_ACCOUNTS } from './demo-accounts';
 
 declare module 'next-auth' {
   interface Session {
     role: Role | null;
+    groups?: string[];
   }
 }
 declare module 'next-auth/jwt' {
   interface JWT {
     role?: Role | null;
+    /** The SSO groups of the sign-in (OIDC_GROUPS_CLAIM), for grants naming "group:NAME". */
+    groups?: string[];
     /** The session's id and sign-in time (lib/server/auth/session-guard.ts), stamped once, kept on every re-issue. */
     sid?: string;
     authAt?: number;
   }
 }
 
-/** The role of an e-mail address under the current configuration (demo accounts only in demo mode). */
-export function resolveRole(email: string | null | undefined, config: ConsoleEnv = env()): Role | null {
-  const demo = config.LOCKBOARD_DEMO ? DEMO_ACCOUNTS : [];
-  const operators = [...config.LOCKBOARD_OPERATORS, ...demo.filter((a) => a.role === 'operator').map((a) => a.email)];
-  const viewers = [...config.LOCKBOARD_VIEWERS, ...demo.filter((a) => a.role === 'viewer').map((a) => a.email)];
-  return roleFor(email, operators, viewers);
+/** The highest role the grants in force give an e-mail address and its groups (null: none, no access). */
+export function resolveRole(
+  email: string | null | undefined,
+  config: ConsoleEnv = env(),
+  groups: readonly string[] = [],
+): Role | null {
+  return email ? accessOf(email, groups, config).role : null;
+}
+
+/** What a signed-in person may do, per lock (lib/server/auth/access.ts). */
+export function resolveAccess(email: string, groups: readonly string[] = []): Access {
+  return accessOf(email, groups);
 }
 
 export function enabledProviders(config: ConsoleEnv = env()): { id: string; name: string }[] {
@@ -57,7 +67,7 @@ function buildAuthOptions(): NextAuthOptions {
       name: 'Single sign-on',
       type: 'oauth',
       wellKnown: `${config.OIDC_ISSUER.replace(/\/$/, '')}/.well-known/openid-configuration`,
-      authorization: { params: { scope: 'openid email profile' } },
+      authorization: { params: { scope: config.OIDC_SCOPES } },
       idToken: true,
       checks: ['pkce', 'state'],
       clientId: config.OIDC_CLIENT_ID,
@@ -93,16 +103,21 @@ function buildAuthOptions(): NextAuthOptions {
       // Fail closed: an identity on no allow-list, or whose provider does not assert a verified address, cannot
       // sign in at all (an unverified address would let anyone claim an allowed domain).
       signIn: ({ user, account, profile }) =>
-        (resolveRole(user.email) !== null && (account?.provider === 'demo' || emailVerified(profile))) ||
+        (resolveRole(user.email, env(), groupsOf(profile)) !== null &&
+          (account?.provider === 'demo' || emailVerified(profile))) ||
         '/login?error=AccessDenied',
       // Only same-site destinations; a malformed callbackUrl goes to /locks instead of throwing.
       redirect: ({ url, baseUrl }) => safeRedirect(url, baseUrl),
-      jwt: ({ token }) => ({ ...token, ...sessionIdentity(token), role: resolveRole(token.email) }),
+      // groups are taken once, at sign-in (`profile` is only given then), and kept for the session's life
+      jwt: ({ token, profile }) => {
+        const groups = profile ? groupsOf(profile) : (token.groups ?? []);
+        return { ...token, ...sessionIdentity(token), groups, role: resolveRole(token.email, env(), groups) };
+      },
       // A signed-out or too old session is no session: pages send its holder to sign in again
       session: async ({ session, token }) =>
         (await sessionRefused(token)) !== null
           ? { expires: session.expires, role: null }
-          : { ...session, role: resolveRole(token.email) },
+          : { ...session, role: resolveRole(token.email, env(), token.groups), groups: token.groups ?? [] },
     },
     // every replica refuses the session from then on (lib/server/auth/session-revocations.ts)
     events: { signOut: ({ token }) => signOutEverywhere(token) },

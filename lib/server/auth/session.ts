@@ -3,13 +3,16 @@
 import 'server-only';
 import { getServerSession } from 'next-auth';
 import { forbidden, redirect } from 'next/navigation';
-import { authOptions, resolveRole } from './auth';
+import { authOptions } from './auth';
+import { accessOf, type Access } from './access';
 import { safeReturnPath } from './return-path';
 import { allows, type Role } from './roles';
 
 export interface PageUser {
   email: string;
   role: Role;
+  /** What the user may see and release, per lock (lib/server/auth/access.ts). */
+  access: Access;
 }
 
 /** The signed-in user with a role that allows `needed`; redirects to sign-in (returning to `returnTo`) or 403s. */
@@ -17,16 +20,18 @@ export async function requireRole(needed: Role, returnTo: string): Promise<PageU
   const session = await getServerSession(authOptions());
   const email = session?.user?.email;
   if (!email) redirect(`/login?callbackUrl=${encodeURIComponent(safeReturnPath(returnTo))}`);
-  const role = resolveRole(email);
+  const access = accessOf(email, session?.groups ?? []);
+  const role = access.role;
   if (!role || !allows(role, needed)) forbidden();
-  return { email, role };
+  return { email, role, access };
 }
 
 /** The signed-in user for display (the layout's header); never an access decision. */
-export async function currentUser(): Promise<{ email: string; role: Role | null } | null> {
+export async function currentUser(): Promise<{ email: string; role: Role | null; groups: string[] } | null> {
   const session = await getServerSession(authOptions());
   const email = session?.user?.email;
-  return email ? { email, role: resolveRole(email) } : null;
+  const groups = session?.groups ?? [];
+  return email ? { email, role: accessOf(email, groups).role, groups } : null;
 }
 
 export { safeReturnPath } from './return-path';

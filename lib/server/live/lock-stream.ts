@@ -8,12 +8,13 @@
 import 'server-only';
 import { processWide } from '../process/process-wide';
 import { randomBytes } from 'node:crypto';
-import { resolveRole } from '../auth/auth';
+import { viewerOf } from '../auth/access';
 import { env } from '../env';
 import type { RouteUser } from '../http';
 import { matcher, runQuery, type LockQuery } from '../../lock/query/query';
 import { expand } from '../../lock/query/row';
-import { consoleView, READY_MS, rowView, statusOf, windowOf } from '../locks';
+import type { Row } from '../../lock/query/lock-index';
+import { consoleView, READY_MS, rowView, statusOf, windowOf, withinOf, type Viewer } from '../locks';
 import { metrics } from '../metrics/metrics';
 import { isStopping, onStop } from '../process/shutdown';
 import type { Source } from '../sources';
@@ -51,7 +52,7 @@ function changeOfWindow(
   s: Source,
   change: SourceChange,
   matches: (row: NonNullable<SourceChange['changes'][number]['after']>) => boolean,
-  o: { operator: boolean; limit: number },
+  o: { sensitive: Viewer['sensitive']; release: Viewer['release']; limit: number },
 ) {
   const upsert = [];
   const remove: string[] = [];
@@ -64,7 +65,7 @@ function changeOfWindow(
     const key = keyOf(s, name);
     if (w.inWindow.has(key)) {
       if (after && is) {
-        upsert.push(rowView(consoleView(s, expand(after), o.operator)));
+        upsert.push(rowView(consoleView(s, expand(after), o.sensitive, o.release)));
         // a row that went and came back under its name (released, then re-acquired) is new to the client
         if (w.departed.delete(key)) reorder = true;
       } else {
@@ -74,7 +75,7 @@ function changeOfWindow(
     } else if (is && w.whole && w.inWindow.size < o.limit) {
       // a window that held every match takes a new one; `order` places it (nothing else moves)
       w.inWindow.add(key);
-      upsert.push(rowView(consoleView(s, expand(after!), o.operator)));
+      upsert.push(rowView(consoleView(s, expand(after!), o.sensitive, o.release)));
       reorder = true;
     } else if (is) {
       if (was) w.outside.changed++;
@@ -82,6 +83,11 @@ function changeOfWindow(
     }
   }
   return { upsert, remove, reorder };
+}
+
+/** Whether a row change lies within a scope (before or after it). */
+function touches(c: SourceChange['changes'][number], within: (row: Row) => boolean): boolean {
+  return (c.before !== undefined && within(c.before)) || (c.after !== undefined && within(c.after));
 }
 
 /** The window's rows in the query's order (`bucket\0name`), sorted over those rows alone (at most `limit`). */
@@ -103,6 +109,7 @@ function startTimers(
   user: RouteUser,
   selection: { sources: Source[] },
   o: {
+    serverTime: () => string;
     send: (name: string, data: unknown) => void;
     sendCounts: () => void;
   },
@@ -112,8 +119,8 @@ function startTimers(
   const tick = () => {
     // off the lists, another role now, or signed out (on any replica): the reconnect is judged again (401, 403, or
     // what the new role may see)
-    if (resolveRole(user.email) !== user.role || signedOutNow(user.sid)) return sse.close();
-    o.send('tick', { serverTime: statusOf(selection).serverTime });
+    if (!user.unchanged() || signedOutNow(user.sid)) return sse.close();
+    o.send('tick', { serverTime: o.serverTime() });
     sse.after(TICK_MS, tick);
   };
   sse.after(TICK_MS, tick);
@@ -130,8 +137,13 @@ export function lockStream(
   user: RouteUser,
   o: { lastEventId: string | null; signal: AbortSignal },
 ): ReadableStream<Uint8Array> {
-  const operator = user.role === 'operator';
-  const matches = matcher(query);
+  // only rows in the reader's grants are ever matched, sent or counted
+  const viewer = viewerOf(user.access);
+  const match = matcher(query);
+  const matchesIn = (s: Source) => {
+    const within = withinOf(s, viewer.scope);
+    return within ? (row: Row) => within(row) && match(row) : match;
+  };
   const w: WindowState = {
     inWindow: new Set(),
     departed: new Set(),
@@ -154,7 +166,7 @@ export function lockStream(
     sse.write(`id: ${EPOCH}-${++seq}\nevent: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
   };
   const snapshot = () => {
-    const win = windowOf(selection, query, operator);
+    const win = windowOf(selection, query, viewer);
     w.inWindow.clear();
     w.departed.clear();
     for (const l of win.locks)
@@ -168,16 +180,28 @@ export function lockStream(
   const sendCounts = () => {
     if (!countsDirty || behind) return;
     countsDirty = false;
-    send('counts', { ...statusOf(selection), matched: w.matched, outside: w.outside });
+    send('counts', { ...statusOf(selection, viewer.scope), matched: w.matched, outside: w.outside });
   };
-  const onChange = (s: Source) => (change: SourceChange | null) => {
-    countsDirty = true;
+  const onChange = (s: Source) => {
+    const within = withinOf(s, viewer.scope);
+    return (change: SourceChange | null) => {
+      // a change outside the reader's scope sends nothing, not even counts (their timing would tell of it)
+      const mine = within === undefined || change === null || change.changes.some((c) => touches(c, within));
+      if (mine) countsDirty = true;
+      if (mine) apply(s, change);
+    };
+  };
+  const apply = (s: Source, change: SourceChange | null) => {
     if (behind || change === null) return;
     if (sse.queued < -MAX_QUEUED) {
       behind = true; // dropped from here: pull() sends a reset and the window again once the client has read
       return;
     }
-    const { upsert, remove, reorder } = changeOfWindow(w, s, change, matches, { operator, limit: query.limit });
+    const { upsert, remove, reorder } = changeOfWindow(w, s, change, matchesIn(s), {
+      sensitive: viewer.sensitive,
+      release: viewer.release,
+      limit: query.limit,
+    });
     if (upsert.length || remove.length) {
       const order = reorder ? windowOrder(selection, w.inWindow, query) : undefined;
       send('change', { source: s.id, bucket: s.bucketId, serverTime: change.serverTime, upsert, remove, order });
@@ -192,7 +216,8 @@ export function lockStream(
       if (isStopping()) return (sse.write('retry: 2000\n\n'), sse.close()); // the route closes this connection
       o.signal.addEventListener('abort', sse.close, { once: true });
       sse.write('retry: 1000\n\n'); // headers go out with the first chunk
-      startTimers(sse, user, selection, { send, sendCounts });
+      const serverTime = () => statusOf(selection).serverTime;
+      startTimers(sse, user, selection, { serverTime, send, sendCounts });
       for (const s of selection.sources) sse.onClose(watcherFor(s).subscribe(onChange(s)));
       // the same freshness as a query: a quick source is listed now, a big one answers from its index at once
       await Promise.all(selection.sources.map((s) => watcherFor(s).ready(READY_MS)));

@@ -5,7 +5,8 @@
 import 'server-only';
 import { processWide } from '../process/process-wide';
 import { randomBytes } from 'node:crypto';
-import { resolveRole } from '../auth/auth';
+import { inScope, viewerOf } from '../auth/access';
+import { lockAddress } from '@/lib/lock/address';
 import { env } from '../env';
 import type { RouteUser } from '../http';
 import { getForConsole, statusOf } from '../locks';
@@ -27,7 +28,8 @@ export function oneLockStream(
   user: RouteUser,
   o: { signal: AbortSignal },
 ): ReadableStream<Uint8Array> {
-  const operator = user.role === 'operator';
+  // a lock outside the reader's grants streams exactly as one that does not exist
+  const viewer = viewerOf(user.access);
   let seq = 0;
   let reading: NodeJS.Timeout | undefined;
   const sse = openSse({
@@ -43,7 +45,7 @@ export function oneLockStream(
   };
   const read = async () => {
     try {
-      send('lock', await getForConsole(source, name, operator));
+      send('lock', await getForConsole(source, name, viewer));
     } catch (err) {
       send('failure', { message: (err as Error).message });
     }
@@ -68,12 +70,13 @@ export function oneLockStream(
       const ends = Math.min(Date.now() + (env().LOCKBOARD_STREAM_MAX ?? 240_000), user.expiresAt ?? Infinity);
       sse.after(Math.max(0, ends - Date.now()), sse.close);
       const tick = () => {
-        if (resolveRole(user.email) !== user.role || signedOutNow(user.sid)) return sse.close();
+        if (!user.unchanged() || signedOutNow(user.sid)) return sse.close();
         send('tick', { serverTime: statusOf({ sources: [source] }).serverTime });
         sse.after(TICK_MS, tick);
       };
       sse.after(TICK_MS, tick);
-      sse.onClose(watcherFor(source).subscribe(onChange));
+      // a lock outside the reader's scope is never watched: no event tells when it changes
+      if (inScope(viewer.scope, lockAddress(source, name))) sse.onClose(watcherFor(source).subscribe(onChange));
       await read();
     },
     () => undefined,

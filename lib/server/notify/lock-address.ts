@@ -1,10 +1,8 @@
-// A lock's address, as webhook `locks` globs name it: the source's URL without its prefix, then the lock's name
-// (`gs://tf-state/envs/prod.tflock`, `redis://cache:6379/0/deploy`). Replaced by the access grants' own function
-// (#47) once it lands.
+// A lock's address, as webhook `locks` globs name it: the one store-neutral address of lib/lock/address.ts, the same
+// that access grants match (`gs://tf-state/envs/prod.tflock`, `redis://cache:6379/0/deploy`).
+import { lockAddress } from '@/lib/lock/address';
 import type { Source } from '../sources';
 
 export function notifyLockAddress(source: Pick<Source, 'id' | 'prefix'>, name: string): string {
-  const id = source.id.split('?')[0]!;
-  const base = source.prefix && id.endsWith(source.prefix) ? id.slice(0, id.length - source.prefix.length) : id;
-  return `${base.endsWith('/') ? base : `${base}/`}${name}`;
+  return lockAddress(source, name);
 }

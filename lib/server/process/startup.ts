@@ -1,5 +1,7 @@
 // A bad configuration stops the console at start-up with a message naming the variable, not at the first request.
 import { ConfigError, parseEnv } from '../env';
+import { checkGrantsAtStart } from '../auth/grants-at-start';
+import { AccessFileError } from '../auth/grants';
 import { limitHeapGrowth } from './heap';
 import { openWebhooksFile } from '../notify/config-file';
 import { WebhooksConfigError } from '../notify/config';
@@ -7,9 +9,11 @@ import { WebhooksConfigError } from '../notify/config';
 try {
   const env = parseEnv(process.env);
   limitHeapGrowth(env.LOCKBOARD_HEAP_GROWTH);
+  checkGrantsAtStart(env); // an unusable access file stops the console here, naming its line
   openWebhooksFile(env.LOCKBOARD_WEBHOOKS_FILE, process.env).stop(); // a malformed file stops the console here
 } catch (err) {
-  if (!(err instanceof ConfigError) && !(err instanceof WebhooksConfigError)) throw err;
+  if (!(err instanceof ConfigError) && !(err instanceof WebhooksConfigError) && !(err instanceof AccessFileError))
+    throw err;
   console.error(`\n${err.message}\n`);
   process.exit(1);
 }

@@ -4,6 +4,8 @@ import { LockDetail } from '@/components/lock/lock-detail';
 import { ApiError } from '@/lib/server/api-error';
 import { getForConsole } from '@/lib/server/locks';
 import { requireRole } from '@/lib/server/auth/session';
+import { viewerOf } from '@/lib/server/auth/access';
+import { allows } from '@/lib/server/auth/roles';
 import { sourceOfLock, type Source } from '@/lib/server/sources';
 import { lockHref, lockQuery, NAME_IN_QUERY } from '@/lib/console/queries';
 
@@ -40,13 +42,14 @@ export default async function LockPage({
   await queryClient.prefetchQuery({
     ...lockQuery(name, bucket),
     queryFn: async () => {
-      const lock = await getForConsole(source, name, user.role === 'operator');
+      // outside the user's grants: the page of a lock that does not exist
+      const lock = await getForConsole(source, name, viewerOf(user.access));
       return 'absent' in lock ? null : lock;
     },
   });
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
-      <LockDetail name={name} bucket={bucket} canRelease={user.role === 'operator'} />
+      <LockDetail name={name} bucket={bucket} canRelease={allows(user.role, 'releaser')} />
     </HydrationBoundary>
   );
 }

@@ -1,12 +1,13 @@
 // GET /api/audit/summary – per-hour counts by kind, top locks, hold times, takeovers, failures, force-releases, and
 // the trails that could not be read (`unreachable`: their sources, the store's words, the last good read)
 import { summarise } from '@/lib/console/churn/summary';
-import { parseWindow, readEvents } from '@/lib/server/audit/events';
+import { parseWindow } from '@/lib/server/audit/events';
+import { readEventsFor } from '@/lib/server/audit/scoped-events';
 import { json } from '@/lib/server/api-error';
 import { withRole } from '@/lib/server/http';
 
-export const GET = withRole('viewer', async (req) => {
+export const GET = withRole('viewer', async (req, { user }) => {
   const window = parseWindow(req.nextUrl.searchParams);
-  const { events, unreachable } = await readEvents(window);
+  const { events, unreachable } = await readEventsFor(user.access, window);
   return json({ ...summarise(events, window.from, window.to), unreachable });
 });

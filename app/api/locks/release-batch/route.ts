@@ -1,4 +1,5 @@
-// POST /api/locks/release-batch – force-release up to 100 lock generations with one reason (operators). Each lock
+// POST /api/locks/release-batch – force-release up to 100 lock generations with one reason (releasers and operators;
+// a lock outside the caller's grants refuses the whole batch with 403 before anything is touched). Each lock
 // is its own conditional DELETE of the generation and metageneration seen in the preview, audited before it runs;
 // a lock that changed since the preview is never deleted. Answers 200 with one result per lock, in request order.
 import { z } from 'zod';
@@ -6,12 +7,15 @@ import { AuditWriteError, LockOptionsError } from '@/lib/lock';
 import { ApiError, json } from '@/lib/server/api-error';
 import { readJson } from '@/lib/server/request-body';
 import { withRole } from '@/lib/server/http';
+import { releaseBatchBody } from '@/lib/server/api-schemas';
+import type { Access } from '@/lib/server/auth/access';
+import { sourceOfLock, sources } from '@/lib/server/sources';
 import {
   MAX_BATCH,
   OUTCOME_MESSAGES,
-  reasonField,
   forceReleasePinned,
   seenLock,
+  assertMayRelease,
   type ConsoleReleaseResult,
   UNCONFIRMED_MESSAGE,
 } from '@/lib/server/release';
@@ -23,10 +27,7 @@ const CONCURRENCY = 4;
 const BATCH_BODY_LIMIT = MAX_BATCH * 4096 + 1024;
 
 // Each lock is validated alone: one malformed entry is refused by itself, never the whole batch
-const body = z.object({
-  reason: reasonField,
-  locks: z.array(z.unknown()).min(1, 'list at least one lock').max(MAX_BATCH, `at most ${MAX_BATCH} locks per batch`),
-});
+const body = releaseBatchBody;
 
 type BatchResult = Partial<z.output<typeof seenLock>> & {
   outcome: ConsoleReleaseResult['outcome'] | 'not-attempted' | 'error';
@@ -36,7 +37,7 @@ type BatchResult = Partial<z.output<typeof seenLock>> & {
   audit?: ConsoleReleaseResult['audit'];
 };
 
-export const POST = withRole('operator', async (req, { user }) => {
+export const POST = withRole('releaser', async (req, { user }) => {
   const input = await readJson(req, body, BATCH_BODY_LIMIT);
   const results: BatchResult[] = new Array(input.locks.length);
   const seenKeys = new Set<string>();
@@ -51,6 +52,7 @@ export const POST = withRole('operator', async (req, { user }) => {
     seenKeys.add(key);
     return { seen: parsed.data };
   });
+  assertAllInScope(checked, user.access);
   let next = 0;
   const worker = async () => {
     while (next < input.locks.length) {
@@ -63,7 +65,7 @@ export const POST = withRole('operator', async (req, { user }) => {
         continue;
       }
       try {
-        const r = await forceReleasePinned(seen, user.email, input.reason);
+        const r = await forceReleasePinned(seen, user.email, input.reason, user.access);
         results[i] = {
           ...seen,
           outcome: r.outcome,
@@ -93,3 +95,23 @@ export const POST = withRole('operator', async (req, { user }) => {
     results,
   });
 });
+
+/** 403 naming every lock of the batch outside the caller's grants: nothing is released then. */
+function assertAllInScope(checked: { seen?: z.output<typeof seenLock> }[], access: Access): void {
+  const outside: string[] = [];
+  for (const { seen } of checked) {
+    if (!seen) continue;
+    try {
+      const named = seen.source === undefined ? undefined : sources().find((s) => s.id === seen.source);
+      assertMayRelease(access, sourceOfLock(seen.name, named?.bucketId ?? seen.bucket), seen.name);
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'forbidden') outside.push(String(err.extra.address));
+    }
+  }
+  if (outside.length)
+    throw new ApiError(
+      'forbidden',
+      `Nothing was released: ${outside.length} lock(s) lie outside your grants (${outside.slice(0, 5).join(', ')}${outside.length > 5 ? ', …' : ''}).`,
+      { outside },
+    );
+}

@@ -1,14 +1,14 @@
-// POST /api/locks/release – force-release exactly the version seen (operators); never clears a successor's lock
+// POST /api/locks/release – force-release exactly the version seen (operators over the lock; releasers only once it
+// has expired or is gone; 403 outside the caller's grants, nothing touched); never clears a successor's lock
 import { ApiError, json } from '@/lib/server/api-error';
 import { readJson } from '@/lib/server/request-body';
 import { withRole } from '@/lib/server/http';
-import { OUTCOME_MESSAGES, reasonField, forceReleasePinned, seenLock, UNCONFIRMED_MESSAGE } from '@/lib/server/release';
+import { OUTCOME_MESSAGES, forceReleasePinned, UNCONFIRMED_MESSAGE } from '@/lib/server/release';
+import { releaseBody as body } from '@/lib/server/api-schemas';
 
-const body = seenLock.extend({ reason: reasonField });
-
-export const POST = withRole('operator', async (req, { user }) => {
+export const POST = withRole('releaser', async (req, { user }) => {
   const input = await readJson(req, body);
-  const result = await forceReleasePinned(input, user.email, input.reason);
+  const result = await forceReleasePinned(input, user.email, input.reason, user.access);
   const recorded = { audit: result.audit };
   if (result.outcome === 'released') {
     return json({

@@ -22,10 +22,11 @@ async function nextDelete(client: Etcd3Client, prefix: string, rev: string, ms: 
     .prefix(prefix)
     .startRevision(String(BigInt(rev) + 1n))
     .create();
+  let done = () => {};
   try {
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      const done = () => {
+      const timer = setTimeout(() => done(), ms);
+      done = () => {
         clearTimeout(timer);
         resolve();
       };
@@ -34,6 +35,8 @@ async function nextDelete(client: Etcd3Client, prefix: string, rev: string, ms: 
       signal?.addEventListener('abort', done, { once: true });
     });
   } finally {
+    // one listener per round on a signal that outlives every round: left behind, they piled up past Node's 10
+    signal?.removeEventListener('abort', done);
     await w.cancel().catch(() => undefined);
   }
 }
