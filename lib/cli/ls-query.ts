@@ -82,37 +82,58 @@ export async function queryWindow(store: LockStore, q: LockQuery) {
 
 /**
  * `--json` of a whole listing: the document `{ serverTime, source, bucket, prefix, locks, skipped }` while the source
- * holds at most STREAM_AT locks; past that, one JSON lock per line as pages arrive, then one closing line
- * `{"serverTime":…,"source":…,"skipped":N,"locks":N,"complete":true}` (constant memory at any size).
+ * holds at most STREAM_AT locks; past that, a header line `{"source":…,"terms":{…},"stream":true}` (the store's
+ * shared words, once), one JSON lock per line as pages arrive (without `terms` when they are the header's), then one
+ * closing line `{"serverTime":…,"source":…,"skipped":N,"locks":N,"complete":true}`. `out` resolves once the line may
+ * be followed (the reader's backpressure), so memory stays flat into a slow reader at any size.
  */
 export async function streamJson(
   store: LockStore,
   head: { bucket: string; prefix: string },
-  out: (line: string) => void,
+  out: (line: string) => Promise<void> | void,
 ): Promise<void> {
   let held: LockView[] | null = [];
   let skipped = 0;
+  const skippedWhy: string[] = [];
   let serverTime = '';
   let count = 0;
   let token: string | undefined;
+  const line = lineWithoutTerms(store, out);
   do {
     const page = await store.list(token);
     for (const lock of page.locks) {
       count++;
       if (held) held.push(lock);
-      else out(JSON.stringify(lock));
+      else await line(lock);
     }
     if (held && held.length > STREAM_AT) {
-      for (const lock of held) out(JSON.stringify(lock));
+      for (const lock of held) await line(lock);
       held = null;
     }
     skipped += page.skipped;
+    for (const why of page.skippedWhy ?? []) if (skippedWhy.length < 50) skippedWhy.push(why);
     serverTime = page.serverTime;
     token = page.nextPageToken;
   } while (token);
+  const why = skippedWhy.length ? { skippedWhy } : {};
   if (held) {
-    out(JSON.stringify({ serverTime, source: store.source, ...head, locks: held, skipped }, null, 2));
+    await out(JSON.stringify({ serverTime, source: store.source, ...head, locks: held, skipped, ...why }, null, 2));
     return;
   }
-  out(JSON.stringify({ serverTime, source: store.source, skipped, locks: count, complete: true }));
+  await out(JSON.stringify({ serverTime, source: store.source, skipped, ...why, locks: count, complete: true }));
+}
+
+/** Writes one lock per line; the first line is the header with the store's `terms`, left out of the locks after. */
+function lineWithoutTerms(store: LockStore, out: (line: string) => Promise<void> | void) {
+  let shared: { ref: unknown; text: string } | undefined;
+  return async (lock: LockView) => {
+    const { terms, ...rest } = lock;
+    if (!shared) {
+      shared = { ref: terms, text: JSON.stringify(terms) };
+      await out(JSON.stringify({ source: store.source, terms, stream: true }));
+    }
+    const same = terms === shared.ref || JSON.stringify(terms) === shared.text;
+    if (same) shared.ref = terms;
+    await out(JSON.stringify(same ? rest : lock));
+  };
 }

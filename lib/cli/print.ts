@@ -4,10 +4,15 @@ import { escapeText } from '../text/safe-text';
 import { recordsAcquireTime, releaseCommand, shellQuote } from '../text/format';
 import { formatDuration } from './common';
 
+/** Widest a table cell other than the name is printed (a 60 KB holder value must not widen every row). */
+export const MAX_CELL = 60;
+const cut = (c: string) => (c.length > MAX_CELL ? `${c.slice(0, MAX_CELL - 1)}…` : c);
+
 /** A table of holders' text: every cell escaped (a holder's bytes never drive the terminal), then aligned. */
-export function printTable(rawHeader: string[], rawRows: string[][]): void {
+export function printTable(rawHeader: string[], rawRows: string[][], freeText: number[] = []): void {
   const header = rawHeader.map((c) => escapeText(c));
-  const rows = rawRows.map((r) => r.map((c) => escapeText(c)));
+  // free text (a holder's OWNER) cut with an ellipsis; names and versions, which a release needs whole, as they are
+  const rows = rawRows.map((r) => r.map((c, i) => (freeText.includes(i) ? cut(escapeText(c)) : escapeText(c))));
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) =>
     cells

@@ -25,7 +25,7 @@ export async function storeLs(t: Target, json: boolean, longHeldMs?: number, que
   try {
     if (query) return await lsWindow(store, t, json, query);
     if (json) {
-      await streamJson(withHonestTimes(store), { bucket, prefix }, (line) => console.log(line));
+      await streamJson(withHonestTimes(store), { bucket, prefix }, writeLine);
       return EXIT.ok;
     }
     const listing: FullListing = await listAll(store);
@@ -34,10 +34,21 @@ export async function storeLs(t: Target, json: boolean, longHeldMs?: number, que
     if (listing.locks.length === 0)
       console.log(escapeText(`No locks under ${store.source}${skipped ? `; ${skippedLine(skipped)}` : ''}`));
     else if (skipped) console.log(skippedLine(skipped));
+    // entries that could not be read say why (escaped: a name's bytes never drive the terminal)
+    for (const why of listing.skippedWhy) console.log(escapeText(`  skipped ${why}`));
     return EXIT.ok;
   } finally {
     await store.close();
   }
+}
+
+/** One line to stdout, resolved once the reader has taken it in (stdout's backpressure: await 'drain'). */
+async function writeLine(line: string): Promise<void> {
+  if (process.stdout.write(`${line}\n`)) return;
+  await new Promise<void>((resolve) => {
+    const done = () => (process.stdout.off('drain', done), process.stdout.off('error', done), resolve());
+    process.stdout.on('drain', done).on('error', done);
+  });
 }
 
 const skippedLine = (n: number) => `${n} other object${n === 1 ? '' : 's'} skipped (data or not a recognised lock).`;
@@ -84,7 +95,7 @@ function printLocks(store: LockStore, locks: LockView[], serverTime: string): vo
     l.version,
     l.format,
   ]);
-  printTable(['NAME', 'HEALTH', 'OWNER', 'HELD FOR', 'EXPIRES IN', 'VERSION', 'FORMAT'], rows);
+  printTable(['NAME', 'HEALTH', 'OWNER', 'HELD FOR', 'EXPIRES IN', 'VERSION', 'FORMAT'], rows, [2]);
   if (locks.some((l) => !recordsAcquireTime(l)))
     console.log('HELD FOR "not recorded": the format stores no acquire time, and this command saw the lock only now.');
 }

@@ -6,12 +6,17 @@ import type { LockStore, LockView } from './store';
 export interface FullListing {
   locks: LockView[];
   skipped: number;
+  /** Why some of the skipped could not be read, as the store said (at most MAX_WHY). */
+  skippedWhy: string[];
   serverTime: string;
 }
+
+const MAX_WHY = 50;
 
 export async function listAll(store: LockStore): Promise<FullListing> {
   const byName = new Map<string, LockView>();
   let skipped = 0;
+  const skippedWhy: string[] = [];
   let serverTime = '';
   let waiting = 0;
   let listed = false;
@@ -36,11 +41,12 @@ export async function listAll(store: LockStore): Promise<FullListing> {
       if (lock.pending) waiting++;
     }
     skipped += page.skipped;
+    for (const why of page.skippedWhy ?? []) if (skippedWhy.length < MAX_WHY) skippedWhy.push(why);
     serverTime = page.serverTime;
     token = page.nextPageToken;
   } while (token);
   listed = true;
   settle();
   await allRead;
-  return { locks: [...byName.values()], skipped, serverTime };
+  return { locks: [...byName.values()], skipped, skippedWhy, serverTime };
 }

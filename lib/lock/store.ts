@@ -103,6 +103,8 @@ export interface StorePage {
   locks: LockView[];
   /** How many objects, keys or rows under the source were not locks. */
   skipped: number;
+  /** Why some of the skipped could not be read (a malformed body, a name that is not UTF-8), when a store says. */
+  skippedWhy?: string[];
   serverTime: string;
   nextPageToken?: string;
 }

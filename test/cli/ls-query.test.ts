@@ -66,12 +66,16 @@ describe('lockboard ls --json at size', () => {
     expect(doc.skipped).toBe(300);
   });
 
-  it(`streams one lock per line past ${STREAM_AT} locks, then a closing line`, async () => {
+  it(`streams a header, one lock per line past ${STREAM_AT} locks, then a closing line`, async () => {
     const ls = await runCli(['ls', src(big), '--json'], {});
     expect(ls.code, ls.stderr).toBe(0);
     const lines = ls.stdout.trim().split('\n');
-    expect(lines).toHaveLength(LOCKS + 1);
-    const names = new Set(lines.slice(0, -1).map((l) => (JSON.parse(l) as { name: string }).name));
+    expect(lines).toHaveLength(LOCKS + 2);
+    // the store's shared words once, in the header line; left out of every lock line (#51)
+    expect(JSON.parse(lines[0]!)).toMatchObject({ stream: true, terms: expect.any(Object) });
+    const body = lines.slice(1, -1).map((l) => JSON.parse(l) as { name: string; terms?: unknown });
+    expect(body.filter((l) => l.terms)).toHaveLength(0);
+    const names = new Set(body.map((l) => l.name));
     expect(names.size).toBe(LOCKS);
     expect(JSON.parse(lines[lines.length - 1]!)).toMatchObject({ locks: LOCKS, skipped: LOCKS, complete: true });
   }, 120_000);

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { readRegular } from './safe-fs';
 
 export interface Entry {
   /** Relative to the source directory, '/'-separated. */
@@ -48,7 +49,9 @@ export function withBody(e: Entry): Entry | null {
     if (e.kind === 'dir') return { ...e, body: Buffer.from(fs.readdirSync(e.path).sort().join('\n')) };
     if (e.kind !== 'file' || e.stat.size === 0n) return e;
     if (!worthReading(e.name, e.stat.size)) return { ...e, read: false };
-    return { ...e, body: fs.readFileSync(e.path) };
+    // a holder's file: regular only (never a FIFO or device swapped in since the lstat), bounded, never blocking
+    const r = readRegular(e.path, MAX_BODY, e.stat);
+    return 'body' in r ? { ...e, body: r.body } : { ...e, read: false };
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? '';
     if (['ENOENT', 'ENOTDIR'].includes(code)) return null;

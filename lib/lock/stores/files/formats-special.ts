@@ -43,7 +43,7 @@ function mercurial(e: Entry, c: Context): Reading | null {
   return { ...r, status: 'stale', why: `Stale: ${v.why}; the next hg breaks it by the same rule.` };
 }
 
-const cap = (s: string) => s[0]!.toUpperCase() + s.slice(1);
+const cap = (s: string) => (s ? s[0]!.toUpperCase() + s.slice(1) : s);
 
 function lockDirectory(e: Entry, c: Context): Reading | null {
   const names = e.body.length ? e.body.toString().split('\n') : [];
@@ -91,7 +91,9 @@ function gitLock(e: Entry, c: Context): Reading {
   const body = e.body;
   const what =
     body.subarray(0, 4).toString() === 'DIRC'
-      ? `a new index (${body.readUInt32BE(8)} entries)`
+      ? body.length >= 12
+        ? `a new index (${body.readUInt32BE(8)} entries)`
+        : `a new index being written (${body.length} bytes so far)`
       : /^[0-9a-f]{40,64}\n$/.test(body.toString())
         ? `new value ${body.toString().trim()}`
         : `${body.length} bytes`;

@@ -22,7 +22,7 @@ function byPid(r: Omit<Reading, 'status' | 'why'>, pid: number, host: string | u
   return { ...r, status: 'stale' as const, why: `Stale: ${v.why}.` };
 }
 
-const cap = (s: string) => s[0]!.toUpperCase() + s.slice(1);
+const cap = (s: string) => (s ? s[0]!.toUpperCase() + s.slice(1) : s);
 
 export function readLockFile(e: Entry, c: Context): Reading | null {
   const h = holdersOf(e, c.scan);

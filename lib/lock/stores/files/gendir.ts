@@ -7,6 +7,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { GEN_SUFFIX, LOCKD_SUFFIX, parseGeneration, type Generation } from './gendir-body';
 import { pidVerdict } from './process';
+import { readRegular } from './safe-fs';
+
+const MAX_GENERATION = 64 << 10;
 
 let seq = 0;
 const wallStart = BigInt(Date.now()) * 1_000_000n;
@@ -70,8 +73,11 @@ function expired(file: string, nowMs: number): fs.BigIntStats | null {
   let st: fs.BigIntStats;
   let g: Generation | null;
   try {
-    st = fs.lstatSync(file, { bigint: true });
-    g = parseGeneration(fs.readFileSync(file));
+    // a FIFO, device or link planted in the directory is never opened (it would block the loop): read as live
+    const r = readRegular(file, MAX_GENERATION);
+    if (!('body' in r)) return null;
+    st = r.stat;
+    g = parseGeneration(r.body);
   } catch {
     return null; // gone meanwhile, or unreadable: treated as live
   }

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { newGeneration, releaseGeneration, tryAcquireGeneration } from './gendir';
 import { entryAt, identityOf, sameFile, versionOf } from './entry';
 import { parseVersion } from './version';
+import { ensureOwnDir } from './safe-fs';
 
 export type ProtocolResult =
   { outcome: 'released' | 'gone' | 'refreshed' } | { outcome: 'changed'; detail?: string; side?: string };
@@ -30,7 +31,8 @@ export const releaseWindows: { checked?: () => void; displaced?: () => void } = 
  */
 export function removeIfSame(p: string, name: string, version: string, guard: string): ProtocolResult {
   const job = `release-${createHash('sha256').update(p).digest('hex').slice(0, 16)}`;
-  fs.mkdirSync(guard, { recursive: true });
+  ensureOwnDir(path.dirname(guard), 'release guard');
+  ensureOwnDir(guard, 'release guard');
   const deadline = Date.now() + 2_000;
   let held: string | null = null;
   while (!(held = tryAcquireGeneration(guard, newGeneration({ dir: guard, job, owner: 'release', ttlMs: 5_000 })))) {

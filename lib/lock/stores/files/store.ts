@@ -6,7 +6,8 @@ import path from 'node:path';
 import type { AuditRecord } from '../../audit/record';
 import { LockOptionsError } from '../../errors';
 import { assertVersion, notALockView, recordedRelease, type LockStore, type LockView } from '../../store';
-import type { ChangeFeed, ChangeFeedHandlers, ReleaseRequest, StorePage, StoreReleaseResult } from '../../store';
+import type { ChangeFeed, ChangeFeedHandlers, ListOptions, ReleaseRequest, StorePage } from '../../store';
+import type { StoreReleaseResult } from '../../store';
 import { readEvents, recordEvent } from './audit';
 import { readEntry, type Entry } from './entry';
 import { FILES_VERSION } from './version';
@@ -16,12 +17,19 @@ import { scanHolders, withLockTable, type HolderScan } from './proc';
 import { thisHost } from './process';
 import type { Context, Reading } from './reading';
 import { removeIfSame } from './release';
+import { ensureOwnDir } from './safe-fs';
 import type { FilesSource } from './source';
 import { filesView } from './view';
 import { filesTerms } from './words';
-import { walk } from './walk';
+import { after, escapeNameBytes, utf8Name, walk, type Walked } from './walk';
 
 const SCAN_REUSE_MS = 250;
+/** Entries per page: a page's views are what a listing holds at once. */
+const PAGE_SIZE = 1000;
+/** Reasons kept per page for entries that could not be read (the rest are counted). */
+const MAX_REASONS = 20;
+/** Walks kept for their next page (a reader who stops asking leaves at most this many open). */
+const MAX_WALKS = 8;
 
 export class FilesLockStore implements LockStore {
   readonly kind = 'files';
@@ -72,18 +80,69 @@ export class FilesLockStore implements LockStore {
     return { view: filesView(e, reading, o), reading };
   }
 
-  async list(): Promise<StorePage> {
+  /** Walks in progress, by the page token that continues each (a page picks up where the last left off). */
+  private readonly walks = new Map<string, Generator<Walked>>();
+
+  /**
+   * One page of PAGE_SIZE entries in walk order (issue #51: a listing of 100 000 files is never held whole). The
+   * token is the last name of the page; an unknown token (another process, or the walk was dropped) walks again
+   * from the start and skips the names up to it.
+   */
+  async list(pageToken?: string, o: ListOptions = {}): Promise<StorePage> {
     const c = this.context();
+    const size = Math.max(1, Math.min(o.pageSize ?? PAGE_SIZE, PAGE_SIZE));
+    const it = (pageToken && this.walks.get(pageToken)) || this.startWalk(pageToken);
+    if (pageToken) this.walks.delete(pageToken);
     const locks: LockView[] = [];
+    const skippedWhy: string[] = [];
     let skipped = 0;
     let n = 0;
-    for (const e of walk(this.src.dir, this.src.depth, this.src.audit)) {
-      if (++n % 2000 === 0) await new Promise((r) => setImmediate(r)); // let the console answer meanwhile
-      const v = e === 'skipped' ? null : this.view(e, c);
-      if (v) locks.push(v);
-      else skipped++;
+    let last: string | undefined;
+    for (let r = it.next(); !r.done; r = n >= size ? { done: true, value: undefined } : it.next()) {
+      n++;
+      const e = r.value;
+      last = 'skipped' in e ? e.skipped : e.name;
+      const v = 'skipped' in e ? null : this.viewOrWhy(e, c);
+      if (v && !('why' in v)) locks.push(v);
+      else {
+        skipped++;
+        const why = v?.why ?? ('why' in e ? e.why : undefined);
+        if (why && skippedWhy.length < MAX_REASONS) skippedWhy.push(why);
+      }
+      if (n % 500 === 0) await new Promise((res) => setImmediate(res)); // let the console answer meanwhile
     }
-    return { locks, skipped, serverTime: new Date(c.nowMs).toISOString() };
+    const more = n >= size && last !== undefined;
+    if (more) this.walks.set(last!, it);
+    else it.return(undefined);
+    for (const [k, w] of this.walks) {
+      if (this.walks.size <= MAX_WALKS) break;
+      this.walks.delete(k);
+      w.return(undefined);
+    }
+    return {
+      locks,
+      skipped,
+      ...(skippedWhy.length ? { skippedWhy } : {}),
+      serverTime: new Date(c.nowMs).toISOString(),
+      ...(more ? { nextPageToken: last } : {}),
+    };
+  }
+
+  private startWalk(token?: string): Generator<Walked> {
+    const all = walk(this.src.dir, this.src.depth, this.src.audit);
+    if (!token) return all;
+    return (function* () {
+      for (const e of all) if (after('skipped' in e ? e.skipped : e.name, token)) yield e;
+    })();
+  }
+
+  /** The entry's view, or why it could not be read (one bad entry costs that entry, never its neighbours). */
+  private viewOrWhy(e: Entry, c: Context): LockView | { why: string } | null {
+    try {
+      return this.view(e, c);
+    } catch (err) {
+      return { why: `${e.name}: ${(err as Error).message}` };
+    }
   }
 
   async inspect(name: string): Promise<LockView | null> {
@@ -97,7 +156,7 @@ export class FilesLockStore implements LockStore {
       );
     if (!insideDir(this.src.dir, name)) return null; // through a symlinked subdirectory: not this source's
     const e = readEntry(this.src.dir, name);
-    if (!e) return null;
+    if (!e) return this.unnameable(name);
     const c = this.context(fresh, Number(e.stat.ctimeMs));
     const read = this.read(e, c);
     if (read) return read;
@@ -107,12 +166,27 @@ export class FilesLockStore implements LockStore {
     return { view: notALockView({ kind: this.kind, source: this.source, name, what, nowMs: c.nowMs, terms }) };
   }
 
+  /**
+   * A name that is not valid UTF-8 cannot be opened by a string: asked by its escaped bytes (as `ls` counts it) or by
+   * its lossy form (U+FFFD), it is "not a lock Lockboard can read", never absent (issue #51: `status` never says free).
+   */
+  private unnameable(name: string): { view: LockView } | null {
+    const found = bytesNamed(this.src.dir, name);
+    if (!found) return null;
+    const what = `An entry whose name is not valid UTF-8 (${found}): Lockboard cannot open it by name; remove or rename it by its bytes, e.g. rm $'${found.replace(/'/g, "\\'")}'`;
+    const terms = filesTerms();
+    return { view: notALockView({ kind: this.kind, source: this.source, name, what, nowMs: Date.now(), terms }) };
+  }
+
   /** A create-only marker beside the trail (O_EXCL): true for the one that created it. */
   async claim(key: string): Promise<boolean> {
     const dir = path.join(this.src.audit, 'claims');
-    await fs.promises.mkdir(dir, { recursive: true });
+    // beside the trail, so as hostile as it (#51): only in directories of Lockboard's own, never through a link
+    ensureOwnDir(this.src.audit, 'claims');
+    ensureOwnDir(dir, 'claims');
     try {
-      await fs.promises.writeFile(path.join(dir, key), '', { flag: 'wx' });
+      const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
+      fs.closeSync(fs.openSync(path.join(dir, key), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644));
       return true;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
@@ -130,7 +204,11 @@ export class FilesLockStore implements LockStore {
   }
 
   readAudit(from: Date, to: Date, lock?: string): Promise<AuditRecord[]> {
-    return Promise.resolve(readEvents(this.src.audit, from, to, lock));
+    try {
+      return Promise.resolve(readEvents(this.src.audit, from, to, lock));
+    } catch (err) {
+      return Promise.reject(err as Error); // a trail that is not Lockboard's own: unreadable, in its own words
+    }
   }
 
   /** Refused while a live process holds it; otherwise removed only if it is still exactly the file seen. */
@@ -182,6 +260,24 @@ function insideDir(dir: string, name: string): boolean {
   } catch {
     return true; // a parent that does not exist: readEntry answers null
   }
+}
+
+/** The escaped bytes of the non-UTF-8 entry `name` asks for (by its escaped or its lossy form), or undefined. */
+function bytesNamed(dir: string, name: string): string | undefined {
+  const parts = name.split('/');
+  const base = parts.pop()!;
+  let names: Buffer[];
+  try {
+    names = fs.readdirSync(path.join(dir, ...parts), { encoding: 'buffer' });
+  } catch {
+    return undefined;
+  }
+  for (const raw of names) {
+    if (utf8Name(raw) !== null) continue;
+    const shown = escapeNameBytes(raw);
+    if (shown === base || raw.toString('utf8') === base) return [...parts, shown].join('/');
+  }
+  return undefined;
 }
 
 function removeEmptyDir(p: string) {

@@ -17,6 +17,11 @@ import { REDIS_VERSION } from './version';
 import { redisTerms } from './words';
 import { redisView } from './view';
 
+/** What a key's bytes that are not valid UTF-8 become in the client's text (U+FFFD). */
+const LOSSY = '\uFFFD';
+const lossyWhy = (key: string) =>
+  `key ${JSON.stringify(key)}: its name is not valid UTF-8 (\uFFFD marks the bytes), so Lockboard cannot read it by name; look with redis-cli --scan and remove it there if it is stale`;
+
 export interface RedisStoreOptions {
   client: RedisClientLike;
   /** SCAN MATCH pattern (default `*`). */
@@ -76,9 +81,13 @@ export class RedisLockStore implements LockStore {
   async list(pageToken?: string): Promise<StorePage> {
     const now = await this.conn.time();
     const page = await this.conn.scanPage(this.o.match ?? '*', pageToken, { count: 1000, budget: PAGE_KEYS });
-    const keys = [...new Set(page.keys)].filter((k) => k !== this.stream);
+    // a key whose bytes are not UTF-8 arrives with U+FFFD in place of them and cannot be read back by that string:
+    // counted with the reason, never dropped silently (issue #51)
+    const lossy = [...new Set(page.keys)].filter((k) => k.includes(LOSSY));
+    const keys = [...new Set(page.keys)].filter((k) => k !== this.stream && !k.includes(LOSSY));
     const locks: LockView[] = [];
-    let skipped = 0;
+    let skipped = lossy.length;
+    const skippedWhy = lossy.slice(0, 20).map(lossyWhy);
     if (!pageToken) this.firstSeen.newPass();
     for (let i = 0; i < keys.length; i += BATCH) {
       const batch = keys.slice(i, i + BATCH).filter((k) => !isCompanionKey(k));
@@ -100,6 +109,7 @@ export class RedisLockStore implements LockStore {
     return {
       locks: locks.sort((a, b) => a.name.localeCompare(b.name)),
       skipped,
+      ...(skippedWhy.length ? { skippedWhy } : {}),
       serverTime: new Date(now).toISOString(),
       ...(page.next ? { nextPageToken: page.next } : {}),
     };
@@ -114,18 +124,16 @@ export class RedisLockStore implements LockStore {
     const suj = await readOne(this.conn, sujLocked);
     const sujReading = suj && !isOversized(suj) ? readRedisKey(suj) : null;
     if (sujReading) return this.view(sujReading, suj as RedisKeyRead, now);
+    if (!read && name.includes(LOSSY)) return notALockView({ ...this.notALock(name, now), what: lossyWhy(name) }); // maybe there: never "free"
     if (!read) return null;
     const size = isOversized(read) ? read.size : read.value?.length;
     const big = size !== undefined && size > MAX_BODY_BYTES ? ' (larger than 64 KiB: not read)' : '';
     const what = `A Redis ${read.type}${size ? ` of ${size} bytes` : ''}${big}`;
-    return notALockView({
-      kind: this.kind,
-      source: this.source,
-      name,
-      what,
-      nowMs: now,
-      terms: redisTerms({}, false),
-    });
+    return notALockView({ ...this.notALock(name, now), what });
+  }
+
+  private notALock(name: string, now: number) {
+    return { kind: this.kind, source: this.source, name, nowMs: now, terms: redisTerms({}, false) };
   }
 
   /** The format's compare-and-delete: one round trip. */

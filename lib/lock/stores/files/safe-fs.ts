@@ -1,0 +1,191 @@
+// A lock directory is hostile ground (issue #51): whoever may create a lock there may plant a symlink, a FIFO, a
+// device or a huge file under any name. So every read of a holder-writable path checks the type first (lstat), opens
+// without following links and without blocking (O_NOFOLLOW | O_NONBLOCK), checks the open file again (fstat: a
+// regular file, the inode lstat saw) and reads a bounded number of bytes. A FIFO, socket or device is never opened.
+//
+// Lockboard's own files (the trail and the release guard) are written only into directories it owns: a directory
+// (not a symlink) owned by the current user and not writable by group or others, opened with O_NOFOLLOW, the file
+// created or appended through that directory's fd (/proc/self/fd/N/…), so a holder who renames the directory away
+// and plants a symlink in its place meanwhile changes nothing outside it.
+import fs from 'node:fs';
+import path from 'node:path';
+
+const C = fs.constants;
+const code = (err: unknown) => (err as NodeJS.ErrnoException).code ?? '';
+
+/** Lockboard refuses a path of its own that is not what it must be; the CLI exits 3 (a configuration error). */
+export class UnsafePathError extends Error {
+  readonly code = 'CONFIG';
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnsafePathError';
+  }
+}
+
+export type RegularRead = { body: Buffer; stat: fs.BigIntStats } | { not: 'regular' | 'large'; stat?: fs.BigIntStats };
+
+export const kindWord = (s: fs.Stats | fs.BigIntStats): string =>
+  s.isFile()
+    ? 'a regular file'
+    : s.isDirectory()
+      ? 'a directory'
+      : s.isSymbolicLink()
+        ? 'a symbolic link'
+        : s.isFIFO()
+          ? 'a FIFO'
+          : s.isSocket()
+            ? 'a socket'
+            : s.isCharacterDevice() || s.isBlockDevice()
+              ? 'a device'
+              : 'a special file';
+
+/**
+ * The body of the regular file at `p`, at most `max` bytes, never blocking: lstat first (anything but a regular file
+ * is never opened), then open O_NOFOLLOW | O_NONBLOCK and fstat the fd (it must be the inode lstat saw). ENOENT and
+ * other errors of lstat/open are thrown as they are.
+ */
+export function readRegular(p: string, max: number, seen?: fs.BigIntStats): RegularRead {
+  const before = seen ?? fs.lstatSync(p, { bigint: true });
+  if (!before.isFile()) return { not: 'regular', stat: before };
+  if (before.size > BigInt(max)) return { not: 'large', stat: before };
+  let fd: number;
+  try {
+    fd = fs.openSync(p, C.O_RDONLY | C.O_NOFOLLOW | C.O_NONBLOCK);
+  } catch (err) {
+    if (code(err) === 'ELOOP') return { not: 'regular' }; // swapped for a symlink since the lstat
+    throw err;
+  }
+  try {
+    const st = fs.fstatSync(fd, { bigint: true });
+    if (!st.isFile() || st.ino !== before.ino || st.dev !== before.dev) return { not: 'regular', stat: st };
+    const buf = Buffer.alloc(Math.min(max, Number(st.size)) + 1);
+    let n = 0;
+    while (n < buf.length) {
+      const got = fs.readSync(fd, buf, n, buf.length - n, n);
+      if (got === 0) break;
+      n += got;
+    }
+    if (n > max) return { not: 'large', stat: st };
+    return { body: buf.subarray(0, n), stat: st };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+const uid = () => process.getuid?.() ?? -1;
+
+/** Why a path of Lockboard's own is refused, or undefined when it is ours: the owner and mode rule. */
+function notOurs(what: string, p: string, st: fs.Stats, want: 'file' | 'dir'): string | undefined {
+  const isWanted = want === 'dir' ? st.isDirectory() : st.isFile();
+  if (!isWanted) return `${p} is ${kindWord(st)}, not ${want === 'dir' ? 'a directory' : 'a regular file'}`;
+  if (uid() >= 0 && st.uid !== uid()) return `${p} is owned by uid ${st.uid}, not by uid ${uid()} who runs Lockboard`;
+  if (st.mode & 0o022)
+    return `${p} is writable by group or others (mode ${(st.mode & 0o7777).toString(8).padStart(4, '0')})`;
+  if (want === 'file' && st.nlink > 1) return `${p} has ${st.nlink} hard links (another name points at it)`;
+  void what;
+  return undefined;
+}
+
+function refuse(what: string, why: string, fix: string): never {
+  throw new UnsafePathError(`Lockboard's ${what} is refused: ${why}. Nothing was written. ${fix}`);
+}
+
+const fixFor = (dir: string) =>
+  `Remove it if it is not yours (e.g. rm -r ${JSON.stringify(dir)}, after checking what it is), or choose a directory you own with ?audit=/dir in the source.`;
+
+/**
+ * Creates `dir` if missing (its parents as needed, itself 0755 without following a link) and opens it O_NOFOLLOW,
+ * refused unless it is a directory owned by the current user and not group/other-writable. Returns the open fd.
+ */
+export function openOwnDir(dir: string, what: string): number {
+  fs.mkdirSync(path.dirname(dir), { recursive: true });
+  try {
+    fs.mkdirSync(dir, { mode: 0o755 });
+  } catch (err) {
+    if (code(err) !== 'EEXIST') throw err;
+  }
+  const st = fs.lstatSync(dir);
+  if (st.isSymbolicLink()) refuse(what, `${dir} is a symbolic link to ${safeReadlink(dir)}`, fixFor(dir));
+  const why = notOurs(what, dir, st, 'dir');
+  if (why) refuse(what, why, fixFor(dir));
+  let fd: number;
+  try {
+    fd = fs.openSync(dir, C.O_RDONLY | C.O_DIRECTORY | C.O_NOFOLLOW | C.O_NONBLOCK);
+  } catch (err) {
+    if (['ELOOP', 'ENOTDIR'].includes(code(err)))
+      refuse(what, `${dir} changed into a link as it was opened`, fixFor(dir));
+    throw err;
+  }
+  const again = notOurs(what, dir, fs.fstatSync(fd), 'dir');
+  if (again) {
+    fs.closeSync(fd);
+    refuse(what, again, fixFor(dir));
+  }
+  return fd;
+}
+
+function safeReadlink(p: string): string {
+  try {
+    return JSON.stringify(fs.readlinkSync(p));
+  } catch {
+    return 'somewhere';
+  }
+}
+
+/** `name` inside the directory open as `fd`: through the fd on Linux (no path is resolved again), else by path. */
+const under = (fd: number, dir: string, name: string) =>
+  fs.existsSync(`/proc/self/fd/${fd}`) ? `/proc/self/fd/${fd}/${name}` : path.join(dir, name);
+
+/** Makes sure `dir` is a directory of Lockboard's own (see openOwnDir); throws UnsafePathError otherwise. */
+export function ensureOwnDir(dir: string, what: string): void {
+  fs.closeSync(openOwnDir(dir, what));
+}
+
+/** Appends `text` to `dir/name` in one write, creating it 0644: refused unless a regular file of ours. */
+export function appendOwnFile(dir: string, name: string, text: string, what: string): void {
+  const dfd = openOwnDir(dir, what);
+  const file = path.join(dir, name);
+  try {
+    let fd: number;
+    try {
+      fd = fs.openSync(under(dfd, dir, name), C.O_WRONLY | C.O_APPEND | C.O_CREAT | C.O_NOFOLLOW | C.O_NONBLOCK, 0o644);
+    } catch (err) {
+      if (code(err) === 'ELOOP') refuse(what, `${file} is a symbolic link to ${safeReadlink(file)}`, fixFor(file));
+      if (code(err) === 'ENXIO') refuse(what, `${file} is a FIFO or socket`, fixFor(file));
+      throw err;
+    }
+    try {
+      const why = notOurs(what, file, fs.fstatSync(fd), 'file');
+      if (why) refuse(what, why, fixFor(file));
+      fs.writeSync(fd, text);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } finally {
+    fs.closeSync(dfd);
+  }
+}
+
+/** The body of `dir/name` when it is a regular file not writable by others (ours or root's); null when absent. */
+export function readOwnFile(dir: string, name: string, max: number, what: string): Buffer | null {
+  const file = path.join(dir, name);
+  let r: RegularRead;
+  try {
+    r = readRegular(file, max);
+  } catch (err) {
+    if (['ENOENT', 'ENOTDIR'].includes(code(err))) return null;
+    throw err;
+  }
+  if ('body' in r) {
+    const st = r.stat;
+    if ((st.mode & 0o022n) !== 0n || (st.uid !== BigInt(uid()) && st.uid !== 0n))
+      throw new UnsafePathError(
+        `Lockboard's ${what} at ${file} is unreadable: it is owned by uid ${st.uid} or writable by others (mode ${(st.mode & 0o7777n).toString(8)}). ${fixFor(file)}`,
+      );
+    return r.body;
+  }
+  const found = r.not === 'large' ? `larger than ${max} bytes` : r.stat ? kindWord(r.stat) : 'not a regular file';
+  throw new UnsafePathError(
+    `Lockboard's ${what} at ${file} is unreadable: it is ${found}, not a regular file. ${fixFor(file)}`,
+  );
+}
