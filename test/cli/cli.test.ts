@@ -275,7 +275,9 @@ describe('lockboard ls, status and release', () => {
       ['tf/prod/default.tflock', 'terraform', 'ann@laptop', 'unknown', tflock.generation],
     ]);
     const status = await runCli(['status', 'default.tflock', '--prefix', 'tf/prod/'], env);
-    expect(status.stdout).toMatch(/who\s+ann@laptop/);
+    // the identity once: Terraform's Who is the identity line, not printed twice (#52)
+    expect(status.stdout).toMatch(/identity\s+ann@laptop/);
+    expect(status.stdout).not.toMatch(/^who\s/m);
     expect(status.stdout).toMatch(/operation\s+OperationTypeApply/);
     expect(status.stdout).toContain(`terraform force-unlock ${tflock.generation}`);
     const refused = await runCli(
