@@ -131,6 +131,23 @@ function startTimers(
   sse.after(COUNTS_MS, counts);
 }
 
+const emptyWindow = (): WindowState => ({
+  inWindow: new Set(),
+  departed: new Set(),
+  outside: { added: 0, changed: 0 },
+  matched: 0,
+  whole: false,
+});
+
+/** The query's match within the reader's grants on one source (only rows in scope are matched, sent or counted). */
+function scopedMatcher(query: LockQuery, scope: Parameters<typeof withinOf>[1]) {
+  const match = matcher(query);
+  return (s: Source) => {
+    const within = withinOf(s, scope);
+    return within ? (row: Row) => within(row) && match(row) : match;
+  };
+}
+
 export function lockStream(
   selection: { id: string; sources: Source[] },
   query: LockQuery,
@@ -139,18 +156,8 @@ export function lockStream(
 ): ReadableStream<Uint8Array> {
   // only rows in the reader's grants are ever matched, sent or counted
   const viewer = viewerOf(user.access);
-  const match = matcher(query);
-  const matchesIn = (s: Source) => {
-    const within = withinOf(s, viewer.scope);
-    return within ? (row: Row) => within(row) && match(row) : match;
-  };
-  const w: WindowState = {
-    inWindow: new Set(),
-    departed: new Set(),
-    outside: { added: 0, changed: 0 },
-    matched: 0,
-    whole: false,
-  };
+  const matchesIn = scopedMatcher(query, viewer.scope);
+  const w = emptyWindow();
   let countsDirty = false;
   let behind = false;
   let seq = 0;
@@ -209,25 +216,7 @@ export function lockStream(
   };
 
   return sse.stream(
-    async () => {
-      metrics.streams.inc();
-      open.add(sse.close);
-      onStop(endAll);
-      if (isStopping()) return (sse.write('retry: 2000\n\n'), sse.close()); // the route closes this connection
-      o.signal.addEventListener('abort', sse.close, { once: true });
-      sse.write('retry: 1000\n\n'); // headers go out with the first chunk
-      const serverTime = () => statusOf(selection).serverTime;
-      startTimers(sse, user, selection, { serverTime, send, sendCounts });
-      for (const s of selection.sources) sse.onClose(watcherFor(s).subscribe(onChange(s)));
-      // the same freshness as a query: a quick source is listed now, a big one answers from its index at once
-      await Promise.all(selection.sources.map((s) => watcherFor(s).ready(READY_MS)));
-      if (o.lastEventId) {
-        // A reconnect: what happened in between is not replayed; the client starts again from this window
-        metrics.resets.inc();
-        send('reset', { reason: 'reconnected' });
-      }
-      snapshot();
-    },
+    () => begin(sse, selection, user, o, { send, sendCounts, snapshot, onChange }),
     () => {
       if (!behind) return;
       behind = false;
@@ -236,4 +225,36 @@ export function lockStream(
       snapshot();
     },
   );
+}
+
+/** The stream's opening: registered for shutdown, its timers, a subscription per source, then the first window. */
+async function begin(
+  sse: Sse,
+  selection: { id: string; sources: Source[] },
+  user: RouteUser,
+  o: { lastEventId: string | null; signal: AbortSignal },
+  h: {
+    send: (name: string, data: unknown) => void;
+    sendCounts: () => void;
+    snapshot: () => void;
+    onChange: (s: Source) => (change: SourceChange | null) => void;
+  },
+): Promise<void> {
+  metrics.streams.inc();
+  open.add(sse.close);
+  onStop(endAll);
+  if (isStopping()) return (sse.write('retry: 2000\n\n'), sse.close()); // the route closes this connection
+  o.signal.addEventListener('abort', sse.close, { once: true });
+  sse.write('retry: 1000\n\n'); // headers go out with the first chunk
+  const serverTime = () => statusOf(selection).serverTime;
+  startTimers(sse, user, selection, { serverTime, send: h.send, sendCounts: h.sendCounts });
+  for (const s of selection.sources) sse.onClose(watcherFor(s).subscribe(h.onChange(s)));
+  // the same freshness as a query: a quick source is listed now, a big one answers from its index at once
+  await Promise.all(selection.sources.map((s) => watcherFor(s).ready(READY_MS)));
+  if (o.lastEventId) {
+    // A reconnect: what happened in between is not replayed; the client starts again from this window
+    metrics.resets.inc();
+    h.send('reset', { reason: 'reconnected' });
+  }
+  h.snapshot();
 }
