@@ -44,106 +44,121 @@ export async function readRows(db: Queryable, t: LockTable, page: RowPage = {}):
 
 type Select = <R>(columns: string) => Promise<(R & { page_key: unknown[] })[]>;
 
+type KindRows = (select: Select) => Promise<(TableRow & { pageKey: unknown[] })[]>;
+
+/** Each table kind's columns, read as that kind's tool writes them. */
 async function kindRows(select: Select, t: LockTable): Promise<(TableRow & { pageKey: unknown[] })[]> {
-  switch (t.kind) {
-    case 'lockboard-table': {
-      const rows = await select<Record<string, string | Date | null>>(
-        `name, pid::text, backend_us, identity, host, purpose, token::text, acquired_at,
-                ${ALIVE_SQL('t.pid', `(extract(epoch from a.backend_start) * 1000000)::bigint::text = t.backend_us`)} AS alive
-        `,
-      );
-      return rows.map((r) => ({
-        pageKey: r.page_key,
-        key: String(r.name),
-        owner: String(r.identity),
-        acquiredAt: r.acquired_at as Date,
-        alive: Boolean(r.alive),
-        held: true,
-        version: `${r.name}|${r.token}`,
-        details: [
-          ['Identity', String(r.identity)],
-          ['Host', String(r.host ?? '')],
-          ['Backend pid', String(r.pid)],
-          ['Purpose', String(r.purpose ?? '')],
-          ['Fencing token', String(r.token)],
-        ].filter(([, v]) => v) as [string, string][],
-      }));
-    }
-    case 'unique-index': {
-      // alive only if the pid exists AND that backend started before the row: a reused pid is a new backend
-      const rows = await select<Record<string, string | Date | null>>(
-        `named::text, pid::text, ins, ins::text AS ins_text, ${ALIVE_SQL('t.pid', 'a.backend_start <= t.ins')} AS alive`,
-      );
-      return rows.map((r) => ({
-        pageKey: r.page_key,
-        key: String(r.named),
-        owner: `pid ${r.pid}`,
-        acquiredAt: r.ins as Date,
-        alive: Boolean(r.alive),
-        held: true,
-        version: `${r.named}|${r.pid}|${r.ins_text}`,
-        details: [
-          ['Holder pid', String(r.pid)],
-          ['Inserted', String(r.ins_text)],
-        ],
-      }));
-    }
-    case 'shedlock': {
-      const rows = await select<Record<string, string | Date | null | boolean>>(
-        `name, locked_by, locked_at, lock_until, locked_at::text AS at_text, lock_until::text AS until_text,
-                lock_until > timezone('utc', now()) AS held`,
-      );
-      return rows.map((r) => ({
-        pageKey: r.page_key,
-        key: String(r.name),
-        owner: String(r.locked_by),
-        acquiredAt: r.locked_at as Date,
-        until: r.lock_until as Date,
-        held: Boolean(r.held),
-        version: `${r.name}|${r.locked_by}|${r.at_text}|${r.until_text}`,
-        details: [
-          ['Locked by', String(r.locked_by)],
-          ['Locked at (UTC)', String(r.at_text)],
-          ['Lock until (UTC)', String(r.until_text)],
-        ],
-      }));
-    }
-    case 'liquibase': {
-      const rows = await select<Record<string, string | Date | null | boolean>>(
-        `id::text, locked, lockgranted, lockgranted::text AS granted_text, lockedby`,
-      );
-      return rows.map((r) => ({
-        pageKey: r.page_key,
-        key: `changelog-lock-${r.id}`,
-        owner: r.lockedby ? String(r.lockedby) : undefined,
-        acquiredAt: (r.lockgranted as Date | null) ?? undefined,
-        held: Boolean(r.locked),
-        version: `${r.id}|${r.lockedby ?? ''}|${r.granted_text ?? ''}`,
-        details: [
-          ['Locked by', String(r.lockedby ?? '—')],
-          ['Granted', String(r.granted_text ?? '—')],
-        ],
-      }));
-    }
-    case 'db-scheduler': {
-      const rows = await select<Record<string, string | Date | null | boolean>>(
-        `task_name, task_instance, picked_by, last_heartbeat, version::text,
-                last_heartbeat > now() - interval '30 minutes' AS alive`,
-      );
-      return rows.map((r) => ({
-        pageKey: r.page_key,
-        key: `${r.task_name}/${r.task_instance}`,
-        owner: String(r.picked_by ?? ''),
-        acquiredAt: (r.last_heartbeat as Date | null) ?? undefined,
-        alive: Boolean(r.alive),
-        held: true,
-        version: `${r.task_name}|${r.task_instance}|${r.version}`,
-        details: [
-          ['Picked by', String(r.picked_by ?? '')],
-          ['Last heartbeat', String((r.last_heartbeat as Date | null)?.toISOString() ?? '—')],
-          ['Version', String(r.version)],
-        ],
-      }));
-    }
-  }
+  return READERS[t.kind](select);
 }
+
+const lockboardRows: KindRows = async (select) => {
+  const rows = await select<Record<string, string | Date | null>>(
+    `name, pid::text, backend_us, identity, host, purpose, token::text, acquired_at,
+            ${ALIVE_SQL('t.pid', `(extract(epoch from a.backend_start) * 1000000)::bigint::text = t.backend_us`)} AS alive
+    `,
+  );
+  return rows.map((r) => ({
+    pageKey: r.page_key,
+    key: String(r.name),
+    owner: String(r.identity),
+    acquiredAt: r.acquired_at as Date,
+    alive: Boolean(r.alive),
+    held: true,
+    version: `${r.name}|${r.token}`,
+    details: [
+      ['Identity', String(r.identity)],
+      ['Host', String(r.host ?? '')],
+      ['Backend pid', String(r.pid)],
+      ['Purpose', String(r.purpose ?? '')],
+      ['Fencing token', String(r.token)],
+    ].filter(([, v]) => v) as [string, string][],
+  }));
+};
+
+const uniqueIndexRows: KindRows = async (select) => {
+  // alive only if the pid exists AND that backend started before the row: a reused pid is a new backend
+  const rows = await select<Record<string, string | Date | null>>(
+    `named::text, pid::text, ins, ins::text AS ins_text, ${ALIVE_SQL('t.pid', 'a.backend_start <= t.ins')} AS alive`,
+  );
+  return rows.map((r) => ({
+    pageKey: r.page_key,
+    key: String(r.named),
+    owner: `pid ${r.pid}`,
+    acquiredAt: r.ins as Date,
+    alive: Boolean(r.alive),
+    held: true,
+    version: `${r.named}|${r.pid}|${r.ins_text}`,
+    details: [
+      ['Holder pid', String(r.pid)],
+      ['Inserted', String(r.ins_text)],
+    ],
+  }));
+};
+
+const shedlockRows: KindRows = async (select) => {
+  const rows = await select<Record<string, string | Date | null | boolean>>(
+    `name, locked_by, locked_at, lock_until, locked_at::text AS at_text, lock_until::text AS until_text,
+            lock_until > timezone('utc', now()) AS held`,
+  );
+  return rows.map((r) => ({
+    pageKey: r.page_key,
+    key: String(r.name),
+    owner: String(r.locked_by),
+    acquiredAt: r.locked_at as Date,
+    until: r.lock_until as Date,
+    held: Boolean(r.held),
+    version: `${r.name}|${r.locked_by}|${r.at_text}|${r.until_text}`,
+    details: [
+      ['Locked by', String(r.locked_by)],
+      ['Locked at (UTC)', String(r.at_text)],
+      ['Lock until (UTC)', String(r.until_text)],
+    ],
+  }));
+};
+
+const liquibaseRows: KindRows = async (select) => {
+  const rows = await select<Record<string, string | Date | null | boolean>>(
+    `id::text, locked, lockgranted, lockgranted::text AS granted_text, lockedby`,
+  );
+  return rows.map((r) => ({
+    pageKey: r.page_key,
+    key: `changelog-lock-${r.id}`,
+    owner: r.lockedby ? String(r.lockedby) : undefined,
+    acquiredAt: (r.lockgranted as Date | null) ?? undefined,
+    held: Boolean(r.locked),
+    version: `${r.id}|${r.lockedby ?? ''}|${r.granted_text ?? ''}`,
+    details: [
+      ['Locked by', String(r.lockedby ?? '—')],
+      ['Granted', String(r.granted_text ?? '—')],
+    ],
+  }));
+};
+
+const dbSchedulerRows: KindRows = async (select) => {
+  const rows = await select<Record<string, string | Date | null | boolean>>(
+    `task_name, task_instance, picked_by, last_heartbeat, version::text,
+            last_heartbeat > now() - interval '30 minutes' AS alive`,
+  );
+  return rows.map((r) => ({
+    pageKey: r.page_key,
+    key: `${r.task_name}/${r.task_instance}`,
+    owner: String(r.picked_by ?? ''),
+    acquiredAt: (r.last_heartbeat as Date | null) ?? undefined,
+    alive: Boolean(r.alive),
+    held: true,
+    version: `${r.task_name}|${r.task_instance}|${r.version}`,
+    details: [
+      ['Picked by', String(r.picked_by ?? '')],
+      ['Last heartbeat', String((r.last_heartbeat as Date | null)?.toISOString() ?? '—')],
+      ['Version', String(r.version)],
+    ],
+  }));
+};
+
+const READERS: Record<LockTable['kind'], KindRows> = {
+  'lockboard-table': lockboardRows,
+  'unique-index': uniqueIndexRows,
+  shedlock: shedlockRows,
+  liquibase: liquibaseRows,
+  'db-scheduler': dbSchedulerRows,
+};
