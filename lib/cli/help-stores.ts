@@ -12,7 +12,8 @@ export function perStore(indent: string, line: (s: (typeof STORES)[number]) => s
 }
 
 /** Every store's source form with its name, one per line. */
-export const SOURCE_LINES = (indent: string) => perStore(indent, (s) => `${s.form}  (${s.label})`);
+export const SOURCE_LINES = (indent: string) =>
+  perStore(indent, (s) => `${s.form}  (${s.label}${s.credentials ? `; credentials: ${s.credentials}` : ''})`);
 
 /** Every store's version shape, one per line (what `release --version` takes). */
 export const VERSION_LINES = (indent: string) => perStore(indent, (s) => `${s.label}: ${s.versionShape.describe}`);

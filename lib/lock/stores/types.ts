@@ -63,6 +63,8 @@ export interface StoreDefinition {
   schemes: string[];
   /** The source form, for help and messages. */
   form: string;
+  /** Where its credentials come from, as its own tools read them (help pages name them). */
+  credentials?: string;
   /** How often a console re-lists a source of this store while someone watches it and no change feed tells it more. */
   watchIntervalMs: number;
   versionShape: VersionShape;

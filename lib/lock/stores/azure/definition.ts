@@ -20,6 +20,8 @@ export const azure: StoreDefinition = {
   watchIntervalMs: 3_000,
   schemes: ['azure'],
   form: AZURE_FORM,
+  credentials:
+    'AZURE_STORAGE_CONNECTION_STRING (its BlobEndpoint for Azurite), AZURE_STORAGE_KEY, AZURE_STORAGE_SAS_TOKEN, or Entra ID (DefaultAzureCredential)',
   parse: (url) => parseAzureSource(url),
   splitLockUrl: splitAzureLockUrl,
   configIssues(env, o) {

@@ -14,6 +14,7 @@ export const mysql: StoreDefinition = {
   watchIntervalMs: 1_000,
   schemes: ['mysql', 'mariadb'],
   form: 'mysql://USER@HOST:PORT/DB',
+  credentials: 'the password in the URL or MYSQL_PWD; TLS as ?ssl=true or ?ssl-ca=FILE',
   parse(url) {
     const p = parseMysqlSource(url);
     return { kind: 'mysql', id: p.display, bucket: p.display, bucketId: p.display, prefix: '', url };
