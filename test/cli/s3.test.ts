@@ -1,4 +1,7 @@
 // The lockboard command on s3:// sources, as real processes against the emulator's S3 side.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli';
@@ -83,6 +86,8 @@ describe('lockboard on s3:// sources', () => {
   });
 
   it('runs a command under an S3 lock with a fencing token, and fails fast with --no-wait while it is held', async () => {
+    // the holder keeps the lock until the test says so (a fixed sleep raced the second command on a busy machine)
+    const go = join(mkdtempSync(join(tmpdir(), 'lb-s3-')), 'go');
     const hold = runCli(
       [
         'run',
@@ -92,16 +97,18 @@ describe('lockboard on s3:// sources', () => {
         '--ttl',
         '10s',
         '--',
-        process.execPath,
-        '-e',
-        'setTimeout(()=>console.log(process.env.LOCKBOARD_FENCING_TOKEN),1500)',
+        'sh',
+        '-c',
+        `echo $LOCKBOARD_FENCING_TOKEN; while [ ! -e ${go} ]; do sleep 0.1; done`,
       ],
       env,
     );
-    await new Promise((r) => setTimeout(r, 700));
+    for (let i = 0; i < 100 && (await runCli(['status', 's3://tf-state/locks/deploy'], env)).code !== 0; i++)
+      await new Promise((r) => setTimeout(r, 100));
     const busy = await runCli(['run', 's3://tf-state/locks/deploy', '--no-wait', '--', 'true'], env);
+    writeFileSync(go, '');
     expect(busy.code).toBe(75);
-    expect(busy.stderr).toMatch(/Timed out .* held by/);
+    expect(busy.stderr).toMatch(/is held \(--no-wait: not waiting\).* held by/);
     const held = await hold;
     expect(held.code, held.stderr).toBe(0);
     expect(held.stdout.trim()).toMatch(/^\d+$/);
