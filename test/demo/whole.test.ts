@@ -9,10 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildConsole, needsBuild } from '@/lib/demo/console';
+import { PORT_FLAGS } from '@/lib/demo/options';
 import { freePort } from '../helpers/browser';
 
-const FLAGS = ['port', 'emulator-port', 's3-port', 'redis-port', 'pg-port', 'dynamodb-port', 'kube-port'] as const;
-type Flag = (typeof FLAGS)[number] | 'zookeeper-port' | 'etcd-port';
+// every port the demo takes, each a free one (a default port another suite's server holds stops the demo at once)
+const FLAGS = Object.keys(PORT_FLAGS) as (keyof typeof PORT_FLAGS)[];
+type Flag = (typeof FLAGS)[number];
 
 /** pid → [parent pid, start time, command line] of every process now running. */
 function processes(): Map<number, { ppid: number; start: string; cmd: string }> {
@@ -64,7 +66,7 @@ let exited: Promise<number | null>;
 
 beforeAll(async () => {
   if (needsBuild()) buildConsole(); // about 5 minutes on 2 cores, once
-  for (const flag of [...FLAGS, 'zookeeper-port', 'etcd-port'] as const) ports[flag] = await freePort();
+  for (const flag of FLAGS) ports[flag] = await freePort();
   const args = ['--import', 'tsx', 'lib/demo/index.ts', '--data-dir', dataDir];
   for (const [flag, port] of Object.entries(ports)) args.push(`--${flag}`, String(port));
   demo = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -7,6 +7,7 @@ import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PORT_FLAGS } from '@/lib/demo/options';
 import { freePort } from '../helpers/browser';
 
 const listening = (port: number) =>
@@ -19,8 +20,9 @@ const listening = (port: number) =>
   });
 
 async function startDemo() {
-  const ports = { port: 0, 'emulator-port': 0, 's3-port': 0, 'redis-port': 0, 'pg-port': 0, 'dynamodb-port': 0 };
-  for (const k of Object.keys(ports) as (keyof typeof ports)[]) ports[k] = await freePort();
+  // every port the demo takes, each a free one (a default port held by another suite's server stops the demo at once)
+  const ports = {} as Record<keyof typeof PORT_FLAGS, number>;
+  for (const k of Object.keys(PORT_FLAGS) as (keyof typeof PORT_FLAGS)[]) ports[k] = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'lockboard-demo-'));
   chmodSync(dataDir, 0o755); // PostgreSQL runs as its own user and must reach its folder inside
   const args = ['run', 'demo', '--', '--data-dir', dataDir];
@@ -30,7 +32,8 @@ async function startDemo() {
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  for (let i = 0; i < 600 && !out.includes('Press Ctrl-C'); i++) await new Promise((r) => setTimeout(r, 100));
+  for (let i = 0; i < 1800 && !out.includes('Press Ctrl-C') && child.exitCode === null; i++)
+    await new Promise((r) => setTimeout(r, 100));
   expect(out, out).toContain('Press Ctrl-C');
   return { child, ports, exited, output: () => out };
 }
@@ -61,6 +64,6 @@ describe('npm run demo', () => {
       expect(demo.output()).toMatch(/Stopped\./);
       expect(tookMs, demo.output()).toBeLessThan(8_000);
       await demo.exited;
-    }, 120_000);
+    }, 300_000);
   }
 });
