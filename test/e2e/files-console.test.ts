@@ -67,6 +67,9 @@ describe('a lock directory in the console', () => {
     );
     await page.getByLabel(/^Reason/).fill('looks stuck');
     await page.getByLabel('Type the lock name to confirm').fill('live.lock');
+    // its process runs ([why]: alive): the dialog asks for the extra acknowledgement before it sends anything
+    expect(await page.getByRole('button', { name: 'Force-release', exact: true }).isDisabled()).toBe(true);
+    await page.getByLabel(/The holder is alive: clearing makes two holders/).check();
     await page.getByRole('button', { name: 'Force-release', exact: true }).click();
     const refused = page.getByTestId('release-conflict');
     await refused.waitFor({ timeout: 10_000 });
