@@ -25,8 +25,12 @@ export const azure: StoreDefinition = {
   parse: (url) => parseAzureSource(url),
   splitLockUrl: splitAzureLockUrl,
   configIssues(env, o) {
+    // asked only where Azure is configured at all: a demo without Azurite has no Azure source to guard
+    const configured = ['AZURE_STORAGE_CONNECTION_STRING', 'AZURE_STORAGE_KEY', 'AZURE_STORAGE_SAS_TOKEN'].some(
+      (v) => env[v],
+    );
     const endpoint = connectionStringFields(env.AZURE_STORAGE_CONNECTION_STRING ?? '').BlobEndpoint;
-    if (o.demo && !isLoopback(endpoint))
+    if (o.demo && configured && !isLoopback(endpoint))
       return [
         {
           variable: 'LOCKBOARD_DEMO',
