@@ -16,7 +16,7 @@ import {
   type RunOptions,
 } from './stores';
 
-/** Where a source's store finds its configuration: the variables it reads (pass `process.env`), one-shot by default. */
+/** Where a source's store finds its configuration: the variables it reads (the caller passes its environment; the library reads none), one-shot by default. */
 export interface SourceOptions extends Partial<Omit<OpenOptions, 'env'>> {
   /** Variables the store reads (AWS_REGION, LOCKBOARD_GCS_ENDPOINT, PG*, …); default none. */
   env?: Record<string, string | undefined>;

@@ -129,23 +129,31 @@ export async function connectKubernetes(
         api.createNamespacedLease({ namespace: lease.metadata.namespace, body: body as never }),
       )) as Lease;
     },
-    async watch(namespace, resourceVersion, h) {
-      leases.requests++;
-      const path = namespace
-        ? `/apis/coordination.k8s.io/v1/namespaces/${encodeURIComponent(namespace)}/leases`
-        : '/apis/coordination.k8s.io/v1/leases';
-      const query = { resourceVersion, allowWatchBookmarks: true };
-      const controller = await new k8s.Watch(kc).watch(
-        path,
-        query,
-        (type, obj: unknown) => {
-          const status = type === 'ERROR' ? (obj as { code?: number; message?: string }) : undefined;
-          h.event(type, status ? undefined : (obj as Lease), status);
-        },
-        (err: unknown) => h.done(err),
-      );
-      return () => controller.abort();
-    },
+    watch: (namespace, resourceVersion, h) => watchLeases(k8s, kc, leases, { namespace, resourceVersion, h }),
   };
   return leases;
+}
+
+/** A watch of Leases in one namespace (or all), from `resourceVersion`, with bookmarks; counted as one request. */
+async function watchLeases(
+  k8s: Awaited<ReturnType<typeof loadSdk>>,
+  kc: ReturnType<typeof loadConfig>,
+  leases: { requests: number },
+  o: { namespace: string | undefined; resourceVersion: string; h: Parameters<LeaseApi['watch']>[2] },
+): Promise<() => void> {
+  leases.requests++;
+  const path = o.namespace
+    ? `/apis/coordination.k8s.io/v1/namespaces/${encodeURIComponent(o.namespace)}/leases`
+    : '/apis/coordination.k8s.io/v1/leases';
+  const query = { resourceVersion: o.resourceVersion, allowWatchBookmarks: true };
+  const controller = await new k8s.Watch(kc).watch(
+    path,
+    query,
+    (type, obj: unknown) => {
+      const status = type === 'ERROR' ? (obj as { code?: number; message?: string }) : undefined;
+      o.h.event(type, status ? undefined : (obj as Lease), status);
+    },
+    (err: unknown) => o.h.done(err),
+  );
+  return () => controller.abort();
 }
