@@ -43,7 +43,9 @@ export function LockTimeline({
       {query.isError && <p role="alert">Could not read the audit trail: {query.error.message}</p>}
       {query.data && tenures.length === 0 && (
         <p className="text-sm text-zinc-500">
-          No audit events for this lock in the last 7 days.{' '}
+          {query.data.total > 0
+            ? `No holder began or ended in the last 7 days; this lock's ${query.data.total} other audit event${query.data.total === 1 ? '' : 's'} (requested or refused releases) are on the churn page.`
+            : 'No audit events for this lock in the last 7 days.'}{' '}
           {trail ?? 'Force-releases and Lockboard holders’ events are recorded in the store’s audit trail.'}
         </p>
       )}
@@ -78,16 +80,19 @@ function TenureTable({ tenures }: { tenures: Tenure[] }) {
         </thead>
         <tbody>
           {tenures.map((t) => (
-            <tr key={t.generation} className="border-t border-zinc-100 dark:border-zinc-800">
+            <tr
+              key={`${t.generation}@${t.from ?? ''}${t.to ?? ''}`}
+              className="border-t border-zinc-100 dark:border-zinc-800"
+            >
               <td className="py-1">{t.identity !== undefined ? <SafeText text={t.identity} /> : 'unknown'}</td>
-              <td>{formatTime(t.from)}</td>
+              <td>{t.from ? formatTime(t.from) : 'not recorded'}</td>
               <td>{t.to ? formatTime(t.to) : '—'}</td>
               <td className="tabular">{heldText(t)}</td>
               <td className={ENDED_STYLE[t.ended]} title={t.error}>
                 {t.ended}
                 {t.error ? `: ${t.error}` : ''}
               </td>
-              <td className="font-mono text-xs">{t.generation}</td>
+              <td className="font-mono text-xs">{t.generation || '—'}</td>
             </tr>
           ))}
         </tbody>
@@ -100,7 +105,7 @@ function TenureTable({ tenures }: { tenures: Tenure[] }) {
 function heldText(t: Tenure): string {
   return t.heldMs !== undefined
     ? formatDuration(t.heldMs)
-    : t.to
+    : t.to && t.from
       ? formatDuration(Date.parse(t.to) - Date.parse(t.from))
       : '—';
 }

@@ -68,19 +68,7 @@ export function ListingNotes(p: { where: string; sources: SourceStateData[]; pen
             The other sources are live.
           </p>
         ))}
-      {p.sources.length > 0 && (
-        <p className="text-xs text-zinc-500" data-testid="source-modes">
-          {p.sources
-            .map((s) =>
-              !s.live
-                ? s.source
-                : 'push' in s.live
-                  ? `${s.source}: pushed (${s.live.push})`
-                  : `${s.source}: polled every ${Math.max(1, Math.round(s.live.pollMs / 1000))} s`,
-            )
-            .join(' · ')}
-        </p>
-      )}
+      {p.sources.length > 0 && <SourceModes sources={p.sources} />}
       {p.pending > 0 && (
         <p className="text-sm text-zinc-600 dark:text-zinc-400" role="status" data-testid="pending-count">
           Reading {p.pending} lock{p.pending === 1 ? '' : 's'} in {p.where}: owner and expiry fill in as they arrive.
@@ -93,6 +81,29 @@ export function ListingNotes(p: { where: string; sources: SourceStateData[]; pen
         </p>
       )}
     </>
+  );
+}
+
+const modeOf = (s: SourceStateData) =>
+  !s.live
+    ? s.source
+    : 'push' in s.live
+      ? `${s.source}: pushed (${s.live.push})`
+      : `${s.source}: polled every ${Math.max(1, Math.round(s.live.pollMs / 1000))} s`;
+
+/** How each source stays fresh, folded to one line (on a phone the list comes first), opened on demand. */
+function SourceModes({ sources }: { sources: SourceStateData[] }) {
+  const pushed = sources.filter((s) => s.live && 'push' in s.live).length;
+  const polled = sources.filter((s) => s.live && !('push' in s.live)).length;
+  const parts = [pushed && `${pushed} pushed`, polled && `${polled} polled`].filter(Boolean);
+  return (
+    <details className="text-xs text-zinc-500">
+      <summary className="cursor-pointer">
+        How the {sources.length === 1 ? 'source stays' : `${sources.length} sources stay`} fresh
+        {parts.length ? `: ${parts.join(', ')}` : ''}
+      </summary>
+      <p data-testid="source-modes">{sources.map(modeOf).join(' · ')}</p>
+    </details>
   );
 }
 

@@ -61,6 +61,28 @@ describe('churn summary', () => {
     ]);
   });
 
+  it("shows a force-release of a lock whose start the trail lacks (a foreign holder's lock: #52)", () => {
+    // what a release of a Caddy lock writes: the request, then the release, no acquired or observed-created
+    const events = [
+      ev({ event: 'force-release-requested', lock: 'caddy/x.lock', at: at(1), generation: '7', operator: 'op' }),
+      ev({
+        event: 'force-released',
+        lock: 'caddy/x.lock',
+        at: at(2),
+        generation: '7',
+        identity: 'caddy',
+        outcome: 'released',
+      }),
+      ev({ event: 'force-released', lock: 'caddy/x.lock', at: at(5), outcome: 'released' }), // a store with no generation
+      ev({ event: 'force-release-refused', lock: 'caddy/x.lock', at: at(6), generation: '9', outcome: 'changed' }),
+    ];
+    const tenures = timeline(events, { free: true });
+    expect(tenures.map((t) => [t.identity, t.ended, t.from, t.to])).toEqual([
+      [undefined, 'force-released', undefined, at(5)],
+      ['caddy', 'force-released', undefined, at(2)],
+    ]);
+  });
+
   it('exports CSV with quoting and neutralised formulas', () => {
     const csv = toCsv([ev({ event: 'released', lock: 'a,b', at: at(1), error: '=HYPERLINK("x")' })]);
     const [header, row] = csv.trim().split('\n');

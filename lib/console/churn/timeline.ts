@@ -4,7 +4,8 @@ import type { AuditRecord } from '@/lib/lock/audit/record';
 export interface Tenure {
   generation: string;
   identity?: string;
-  from: string;
+  /** When the tenure began; absent where the trail holds only its end (a foreign lock's release, an older start). */
+  from?: string;
   to?: string;
   ended:
     | 'held'
@@ -19,6 +20,16 @@ export interface Tenure {
   error?: string;
 }
 
+/** The events that end a tenure: shown even when the trail lacks its start. */
+const ENDINGS = new Set<string>(['released', 'force-released', 'deleted-outside']);
+
+function unstarted(byGeneration: Map<string, Tenure>, key: string, e: AuditRecord): Tenure | undefined {
+  if (!ENDINGS.has(e.event) || (e.event !== 'deleted-outside' && e.delete_confirmed === 'false')) return undefined;
+  const tenure: Tenure = { generation: e.generation ?? '', identity: e.identity, ended: 'held' };
+  byGeneration.set(key, tenure);
+  return tenure;
+}
+
 /**
  * The holders of one lock over time: one entry per generation, newest first. `free`: nothing holds the lock now, so
  * a tenure whose end the trail lacks (an expiry, a holder that records nothing) ended all the same: never "held".
@@ -27,9 +38,9 @@ export function timeline(events: AuditRecord[], o: { free?: boolean } = {}): Ten
   const byGeneration = new Map<string, Tenure>();
   const ordered = [...events].sort((a, b) => (a.at < b.at ? -1 : 1));
   for (const e of ordered) {
-    if (!e.generation) continue;
+    if (!e.generation && !ENDINGS.has(e.event)) continue;
     if (e.event === 'acquired' || e.event === 'took-over') {
-      byGeneration.set(e.generation, { generation: e.generation, identity: e.identity, from: e.at, ended: 'held' });
+      byGeneration.set(e.generation!, { generation: e.generation!, identity: e.identity, from: e.at, ended: 'held' });
       if (e.event === 'took-over' && e.previous_generation) {
         const previous = byGeneration.get(e.previous_generation);
         if (previous && previous.ended === 'held') Object.assign(previous, { ended: 'taken over', to: e.at });
@@ -38,11 +49,14 @@ export function timeline(events: AuditRecord[], o: { free?: boolean } = {}): Ten
     }
     // A foreign lock's tenure starts at its observed creation (a Lockboard lock's own `acquired` came first)
     if (e.event === 'observed-created') {
-      if (!byGeneration.has(e.generation))
-        byGeneration.set(e.generation, { generation: e.generation, identity: e.identity, from: e.at, ended: 'held' });
+      if (!byGeneration.has(e.generation!))
+        byGeneration.set(e.generation!, { generation: e.generation!, identity: e.identity, from: e.at, ended: 'held' });
       continue;
     }
-    const tenure = byGeneration.get(e.generation);
+    // An ending whose start the trail lacks (a foreign holder's lock, or a start before the window) is still a tenure:
+    // every release shows on its lock's page, its start "not recorded"
+    const key = e.generation ?? `${e.event}@${e.at}`;
+    const tenure = byGeneration.get(key) ?? unstarted(byGeneration, key, e);
     if (!tenure) continue;
     // An unconfirmed release (its DELETE response was lost) never overrides a confirmed one of the same generation
     const releasedEvent = e.event === 'released' || e.event === 'force-released';
