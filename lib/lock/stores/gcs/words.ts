@@ -12,8 +12,14 @@ const TRAIL =
  * go-gcslock), or with neither (Terraform's and other foreign locks).
  */
 export function gcsTerms(lock: LockInfo): StoreTerms {
+  // a lock held by a temporary hold (certmagic) is released in two conditional steps: its rule says both, as its
+  // format's release note does (one rule in the dialog, not two)
+  if (lock.releaseRule === 'clear-hold-then-delete') return lock.expiresAt !== undefined ? HELD_EXPIRING : HELD_FOREIGN;
   return lock.ttlMs !== undefined ? REFRESHED : lock.expiresAt !== undefined ? EXPIRING : FOREIGN;
 }
+
+const HOLD_RULE =
+  'Cloud Storage rule: a PATCH clearing the temporary hold, then one DELETE, each with ifGenerationMatch and ifMetagenerationMatch on the version you see here. GCS refuses either (412) if the object was replaced or updated since, so a successor’s lock is never touched.';
 
 type Kind = 'refreshed' | 'expiring' | 'foreign';
 
@@ -87,3 +93,5 @@ const FOREIGN_WORDS: HealthWords = {
 const REFRESHED = termsOf('refreshed');
 const EXPIRING = termsOf('expiring');
 const FOREIGN = termsOf('foreign');
+const HELD_EXPIRING: StoreTerms = Object.freeze({ ...EXPIRING, rule: HOLD_RULE });
+const HELD_FOREIGN: StoreTerms = Object.freeze({ ...FOREIGN, rule: HOLD_RULE });
