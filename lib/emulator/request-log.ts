@@ -32,6 +32,28 @@ export class RequestLog {
     return () => this.pending.delete(entry);
   }
 
+  /**
+   * A request from its arrival: marked in flight, and a `log(status, fault?)` that records it with its duration (both
+   * servers, GCS and S3, log alike); `end` marks it answered.
+   */
+  track(method: string, path: string, url: URL): { log: (status: number, fault?: string) => void; end: () => void } {
+    const started = performance.now();
+    const startedAt = Date.now();
+    return {
+      end: this.begin(method, path),
+      log: (status, fault) =>
+        this.add({
+          method,
+          path,
+          query: Object.fromEntries(url.searchParams),
+          status,
+          fault,
+          startedAt,
+          durationMs: performance.now() - started,
+        }),
+    };
+  }
+
   add(entry: RequestLogEntry): void {
     this.list.push(entry);
     if (this.list.length > this.limit) this.list = this.list.slice(-Math.floor(this.limit / 2));

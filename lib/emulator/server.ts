@@ -70,23 +70,11 @@ function refuseMalformed(err: NodeJS.ErrnoException, socket: import('node:stream
 }
 
 async function handle(parts: Parts, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const started = performance.now();
-  const startedAt = Date.now();
   const url = new URL(req.url ?? '/', 'http://emulator');
   const method = req.method ?? 'GET';
   const path = url.pathname.replace(/\/{2,}/g, '/');
   if (path.startsWith('/_emulator/')) return control(parts, method, path, req, res);
-  const end = parts.requests.begin(method, path);
-  const log = (status: number, fault?: string): void =>
-    parts.requests.add({
-      method,
-      path,
-      query: Object.fromEntries(url.searchParams),
-      status,
-      fault,
-      startedAt,
-      durationMs: performance.now() - started,
-    });
+  const { log, end } = parts.requests.track(method, path, url);
   try {
     await serve(parts, req, res, { url, method, path, log });
   } finally {

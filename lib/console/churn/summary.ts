@@ -1,19 +1,8 @@
 // Churn arithmetic over audit events: pure functions, used by the summary route and unit-tested on their own.
-import type { AuditRecord } from '@/lib/lock/audit/record';
-import type { AuditEventKind } from '@/lib/lock/audit/record';
+import { KNOWN_AUDIT_EVENTS, type AuditEventKind, type AuditRecord } from '@/lib/lock/audit/record';
 
-export const EVENT_KINDS: AuditEventKind[] = [
-  'acquired',
-  'took-over',
-  'released',
-  'lost',
-  'force-release-requested',
-  'force-released',
-  'force-release-refused',
-  'observed-created',
-  'observed-deleted',
-  'deleted-outside',
-];
+/** Every event kind, in the trail's order (one list: lib/lock/audit/record.ts). */
+export const EVENT_KINDS: AuditEventKind[] = [...KNOWN_AUDIT_EVENTS];
 
 export interface HourBucket {
   hour: string;

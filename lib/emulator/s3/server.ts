@@ -38,23 +38,11 @@ interface Parts extends S3ServerParts {
 }
 
 async function handle(parts: Parts, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const started = performance.now();
-  const startedAt = Date.now();
   const url = new URL(req.url ?? '/', 'http://s3');
   const method = req.method ?? 'GET';
   const path = url.pathname;
   if (path.startsWith('/_emulator/')) return control(parts, method, path, req, res);
-  const end = parts.requests.begin(method, path);
-  const log = (status: number, fault?: string): void =>
-    parts.requests.add({
-      method,
-      path,
-      query: Object.fromEntries(url.searchParams),
-      status,
-      fault,
-      startedAt,
-      durationMs: performance.now() - started,
-    });
+  const { log, end } = parts.requests.track(method, path, url);
   try {
     // The key's state when the request arrived: a conditional write that another change overtook gets 409
     const arrived = versionAt(parts, path);

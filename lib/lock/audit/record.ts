@@ -15,17 +15,7 @@ export const KNOWN_AUDIT_EVENTS = [
   'deleted-outside',
 ] as const;
 
-export type AuditEventKind =
-  | 'acquired'
-  | 'took-over'
-  | 'released'
-  | 'lost'
-  | 'force-release-requested'
-  | 'force-released'
-  | 'force-release-refused'
-  | 'observed-created'
-  | 'observed-deleted'
-  | 'deleted-outside';
+export type AuditEventKind = (typeof KNOWN_AUDIT_EVENTS)[number];
 
 export interface AuditEvent {
   event: AuditEventKind;
