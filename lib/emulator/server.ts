@@ -1,6 +1,5 @@
 // The emulator's HTTP server: control endpoints, fault injection, request log, then the GCS routes.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { performance } from 'node:perf_hooks';
 import { GcsError, rateLimited } from './errors';
 import { Faults, WriteRateLimiter, type FaultConfig } from './faults';
 import { parseJson, readBody } from './http';

@@ -2,7 +2,6 @@
 // GetObject, HeadObject, DeleteObject (conditional), x-amz-meta-*, with the same fault rules and request log as the
 // GCS side. SigV4 signatures are accepted from any credentials, never checked; aws-chunked bodies are decoded.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { performance } from 'node:perf_hooks';
 import type { Faults } from '../faults';
 import { readBody } from '../http';
 import type { RequestLog } from '../request-log';
