@@ -2,7 +2,7 @@
 // verdict is read off the views where the console has it (#46); a view without one never counts as gone.
 import type { Source } from '../sources';
 import { stableId, type NotifyEvent } from './event';
-import { notifyLockAddress } from './lock-address';
+import { lockAddress } from '@/lib/lock/address';
 import { lockLink } from './trail-events';
 
 /** What a view says about its holder; `verdict` and `sentence` only where the console judges them. */
@@ -68,7 +68,7 @@ export class HolderGoneTracker {
 }
 
 function goneEvent(g: Gone, now: number, linkBase: string | undefined): NotifyEvent {
-  const address = notifyLockAddress(g.source, g.view.name);
+  const address = lockAddress(g.source, g.view.name);
   return {
     // the same on every replica: the lock and its holder (a replica that saw it gone later still names it alike)
     id: stableId(['holder-gone', address, g.holder]),
