@@ -33,7 +33,7 @@ export class HolderGoneTracker {
   observe(source: Source, views: HolderView[], now: number): void {
     for (const view of views) {
       const key = `${source.id}\u0000${view.name}`;
-      const verdict = (view as { verdict?: string }).verdict;
+      const verdict = view.verdict;
       const holder = view.identity ?? view.version;
       const was = this.gone.get(key);
       if (verdict !== 'gone') this.gone.delete(key);
