@@ -17,8 +17,23 @@ export class MysqlClaims {
 
   constructor(private readonly db: Db) {}
 
+  /** Creates the table if absent (looked up first: a user without CREATE may use one a DBA made). */
   private ensure(): Promise<void> {
-    this.ready ??= this.db.run(CLAIMS_DDL).then(() => undefined);
+    this.ready ??= this.db
+      .rows(
+        `SELECT 1 FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'lockboard_claims'`,
+      )
+      .then(async (found) => {
+        if (!found.length)
+          await this.db.run(CLAIMS_DDL).catch((err: Error & { code?: string }) => {
+            if (err.code !== 'ER_TABLEACCESS_DENIED_ERROR' && err.code !== 'ER_DBACCESS_DENIED_ERROR') throw err;
+            const fix = 'have a DBA create it once (lockboard mysql init prints it)';
+            throw Object.assign(
+              new Error(`lockboard_claims (webhook delivery claims) cannot be created: ${err.message}; ${fix}`),
+              { code: err.code },
+            );
+          });
+      });
     this.ready.catch(() => (this.ready = undefined));
     return this.ready;
   }

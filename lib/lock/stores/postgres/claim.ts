@@ -20,14 +20,20 @@ export class PostgresClaims {
     return `${ident(this.schema)}.lockboard_claims`;
   }
 
-  /** Creates the table if absent; another replica creating it at the same moment is no failure. */
+  /**
+   * Creates the table if absent (looked up first: a role without CREATE may use one its owner made); another replica
+   * creating it at the same moment is no failure.
+   */
   private ensure(): Promise<void> {
+    const create = `CREATE TABLE IF NOT EXISTS ${this.table} (claim text PRIMARY KEY, at timestamptz NOT NULL DEFAULT now())`;
     this.ready ??= this.client
-      .query(`CREATE TABLE IF NOT EXISTS ${this.table} (claim text PRIMARY KEY, at timestamptz NOT NULL DEFAULT now())`)
+      .query<{ t: string | null }>('SELECT to_regclass($1)::text AS t', [this.table])
+      .then(({ rows }) => (rows[0]?.t ? undefined : this.client.query(create)))
       .then(
         () => undefined,
         (err: { code?: string }) => {
           // 23505 / 42P07: the concurrent CREATE of another replica won (IF NOT EXISTS does not serialise them)
+          if (err.code === '42501') throw missing(this.table, create, err as Error);
           if (err.code !== '23505' && err.code !== '42P07') throw err;
         },
       );
@@ -48,3 +54,12 @@ export class PostgresClaims {
     void this.client.query(`DELETE FROM ${this.table} WHERE at < now() - ${KEEP}`).catch(() => undefined);
   }
 }
+
+/** A role that may not create the claims table: what its owner runs once. */
+const missing = (table: string, create: string, err: Error) =>
+  Object.assign(
+    new Error(`${table} (webhook delivery claims) cannot be created: ${err.message}; have its owner run ${create}`),
+    {
+      code: '42501',
+    },
+  );
