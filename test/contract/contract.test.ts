@@ -1,5 +1,6 @@
 // The store contract (stores.md "One contract"), run unchanged against every store, through the library (the
 // registry's LockStore) and through the CLI's exit codes: the same promises to an operator whatever the store.
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VersionShapeError, type LockStore } from '@/lib/lock/store';
 import { openSource, parseSource } from '@/lib/lock/stores';
@@ -115,6 +116,33 @@ describe.each(HARNESSES)('the store contract on %s', (_kind, start) => {
       expect((await store.inspect(q.name))!.waiters!.map((w) => w.identity)).toEqual(q.order.slice(1));
     } finally {
       await q.stop();
+    }
+  });
+
+  it('9. a claim is created once across replicas: of two at the same moment exactly one wins; never a lock, never an event', async () => {
+    const from = new Date(store.now() - 60_000);
+    // a second console replica on the same store
+    const other = await openSource(parseSource(h.source), { env: { ...process.env, ...h.env }, role: 'cli' });
+    try {
+      expect(store.claim, `${h.kind} keeps create-only claim markers`).toBeTypeOf('function');
+      const key = `notify-${randomBytes(16).toString('hex')}`;
+      const won = await Promise.all([store.claim!(key), other.claim!(key)]);
+      expect(won.filter(Boolean)).toHaveLength(1);
+      expect(await other.claim!(key)).toBe(false);
+      expect(await store.claim!(`notify-${randomBytes(16).toString('hex')}`)).toBe(true);
+      const names: string[] = [];
+      let token: string | undefined;
+      do {
+        const page = await store.list(token);
+        names.push(...page.locks.map((l) => l.name));
+        token = page.nextPageToken;
+      } while (token);
+      expect(names.filter((n) => /claim|notify-/.test(n))).toEqual([]);
+      expect(names).toContain(h.lock);
+      const trail = await store.readAudit(from, new Date(store.now() + 60_000));
+      expect(trail.filter((e) => /claim|notify-/.test(`${e.id} ${e.lock}`))).toEqual([]);
+    } finally {
+      await other.close();
     }
   });
 

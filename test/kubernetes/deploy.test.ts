@@ -1,6 +1,6 @@
 // The manifests that run the console in a cluster, checked by the real apiserver (with RBAC): accepted by
 // `kubectl apply --dry-run=server`, and once applied the console's ServiceAccount may get, list, watch and update
-// Leases in its namespace, and nothing else.
+// Leases in its namespace, and create them there (webhook claims), and nothing else.
 import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startKube, type TestKube } from '../helpers/kubernetes';
@@ -26,14 +26,14 @@ describe('deploy/kubernetes', () => {
     expect(dry.stdout).toMatch(/role.rbac.authorization.k8s.io\/lockboard-leases created \(server dry run\)/);
   });
 
-  it('gives the console get, list, watch and update on Leases in its namespace, and nothing else', () => {
+  it('gives the console get, list, watch, update and create (claims) on Leases in its namespace, and nothing else', () => {
     const applied = kube.kubectl(['apply', '-f', 'deploy/kubernetes/']);
     expect(applied.code, applied.stderr).toBe(0);
     const can = (verb: string, resource: string, ns = 'lockboard') =>
       kube.kubectl(['auth', 'can-i', verb, resource, '-n', ns, `--as=${SA}`]).stdout.trim();
-    for (const verb of ['get', 'list', 'watch', 'update'])
+    for (const verb of ['get', 'list', 'watch', 'update', 'create'])
       expect(can(verb, 'leases.coordination.k8s.io'), verb).toBe('yes');
-    for (const verb of ['create', 'delete', 'patch', 'deletecollection'])
+    for (const verb of ['delete', 'patch', 'deletecollection'])
       expect(can(verb, 'leases.coordination.k8s.io'), verb).toBe('no');
     expect(can('get', 'secrets')).toBe('no');
     expect(can('list', 'configmaps')).toBe('no');

@@ -85,6 +85,7 @@ describe('lockboard on mysql://', { timeout: 120_000 }, () => {
     const init = await cli('mysql', 'init');
     expect(init.code).toBe(0);
     expect(init.stdout).toMatch(/CREATE TABLE IF NOT EXISTS lockboard_audit/);
+    expect(init.stdout).toMatch(/CREATE TABLE IF NOT EXISTS lockboard_claims/);
     const bad = await cli('ls', 'mysql://root:hunter2-secret@127.0.0.1:1/app');
     expect(bad.code).toBe(3);
     expect(bad.stdout + bad.stderr).not.toContain('hunter2-secret');

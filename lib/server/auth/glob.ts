@@ -1,17 +1,17 @@
-// Globs over lock addresses, as grants (and webhooks) write them: `*` matches any run of characters (slashes too),
-// every other character itself. Compiled once to an anchored regular expression.
+// Globs over lock addresses, as grants and webhooks write them: `*` matches any run of characters (slashes too), `?`
+// exactly one, every other character itself. Compiled once to an anchored regular expression. (A grant never holds a
+// `?` after its scheme: grants.ts refuses it as a query.)
 
 const cache = new Map<string, RegExp>();
 
-/** The anchored regular expression of a glob (`*` any run of characters, nothing else special). */
+/** The anchored regular expression of a glob (`*` any run of characters, `?` one, nothing else special). */
 export function globRegExp(glob: string): RegExp {
   let re = cache.get(glob);
   if (!re) {
-    const body = glob
-      .split('*')
-      .map((part) => part.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
-      .join('.*');
-    re = new RegExp(`^${body}$`, 's');
+    const body = [...glob]
+      .map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.+^${}()|[\]\\/]/g, '\\$&')))
+      .join('');
+    re = new RegExp(`^${body}$`, 'su');
     if (cache.size > 10_000) cache.clear();
     cache.set(glob, re);
   }
@@ -21,6 +21,11 @@ export function globRegExp(glob: string): RegExp {
 /** Whether `address` matches `glob`. */
 export function globMatches(glob: string, address: string): boolean {
   return glob === '*' || globRegExp(glob).test(address);
+}
+
+/** Whether `address` matches one of `globs`; none given (a webhook without `locks`): every address does. */
+export function someGlobMatches(globs: readonly string[] | undefined, address: string): boolean {
+  return !globs || globs.length === 0 || globs.some((g) => globMatches(g, address));
 }
 
 /** A test of addresses against globs, carrying its globs (for namesMatcher). */
@@ -36,9 +41,9 @@ export function anyGlob(globs: readonly string[]): GlobTest | undefined {
 
 /** A test of one name-level glob: a literal, a literal prefix (`abc*`), or its regular expression. */
 function nameTest(glob: string): (name: string) => boolean {
-  const star = glob.indexOf('*');
-  if (star < 0) return (n) => n === glob;
-  if (star === glob.length - 1) {
+  const wild = glob.search(/[*?]/);
+  if (wild < 0) return (n) => n === glob;
+  if (wild === glob.length - 1 && glob.endsWith('*')) {
     const literal = glob.slice(0, -1);
     return (n) => n.startsWith(literal);
   }
@@ -67,10 +72,10 @@ export function namesMatcher(globs: readonly string[], start: string): ((name: s
   return tests.length === 1 ? (n) => tests[0]!(strip(n)) : (n) => tests.some((t) => t(strip(n)));
 }
 
-/** The literal text before a glob's first `*`: every address it matches starts with it. */
+/** The literal text before a glob's first `*` or `?`: every address it matches starts with it. */
 export function globLiteralPrefix(glob: string): string {
-  const star = glob.indexOf('*');
-  return star < 0 ? glob : glob.slice(0, star);
+  const wild = glob.search(/[*?]/);
+  return wild < 0 ? glob : glob.slice(0, wild);
 }
 
 /** Whether some address starting with `start` may match `glob` (a source's base and a grant's glob). */

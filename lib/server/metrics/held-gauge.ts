@@ -4,7 +4,7 @@ import 'server-only';
 import { Gauge } from 'prom-client';
 import { MAX_LIMIT } from '@/lib/lock/query/query';
 import { processWide } from '../process/process-wide';
-import { notifyLockAddress } from '../notify/lock-address';
+import { lockAddress } from '@/lib/lock/address';
 import type { Source } from '../sources';
 import { metrics } from './metrics';
 
@@ -39,7 +39,7 @@ export async function setHeldGauge(all: Source[], cap: number, page: Page): Prom
       const source = byId.get(l.source);
       if (!source) continue;
       const verdict = (l as { verdict?: string }).verdict ?? 'unknown';
-      held.set({ address: notifyLockAddress(source, l.name), verdict }, Math.round(l.heldMs / 1000));
+      held.set({ address: lockAddress(source, l.name), verdict }, Math.round(l.heldMs / 1000));
     }
     left -= window.locks.length;
     cursor = window.nextCursor;

@@ -1,6 +1,8 @@
 // The gone-holder tracker fed by the watchers' changes (each row as it is now), only while some webhook wants
-// `holder-gone` (following a source keeps its watcher listing); a row's `verdict` is read where the console judges
-// one (#46), and a lock that went stops its clock.
+// `holder-gone` (following a source keeps its watcher listing); a row's verdict is read where its store judges one
+// (lib/lock/verdict: whatever the store, `gone` means positive evidence the holder no longer exists), and a lock that
+// went stops its clock. No store is named here: a store that starts judging `gone` is told of with no change.
+import type { Row } from '@/lib/lock/query/row';
 import { watcherFor } from '../live/watch';
 import type { Source } from '../sources';
 import type { HolderGoneTracker, HolderView } from './holder-gone';
@@ -27,9 +29,20 @@ export class GoneFeed {
       if (!change) return;
       const now = Date.now();
       for (const c of change.changes) {
-        if (c.after) this.tracker.observe(source, [c.after as unknown as HolderView], now);
+        if (c.after) this.tracker.observe(source, [holderViewOf(c.after)], now);
         else if (c.before) this.tracker.forget(source, c.before.name);
       }
     });
   }
+}
+
+/** What the tracker reads of an index row: its verdict is an object there ({ verdict, sentence, evidence }). */
+export function holderViewOf(row: Row): HolderView {
+  return {
+    name: row.name,
+    version: row.version,
+    ...(row.format ? { format: row.format } : {}),
+    ...(row.identity !== undefined ? { identity: row.identity } : {}),
+    ...(row.verdict ? { verdict: row.verdict.verdict, sentence: row.verdict.sentence } : {}),
+  };
 }

@@ -2,7 +2,7 @@
 // verdict is read off the views where the console has it (#46); a view without one never counts as gone.
 import type { Source } from '../sources';
 import { stableId, type NotifyEvent } from './event';
-import { notifyLockAddress } from './lock-address';
+import { lockAddress } from '@/lib/lock/address';
 import { lockLink } from './trail-events';
 
 /** What a view says about its holder; `verdict` and `sentence` only where the console judges them. */
@@ -33,7 +33,7 @@ export class HolderGoneTracker {
   observe(source: Source, views: HolderView[], now: number): void {
     for (const view of views) {
       const key = `${source.id}\u0000${view.name}`;
-      const verdict = (view as { verdict?: string }).verdict;
+      const verdict = view.verdict;
       const holder = view.identity ?? view.version;
       const was = this.gone.get(key);
       if (verdict !== 'gone') this.gone.delete(key);
@@ -68,7 +68,7 @@ export class HolderGoneTracker {
 }
 
 function goneEvent(g: Gone, now: number, linkBase: string | undefined): NotifyEvent {
-  const address = notifyLockAddress(g.source, g.view.name);
+  const address = lockAddress(g.source, g.view.name);
   return {
     // the same on every replica: the lock and its holder (a replica that saw it gone later still names it alike)
     id: stableId(['holder-gone', address, g.holder]),

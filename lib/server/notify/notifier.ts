@@ -12,7 +12,7 @@ import type { WebhooksConfig } from './config';
 import { DeliveryLog } from './deliveries';
 import type { NotifyEvent } from './event';
 import { HolderGoneTracker } from './holder-gone';
-import { notifyGlobsMatch } from './lock-glob';
+import { someGlobMatches } from '../auth/glob';
 import { DeliveryQueue } from './queue';
 import type { RetryPolicy } from './retry';
 import { reportJob, sendJob } from './sender';
@@ -87,7 +87,7 @@ export class Notifier {
       .webhooks.filter(
         (h) =>
           (only ? h.name === only : event.event !== 'test' && h.events.includes(event.event)) &&
-          notifyGlobsMatch(h.locks, event.lock.address),
+          someGlobMatches(h.locks, event.lock.address),
       );
     if (hooks.length === 0) return;
     const store = await storeFor(source);

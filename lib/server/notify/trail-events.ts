@@ -5,7 +5,7 @@ import type { SourcedAuditRecord } from '../audit/trails';
 import type { Source } from '../sources';
 import type { NotifyEventKind } from './config';
 import { stableId, type NotifyEvent } from './event';
-import { notifyLockAddress } from './lock-address';
+import { lockAddress } from '@/lib/lock/address';
 
 const KINDS: Partial<Record<string, NotifyEventKind>> = {
   'force-released': 'force-released',
@@ -28,7 +28,7 @@ export function eventOfRecord(
     event: kind,
     at: record.at,
     lock: {
-      address: notifyLockAddress(source, record.lock),
+      address: lockAddress(source, record.lock),
       source: source.id,
       name: record.lock,
       store: source.store,

@@ -8,6 +8,7 @@ import { DEFAULT_AUDIT_PREFIX } from '../../holding/options';
 import { assertVersion, recordedRelease, type LockStore, type LockView, type ReleaseRequest } from '../../store';
 import type { StorePage, StoreReleaseResult } from '../../store';
 import { AzureAuditTrail, auditWords } from './audit';
+import { azureStatus } from './errors';
 import type { AzureBlobs, AzureListed } from './blobs';
 import { classifyBlob, type AzureReading } from './formats';
 import { breakUnknownLease, releaseWithLeaseId } from './release';
@@ -160,5 +161,16 @@ export class AzureLockStore implements LockStore {
 
   record(fields: Record<string, string>): Promise<string> {
     return this.trail.record(fields);
+  }
+
+  /** A create-only marker beside the trail (a blob put with If-None-Match: *): true for the one that created it. */
+  async claim(key: string): Promise<boolean> {
+    try {
+      await this.o.blobs.upload(`${this.auditPrefix}claims/${key}.json`, '{}', { ifNoneMatch: '*' });
+      return true;
+    } catch (err) {
+      if (azureStatus(err) === 409 || azureStatus(err) === 412) return false;
+      throw err;
+    }
   }
 }

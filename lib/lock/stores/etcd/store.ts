@@ -7,6 +7,7 @@ import { assertVersion, notALockView, recordedRelease, type LockStore, type Lock
 import type { ChangeFeed, ChangeFeedHandlers, ReleaseRequest, StorePage, StoreReleaseResult } from '../../store';
 import { AUDIT_PREFIX, readEtcdEvents, recordEtcdEvent } from './audit';
 import type { Etcd3Client } from './client';
+import { EtcdClaims } from './claim';
 import { readKeysOnly, readOneBounded, withBoundedValues } from './bounded-read';
 import { startEtcdFeed } from './feed';
 import { classifyKey, OVERSIZE_LABEL, readLocks, sortByCreate, type EtcdKv, type EtcdReading } from './formats';
@@ -39,10 +40,17 @@ export class EtcdLockStore implements LockStore {
   private readonly firstSeen = new Map<string, number>();
 
   private readonly values: Etcd3Client;
+  private readonly claims: EtcdClaims;
 
   constructor(private readonly o: EtcdStoreOptions) {
     this.source = o.source;
     this.values = o.values ?? o.client;
+    this.claims = new EtcdClaims(o.client);
+  }
+
+  /** A create-only key beside the trail, on a lease of two days (claim.ts): true for the one that created it. */
+  claim(key: string): Promise<boolean> {
+    return this.claims.claim(key);
   }
 
   /** etcd keeps no wall-clock time: the console's clock, which "seen since" is also on. */

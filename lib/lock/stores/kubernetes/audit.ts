@@ -1,6 +1,6 @@
 // The Kubernetes trail: the annotations of one Lease, `lockboard-audit`, in the source's namespace (or `?audit=NS`).
-// A Lease, because the console's Role is `get, list, watch, update` on leases and nothing else (the manifests create
-// this Lease); each record is one annotation, the newest 100 kept (annotations total at most 256 KiB).
+// A Lease, because the console's Role is `get, list, watch, update` on leases (and `create`, for webhook claims: the
+// manifests create this Lease); each record is one annotation, the newest 100 kept (annotations total at most 256 KiB).
 import { randomBytes } from 'node:crypto';
 import { AUDIT_STRING_FIELDS, type AuditRecord } from '../../audit/record';
 import { AUDIT_LEASE } from './formats';

@@ -6,6 +6,7 @@ import { LockOptionsError } from '../../errors';
 import { assertVersion, notALockView, recordedRelease, type LockStore, type LockView } from '../../store';
 import type { ChangeFeed, ChangeFeedHandlers, ReleaseRequest, StorePage, StoreReleaseResult } from '../../store';
 import { readEvents, recordEvent } from './audit';
+import { claimInKubernetes } from './claim';
 import { startLeaseFeed } from './feed';
 import { notALock, readLease } from './formats';
 import type { Lease, LeaseApi } from './lease';
@@ -139,6 +140,11 @@ export class KubeLockStore implements LockStore {
 
   readAudit(from: Date, to: Date, lock?: string): Promise<AuditRecord[]> {
     return readEvents(this.o.api, this.auditNs, from, to, lock);
+  }
+
+  /** A create-only Lease beside the trail, in its namespace (claim.ts): true for the one that created it. */
+  claim(key: string): Promise<boolean> {
+    return claimInKubernetes(this.o.api, this.auditNs, key);
   }
 
   /** A watch on the source's Leases (heartbeats and identities left out), resumed from its resourceVersion. */

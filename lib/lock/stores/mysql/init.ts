@@ -1,7 +1,8 @@
-// `lockboard mysql init`: without a source, the DDL of Lockboard's two tables for a DBA to run; with one, the tables
+// `lockboard mysql init`: without a source, the DDL of Lockboard's tables for a DBA to run; with one, the tables
 // created there if absent (lockboard_audit: the force-release trail; lockboard_fence: `lockboard run`'s fencing
-// tokens). Lockboard never alters a table it did not create.
+// tokens; lockboard_claims: the console's webhook delivery claims). Lockboard never alters a table it did not create.
 import { AUDIT_DDL } from './audit';
+import { CLAIMS_DDL } from './claim';
 import { openSession } from './client';
 import { FENCE_DDL } from './lock';
 import type { MysqlSource } from './source';
@@ -13,6 +14,8 @@ export function initText(): string {
     '-- optional: rows dated by the server even if a writer names a time (needs TRIGGER)',
     `${AUDIT_DDL[1]};`,
     `${FENCE_DDL};`,
+    "-- the console's webhook delivery claims (one row per event and webhook, kept two days)",
+    `${CLAIMS_DDL};`,
     '-- the console reads named locks from information_schema.METADATA_LOCK_INFO (MariaDB: INSTALL SONAME',
     "-- 'metadata_lock_info') or performance_schema.metadata_locks; releasing one needs CONNECTION ADMIN (or SUPER).",
   ].join('\n');
@@ -33,7 +36,8 @@ export async function createTables(
       await db.run(AUDIT_DDL[1]!).catch(() => undefined);
     }
     await db.run(FENCE_DDL);
-    return `Lockboard's tables are ready in ${display} (lockboard_audit, lockboard_fence).`;
+    await db.run(CLAIMS_DDL);
+    return `Lockboard's tables are ready in ${display} (lockboard_audit, lockboard_fence, lockboard_claims).`;
   } finally {
     await close();
   }

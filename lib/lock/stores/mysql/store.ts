@@ -7,6 +7,7 @@ import { assertVersion, notALockView, recordedRelease, type LockStore, type Lock
 import type { ReleaseRequest, StorePage, StoreReleaseResult } from '../../store';
 import { decodePosition, encodePosition, type TablePosition } from '../postgres/table-pages';
 import { MysqlAuditTrail } from './audit';
+import { MysqlClaims } from './claim';
 import type { Db } from './client';
 import { readNamedLocks, type NamedReading } from './named-locks';
 import { releaseNamed, releaseRow } from './release';
@@ -39,10 +40,12 @@ export class MysqlLockStore implements LockStore {
   private startS: number | undefined;
   private mariadb = true;
   private readonly trail: MysqlAuditTrail;
+  private readonly claims: MysqlClaims;
 
   constructor(private readonly o: MysqlStoreOptions) {
     this.source = o.source ?? 'mysql';
     this.trail = new MysqlAuditTrail(o.db);
+    this.claims = new MysqlClaims(o.db);
   }
 
   now(): number {
@@ -180,5 +183,10 @@ export class MysqlLockStore implements LockStore {
 
   readAudit(from: Date, to: Date, lock?: string): Promise<AuditRecord[]> {
     return this.trail.read(from, to, lock);
+  }
+
+  /** A create-only row of lockboard_claims beside the trail (claim.ts): true for the one that inserted it. */
+  claim(key: string): Promise<boolean> {
+    return this.claims.claim(key);
   }
 }

@@ -5,6 +5,7 @@ import type { AuditRecord } from '../../audit/record';
 import { assertVersion, notALockView, recordedRelease, type LockStore, type LockView } from '../../store';
 import type { ReleaseRequest, StorePage, StoreReleaseResult } from '../../store';
 import { PostgresAuditTrail } from './audit';
+import { PostgresClaims } from './claim';
 import { ADVISORY_TERMS } from './words';
 import { ADVISORY_QUERY, advisoryViews, TERMINATE, type AdvisoryRow } from './advisory';
 import type { Queryable } from './tables';
@@ -35,10 +36,12 @@ export class PostgresLockStore implements LockStore {
   private readonly firstSeen = new Map<string, number>();
   private offsetMs = 0;
   private readonly trail: PostgresAuditTrail;
+  private readonly claims: PostgresClaims;
 
   constructor(private readonly o: PostgresStoreOptions) {
     this.source = o.source ?? 'postgres';
     this.trail = new PostgresAuditTrail(o.client, o.auditSchema ?? 'public', o.schemas ?? ['public']);
+    this.claims = new PostgresClaims(o.client, o.auditSchema ?? 'public');
   }
 
   now(): number {
@@ -167,5 +170,10 @@ export class PostgresLockStore implements LockStore {
 
   readAudit(from: Date, to: Date, lock?: string): Promise<AuditRecord[]> {
     return this.trail.read(from, to, lock);
+  }
+
+  /** A create-only row of lockboard_claims beside the trail (claim.ts): true for the one that inserted it. */
+  claim(key: string): Promise<boolean> {
+    return this.claims.claim(key);
   }
 }

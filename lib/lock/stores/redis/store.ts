@@ -10,6 +10,7 @@ import { RedisConn, type RedisClientLike } from './conn';
 import { startRedisFeed } from './feed';
 import { isCompanionKey, readRedisKey, type RedisKeyRead, type RedisReading } from './formats';
 import { auditWords, readEvents, recordEvent } from './audit';
+import { claimInRedis } from './claim';
 import { isOversized, readBatch, readOne } from './read';
 import { MAX_BODY_BYTES } from '../../objects/formats/types';
 import { releaseScript } from './release';
@@ -150,6 +151,11 @@ export class RedisLockStore implements LockStore {
 
   readAudit(from: Date, to: Date, lock?: string): Promise<AuditRecord[]> {
     return readEvents(this.conn, this.stream, from, to, lock);
+  }
+
+  /** A create-only marker beside the trail (SET NX, kept two days: claim.ts): true for the one that created it. */
+  claim(key: string): Promise<boolean> {
+    return claimInRedis((k, args) => this.conn.cmd(k, args), this.stream, key);
   }
 
   private view(r: RedisReading, k: RedisKeyRead, now: number): LockView {

@@ -6,6 +6,7 @@ import type { AuditRecord } from '../../audit/record';
 import { assertVersion, notALockView, recordedRelease, type LockStore, type LockView } from '../../store';
 import type { ChangeFeed, ChangeFeedHandlers, ReleaseRequest, StorePage, StoreReleaseResult } from '../../store';
 import { readEvents, recordEvent } from './audit';
+import { claimInZooKeeper } from './claim';
 import type { ZkConn } from './conn';
 import { startZooKeeperFeed } from './feed';
 import { isContenderNode, lockOfNode, partView } from './parts';
@@ -48,6 +49,11 @@ export class ZooKeeperLockStore implements LockStore {
 
   async close(): Promise<void> {
     await this.o.close?.();
+  }
+
+  /** A create-only persistent node beside the trail (claim.ts): true for the one that created it. */
+  claim(key: string): Promise<boolean> {
+    return claimInZooKeeper(this.o.conn, this.root, key);
   }
 
   changes(handlers: ChangeFeedHandlers): Promise<ChangeFeed | null> {

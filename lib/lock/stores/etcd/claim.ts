@@ -1,0 +1,40 @@
+// Delivery claims in etcd (one webhook delivery per event across console replicas): the key
+// `lockboard/audit/claims/<key>`, put in one transaction only if absent (create revision 0), beside the trail and left
+// out of the listing with it; its value "1" is no lock format's (an empty leased key would read as etcd3's lock).
+// Each key is attached to a lease of two days that a console grants once a day and never keeps alive, so a claim
+// lives one to two days (far past a delivery's hour of retries) and etcd removes it itself.
+import { AUDIT_PREFIX } from './audit';
+import type { Etcd3Client } from './client';
+
+const DAY_MS = 86_400_000;
+const TTL_S = (2 * DAY_MS) / 1000;
+
+export class EtcdClaims {
+  private lease: { id: Promise<string>; at: number } | undefined;
+
+  constructor(private readonly client: Etcd3Client) {}
+
+  /** The lease of this day's claims: granted when the last one is a day old (or was lost). */
+  private leaseId(): Promise<string> {
+    if (!this.lease || Date.now() - this.lease.at > DAY_MS) {
+      const id = this.client.leaseClient.leaseGrant({ TTL: TTL_S }).then((r) => String(r.ID));
+      id.catch(() => (this.lease = undefined));
+      this.lease = { id, at: Date.now() };
+    }
+    return this.lease.id;
+  }
+
+  async claim(key: string, again = true): Promise<boolean> {
+    const k = `${AUDIT_PREFIX}claims/${key}`;
+    const lease = await this.leaseId();
+    try {
+      const txn = await this.client.if(k, 'Create', '==', 0).then(this.client.put(k).value('1').lease(lease)).commit();
+      return txn.succeeded;
+    } catch (err) {
+      // the lease is gone (revoked, or a restored etcd): a new one, once
+      if (!again || !/lease not found/i.test((err as Error).message)) throw err;
+      this.lease = undefined;
+      return this.claim(key, false);
+    }
+  }
+}

@@ -1,0 +1,53 @@
+// Delivery claims in MySQL/MariaDB (one webhook delivery per event across console replicas): a row of
+// lockboard_claims beside lockboard_audit, created on first use as the trail is, inserted with INSERT IGNORE (true
+// where this insert made the row: one affected row). Its two columns match no lock table's shape: never listed. Rows
+// older than two days (far past a delivery's hour of retries and a restarted replica's look-back) are deleted, at
+// most once an hour per console.
+import type { Db } from './client';
+
+export const CLAIMS_DDL = `CREATE TABLE IF NOT EXISTS lockboard_claims (
+  claim VARCHAR(128) NOT NULL PRIMARY KEY,
+  at TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3)
+)`;
+const PRUNE_EVERY_MS = 3_600_000;
+
+export class MysqlClaims {
+  private ready: Promise<void> | undefined;
+  private prunedAt = 0;
+
+  constructor(private readonly db: Db) {}
+
+  /** Creates the table if absent (looked up first: a user without CREATE may use one a DBA made). */
+  private ensure(): Promise<void> {
+    this.ready ??= this.db
+      .rows(
+        `SELECT 1 FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'lockboard_claims'`,
+      )
+      .then(async (found) => {
+        if (!found.length)
+          await this.db.run(CLAIMS_DDL).catch((err: Error & { code?: string }) => {
+            if (err.code !== 'ER_TABLEACCESS_DENIED_ERROR' && err.code !== 'ER_DBACCESS_DENIED_ERROR') throw err;
+            const fix = 'have a DBA create it once (lockboard mysql init prints it)';
+            throw Object.assign(
+              new Error(`lockboard_claims (webhook delivery claims) cannot be created: ${err.message}; ${fix}`),
+              { code: err.code },
+            );
+          });
+      });
+    this.ready.catch(() => (this.ready = undefined));
+    return this.ready;
+  }
+
+  async claim(key: string): Promise<boolean> {
+    await this.ensure();
+    const inserted = await this.db.run('INSERT IGNORE INTO lockboard_claims (claim) VALUES (?)', [key]);
+    this.prune();
+    return inserted === 1;
+  }
+
+  private prune(): void {
+    if (Date.now() - this.prunedAt < PRUNE_EVERY_MS) return;
+    this.prunedAt = Date.now();
+    void this.db.run('DELETE FROM lockboard_claims WHERE at < NOW(3) - INTERVAL 2 DAY').catch(() => undefined);
+  }
+}
