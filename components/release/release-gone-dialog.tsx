@@ -65,7 +65,9 @@ export function ReleaseGoneDialog(p: {
       {run.isPending && (
         <>
           <GoneProgressView progress={progress} total={p.first.matched} />
-          <Button onClick={gone.stop}>Stop after this batch</Button>
+          <Button onClick={gone.stop} disabled={gone.stopping}>
+            {gone.stopping ? 'Stopping after this batch…' : 'Stop after this batch'}
+          </Button>
         </>
       )}
       {done && <GoneSummary progress={progress} headingRef={heading} />}

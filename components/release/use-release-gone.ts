@@ -17,6 +17,10 @@ const BATCH = 25;
 /** Skipped locks listed by name in the summary (every one is counted). */
 export const SKIPPED_SHOWN = 200;
 
+/** Why a listed row is not sent (a window's rows carry no release note: the lock's page has the whole of it). */
+const NOT_RELEASABLE =
+  "Not releasable by you: outside your release grants, in a read-only source, or refused by its store's own rule (its page says which). Not sent.";
+
 export interface GoneSkip {
   name: string;
   bucket?: string;
@@ -44,6 +48,7 @@ export function useReleaseGone(o: { source: string; query: LocksQuery; first: Lo
   const [reason, setReason] = useState('');
   const [progress, setProgress] = useState<GoneProgress>(empty);
   const stop = useRef(false);
+  const [stopping, setStopping] = useState(false);
   const tally = useRef<GoneProgress>(empty());
 
   const skip = (l: { name: string; bucket?: string }, why: string) => {
@@ -54,7 +59,7 @@ export function useReleaseGone(o: { source: string; query: LocksQuery; first: Lo
 
   /** One window: its locks not releasable by this caller skipped, the rest released in batches. */
   const releaseWindow = async (locks: LockInfo[]) => {
-    for (const l of locks) if (!l.releasable) skip(l, l.releaseNote ?? 'Not releasable from the console.');
+    for (const l of locks) if (!l.releasable) skip(l, l.releaseNote || NOT_RELEASABLE);
     const releasable = locks.filter((l) => l.releasable);
     for (let i = 0; i < releasable.length && !stop.current; i += BATCH) {
       const batch = releasable.slice(i, i + BATCH);
@@ -95,8 +100,10 @@ export function useReleaseGone(o: { source: string; query: LocksQuery; first: Lo
     submit: () => {
       if (reason.trim() !== '' && run.isIdle) run.mutate();
     },
+    stopping,
     stop: () => {
       stop.current = true;
+      setStopping(true);
     },
   };
 }
