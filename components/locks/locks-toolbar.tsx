@@ -1,8 +1,9 @@
 'use client';
-// The bar above the lock list: the source shown, the filter box, "Release shown" for an operator who may, and how
-// fresh the list is.
+// The bar above the lock list: the source shown, the filter box, "Release shown" and "Release all gone" for a
+// releaser or operator (never a viewer), and how fresh the list is.
 import { useRouter } from 'next/navigation';
 import { ALL_SOURCES, type SourceOption } from '@/lib/console/queries';
+import { formatCount } from '@/lib/text/format';
 import { BULK_LIMIT } from '../release/use-bulk-release';
 import { LiveIndicator } from './listing-notes';
 import type { LiveState } from './lock-stream-connection';
@@ -14,8 +15,11 @@ export function LocksToolbar(p: {
   onText: (text: string) => void;
   /** The locks the server matched; null when releasing is not allowed. */
   releasable: number | null;
+  /** Locks judged gone over the whole selection (the server's count). */
+  gone: number;
   busy: boolean;
   onBulk: () => void;
+  onGone: () => void;
   live: LiveState;
   ago: number | null;
   fetching: boolean;
@@ -34,6 +38,7 @@ export function LocksToolbar(p: {
         />
       </label>
       {p.releasable !== null && <ReleaseShown matched={p.releasable} busy={p.busy} onClick={p.onBulk} />}
+      {p.releasable !== null && <ReleaseGone gone={p.gone} busy={p.busy} onClick={p.onGone} />}
       <LiveIndicator state={p.live} ago={p.ago} fetching={p.fetching} />
     </div>
   );
@@ -73,6 +78,21 @@ function ReleaseShown({ matched, busy, onClick }: { matched: number; busy: boole
       data-testid="bulk-release"
     >
       Release shown ({Math.min(matched, BULK_LIMIT)})…
+    </button>
+  );
+}
+
+/** "Release all gone": every lock of the selection judged gone, each judged again when released. */
+function ReleaseGone({ gone, busy, onClick }: { gone: number; busy: boolean; onClick: () => void }) {
+  return (
+    <button
+      type="button"
+      disabled={gone === 0 || busy}
+      onClick={onClick}
+      className="rounded-md px-3 py-1 text-sm font-medium text-red-700 ring-1 ring-inset ring-red-300 hover:bg-red-50 disabled:cursor-not-allowed disabled:opacity-50 dark:text-red-300 dark:ring-red-700 dark:hover:bg-red-950"
+      data-testid="release-gone"
+    >
+      Release all gone ({formatCount(gone)})…
     </button>
   );
 }

@@ -5,6 +5,7 @@ import { withLiveHealth } from '@/lib/console/health';
 import { ALL_SOURCES, type SourceOption } from '@/lib/console/queries';
 import { LockTable } from './lock-table';
 import { HealthChips } from './health-chips';
+import { VerdictChips } from './verdict-chips';
 import { EmptyList, listShape } from './empty-list';
 import { LocksNotices } from './locks-notices';
 import { LocksReleaseDialogs } from './locks-release-dialogs';
@@ -27,7 +28,7 @@ interface Props {
 
 export function LocksView({ sources, source, canRelease, unknownSource }: Props) {
   const url = useUrlState();
-  const { health, sort } = url;
+  const { health, verdict, sort } = url;
   const wanted = wantedQuery(url);
   const [topRow, setTopRow] = useState(0);
   const { live, query, more, rows, reload } = useLocksData(source, wanted, topRow);
@@ -51,8 +52,10 @@ export function LocksView({ sources, source, canRelease, unknownSource }: Props)
         text={text}
         onText={setText}
         releasable={canRelease ? (data?.matched ?? 0) : null}
+        gone={data?.verdicts?.gone ?? 0}
         busy={actions.busy}
         onBulk={actions.openBulk}
+        onGone={actions.openGone}
         live={live}
         ago={query.dataUpdatedAt ? Math.max(0, Math.round((localNow - query.dataUpdatedAt) / 1000)) : null}
         fetching={query.isFetching}
@@ -63,6 +66,7 @@ export function LocksView({ sources, source, canRelease, unknownSource }: Props)
         counts={data?.counts}
         onPick={(h) => url.update({ health: h })}
       />
+      <VerdictChips verdict={verdict} counts={data?.verdicts} onPick={(v) => url.update({ verdict: v })} />
       <LocksNotices
         sources={sources}
         where={where}
@@ -73,7 +77,7 @@ export function LocksView({ sources, source, canRelease, unknownSource }: Props)
         notice={notice}
         noticeRef={noticeRef}
         pending={pendingCount}
-        filtered={Boolean(wanted.q || wanted.health)}
+        filtered={Boolean(wanted.q || wanted.health || wanted.verdict)}
         onReload={reload}
       />
       {shape === 'table' ? (
@@ -96,8 +100,10 @@ export function LocksView({ sources, source, canRelease, unknownSource }: Props)
       <LocksReleaseDialogs
         bulk={actions.bulk}
         releasing={actions.releasing}
+        gone={actions.gone && { first: actions.gone, source, query: wanted, where }}
         serverNow={serverNow}
         closeBulk={actions.closeBulk}
+        closeGone={actions.closeGone}
         closeOne={actions.closeOne}
         onDone={close}
       />

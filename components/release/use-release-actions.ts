@@ -1,7 +1,8 @@
 'use client';
 
 // The locks page's releases: a row's dialog opens on the lock as the server reads it now (the row is the index's
-// lean copy, without details or the holder's session), and "Release shown" acts on the server's matched set, capped.
+// lean copy, without details or the holder's session), "Release shown" acts on the server's matched set, capped, and
+// "Release all gone" starts from the first window of the selection's locks judged gone.
 import { useState } from 'react';
 import type { LockInfo } from '@/lib/lock/types';
 import {
@@ -13,10 +14,12 @@ import {
   type LocksQuery,
 } from '@/lib/console/queries';
 import { BULK_LIMIT } from './use-bulk-release';
+import { goneQuery } from './use-release-gone';
 
 export function useReleaseActions(o: { source: string; query: LocksQuery; onStart: () => void }) {
   const [releasing, setReleasing] = useState<LockInfo | null>(null);
   const [bulk, setBulk] = useState<LockInfo[] | null>(null);
+  const [gone, setGone] = useState<LocksData | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -50,13 +53,30 @@ export function useReleaseActions(o: { source: string; query: LocksQuery; onStar
     }
   };
 
+  /** The first window of the selection's locks judged gone (the dialog reads the next ones as it goes). */
+  const openGone = async () => {
+    o.onStart();
+    setError(null);
+    setBusy(true);
+    try {
+      setGone(await apiFetch<LocksData>(`/api/locks?${locksParams(o.source, goneQuery(o.query))}`));
+    } catch (err) {
+      setError(`Could not list the locks judged gone: ${(err as Error).message}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+
   return {
     releasing,
     bulk,
+    gone,
     error,
     busy,
     openOne: (row: LockInfo) => void openOne(row),
     openBulk: () => void openBulk(),
+    openGone: () => void openGone(),
+    closeGone: () => setGone(null),
     closeOne: () => setReleasing(null),
     closeBulk: () => setBulk(null),
   };

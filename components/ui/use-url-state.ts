@@ -4,6 +4,7 @@ import { usePathname, useSearchParams } from 'next/navigation';
 import { useCallback } from 'react';
 import type { LockHealth } from '@/lib/lock/types';
 import { HEALTHS } from '@/lib/console/health';
+import { isVerdict } from '@/lib/lock/verdict/verdict';
 import type { SortKey } from '../locks/lock-table';
 
 const SORT_KEYS: SortKey[] = [
@@ -18,14 +19,16 @@ const SORT_KEYS: SortKey[] = [
   'format',
 ];
 
-/** Source, health chip, filter text and sort live in the address: shareable, and the back button undoes them. */
+/** Source, health and verdict chips, filter text and sort live in the address: shareable, and the back button undoes them. */
 export function useUrlState() {
   const pathname = usePathname();
   const search = useSearchParams();
   const healthParam = search.get('health');
+  const verdictParam = search.get('verdict');
   const sortParam = search.get('sort') as SortKey | null;
   const state = {
     health: healthParam && (HEALTHS as readonly string[]).includes(healthParam) ? (healthParam as LockHealth) : null,
+    verdict: isVerdict(verdictParam) ? verdictParam : null,
     sort: {
       key: sortParam && SORT_KEYS.includes(sortParam) ? sortParam : ('name' as SortKey),
       dir: search.get('dir') === 'desc' ? ('desc' as const) : ('asc' as const),

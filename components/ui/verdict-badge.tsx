@@ -1,7 +1,8 @@
 // The holder's verdict (gone, stalled, alive, unknown) as a small badge, its sentence on hover (lib/lock/verdict).
 import type { LockVerdict, Verdict } from '@/lib/lock/verdict/verdict';
 
-const STYLE: Record<Verdict, string> = {
+/** Each verdict's colours (the row's badge, the list's chips). */
+export const VERDICT_STYLE: Record<Verdict, string> = {
   gone: 'bg-red-100 text-red-900 ring-red-600/30 dark:bg-red-900/40 dark:text-red-200',
   stalled: 'bg-amber-100 text-amber-900 ring-amber-600/30 dark:bg-amber-900/40 dark:text-amber-200',
   alive: 'bg-emerald-100 text-emerald-900 ring-emerald-600/30 dark:bg-emerald-900/40 dark:text-emerald-200',
@@ -14,7 +15,7 @@ export function VerdictBadge({ verdict }: { verdict: LockVerdict | undefined }) 
     <span
       title={verdict.sentence}
       data-verdict={verdict.verdict}
-      className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${STYLE[verdict.verdict]}`}
+      className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${VERDICT_STYLE[verdict.verdict]}`}
     >
       holder {verdict.verdict}
     </span>

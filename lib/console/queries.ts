@@ -3,6 +3,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { ChurnSummary, TrailFault } from '@/lib/console/churn/summary';
 import type { AuditRecord } from '@/lib/lock/audit/record';
 import type { LockHealth, LockInfo } from '@/lib/lock/types';
+import type { Verdict } from '@/lib/lock/verdict/verdict';
 import type { SourceState } from '@/lib/server/listing-status';
 
 /** One source's listing as the server reports it (a type only: lib/server/listing-status.ts has no server code). */
@@ -20,6 +21,8 @@ export interface LocksData {
   matched: number;
   total: number;
   counts: Record<LockHealth, number>;
+  /** Locks by their holder's verdict over the whole selection (judged locks only), as `counts`. */
+  verdicts?: Record<Verdict, number>;
   /** Objects in the source(s) that are not locks (data, unrecognised, audit events). */
   skipped: number;
   nextCursor?: string;
@@ -36,6 +39,7 @@ export interface LocksData {
 export interface LocksQuery {
   q?: string;
   health?: LockHealth;
+  verdict?: Verdict;
   format?: string;
   sort: string;
   order: 'asc' | 'desc';

@@ -1,7 +1,7 @@
 // Console-side lock queries shared by the locks route, the metrics route and server prefetching: every store through
 // its LockStore and the one list cache.
 import 'server-only';
-import type { VerdictCounts } from '@/lib/lock/verdict/verdict';
+import { VERDICTS, zeroVerdicts, type VerdictCounts } from '@/lib/lock/verdict/verdict';
 import { withoutSensitive, type LockView } from '@/lib/lock/store';
 import { ApiError } from './api-error';
 import { partnersOf } from './pairs';
@@ -143,20 +143,22 @@ export async function queryForConsole(
 }
 
 /**
- * The selection's counts and listing progress, from the indexes' running counts (no pass over the rows), or within a
- * scope, counted over the rows inside it (one pass).
+ * The selection's counts (by health and by verdict) and listing progress, from the indexes' running counts (no pass
+ * over the rows), or within a scope, counted over the rows inside it (one pass).
  */
 export function statusOf(selection: { sources: Source[] }, scope?: Scope) {
   let counts = zeroCounts();
+  let verdicts = zeroVerdicts();
   let total = 0;
   const states = selection.sources.map((s) => {
     const w = watcherFor(s);
     total += w.index.size;
     for (const h of HEALTHS) counts[h] += w.index.counts[h];
+    for (const v of VERDICTS) verdicts[v] += w.index.verdicts[v];
     return w.state(s.id);
   });
   if (scope !== undefined) {
-    ({ total, counts } = runQuery(
+    ({ total, counts, verdicts } = runQuery(
       selection.sources.map((s) => ({ ...indexedOf(s), within: withinOf(s, scope) })),
       { sort: 'name', order: 'asc', limit: 0 },
     ));
@@ -166,6 +168,7 @@ export function statusOf(selection: { sources: Source[] }, scope?: Scope) {
     serverTime: states.reduce((t, st) => (st.serverTime > t ? st.serverTime : t), ''),
     total,
     counts,
+    verdicts,
     skipped: states.reduce((n, st) => n + st.skipped, 0),
     complete,
     sources: states,

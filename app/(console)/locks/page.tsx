@@ -49,10 +49,11 @@ export default async function LocksPage({ searchParams }: { searchParams: Promis
       return lockQueryOf({}).query;
     }
   })();
-  // under the key the page asks by (locks-view.tsx: filter, health chip and sort), so the rows are in the HTML
+  // under the key the page asks by (locks-view.tsx: filter, health and verdict chips, sort), so the rows are in the HTML
   const asked = {
     ...(query.q ? { q: query.q } : {}),
     ...(query.health ? { health: query.health } : {}),
+    ...(query.verdict ? { verdict: query.verdict } : {}),
     sort: query.sort,
     order: query.order,
   };

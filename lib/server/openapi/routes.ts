@@ -49,11 +49,11 @@ export const ROUTES: RouteDoc[] = [
   {
     path: '/api/locks',
     method: 'get',
-    summary: `A window of the locks of a source (or all), filtered, sorted and paged, with counts by health. ${SCOPED}`,
+    summary: `A window of the locks of a source (or all), filtered, sorted and paged, with counts by health and by verdict. ${SCOPED}`,
     access: 'viewer',
     query: lockQuerySchema,
     answers: {
-      200: 'The window: locks (each with its address), matched, total, counts, sources, nextCursor.',
+      200: 'The window: locks (each with its address), matched, total, counts, verdicts, sources, nextCursor.',
       ...BAD,
       ...AUTH,
       503: 'Every source failed.',
@@ -88,7 +88,7 @@ export const ROUTES: RouteDoc[] = [
     path: '/api/locks/release-batch',
     method: 'post',
     summary:
-      'Force-release up to 100 locks, one result per lock; 403 before anything when one lies outside the grants.',
+      'Force-release up to 100 locks, one result per lock (each with ifGone: released only if its holder is judged gone then); 403 before anything when one lies outside the grants.',
     access: 'releaser',
     body: releaseBatchBody,
     answers: { 200: '{ released, refused, results }', ...BAD, ...AUTH },
