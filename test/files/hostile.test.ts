@@ -222,8 +222,8 @@ describe('nothing hides', () => {
       expect(await storeOf(dir).inspect(asked), asked).toMatchObject({ releasable: false });
     const ls = await runCli(['ls', `file://${dir}`], {});
     expect(ls.stdout).toMatch(/skipped bad\\xff\\xfeutf\.lock/);
-    const st = await runCli(['status', '--source', `file://${dir}`, 'bad\\xff\\xfeutf.lock'], {});
-    expect(st.code, st.stdout + st.stderr).not.toBe(10);
+    const st = await runCli(['status', `file://${dir}`, 'bad\\xff\\xfeutf.lock'], {});
+    expect([0, 13], st.stdout + st.stderr).toContain(st.code); // held or "not a lock", never free (10) or a usage error
   }, 30_000);
 });
 
@@ -241,32 +241,4 @@ describe.runIf(isRoot && spawnSync('id', ['nobody']).status === 0)('held before 
     expect(fs.lstatSync(target).isFile()).toBe(true);
     void NOBODY;
   });
-});
-
-/** Peak RSS (KB) of `lockboard ls --json` over `n` empty lock files into a reader that pauses every 200 lines. */
-function peakRss(n: number): number {
-  const dir = path.join(os.tmpdir(), `lb-rss-${n}`);
-  if (!fs.existsSync(dir)) {
-    fs.mkdirSync(dir);
-    for (let i = 0; i < n; i++) fs.writeFileSync(`${dir}/l${String(i).padStart(7, '0')}.lock`, '');
-  }
-  const bin = path.join(__dirname, '../../bin/lockboard.mjs');
-  const slow = `import sys,time\nn=0\nfor l in sys.stdin:\n  n+=1\n  n%200==0 and time.sleep(0.01)\nprint(n)`;
-  const out = execFileSync('sh', [
-    '-c',
-    `/usr/bin/time -f %M -o ${dir}.rss node ${bin} ls file://${dir} --json | python3 -c '${slow}'`,
-  ]);
-  expect(Number(out.toString().trim())).toBeGreaterThan(n);
-  return Number(fs.readFileSync(`${dir}.rss`, 'utf8').trim());
-}
-
-// minutes of a loaded machine: run with LOCKBOARD_RSS_TEST=1 (measured for #51: 10 000 → 286 MB, 100 000 → 263 MB;
-// before, 100 000 peaked at 1.71 GB)
-describe.runIf(process.env.LOCKBOARD_RSS_TEST === '1' && fs.existsSync('/usr/bin/time'))('bounded output', () => {
-  it('ls --json into a slow reader: peak RSS flat from 10 000 to 100 000 lock files', () => {
-    const small = peakRss(10_000);
-    const big = peakRss(100_000);
-    console.log(`ls --json | slow reader: peak RSS ${small} KB at 10 000 locks, ${big} KB at 100 000`);
-    expect(big).toBeLessThan(small * 2);
-  }, 600_000);
 });

@@ -18,7 +18,8 @@ function bodies(seeds: string[]): Buffer[] {
     for (let i = 0; i <= s.length; i += Math.max(1, Math.floor(s.length / 16))) {
       out.push(s.subarray(0, i), randomBytes(i));
       const flipped = Buffer.from(s.subarray(0, i));
-      if (i) flipped[Math.floor(Math.random() * i)] ^= 0xff;
+      const j = Math.floor(Math.random() * i);
+      if (i) flipped[j] = flipped[j]! ^ 0xff;
       out.push(flipped);
     }
   return out;
