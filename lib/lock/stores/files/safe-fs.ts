@@ -77,8 +77,8 @@ export function readRegular(p: string, max: number, seen?: fs.BigIntStats): Regu
  * saw, at most `max` bytes), each step a libuv request, so a read that never returns (a hung network file system)
  * leaves the loop free to keep its deadlines.
  */
-export async function readRegularAsync(p: string, max: number): Promise<RegularRead> {
-  const before = await fs.promises.lstat(p, { bigint: true });
+export async function readRegularAsync(p: string, max: number, seen?: fs.BigIntStats): Promise<RegularRead> {
+  const before = seen ?? (await fs.promises.lstat(p, { bigint: true }));
   if (!before.isFile()) return { not: 'regular', stat: before };
   if (before.size > BigInt(max)) return { not: 'large', stat: before };
   let fh: fs.promises.FileHandle;

@@ -81,7 +81,7 @@ export class FilesLockStore implements LockStore {
   }
 
   /** Walks in progress, by the page token that continues each (a page picks up where the last left off). */
-  private readonly walks = new Map<string, Generator<Walked>>();
+  private readonly walks = new Map<string, AsyncGenerator<Walked>>();
 
   /**
    * One page of PAGE_SIZE entries in walk order (issue #51: a listing of 100 000 files is never held whole). The
@@ -98,7 +98,7 @@ export class FilesLockStore implements LockStore {
     let skipped = 0;
     let n = 0;
     let last: string | undefined;
-    for (let r = it.next(); !r.done; r = n >= size ? { done: true, value: undefined } : it.next()) {
+    for (let r = await it.next(); !r.done; r = n >= size ? { done: true, value: undefined } : await it.next()) {
       n++;
       const e = r.value;
       last = 'skipped' in e ? e.skipped : e.name;
@@ -113,11 +113,11 @@ export class FilesLockStore implements LockStore {
     }
     const more = n >= size && last !== undefined;
     if (more) this.walks.set(last!, it);
-    else it.return(undefined);
+    else void it.return(undefined);
     for (const [k, w] of this.walks) {
       if (this.walks.size <= MAX_WALKS) break;
       this.walks.delete(k);
-      w.return(undefined);
+      void w.return(undefined);
     }
     return {
       locks,
@@ -128,11 +128,11 @@ export class FilesLockStore implements LockStore {
     };
   }
 
-  private startWalk(token?: string): Generator<Walked> {
+  private startWalk(token?: string): AsyncGenerator<Walked> {
     const all = walk(this.src.dir, this.src.depth, this.src.audit);
     if (!token) return all;
-    return (function* () {
-      for (const e of all) if (after('skipped' in e ? e.skipped : e.name, token)) yield e;
+    return (async function* () {
+      for await (const e of all) if (after('skipped' in e ? e.skipped : e.name, token)) yield e;
     })();
   }
 
