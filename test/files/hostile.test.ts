@@ -95,7 +95,7 @@ describe.runIf(isRoot)('the trail is Lockboard’s own', () => {
     fs.chmodSync(secret, 0o700);
     fs.writeFileSync(`${secret}/audit.jsonl`, 'untouched\n');
     fs.mkdirSync(`${dir}/.lockboard`); // root's own, as a first release makes it
-    const loop = `while :; do mv ${dir}/.lockboard ${dir}/.away 2>/dev/null && ln -s ${secret} ${dir}/.lockboard; rm -f ${dir}/.lockboard 2>/dev/null; mv ${dir}/.away ${dir}/.lockboard 2>/dev/null; done`;
+    const loop = `while :; do mv ${dir}/.lockboard ${dir}/.away 2>/dev/null && ln -s ${secret} ${dir}/.lockboard; /bin/true; /bin/true; rm -f ${dir}/.lockboard 2>/dev/null; mv ${dir}/.away ${dir}/.lockboard 2>/dev/null; echo >> ${dir}/.swaps; done`;
     const swapper = spawn('runuser', ['-u', 'nobody', '--', 'sh', '-c', loop], { detached: true, stdio: 'ignore' });
     const outcomes: Record<string, number> = {};
     try {
@@ -112,6 +112,7 @@ describe.runIf(isRoot)('the trail is Lockboard’s own', () => {
         outcomes[key] = (outcomes[key] ?? 0) + 1;
       }
       expect(swapper.exitCode).toBeNull(); // it swapped all along
+      expect(fs.readFileSync(`${dir}/.swaps`, 'utf8').length).toBeGreaterThan(40);
     } finally {
       process.kill(-swapper.pid!, 'SIGKILL');
     }
