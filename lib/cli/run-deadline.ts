@@ -37,10 +37,9 @@ export function raceDeadline(
     if (onAbort) waiting.signal.removeEventListener('abort', onAbort);
     if (!fired) return;
     // a lock the overrun acquisition still returns is released, not left to its TTL
-    acquisition.then(
-      (lock) => lock.releaseWith({ outcome: 'error', error: 'acquired after run gave up waiting' }),
-      () => undefined,
-    );
+    acquisition
+      .then((lock) => lock.releaseWith({ outcome: 'error', error: 'acquired after run gave up waiting' }))
+      .catch(() => undefined); // it becomes stale after its TTL
     // whatever read is still pending, the process ends (with the exit code the command returned by then)
     setTimeout(() => process.exit(process.exitCode ?? 1), DEADLINE_GRACE_MS).unref();
   });
