@@ -5,6 +5,7 @@ import { LockAbortError, LockTimeoutError } from '../lock';
 import { acquireOn, isSourceUrl, SOURCE_FORMS, type HeldLock } from '../lock/stores';
 import { escapeText } from '../text/safe-text';
 import { COMMON_HELP, COMMON_OPTIONS, EXIT, EXIT_CODES_HELP, parseDuration, parseFlags, UsageError } from './common';
+import { raceDeadline } from './run-deadline';
 import { resolveTarget } from './target';
 import { operatorEnv } from './sdk-notices';
 import { SOURCE_LINES } from './help-stores';
@@ -82,7 +83,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   const progress = new WaitProgress(name, values.quiet || noWait);
   let lock: HeldLock;
   try {
-    lock = await acquireOn(target.spec, name, {
+    const acquisition = acquireOn(target.spec, name, {
       env: target.env,
       role: 'cli',
       ttlMs,
@@ -93,6 +94,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       onWait: (holder) => progress.update(holder),
       onStoreError: (error, retryInMs) => progress.storageError(error, retryInMs),
     });
+    lock = await raceDeadline(acquisition, name, timeoutMs, waiting);
   } catch (err) {
     progress.done();
     if (err instanceof LockTimeoutError) {

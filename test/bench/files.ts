@@ -91,7 +91,7 @@ export async function benchFiles() {
       fs.writeFileSync(p, '');
       const v = versionOf(identityOf(entryAt(p, 'x.lock')!));
       const t = performance.now();
-      const r = removeIfSame(p, 'x.lock', v, path.join(dir, '.lockboard', 'release'));
+      const r = await removeIfSame(p, 'x.lock', v, path.join(dir, '.lockboard', 'release'));
       latencies.push(performance.now() - t);
       if (r.outcome !== 'released') throw new Error(`release ${i}: ${r.outcome}`);
     }

@@ -1,5 +1,5 @@
 // npm run bench: every benchmark, each printing a table and writing bench-results/<name>.json.
-// Run one with: npm run bench -- scale | scale-console | emulator | lock-core | handover | formats | console | churn | cli-startup | events | s3 | redis | postgres | dynamodb | kubernetes | live | live-soak | ls | files | zookeeper | etcd | truth | faults | untrusted | untrusted-etcd
+// Run one with: npm run bench -- scale | scale-console | emulator | lock-core | handover | formats | console | churn | cli-startup | events | s3 | redis | postgres | dynamodb | kubernetes | live | live-soak | ls | ls-rss | files | zookeeper | etcd | truth | faults | untrusted | untrusted-etcd
 import { benchChurn } from './churn';
 import { benchCliStartup } from './cli-startup';
 import { benchDynamodb } from './dynamodb';
@@ -15,6 +15,7 @@ import { benchLive } from './live';
 import { benchLiveSoak } from './live-soak';
 import { benchLockCore } from './lock-core';
 import { benchLs } from './ls';
+import { benchLsRss } from './ls-rss';
 import { benchPostgres } from './postgres';
 import { benchRedis } from './redis';
 import { benchS3 } from './s3';
@@ -63,6 +64,7 @@ const ALL: Record<string, () => Promise<unknown>> = {
   live: benchLive,
   'live-soak': benchLiveSoak,
   ls: benchLs,
+  'ls-rss': benchLsRss,
   truth: benchTruth,
   faults: benchFaults,
   files: benchFiles,

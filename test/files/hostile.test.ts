@@ -1,7 +1,7 @@
 // A lock directory is hostile ground (#51): an untrusted user (`nobody`) plants links, FIFOs, devices, malformed
 // bodies and names that are not UTF-8 in a directory root's CLI and library read; nothing outside it changes, no read
 // blocks, one bad entry costs that entry only, and nothing hides.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -88,6 +88,43 @@ describe.runIf(isRoot)('the trail is Lockboard’s own', () => {
     expect(fs.existsSync(path.join(dir, name))).toBe(true);
   }, 30_000);
 
+  it('nobody swaps .lockboard for a symlink in a loop during 40 releases: nothing is written outside', async () => {
+    const dir = hostileDir();
+    const secret = fs.mkdtempSync(path.join(os.tmpdir(), 'lb-secret-'));
+    dirs.push(secret);
+    fs.chmodSync(secret, 0o700);
+    fs.writeFileSync(`${secret}/audit.jsonl`, 'untouched\n');
+    fs.mkdirSync(`${dir}/.lockboard`); // root's own, as a first release makes it
+    const loop = `while :; do mv ${dir}/.lockboard ${dir}/.away 2>/dev/null && ln -s ${secret} ${dir}/.lockboard; /bin/true; /bin/true; rm -f ${dir}/.lockboard 2>/dev/null; mv ${dir}/.away ${dir}/.lockboard 2>/dev/null; echo >> ${dir}/.swaps; done`;
+    const swapper = spawn('runuser', ['-u', 'nobody', '--', 'sh', '-c', loop], { detached: true, stdio: 'ignore' });
+    const outcomes: Record<string, number> = {};
+    try {
+      for (let i = 0; i < 40; i++) {
+        const name = `stale-${i}.lock`;
+        fs.writeFileSync(path.join(dir, name), '');
+        const v = (await storeOf(dir).inspect(name))!;
+        const key = await storeOf(dir)
+          .forceRelease({ name, version: v.version, operator: 'o', reason: 't' })
+          .then(
+            (r) => r.outcome,
+            (err: Error) => (err.name === 'UnsafePathError' || /refused/.test(err.message) ? 'refused' : err.message),
+          );
+        outcomes[key] = (outcomes[key] ?? 0) + 1;
+      }
+      expect(swapper.exitCode).toBeNull(); // it swapped all along
+      expect(fs.readFileSync(`${dir}/.swaps`, 'utf8').length).toBeGreaterThan(40);
+    } finally {
+      process.kill(-swapper.pid!, 'SIGKILL');
+    }
+    console.log(`40 releases under a swapping parent: ${JSON.stringify(outcomes)}`);
+    expect(
+      Object.keys(outcomes).every((k) => k === 'released' || k === 'refused'),
+      JSON.stringify(outcomes),
+    ).toBe(true);
+    expect(fs.readdirSync(secret)).toEqual(['audit.jsonl']); // no release guard, claim or trail made there
+    expect(fs.readFileSync(`${secret}/audit.jsonl`, 'utf8')).toBe('untouched\n');
+  }, 120_000);
+
   it('a trail of its own is written and read as before; the record is JSON with the name as data', async () => {
     const dir = hostileDir();
     const { name, version } = await staleLock(dir);
@@ -117,7 +154,7 @@ describe.runIf(isRoot)('no read blocks', () => {
     const dir = hostileDir();
     asNobody(`mkdir ${dir}/job.lockd && mkfifo ${dir}/job.lockd/a.json && ln -s /dev/zero ${dir}/job.lockd/b.json`);
     const g = newGeneration({ dir, job: 'job', owner: 't', ttlMs: 5_000 });
-    expect(tryAcquireGeneration(dir, g)).toBeNull(); // treated as held, never read
+    expect(await tryAcquireGeneration(dir, g)).toBeNull(); // treated as held, never read
     const t0 = Date.now();
     const r = await runCli(['run', '--source', `file://${dir}`, 'job', '--timeout', '3s', '--', 'true'], {});
     expect(Date.now() - t0).toBeLessThan(15_000);
@@ -186,8 +223,8 @@ describe('nothing hides', () => {
       expect(await storeOf(dir).inspect(asked), asked).toMatchObject({ releasable: false });
     const ls = await runCli(['ls', `file://${dir}`], {});
     expect(ls.stdout).toMatch(/skipped bad\\xff\\xfeutf\.lock/);
-    const st = await runCli(['status', '--source', `file://${dir}`, 'bad\\xff\\xfeutf.lock'], {});
-    expect(st.code, st.stdout + st.stderr).not.toBe(10);
+    const st = await runCli(['status', `file://${dir}`, 'bad\\xff\\xfeutf.lock'], {});
+    expect([0, 13], st.stdout + st.stderr).toContain(st.code); // held or "not a lock", never free (10) or a usage error
   }, 30_000);
 });
 
@@ -205,32 +242,4 @@ describe.runIf(isRoot && spawnSync('id', ['nobody']).status === 0)('held before 
     expect(fs.lstatSync(target).isFile()).toBe(true);
     void NOBODY;
   });
-});
-
-/** Peak RSS (KB) of `lockboard ls --json` over `n` empty lock files into a reader that pauses every 200 lines. */
-function peakRss(n: number): number {
-  const dir = path.join(os.tmpdir(), `lb-rss-${n}`);
-  if (!fs.existsSync(dir)) {
-    fs.mkdirSync(dir);
-    for (let i = 0; i < n; i++) fs.writeFileSync(`${dir}/l${String(i).padStart(7, '0')}.lock`, '');
-  }
-  const bin = path.join(__dirname, '../../bin/lockboard.mjs');
-  const slow = `import sys,time\nn=0\nfor l in sys.stdin:\n  n+=1\n  n%200==0 and time.sleep(0.01)\nprint(n)`;
-  const out = execFileSync('sh', [
-    '-c',
-    `/usr/bin/time -f %M -o ${dir}.rss node ${bin} ls file://${dir} --json | python3 -c '${slow}'`,
-  ]);
-  expect(Number(out.toString().trim())).toBeGreaterThan(n);
-  return Number(fs.readFileSync(`${dir}.rss`, 'utf8').trim());
-}
-
-// minutes of a loaded machine: run with LOCKBOARD_RSS_TEST=1 (measured for #51: 10 000 → 286 MB, 100 000 → 263 MB;
-// before, 100 000 peaked at 1.71 GB)
-describe.runIf(process.env.LOCKBOARD_RSS_TEST === '1' && fs.existsSync('/usr/bin/time'))('bounded output', () => {
-  it('ls --json into a slow reader: peak RSS flat from 10 000 to 100 000 lock files', () => {
-    const small = peakRss(10_000);
-    const big = peakRss(100_000);
-    console.log(`ls --json | slow reader: peak RSS ${small} KB at 10 000 locks, ${big} KB at 100 000`);
-    expect(big).toBeLessThan(small * 2);
-  }, 600_000);
 });

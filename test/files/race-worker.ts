@@ -22,7 +22,7 @@ if (mode === 'own') {
   for (let i = 0; i < n; i++) {
     let file: string | null = null;
     while (!file) {
-      file = tryAcquireGeneration(dir, newGeneration({ dir, job: 'job', owner: `p${process.pid}`, ttlMs }));
+      file = await tryAcquireGeneration(dir, newGeneration({ dir, job: 'job', owner: `p${process.pid}`, ttlMs }));
       if (!file) spin(1);
     }
     const t0 = now();
@@ -56,7 +56,7 @@ if (mode === 'own') {
     spin(2);
     out.push(`${t0} ${now()}`);
     if (Math.random() * 100 < crash) fs.appendFileSync(path.join(dir, 'crashed.log'), `${version}\n`);
-    else removeIfSame(lock, 'job.lock', version, path.join(dir, '.lockboard/release'));
+    else await removeIfSame(lock, 'job.lock', version, path.join(dir, '.lockboard/release'));
   }
 } else {
   const end = Date.now() + Number(a);
@@ -76,7 +76,7 @@ if (mode === 'own') {
     for (const v of lines) {
       if (done.has(v)) continue;
       done.add(v);
-      const r = removeIfSame(path.join(dir, 'job.lock'), 'job.lock', v, path.join(dir, '.lockboard/release'));
+      const r = await removeIfSame(path.join(dir, 'job.lock'), 'job.lock', v, path.join(dir, '.lockboard/release'));
       const key = r.outcome === 'changed' && r.side ? 'conflict' : r.outcome;
       outcomes[key] = (outcomes[key] ?? 0) + 1;
     }

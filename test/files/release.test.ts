@@ -14,17 +14,17 @@ describe('remove only the file seen', () => {
   const guard = () => `${dir}/.lockboard/release`;
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it('removes an unchanged file, and answers gone the second time', () => {
+  it('removes an unchanged file, and answers gone the second time', async () => {
     dir = tempDir();
     fs.writeFileSync(lock(), '0\n');
     const v = seen(lock());
-    expect(removeIfSame(lock(), 'job.lock', v, guard()).outcome).toBe('released');
+    expect((await removeIfSame(lock(), 'job.lock', v, guard())).outcome).toBe('released');
     expect(fs.existsSync(lock())).toBe(false);
-    expect(removeIfSame(lock(), 'job.lock', v, guard()).outcome).toBe('gone');
+    expect((await removeIfSame(lock(), 'job.lock', v, guard())).outcome).toBe('gone');
     expect(fs.readdirSync(dir).filter((n) => n !== '.lockboard')).toEqual([]); // no side file left
   });
 
-  it('keeps a successor, even one with the same inode number (ext4 reuses it at once)', () => {
+  it('keeps a successor, even one with the same inode number (ext4 reuses it at once)', async () => {
     dir = tempDir();
     fs.writeFileSync(lock(), '0\n');
     const before = fs.statSync(lock(), { bigint: true });
@@ -32,31 +32,31 @@ describe('remove only the file seen', () => {
     fs.unlinkSync(lock());
     fs.writeFileSync(lock(), '0\n');
     const after = fs.statSync(lock(), { bigint: true });
-    const r = removeIfSame(lock(), 'job.lock', v, guard());
+    const r = await removeIfSame(lock(), 'job.lock', v, guard());
     expect(r.outcome).toBe('changed');
     expect(fs.readFileSync(lock(), 'utf8')).toBe('0\n');
     console.log(`inode reused: ${before.ino === after.ino}`);
   });
 
-  it('a refresh since (new mtime, same file) is refreshed and kept', () => {
+  it('a refresh since (new mtime, same file) is refreshed and kept', async () => {
     dir = tempDir();
     fs.writeFileSync(lock(), '');
     const v = seen(lock());
     const later = new Date(Date.now() + 2_000);
     fs.utimesSync(lock(), later, later);
-    expect(removeIfSame(lock(), 'job.lock', v, guard()).outcome).toBe('refreshed');
+    expect((await removeIfSame(lock(), 'job.lock', v, guard())).outcome).toBe('refreshed');
     expect(fs.existsSync(lock())).toBe(true);
   });
 
-  it('removes an empty lock directory (proper-lockfile) only while it is the one seen', () => {
+  it('removes an empty lock directory (proper-lockfile) only while it is the one seen', async () => {
     dir = tempDir();
     fs.mkdirSync(lock());
     const v = seen(lock());
     fs.writeFileSync(`${lock()}/inside`, 'x');
-    expect(removeIfSame(lock(), 'job.lock', v, guard()).outcome).not.toBe('released'); // its entries changed
+    expect((await removeIfSame(lock(), 'job.lock', v, guard())).outcome).not.toBe('released'); // its entries changed
     expect(fs.existsSync(`${lock()}/inside`)).toBe(true);
     fs.unlinkSync(`${lock()}/inside`);
-    expect(removeIfSame(lock(), 'job.lock', seen(lock()), guard()).outcome).toBe('released');
+    expect((await removeIfSame(lock(), 'job.lock', seen(lock()), guard())).outcome).toBe('released');
     expect(fs.existsSync(lock())).toBe(false);
   });
 });

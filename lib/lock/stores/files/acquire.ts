@@ -39,13 +39,13 @@ export async function acquireFileLock(o: FileAcquireOptions): Promise<FileDirLoc
   const trail = auditDir(o);
   return waitForLock(
     o,
-    () => {
+    async () => {
       const g = newGeneration({ dir: o.dir, job: o.name, owner, purpose: o.purpose, ttlMs });
-      const file = tryAcquireGeneration(o.dir, g);
-      if (!file) return Promise.resolve(null);
+      const file = await tryAcquireGeneration(o.dir, g);
+      if (!file) return null;
       if (trail)
         recordEvent(trail, { event: 'acquired', lock: `${o.name}.lockd`, identity: owner, generation: g.token });
-      return Promise.resolve(new FileDirLock(o.name, file, g.token, ttlMs));
+      return new FileDirLock(o.name, file, g.token, ttlMs);
     },
     async () => (o.holder ? o.holder() : null),
   );

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { readRegular } from './safe-fs';
+import { readRegular, readRegularAsync } from './safe-fs';
 
 export interface Entry {
   /** Relative to the source directory, '/'-separated. */
@@ -47,17 +47,41 @@ export function withBody(e: Entry): Entry | null {
   try {
     if (e.kind === 'symlink') return { ...e, body: Buffer.from(fs.readlinkSync(e.path)) };
     if (e.kind === 'dir') return { ...e, body: Buffer.from(fs.readdirSync(e.path).sort().join('\n')) };
-    if (e.kind !== 'file' || e.stat.size === 0n) return e;
-    if (!worthReading(e.name, e.stat.size)) return { ...e, read: false };
+    if (!needsRead(e)) return needsRead(e) === null ? e : { ...e, read: false };
     // a holder's file: regular only (never a FIFO or device swapped in since the lstat), bounded, never blocking
     const r = readRegular(e.path, MAX_BODY, e.stat);
     return 'body' in r ? { ...e, body: r.body } : { ...e, read: false };
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? '';
-    if (['ENOENT', 'ENOTDIR'].includes(code)) return null;
-    if (code === 'EACCES') return { ...e, read: false };
-    throw err;
+    return unreadable(e, err);
   }
+}
+
+/**
+ * withBody off the event loop for a listing (#51): a file's body is read by libuv requests (safe-fs.ts
+ * readRegularAsync), so a read that never returns holds that entry only; links and directories as withBody reads them.
+ */
+export async function withBodyAsync(e: Entry): Promise<Entry | null> {
+  if (e.kind !== 'file' || !needsRead(e)) return withBody(e);
+  try {
+    const r = await readRegularAsync(e.path, MAX_BODY, e.stat);
+    return 'body' in r ? { ...e, body: r.body } : { ...e, read: false };
+  } catch (err) {
+    return unreadable(e, err);
+  }
+}
+
+/** A regular file with a body worth reading: true; empty or not a file: null; too large to read: false. */
+function needsRead(e: Entry): boolean | null {
+  if (e.kind !== 'file' || e.stat.size === 0n) return null;
+  return worthReading(e.name, e.stat.size);
+}
+
+/** Gone meanwhile: null; not ours to read: unread; anything else is thrown (one entry's reason in a listing). */
+function unreadable(e: Entry, err: unknown): Entry | null {
+  const code = (err as NodeJS.ErrnoException).code ?? '';
+  if (['ENOENT', 'ENOTDIR'].includes(code)) return null;
+  if (code === 'EACCES') return { ...e, read: false };
+  throw err;
 }
 
 export interface Identity {

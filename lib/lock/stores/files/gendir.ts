@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { GEN_SUFFIX, LOCKD_SUFFIX, parseGeneration, type Generation } from './gendir-body';
 import { pidVerdict } from './process';
-import { readRegular } from './safe-fs';
+import { readRegularAsync } from './safe-fs';
 
 const MAX_GENERATION = 64 << 10;
 
@@ -68,13 +68,16 @@ function linkCreate(dir: string, target: string, g: Generation): boolean {
   }
 }
 
-/** Whether a generation file found in someone else's lock directory is past its TTL, or its local holder is dead. */
-function expired(file: string, nowMs: number): fs.BigIntStats | null {
+/**
+ * Whether a generation file found in someone else's lock directory is past its TTL, or its local holder is dead. Read
+ * off the event loop (#51): a read that never returns holds this attempt only, never `run`'s deadline.
+ */
+async function expired(file: string, nowMs: number): Promise<fs.BigIntStats | null> {
   let st: fs.BigIntStats;
   let g: Generation | null;
   try {
-    // a FIFO, device or link planted in the directory is never opened (it would block the loop): read as live
-    const r = readRegular(file, MAX_GENERATION);
+    // a FIFO, device or link planted in the directory is never opened (it would block): read as live
+    const r = await readRegularAsync(file, MAX_GENERATION);
     if (!('body' in r)) return null;
     st = r.stat;
     g = parseGeneration(r.body);
@@ -88,7 +91,7 @@ function expired(file: string, nowMs: number): fs.BigIntStats | null {
 }
 
 /** One attempt: the generation's path when held, else null (someone holds it, or a race was lost: retry later). */
-export function tryAcquireGeneration(dir: string, g: Generation): string | null {
+export async function tryAcquireGeneration(dir: string, g: Generation): Promise<string | null> {
   const L = lockDirOf(dir, g.job);
   const mine = path.join(L, `${g.gen}${GEN_SUFFIX}`);
   let created = false;
@@ -106,35 +109,41 @@ export function tryAcquireGeneration(dir: string, g: Generation): string | null 
     ignore(['ENOENT', 'ENOTEMPTY', 'EEXIST'], () => fs.rmdirSync(L));
     return null;
   }
-  let entries: string[];
+  const entries = await othersEntries(L);
+  if (!entries) return null;
+  let live = false;
+  for (const n of entries) if (!(await removeIfExpired(path.join(L, n)))) live = true;
+  if (!live) ignore(['ENOENT', 'ENOTEMPTY', 'EEXIST'], () => fs.rmdirSync(L));
+  return null;
+}
+
+/** The entries of someone else's lock directory; null (held) when it is gone or is no directory (a link is never followed). */
+async function othersEntries(L: string): Promise<string[] | null> {
   try {
-    entries = fs.readdirSync(L);
+    if (!(await fs.promises.lstat(L)).isDirectory()) return null;
+    return await fs.promises.readdir(L);
   } catch (err) {
     if (code(err) === 'ENOENT' || code(err) === 'ENOTDIR') return null;
     throw err;
   }
-  let live = false;
-  for (const n of entries) {
-    const file = path.join(L, n);
-    const st = expired(file, Date.now());
-    if (!st) {
-      live = true;
-      continue;
+}
+
+/** Removes a generation judged expired, by its unique name, only if it is still that generation: true when gone. */
+async function removeIfExpired(file: string): Promise<boolean> {
+  const st = await expired(file, Date.now());
+  if (!st) return false;
+  // a late refresh keeps it
+  const again = (() => {
+    try {
+      return fs.lstatSync(file, { bigint: true });
+    } catch {
+      return null;
     }
-    // removed by its unique name only if it is still the generation judged expired (a late refresh keeps it)
-    const again = (() => {
-      try {
-        return fs.lstatSync(file, { bigint: true });
-      } catch {
-        return null;
-      }
-    })();
-    if (again && again.ino === st.ino && again.mtimeNs === st.mtimeNs && again.birthtimeNs === st.birthtimeNs)
-      ignore(['ENOENT'], () => fs.unlinkSync(file));
-    else if (again) live = true;
-  }
-  if (!live) ignore(['ENOENT', 'ENOTEMPTY', 'EEXIST'], () => fs.rmdirSync(L));
-  return null;
+  })();
+  if (again && again.ino === st.ino && again.mtimeNs === st.mtimeNs && again.birthtimeNs === st.birthtimeNs)
+    ignore(['ENOENT'], () => fs.unlinkSync(file));
+  else if (again) return false;
+  return true;
 }
 
 /** Refresh by the path (never the fd: an fd refresh succeeds on a removed file): false when the lock was taken. */

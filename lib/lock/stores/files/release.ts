@@ -8,7 +8,7 @@ import path from 'node:path';
 import { newGeneration, releaseGeneration, tryAcquireGeneration } from './gendir';
 import { entryAt, identityOf, sameFile, versionOf } from './entry';
 import { parseVersion } from './version';
-import { ensureOwnDir } from './safe-fs';
+import { holdOwnDir } from './safe-fs';
 
 export type ProtocolResult =
   { outcome: 'released' | 'gone' | 'refreshed' } | { outcome: 'changed'; detail?: string; side?: string };
@@ -28,21 +28,27 @@ export const releaseWindows: { checked?: () => void; displaced?: () => void } = 
  * The protocol, serialised among Lockboard's releases of the same file by its own lock (a generation directory under
  * `guard`): two operators clearing one stale file at once would otherwise let the later one's rename displace the
  * successor the first one let in (6 overlaps in 400 sections measured without it; test/files/race.test.ts).
+ * `guard` is checked once and held open (safe-fs.ts holdOwnDir): the generation is made and removed through its fd,
+ * so a holder who swaps a parent for a symlink meanwhile changes nothing outside (#51).
  */
-export function removeIfSame(p: string, name: string, version: string, guard: string): ProtocolResult {
+export async function removeIfSame(p: string, name: string, version: string, guard: string): Promise<ProtocolResult> {
   const job = `release-${createHash('sha256').update(p).digest('hex').slice(0, 16)}`;
-  ensureOwnDir(path.dirname(guard), 'release guard');
-  ensureOwnDir(guard, 'release guard');
-  const deadline = Date.now() + 2_000;
-  let held: string | null = null;
-  while (!(held = tryAcquireGeneration(guard, newGeneration({ dir: guard, job, owner: 'release', ttlMs: 5_000 })))) {
-    if (Date.now() > deadline) throw new Error(`another release of ${p} has been in progress for 2 s; try again`);
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
-  }
+  const own = holdOwnDir(path.dirname(guard), path.basename(guard), 'release guard');
   try {
-    return removeIfSameNow(p, name, version);
+    const deadline = Date.now() + 2_000;
+    let held: string | null = null;
+    const g = () => newGeneration({ dir: own.at, job, owner: 'release', ttlMs: 5_000 });
+    while (!(held = await tryAcquireGeneration(own.at, g()))) {
+      if (Date.now() > deadline) throw new Error(`another release of ${p} has been in progress for 2 s; try again`);
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    try {
+      return removeIfSameNow(p, name, version);
+    } finally {
+      releaseGeneration(held);
+    }
   } finally {
-    releaseGeneration(held);
+    own.close();
   }
 }
 

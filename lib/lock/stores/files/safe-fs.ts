@@ -72,7 +72,44 @@ export function readRegular(p: string, max: number, seen?: fs.BigIntStats): Regu
   }
 }
 
+/**
+ * readRegular off the event loop: the same checks (lstat first, O_NOFOLLOW | O_NONBLOCK, the fd's inode the one lstat
+ * saw, at most `max` bytes), each step a libuv request, so a read that never returns (a hung network file system)
+ * leaves the loop free to keep its deadlines.
+ */
+export async function readRegularAsync(p: string, max: number, seen?: fs.BigIntStats): Promise<RegularRead> {
+  const before = seen ?? (await fs.promises.lstat(p, { bigint: true }));
+  if (!before.isFile()) return { not: 'regular', stat: before };
+  if (before.size > BigInt(max)) return { not: 'large', stat: before };
+  let fh: fs.promises.FileHandle;
+  try {
+    fh = await fs.promises.open(p, C.O_RDONLY | C.O_NOFOLLOW | C.O_NONBLOCK);
+  } catch (err) {
+    if (code(err) === 'ELOOP') return { not: 'regular' };
+    throw err;
+  }
+  try {
+    const st = await fh.stat({ bigint: true });
+    if (!st.isFile() || st.ino !== before.ino || st.dev !== before.dev) return { not: 'regular', stat: st };
+    const buf = Buffer.alloc(Math.min(max, Number(st.size)) + 1);
+    let n = 0;
+    while (n < buf.length) {
+      const { bytesRead } = await fh.read(buf, n, buf.length - n, n);
+      if (bytesRead === 0) break;
+      n += bytesRead;
+    }
+    if (n > max) return { not: 'large', stat: st };
+    return { body: buf.subarray(0, n), stat: st };
+  } finally {
+    await fh.close();
+  }
+}
+
 const uid = () => process.getuid?.() ?? -1;
+
+/** `name` inside the directory open as `fd`: through the fd on Linux (no path is resolved again), else by path. */
+const under = (fd: number, dir: string, name: string) =>
+  fs.existsSync(`/proc/self/fd/${fd}`) ? `/proc/self/fd/${fd}/${name}` : path.join(dir, name);
 
 /** Why a path of Lockboard's own is refused, or undefined when it is ours: the owner and mode rule. */
 function notOurs(what: string, p: string, st: fs.Stats, want: 'file' | 'dir'): string | undefined {
@@ -99,29 +136,72 @@ const fixFor = (dir: string) =>
  */
 export function openOwnDir(dir: string, what: string): number {
   fs.mkdirSync(path.dirname(dir), { recursive: true });
+  return openChecked(dir, dir, what);
+}
+
+/**
+ * `name` inside the directory of ours open as `parentFd` (at `parentPath`), created 0755 if missing and opened as
+ * openOwnDir does, resolved through the parent's fd (no path above it is resolved again): returns the open fd.
+ */
+export function openOwnSubdir(parentFd: number, parentPath: string, name: string, what: string): number {
+  return openChecked(under(parentFd, parentPath, name), path.join(parentPath, name), what);
+}
+
+/**
+ * mkdir `at` (shown as `shown`), lstat it, open it O_DIRECTORY | O_NOFOLLOW and check the open fd: the inode lstat
+ * saw, a directory owned by the current user, not group/other-writable. Anything else is refused (UnsafePathError).
+ */
+function openChecked(at: string, shown: string, what: string): number {
   try {
-    fs.mkdirSync(dir, { mode: 0o755 });
+    fs.mkdirSync(at, { mode: 0o755 });
   } catch (err) {
     if (code(err) !== 'EEXIST') throw err;
   }
-  const st = fs.lstatSync(dir);
-  if (st.isSymbolicLink()) refuse(what, `${dir} is a symbolic link to ${safeReadlink(dir)}`, fixFor(dir));
-  const why = notOurs(what, dir, st, 'dir');
-  if (why) refuse(what, why, fixFor(dir));
+  const st = fs.lstatSync(at);
+  if (st.isSymbolicLink()) refuse(what, `${shown} is a symbolic link to ${safeReadlink(at)}`, fixFor(shown));
+  const why = notOurs(what, shown, st, 'dir');
+  if (why) refuse(what, why, fixFor(shown));
   let fd: number;
   try {
-    fd = fs.openSync(dir, C.O_RDONLY | C.O_DIRECTORY | C.O_NOFOLLOW | C.O_NONBLOCK);
+    fd = fs.openSync(at, C.O_RDONLY | C.O_DIRECTORY | C.O_NOFOLLOW | C.O_NONBLOCK);
   } catch (err) {
     if (['ELOOP', 'ENOTDIR'].includes(code(err)))
-      refuse(what, `${dir} changed into a link as it was opened`, fixFor(dir));
+      refuse(what, `${shown} changed into a link as it was opened`, fixFor(shown));
     throw err;
   }
-  const again = notOurs(what, dir, fs.fstatSync(fd), 'dir');
+  const opened = fs.fstatSync(fd);
+  const again =
+    opened.dev !== st.dev || opened.ino !== st.ino
+      ? `${shown} was replaced by another directory as it was opened`
+      : notOurs(what, shown, opened, 'dir');
   if (again) {
     fs.closeSync(fd);
-    refuse(what, again, fixFor(dir));
+    refuse(what, again, fixFor(shown));
   }
   return fd;
+}
+
+/**
+ * A directory of Lockboard's own held open for a while (the release guard): `at` names it through its fd on Linux
+ * (`/proc/self/fd/N`, never the path again), so files made under `at` land in the directory that was checked.
+ */
+export interface OwnDir {
+  fd: number;
+  at: string;
+  close(): void;
+}
+
+/** Opens `parent/name` as openOwnSubdir does, `parent` first as openOwnDir does, and keeps the child open. */
+export function holdOwnDir(parent: string, name: string, what: string): OwnDir {
+  const pfd = openOwnDir(parent, what);
+  let fd: number;
+  try {
+    fd = openOwnSubdir(pfd, parent, name, what);
+  } finally {
+    fs.closeSync(pfd);
+  }
+  const viaFd = `/proc/self/fd/${fd}`;
+  return { fd, at: fs.existsSync(viaFd) ? viaFd : path.join(parent, name), close: () => fs.closeSync(fd) };
 }
 
 function safeReadlink(p: string): string {
@@ -130,15 +210,6 @@ function safeReadlink(p: string): string {
   } catch {
     return 'somewhere';
   }
-}
-
-/** `name` inside the directory open as `fd`: through the fd on Linux (no path is resolved again), else by path. */
-const under = (fd: number, dir: string, name: string) =>
-  fs.existsSync(`/proc/self/fd/${fd}`) ? `/proc/self/fd/${fd}/${name}` : path.join(dir, name);
-
-/** Makes sure `dir` is a directory of Lockboard's own (see openOwnDir); throws UnsafePathError otherwise. */
-export function ensureOwnDir(dir: string, what: string): void {
-  fs.closeSync(openOwnDir(dir, what));
 }
 
 /** Appends `text` to `dir/name` in one write, creating it 0644: refused unless a regular file of ours. */

@@ -17,7 +17,7 @@ import { scanHolders, withLockTable, type HolderScan } from './proc';
 import { thisHost } from './process';
 import type { Context, Reading } from './reading';
 import { removeIfSame } from './release';
-import { ensureOwnDir } from './safe-fs';
+import { holdOwnDir } from './safe-fs';
 import type { FilesSource } from './source';
 import { filesView } from './view';
 import { filesTerms } from './words';
@@ -81,7 +81,7 @@ export class FilesLockStore implements LockStore {
   }
 
   /** Walks in progress, by the page token that continues each (a page picks up where the last left off). */
-  private readonly walks = new Map<string, Generator<Walked>>();
+  private readonly walks = new Map<string, AsyncGenerator<Walked>>();
 
   /**
    * One page of PAGE_SIZE entries in walk order (issue #51: a listing of 100 000 files is never held whole). The
@@ -98,7 +98,7 @@ export class FilesLockStore implements LockStore {
     let skipped = 0;
     let n = 0;
     let last: string | undefined;
-    for (let r = it.next(); !r.done; r = n >= size ? { done: true, value: undefined } : it.next()) {
+    for (let r = await it.next(); !r.done; r = n >= size ? { done: true, value: undefined } : await it.next()) {
       n++;
       const e = r.value;
       last = 'skipped' in e ? e.skipped : e.name;
@@ -113,11 +113,11 @@ export class FilesLockStore implements LockStore {
     }
     const more = n >= size && last !== undefined;
     if (more) this.walks.set(last!, it);
-    else it.return(undefined);
+    else void it.return(undefined);
     for (const [k, w] of this.walks) {
       if (this.walks.size <= MAX_WALKS) break;
       this.walks.delete(k);
-      w.return(undefined);
+      void w.return(undefined);
     }
     return {
       locks,
@@ -128,11 +128,11 @@ export class FilesLockStore implements LockStore {
     };
   }
 
-  private startWalk(token?: string): Generator<Walked> {
+  private startWalk(token?: string): AsyncGenerator<Walked> {
     const all = walk(this.src.dir, this.src.depth, this.src.audit);
     if (!token) return all;
-    return (function* () {
-      for (const e of all) if (after('skipped' in e ? e.skipped : e.name, token)) yield e;
+    return (async function* () {
+      for await (const e of all) if (after('skipped' in e ? e.skipped : e.name, token)) yield e;
     })();
   }
 
@@ -180,17 +180,18 @@ export class FilesLockStore implements LockStore {
 
   /** A create-only marker beside the trail (O_EXCL): true for the one that created it. */
   async claim(key: string): Promise<boolean> {
-    const dir = path.join(this.src.audit, 'claims');
-    // beside the trail, so as hostile as it (#51): only in directories of Lockboard's own, never through a link
-    ensureOwnDir(this.src.audit, 'claims');
-    ensureOwnDir(dir, 'claims');
+    // beside the trail, so as hostile as it (#51): only in directories of Lockboard's own, never through a link,
+    // the marker made through the checked directory's fd (never its path again)
+    const dir = holdOwnDir(this.src.audit, 'claims', 'claims');
     try {
       const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
-      fs.closeSync(fs.openSync(path.join(dir, key), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644));
+      fs.closeSync(fs.openSync(path.join(dir.at, key), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644));
       return true;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
       throw err;
+    } finally {
+      dir.close();
     }
   }
 
@@ -239,7 +240,7 @@ export class FilesLockStore implements LockStore {
         fields.detail = detail; // recorded with the outcome
         return { outcome: 'refreshed', current: before };
       }
-      const r = removeIfSame(target, member?.name ?? o.name, o.version, `${this.src.audit}/release`);
+      const r = await removeIfSame(target, member?.name ?? o.name, o.version, `${this.src.audit}/release`);
       if (r.outcome === 'changed' && r.detail) fields.detail = detail = r.detail;
       if (r.outcome === 'changed' && r.side) fields.side = r.side; // where the displaced successor's file was kept
       if (r.outcome === 'released' && member) removeEmptyDir(`${this.src.dir}/${o.name}`);

@@ -4,7 +4,7 @@
 // with its reason and its escaped bytes (issue #51: nothing hides), never dropped silently.
 import fs from 'node:fs';
 import path from 'node:path';
-import { withBody, type Entry } from './entry';
+import { withBodyAsync, type Entry } from './entry';
 import { LOCKD_SUFFIX } from './gendir-body';
 import { SIDE_MARK } from './release';
 
@@ -62,7 +62,7 @@ export function after(name: string, token: string): boolean {
   return a.length > b.length;
 }
 
-export function* walk(root: string, depth: number, skip: string, rel = ''): Generator<Walked> {
+export async function* walk(root: string, depth: number, skip: string, rel = ''): AsyncGenerator<Walked> {
   const dir = rel ? path.join(root, rel) : root;
   const names = namesOf(dir, rel);
   if (!names) return;
@@ -94,10 +94,10 @@ export function* walk(root: string, depth: number, skip: string, rel = ''): Gene
   }
 }
 
-/** One entry with its body: an error reading it costs that entry only (skipped, with the reason). */
-function* bodyOf(e: Entry): Generator<Walked> {
+/** One entry with its body, read off the loop: an error reading it costs that entry only (skipped, with the reason). */
+async function* bodyOf(e: Entry): AsyncGenerator<Walked> {
   try {
-    const read = withBody(e);
+    const read = await withBodyAsync(e);
     if (read) yield read;
   } catch (err) {
     yield { skipped: e.name, why: `${e.name}: ${(err as Error).message}` };

@@ -1,14 +1,20 @@
 // The one place the Redis store talks to Redis: raw commands through a node-redis client or cluster (the caller's),
 // SCAN over every master (never KEYS), and the server's clock from TIME. Commands issued together are pipelined by
 // node-redis (one round trip per batch). A failed connection is reported in Redis's words (unreachable.ts).
+import { namesOf } from './byte-keys';
 import { redisUnreachable } from './unreachable';
+
+/** A command's argument: text, or a key's exact bytes (byte-keys.ts). */
+export type RedisArg = string | Buffer;
+/** node-redis's RESP type mapping for bulk strings (RESP_TYPES.BLOB_STRING, `$`): as Buffers, the key's bytes. */
+const AS_BYTES = { typeMapping: { 36: Buffer } };
 
 /** A node-redis client (`createClient`) or cluster (`createCluster`), as far as Lockboard uses them. */
 export interface RedisClientLike {
   sendCommand(...args: never[]): Promise<unknown>;
 }
 
-type Node = { sendCommand(args: string[], options?: object): Promise<unknown> };
+type Node = { sendCommand(args: RedisArg[], options?: object): Promise<unknown> };
 
 /**
  * node-redis gives every command its own 5 s timer (an AbortSignal.timeout, alive 5 s whatever the reply): a listing
@@ -32,11 +38,11 @@ function withDeadline<T>(sent: Promise<T>, ms: number, source: string | undefine
 
 interface ClusterLike {
   masters: unknown[];
-  nodeClient(node: unknown): Promise<{ sendCommand(args: string[]): Promise<unknown> }>;
+  nodeClient(node: unknown): Promise<Node>;
   sendCommand(
-    firstKey: string | undefined,
+    firstKey: RedisArg | undefined,
     isReadonly: boolean | undefined,
-    args: string[],
+    args: RedisArg[],
     options?: object,
   ): Promise<unknown>;
 }
@@ -70,7 +76,7 @@ export class RedisConn {
   }
 
   /** One command; on a cluster it goes to the master of `key`. `untimed`: no timer of its own (a batch's, instead). */
-  cmd(key: string | undefined, args: string[], untimed?: boolean): Promise<unknown> {
+  cmd(key: RedisArg | undefined, args: RedisArg[], untimed?: boolean): Promise<unknown> {
     this.roundTrips++;
     const o = untimed ? UNTIMED : undefined;
     if (this.isCluster)
@@ -82,7 +88,7 @@ export class RedisConn {
    * Commands sent together (node-redis writes them in one go): one round trip per node. With `onError`, a command's
    * error reply (e.g. WRONGTYPE) becomes its result instead of failing the batch.
    */
-  pipeline(commands: [key: string, args: string[]][], onError?: (err: unknown) => unknown): Promise<unknown[]> {
+  pipeline(commands: [key: RedisArg, args: RedisArg[]][], onError?: (err: unknown) => unknown): Promise<unknown[]> {
     if (commands.length === 0) return Promise.resolve([]);
     const sent = Promise.all(
       commands.map(([key, args]) => (onError ? this.cmd(key, args, true).catch(onError) : this.cmd(key, args, true))),
@@ -99,32 +105,34 @@ export class RedisConn {
           return (await this.send(() => Promise.all(cluster.masters.map((m) => cluster.nodeClient(m))))) as Node[];
         })()
       : [this.client as unknown as Node];
-    return nodes.map((n) => ({ sendCommand: (args: string[]) => this.send(() => n.sendCommand(args)) }));
+    return nodes.map((n) => ({ sendCommand: (args, options) => this.send(() => n.sendCommand(args, options)) }));
   }
 
   /**
    * One page of a SCAN over every master: SCAN calls of `count` from `token` (master index and cursor) until `budget`
-   * keys are in hand or the walk ends. Resolves to the keys (SCAN may repeat one) and the next token (none: done).
+   * keys are in hand or the walk ends. Resolves to the keys' names (SCAN may repeat one; keys read as bytes, a name
+   * escaped where they are not UTF-8, with those bytes in `bytes`) and the next token (none: done).
    */
   async scanPage(
     match: string,
     token: string | undefined,
     o: { count: number; budget: number },
-  ): Promise<{ keys: string[]; next?: string }> {
+  ): Promise<{ keys: string[]; bytes: Map<string, Buffer>; next?: string }> {
     const nodes = await this.scanNodes();
     const [at, from] = parseScanToken(token, nodes.length);
     let node = at;
     let cursor = from;
-    const keys: string[] = [];
-    while (node < nodes.length && keys.length < o.budget) {
+    const raw: Buffer[] = [];
+    while (node < nodes.length && raw.length < o.budget) {
       this.roundTrips++;
       const args = ['SCAN', cursor, 'MATCH', match, 'COUNT', String(o.count)];
-      const [next, batch] = (await nodes[node]!.sendCommand(args)) as [string, string[]];
-      for (const k of batch) keys.push(String(k));
+      const [next, batch] = (await nodes[node]!.sendCommand(args, AS_BYTES)) as [Buffer, Buffer[]];
+      for (const k of batch) raw.push(Buffer.isBuffer(k) ? k : Buffer.from(String(k)));
       cursor = String(next);
       if (cursor === '0') node++;
     }
-    return node < nodes.length ? { keys, next: `${node}:${cursor}` } : { keys };
+    const { names: keys, bytes } = namesOf(raw);
+    return node < nodes.length ? { keys, bytes, next: `${node}:${cursor}` } : { keys, bytes };
   }
 
   /** The number of keys in the database (DBSIZE, summed over masters): the estimate a listing's progress shows. */

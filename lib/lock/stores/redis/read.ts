@@ -3,7 +3,7 @@
 // limit is the one Cloud Storage bodies have (MAX_BODY_BYTES, 64 KiB): no lock value comes near it.
 import { MAX_BODY_BYTES } from '../../objects/formats/types';
 import { hashOf } from './audit';
-import type { RedisConn } from './conn';
+import type { RedisArg, RedisConn } from './conn';
 import type { RedisKeyRead } from './formats';
 
 const WRONG = Symbol('not a string');
@@ -56,13 +56,20 @@ export async function readBatch(conn: RedisConn, keys: string[]): Promise<(Redis
   });
 }
 
-/** One key for `inspect`: its type, TTL and size first; its value only when within the limit. */
-export async function readOne(conn: RedisConn, key: string): Promise<RedisKeyRead | OversizedKey | null> {
+/**
+ * One key for `inspect`: its type, TTL and size first; its value only when within the limit. `arg` is the key as
+ * sent (its exact bytes where the name `key` is escaped: byte-keys.ts).
+ */
+export async function readOne(
+  conn: RedisConn,
+  key: string,
+  arg: RedisArg = key,
+): Promise<RedisKeyRead | OversizedKey | null> {
   const [type, pttl, length] = await conn.pipeline(
     [
-      [key, ['TYPE', key]],
-      [key, ['PTTL', key]],
-      [key, ['STRLEN', key]],
+      [arg, ['TYPE', arg]],
+      [arg, ['PTTL', arg]],
+      [arg, ['STRLEN', arg]],
     ],
     () => null,
   );
@@ -71,17 +78,17 @@ export async function readOne(conn: RedisConn, key: string): Promise<RedisKeyRea
   if (meta.type === 'string') {
     const size = Number(length);
     if (size > MAX_BODY_BYTES) return { ...meta, size };
-    return { ...meta, value: String((await conn.cmd(key, ['GET', key])) ?? '') };
+    return { ...meta, value: String((await conn.cmd(arg, ['GET', arg])) ?? '') };
   }
   if (meta.type !== 'hash') return { ...meta, size: 0 };
-  if ((await boundedHashes(conn, [key])).length === 0) return { ...meta, size: MAX_BODY_BYTES + 1 };
-  return { ...meta, hash: hashOf(await conn.cmd(key, ['HGETALL', key])) };
+  if ((await boundedHashes(conn, [arg])).length === 0) return { ...meta, size: MAX_BODY_BYTES + 1 };
+  return { ...meta, hash: hashOf(await conn.cmd(arg, ['HGETALL', arg])) };
 }
 
 /** The hashes small enough to read: few fields, and (where the server answers MEMORY USAGE) few bytes. */
-async function boundedHashes(conn: RedisConn, keys: string[]): Promise<string[]> {
+async function boundedHashes<K extends RedisArg>(conn: RedisConn, keys: K[]): Promise<K[]> {
   const sizes = await conn.pipeline(
-    keys.flatMap((k): [string, string[]][] => [
+    keys.flatMap((k): [RedisArg, RedisArg[]][] => [
       [k, ['HLEN', k]],
       [k, ['MEMORY', 'USAGE', k]],
     ]),

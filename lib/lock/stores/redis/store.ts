@@ -12,16 +12,19 @@ import { isCompanionKey, readRedisKey, type RedisKeyRead, type RedisReading } fr
 import { auditWords, readEvents, recordEvent } from './audit';
 import { claimInRedis } from './claim';
 import { isOversized, readBatch, readOne } from './read';
+import { keyBytes } from './byte-keys';
 import { MAX_BODY_BYTES } from '../../objects/formats/types';
 import { releaseScript } from './release';
 import { REDIS_VERSION } from './version';
 import { redisTerms } from './words';
 import { redisView } from './view';
 
-/** What a key's bytes that are not valid UTF-8 become in the client's text (U+FFFD). */
+/** What a key's bytes that are not valid UTF-8 become in a client's text (U+FFFD): a name asked that way. */
 const LOSSY = '\uFFFD';
 const lossyWhy = (key: string) =>
-  `key ${JSON.stringify(key)}: its name is not valid UTF-8 (\uFFFD marks the bytes), so Lockboard cannot read it by name; look with redis-cli --scan and remove it there if it is stale`;
+  `key ${JSON.stringify(key)}: a name with \uFFFD in place of bytes that are not UTF-8 names no key; Lockboard lists such keys escaped (\\xNN for each such byte): ask for that name`;
+/** Keys whose names are not UTF-8 read one by one per page (each by its bytes); past this, counted with the reason. */
+const MAX_BYTE_KEYS = 200;
 
 export interface RedisStoreOptions {
   client: RedisClientLike;
@@ -82,13 +85,17 @@ export class RedisLockStore implements LockStore {
   async list(pageToken?: string): Promise<StorePage> {
     const now = await this.conn.time();
     const page = await this.conn.scanPage(this.o.match ?? '*', pageToken, { count: 1000, budget: PAGE_KEYS });
-    // a key whose bytes are not UTF-8 arrives with U+FFFD in place of them and cannot be read back by that string:
-    // counted with the reason, never dropped silently (issue #51)
-    const lossy = [...new Set(page.keys)].filter((k) => k.includes(LOSSY));
-    const keys = [...new Set(page.keys)].filter((k) => k !== this.stream && !k.includes(LOSSY));
-    const locks: LockView[] = [];
-    let skipped = lossy.length;
-    const skippedWhy = lossy.slice(0, 20).map(lossyWhy);
+    // a key whose bytes are not UTF-8 is listed by its escaped name and read by its bytes (byte-keys.ts, #51)
+    const unique = [...new Set(page.keys)];
+    const keys = unique.filter((k) => k !== this.stream && !page.bytes.has(k));
+    const bytes = await this.byteKeys(
+      unique.filter((k) => page.bytes.has(k)),
+      page.bytes,
+      now,
+    );
+    const locks: LockView[] = bytes.locks;
+    let skipped = bytes.skipped;
+    const skippedWhy = bytes.why;
     if (!pageToken) this.firstSeen.newPass();
     for (let i = 0; i < keys.length; i += BATCH) {
       const batch = keys.slice(i, i + BATCH).filter((k) => !isCompanionKey(k));
@@ -116,13 +123,41 @@ export class RedisLockStore implements LockStore {
     };
   }
 
+  /**
+   * Keys whose names are not UTF-8, each read by its exact bytes (at most MAX_BYTE_KEYS a page): the locks among
+   * them, and the others counted as skipped (with the reason where they were not read).
+   */
+  private async byteKeys(names: string[], bytes: Map<string, Buffer>, now: number) {
+    const read = names.slice(0, MAX_BYTE_KEYS);
+    const why = names
+      .slice(MAX_BYTE_KEYS, MAX_BYTE_KEYS + 20)
+      .map(
+        (n) =>
+          `key ${n}: its name is not UTF-8 and more than ${MAX_BYTE_KEYS} such keys are in this page: ask for it by name`,
+      );
+    const locks: LockView[] = [];
+    const reads = await Promise.all(read.map((n) => readOne(this.conn, n, bytes.get(n)!)));
+    for (const k of reads) {
+      const reading = k && !isOversized(k) && k.pttl !== -2 ? readRedisKey(k) : null;
+      if (reading) locks.push(this.view(reading, k as RedisKeyRead, now));
+    }
+    return { locks, skipped: names.length - locks.length, why };
+  }
+
+  /** The key by its name; an escaped name that names no key as text is read by the bytes it stands for. */
+  private async readNamed(name: string) {
+    const read = await readOne(this.conn, name);
+    const bytes = keyBytes(name);
+    return read || !bytes ? read : readOne(this.conn, name, bytes);
+  }
+
   async inspect(name: string): Promise<LockView | null> {
     const now = await this.conn.time();
     const sujLocked = `${name}:LOCKED`;
-    const read = await readOne(this.conn, name);
+    const read = await this.readNamed(name);
     const reading = read && !isOversized(read) ? readRedisKey(read) : null;
     if (reading) return this.view(reading, read as RedisKeyRead, now);
-    const suj = await readOne(this.conn, sujLocked);
+    const suj = await this.readNamed(sujLocked);
     const sujReading = suj && !isOversized(suj) ? readRedisKey(suj) : null;
     if (sujReading) return this.view(sujReading, suj as RedisKeyRead, now);
     if (!read && name.includes(LOSSY)) return notALockView({ ...this.notALock(name, now), what: lossyWhy(name) }); // maybe there: never "free"
@@ -139,8 +174,13 @@ export class RedisLockStore implements LockStore {
 
   /** The format's compare-and-delete: one round trip. */
   private async compareAndDelete(n: string, version: string, format: string) {
-    const [script, keys] = releaseScript(n, format);
-    const result = Number(await this.conn.cmd(n, ['EVAL', script, String(keys.length), ...keys, version.slice(0, 16)]));
+    const [script, names] = releaseScript(n, format);
+    // an escaped name that names no key as text: the script's keys are the exact bytes it stands for
+    const asBytes = keyBytes(n) !== null && Number(await this.conn.cmd(n, ['EXISTS', n])) === 0;
+    const keys = asBytes ? names.map((k) => keyBytes(k) ?? k) : names;
+    const result = Number(
+      await this.conn.cmd(keys[0], ['EVAL', script, String(keys.length), ...keys, version.slice(0, 16)]),
+    );
     const outcome = result === 1 ? 'released' : result === -1 ? 'gone' : 'changed';
     return { outcome, current: outcome === 'released' ? null : await this.inspect(n) } as const;
   }
