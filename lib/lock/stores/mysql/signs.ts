@@ -2,6 +2,7 @@
 // Time and State from the process list the listing already reads (connected → alive, never "working"; Killed → gone;
 // asleep past a threshold → stalled, waiting for its client). A lock table's row: by its tool's own rule, on the
 // server's clock (ShedLock's lock_until, Laravel's expiration); Liquibase has no heartbeat, so its row is unknown.
+import { ago, liquibaseSign, untilSign } from '../../verdict/row-rules';
 import type { HolderSign } from '../../verdict/verdict';
 import type { Connection } from './sessions';
 import type { TableRow } from './table-rows';
@@ -11,9 +12,6 @@ import type { MysqlLockTable } from './tables';
 export const IDLE_STALLED_MS = 5 * 60_000;
 
 const PROCESSLIST = 'information_schema.PROCESSLIST';
-
-export const ago = (ms: number) =>
-  ms >= 120_000 ? `${Math.round(ms / 60_000)} min` : `${Math.max(0, Math.round(ms / 1000))} s`;
 
 const connectionFact = (h: Connection) =>
   `connection ${h.id} (${h.user}@${h.host}): Command ${h.command}, Time ${h.time} s, State ${h.state || '—'}${
@@ -41,47 +39,23 @@ export function namedSign(h: Connection, nowMs: number, idleStalledMs = IDLE_STA
 
 /** The sign of a lock table's row by its tool's own rule, at `nowMs` on the server's clock. */
 export function rowSign(t: MysqlLockTable, r: TableRow, nowMs: number): HolderSign {
-  const at = new Date(nowMs).toISOString();
-  const from = `${t.table} (row ${r.key})`;
-  const sign = (points: HolderSign['points'], says: string, fact: string): HolderSign => ({
-    points,
-    says,
-    fact,
-    from,
-    at,
-  });
-  const by = r.owner ? ` by ${r.owner}` : '';
-  if (t.kind === 'liquibase') {
-    const granted = r.acquiredAtMs === undefined ? 'at an unknown time' : `${ago(nowMs - r.acquiredAtMs)} ago`;
-    return sign(
-      'unknown',
-      `Liquibase has no heartbeat: the changelog lock was granted ${granted}${by}; whether that LOCKEDBY host still runs its Liquibase process would settle it`,
-      `LOCKED = 1, LOCKGRANTED ${r.acquiredAtMs === undefined ? 'null' : new Date(r.acquiredAtMs).toISOString()}, LOCKEDBY ${r.owner ?? 'null'}`,
-    );
-  }
+  const read = { from: `${t.table} (row ${r.key})`, nowMs, ...(r.owner ? { owner: r.owner } : {}) };
+  if (t.kind === 'liquibase')
+    return liquibaseSign({ ...read, ...(r.acquiredAtMs !== undefined ? { grantedMs: r.acquiredAtMs } : {}) });
   if (t.kind === 'quartz')
-    return sign(
-      'unknown',
-      'Quartz shows no holder in this row: the schedulers’ check-ins (QRTZ_SCHEDULER_STATE) would settle it',
-      'a QRTZ_LOCKS row',
-    );
-  return untilSign(t.kind === 'shedlock' ? 'ShedLock' : 'Laravel', r, nowMs, sign);
-}
-
-type Sign = (points: HolderSign['points'], says: string, fact: string) => HolderSign;
-
-/** ShedLock and Laravel: held until the row's own end, with no heartbeat before it. */
-function untilSign(tool: string, r: TableRow, nowMs: number, sign: Sign): HolderSign {
-  const until = r.untilMs ?? nowMs;
-  const column = tool === 'ShedLock' ? 'lock_until' : 'expiration';
-  const fact = `${column} ${new Date(until).toISOString()}${r.owner ? `, owner ${r.owner}` : ''}`;
-  if (!r.held || until <= nowMs)
-    return sign('gone', `its ${column} passed ${ago(nowMs - until)} ago: by ${tool}’s own rule the lock is free`, fact);
-  return sign(
-    'unknown',
-    `${tool} writes no heartbeat: the row holds until its ${column} (in ${ago(until - nowMs)}) by its own rule; whether ${
-      r.owner ? `its owner ${r.owner}` : 'its owner'
-    } still runs would settle it sooner`,
-    fact,
-  );
+    return {
+      points: 'unknown',
+      says: 'Quartz shows no holder in this row: the schedulers’ check-ins (QRTZ_SCHEDULER_STATE) would settle it',
+      fact: 'a QRTZ_LOCKS row',
+      from: read.from,
+      at: new Date(nowMs).toISOString(),
+    };
+  const shedlock = t.kind === 'shedlock';
+  const untilMs = r.held ? (r.untilMs ?? nowMs) : Math.min(r.untilMs ?? nowMs, nowMs);
+  return untilSign({
+    ...read,
+    tool: shedlock ? 'ShedLock' : 'Laravel',
+    column: shedlock ? 'lock_until' : 'expiration',
+    untilMs,
+  });
 }
