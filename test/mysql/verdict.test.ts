@@ -6,6 +6,7 @@ import type { Connection } from 'mysql2/promise';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asDb, MysqlLockStore } from '@/lib/lock/stores/mysql';
+import { namedSign } from '@/lib/lock/stores/mysql/signs';
 import { judgedStore } from '@/lib/lock/verdict/judged-store';
 import { verdictOf, type LockVerdict } from '@/lib/lock/verdict/verdict';
 import { startMariadb, type TestMariadb } from '../helpers/mariadb';
@@ -101,6 +102,24 @@ describe('named lock holders judged from their connections', () => {
     expect(v.sentence).toMatch(/is hidden from this user: grant it PROCESS/);
     c.destroy();
   }, 60_000);
+
+  it('judges a holder the process list shows as Killed gone (as MariaDB shows it while it rolls back)', () => {
+    // a process-list row as read; a real KILL ends a lock holder too fast to catch in this state on a test server
+    const killed = {
+      id: '42',
+      user: 'app',
+      host: '10.0.0.7:5123',
+      db: 'app',
+      command: 'Killed',
+      time: 3,
+      timeMs: 3000,
+    };
+    const sign = namedSign({ ...killed, state: 'Rollback', info: null }, Date.now());
+    expect([sign.points, sign.says]).toEqual([
+      'gone',
+      'connection 42 was killed (Command Killed): it frees its locks as it ends',
+    ]);
+  });
 
   it('lists a named lock no more once its holder connection is gone', async () => {
     const { c } = await holder('gone-holder');
