@@ -28,7 +28,7 @@ describe('heartbeat formats judged by their own rules', () => {
     expect(v.sentence).toMatch(/^Alive: its holder wrote it \d+ s ago \(it refreshes every 1 s\)\.$/);
     expect(v.evidence).toEqual([
       {
-        fact: expect.stringMatching(/^updated \S+, refresh every 1 s, stale at \S+$/),
+        fact: expect.stringMatching(/^updated \S+(, \d+ s after its creation)?, refresh every 1 s, stale in \d+ s$/),
         from: 'locks/deploy (its write times and Lockboard lock fields)',
         at: expect.any(String),
       },

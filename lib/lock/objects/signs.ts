@@ -19,27 +19,33 @@ interface Seen {
   staleAt?: number;
 }
 
-/** The evidence: the object's write times and the format's own fields, read with it. */
-function factOf({ view, reading, staleAt }: Seen): string {
-  const parts = [`updated ${new Date(view.updatedMs).toISOString()}`];
-  if (view.createdMs !== view.updatedMs) parts.push(`created ${new Date(view.createdMs).toISOString()}`);
-  if (reading.refreshMs !== undefined) parts.push(`refresh every ${ago(reading.refreshMs)}`);
-  if (staleAt !== undefined) parts.push(`stale at ${new Date(staleAt).toISOString()}`);
-  return parts.join(', ');
+/** The evidence: the object's write time and the format's own fields, read with it (one ISO time: 100 000 a pass). */
+function factOf({ view, reading, staleAt, now }: Seen): string {
+  let fact = `updated ${new Date(view.updatedMs).toISOString()}`;
+  if (view.createdMs !== view.updatedMs) fact += `, ${ago(view.updatedMs - view.createdMs)} after its creation`;
+  if (reading.refreshMs !== undefined) fact += `, refresh every ${ago(reading.refreshMs)}`;
+  if (staleAt !== undefined)
+    fact += now < staleAt ? `, stale in ${ago(staleAt - now)}` : `, stale ${ago(now - staleAt)} ago`;
+  return fact;
 }
+
+/** The pass's time as ISO, computed once per pass (every lock of a listing is judged at the same `now`). */
+let lastNow = NaN;
+let lastAt = '';
+const isoNow = (now: number) => (now === lastNow ? lastAt : ((lastNow = now), (lastAt = new Date(now).toISOString())));
 
 /** The holder's signs from the object as read, at `now` on the store's clock. None for a released marker. */
 export function objectSigns(s: Seen): HolderSign[] {
   const { format, reading, view, now, staleAt } = s;
   if (reading.released) return [];
-  const base = {
-    fact: factOf(s),
-    from: `${view.name} (its write times and ${format.label} fields)`,
-    at: new Date(now).toISOString(),
+  const fact = factOf(s);
+  const from = `${view.name} (its write times and ${format.label} fields)`;
+  const at = isoNow(now);
+  const sign = (points: HolderSign['points'], says: string, settleMs?: number): HolderSign[] => {
+    const one: HolderSign = { points, says, fact, from, at }; // no spreads: a listing builds 100 000 of these
+    if (settleMs && settleMs > 0) one.settleMs = Math.round(settleMs);
+    return [one];
   };
-  const sign = (points: HolderSign['points'], says: string, settleMs?: number): HolderSign[] => [
-    { ...base, points, says, ...(settleMs && settleMs > 0 ? { settleMs: Math.round(settleMs) } : {}) },
-  ];
   const age = now - view.updatedMs;
   if (staleAt === undefined) {
     const clause = format.noHeartbeat?.(reading);
