@@ -25,6 +25,8 @@ export interface RecipeDriver {
   /** Ends the contender's session. */
   close(id: string): Promise<void>;
   stop(): Promise<void>;
+  /** The driver's process (every contender's client runs in it): a test freezes or kills it to stop its sessions. */
+  pid: number | undefined;
 }
 
 export function kazooMissing(): string | null {
@@ -61,6 +63,7 @@ function drive(child: ChildProcess, what: string): RecipeDriver {
       child.stdin!.write(`${[tag, ...words].join(' ')}\n`);
     });
   return {
+    pid: child.pid,
     async start(id, recipe, path, ident, arg) {
       return /^true$/i.test(await send(id, recipe, path, ident, ...(arg ? [arg] : [])));
     },

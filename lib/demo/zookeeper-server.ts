@@ -39,7 +39,11 @@ export interface ZooKeeperServer {
   kill(): void;
 }
 
-export async function startZooKeeperServer(port: number, o: { tickMs?: number } = {}): Promise<ZooKeeperServer> {
+/** `words`: the four-letter words the server answers (4lw.commands.whitelist); `cons` tells the verdict its sessions. */
+export async function startZooKeeperServer(
+  port: number,
+  o: { tickMs?: number; words?: string } = {},
+): Promise<ZooKeeperServer> {
   const cp = zookeeperClasspath();
   if (!cp) throw new Error(`ZooKeeper is not installed: ${INSTALL_ZOOKEEPER}`);
   const dir = mkdtempSync(join(tmpdir(), 'lockboard-zk-'));
@@ -51,7 +55,7 @@ export async function startZooKeeperServer(port: number, o: { tickMs?: number } 
       `clientPort=${port}`,
       'clientPortAddress=127.0.0.1',
       'admin.enableServer=false',
-      '4lw.commands.whitelist=srvr,ruok,cons,dump',
+      `4lw.commands.whitelist=${o.words ?? 'srvr,ruok,cons,dump'}`,
       '',
     ].join('\n'),
   );

@@ -87,7 +87,11 @@ const list = (who: Who, qs = 'source=all') => call(routes.locks.GET, `/api/locks
 const names = (r: { json: Record<string, unknown> }) => (r.json.locks as { name: string }[]).map((l) => l.name).sort();
 const lockOf = (who: Who, name: string) => call(routes.lock.GET, `/api/locks/${name}`, who, { name: name.split('/') });
 const release = (who: Who, body: Record<string, unknown>) =>
-  call(routes.release.POST, '/api/locks/release', { ...who, method: 'POST', body: { reason: 'access test', ...body } });
+  call(routes.release.POST, '/api/locks/release', {
+    ...who,
+    method: 'POST',
+    body: { reason: 'access test', acknowledgeAlive: true, ...body },
+  });
 const versionOf = (l: Lock) => `${l.generation}.${l.currentMetageneration}`;
 
 describe('addresses', () => {

@@ -49,13 +49,13 @@ describe('PostgreSQL sources in the console', () => {
     const stale = await call(routes.release.POST, '/api/locks/release', {
       as: OPERATOR,
       method: 'POST',
-      body: { name: row.name, bucket, version: `${row.version}0`, reason: 'x' },
+      body: { name: row.name, bucket, version: `${row.version}0`, acknowledgeAlive: true, reason: 'x' },
     });
     expect(stale.status).toBe(409);
     const done = await call(routes.release.POST, '/api/locks/release', {
       as: OPERATOR,
       method: 'POST',
-      body: { name: row.name, bucket, version: row.version, reason: 'runner died' },
+      body: { name: row.name, bucket, version: row.version, acknowledgeAlive: true, reason: 'runner died' },
     });
     expect(done.status).toBe(200);
     const to = encodeURIComponent(new Date(Date.now() + 5_000).toISOString());

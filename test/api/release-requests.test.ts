@@ -47,7 +47,7 @@ describe('release requests', () => {
     const seen = listed.json as unknown as LockInfo;
     expect(seen.identity).toBe(identity);
     // the body the release dialog sends
-    const body = { ...seenLockBody(seen), reason: 'stuck' };
+    const body = { ...seenLockBody(seen), acknowledgeAlive: true, reason: 'stuck' };
     expect(JSON.stringify(body)).not.toContain('xxxxxxxx');
     expect(body.owner).toBe(ownerDigest(identity));
     const r = await post(routes.release.POST, '/api/locks/release', body);
@@ -81,7 +81,12 @@ describe('release requests', () => {
       ttlMs: 60_000,
       audit: false,
     });
-    const ok = { name: 'locks/batch-ok', generation: lock.generation, metageneration: lock.currentMetageneration };
+    const ok = {
+      name: 'locks/batch-ok',
+      generation: lock.generation,
+      metageneration: lock.currentMetageneration,
+      acknowledgeAlive: true, // its holder refreshes: alive
+    };
     const r = await post(routes.batch.POST, '/api/locks/release-batch', {
       reason: 'cleanup',
       locks: [{ name: 'locks/bad', version: 12 }, ok, ok, 'not a lock'],

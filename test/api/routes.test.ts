@@ -102,7 +102,7 @@ describe('authorisation matrix', () => {
       ['GET /api/audit', routes.audit.GET, '/api/audit', {}],
       ['GET /api/audit/summary', routes.summary.GET, '/api/audit/summary', {}],
     ] as const;
-  const releaseBody = () => ({ name: 'locks/none', generation: '1', reason: 'matrix' });
+  const releaseBody = () => ({ name: 'locks/none', generation: '1', acknowledgeAlive: true, reason: 'matrix' });
 
   it('answers 401 to anonymous requests on every route', async () => {
     for (const [what, handler, path, params] of readRoutes()) {
@@ -181,23 +181,33 @@ describe('POST /api/locks/release validation', () => {
     call(routes.release.POST, '/api/locks/release', { as: OPERATOR, method: 'POST', body, ...extra });
   const cases: [string, unknown, number, RegExp][] = [
     ['a missing reason', { name: 'locks/x', generation: '1' }, 400, /^reason:/],
-    ['a blank reason', { name: 'locks/x', generation: '1', reason: '   ' }, 400, /reason: is required/],
+    [
+      'a blank reason',
+      { name: 'locks/x', generation: '1', acknowledgeAlive: true, reason: '   ' },
+      400,
+      /reason: is required/,
+    ],
     [
       'a non-numeric generation',
-      { name: 'locks/x', generation: '12abc', reason: 'r' },
+      { name: 'locks/x', generation: '12abc', acknowledgeAlive: true, reason: 'r' },
       400,
       /generation: must be a decimal integer string/,
     ],
-    ['a numeric (not string) generation', { name: 'locks/x', generation: 12, reason: 'r' }, 400, /generation/],
+    [
+      'a numeric (not string) generation',
+      { name: 'locks/x', generation: 12, acknowledgeAlive: true, reason: 'r' },
+      400,
+      /generation/,
+    ],
     [
       'a name outside the prefixes',
-      { name: 'secrets/x', generation: '1', reason: 'r' },
+      { name: 'secrets/x', generation: '1', acknowledgeAlive: true, reason: 'r' },
       400,
       /not inside a configured source/,
     ],
     [
       'an over-long name',
-      { name: 'locks/' + 'x'.repeat(1100), generation: '1', reason: 'r' },
+      { name: 'locks/' + 'x'.repeat(1100), generation: '1', acknowledgeAlive: true, reason: 'r' },
       400,
       /name: must be at most 1024/,
     ],
@@ -218,7 +228,12 @@ describe('POST /api/locks/release validation', () => {
       (await post(undefined, { rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }))
         .status,
     ).toBe(415);
-    const big = JSON.stringify({ name: 'locks/x', generation: '1', reason: 'r'.repeat(20_000) });
+    const big = JSON.stringify({
+      name: 'locks/x',
+      generation: '1',
+      acknowledgeAlive: true,
+      reason: 'r'.repeat(20_000),
+    });
     expect((await post(undefined, { rawBody: big, headers: { 'content-type': 'application/json' } })).status).toBe(413);
   });
 });
@@ -236,6 +251,7 @@ describe('force-release outcomes', () => {
       source,
       name: 'locks/shaped',
       version: `${lock.generation}.${lock.currentMetageneration}`,
+      acknowledgeAlive: true, // its holder refreshes: alive
       reason: 'runner died',
     });
     const unknown = await call(routes.release.POST, '/api/locks/release', {
@@ -269,6 +285,7 @@ describe('force-release outcomes', () => {
         name: 'locks/stuck',
         generation: lock.generation,
         metageneration: lock.currentMetageneration,
+        acknowledgeAlive: true,
         reason: 'runner died',
       },
     });
@@ -310,7 +327,7 @@ describe('force-release outcomes', () => {
     const r = await call(routes.release.POST, '/api/locks/release', {
       as: OPERATOR,
       method: 'POST',
-      body: { name: 'locks/handover', generation: first.generation, reason: 'stale view' },
+      body: { name: 'locks/handover', generation: first.generation, acknowledgeAlive: true, reason: 'stale view' },
     });
     expect(r.status).toBe(409);
     expect(r.json.outcome).toBe('changed');
@@ -334,7 +351,13 @@ describe('force-release outcomes', () => {
     const r = await call(routes.release.POST, '/api/locks/release', {
       as: OPERATOR,
       method: 'POST',
-      body: { name: 'locks/alive', generation: lock.generation, metageneration: seen, reason: 'x' },
+      body: {
+        name: 'locks/alive',
+        generation: lock.generation,
+        metageneration: seen,
+        acknowledgeAlive: true,
+        reason: 'x',
+      },
     });
     expect(r.status).toBe(409);
     expect(r.json.outcome).toBe('refreshed');
@@ -364,8 +387,13 @@ describe('POST /api/locks/release-batch', () => {
       body: {
         reason: 'runner pool died',
         locks: [
-          { name: 'locks/batch-a', generation: a.generation, metageneration: a.currentMetageneration },
-          { name: 'locks/batch-b', ...seenB },
+          {
+            name: 'locks/batch-a',
+            generation: a.generation,
+            metageneration: a.currentMetageneration,
+            acknowledgeAlive: true,
+          },
+          { name: 'locks/batch-b', ...seenB, acknowledgeAlive: true },
           { name: 'locks/batch-gone', generation: '1' },
         ],
       },
@@ -421,7 +449,12 @@ describe('objects that are not locks', () => {
     const r = await call(routes.release.POST, '/api/locks/release', {
       as: OPERATOR,
       method: 'POST',
-      body: { name: 'ci/prod/default.tfstate', generation: state.generation, reason: 'cleanup' },
+      body: {
+        name: 'ci/prod/default.tfstate',
+        generation: state.generation,
+        acknowledgeAlive: true,
+        reason: 'cleanup',
+      },
     });
     expect(r.status).toBe(422);
     expect(r.json.outcome).toBe('not-a-lock');
@@ -442,7 +475,7 @@ describe('storage failures', () => {
       const r = await call(routes.release.POST, '/api/locks/release', {
         as: OPERATOR,
         method: 'POST',
-        body: { name: 'locks/unaudited', generation: lock.generation, reason: 'runner died' },
+        body: { name: 'locks/unaudited', generation: lock.generation, acknowledgeAlive: true, reason: 'runner died' },
       });
       expect(r.status).toBe(503);
       expect(r.json).toMatchObject({ error: { code: 'audit_unavailable' }, deleted: false });

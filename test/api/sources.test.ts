@@ -125,13 +125,19 @@ describe('LOCKBOARD_SOURCES across buckets', () => {
     const noBucket = await call(routes.release.POST, '/api/locks/release', {
       as: OPERATOR,
       method: 'POST',
-      body: { name: 'locks/deploy', generation: ci.generation, reason: 'runner died' },
+      body: { name: 'locks/deploy', generation: ci.generation, acknowledgeAlive: true, reason: 'runner died' },
     });
     expect(noBucket.status).toBe(400);
     const r = await call(routes.release.POST, '/api/locks/release', {
       as: OPERATOR,
       method: 'POST',
-      body: { name: 'locks/deploy', bucket: CI, generation: ci.generation, reason: 'runner died' },
+      body: {
+        name: 'locks/deploy',
+        bucket: CI,
+        generation: ci.generation,
+        acknowledgeAlive: true,
+        reason: 'runner died',
+      },
     });
     expect(r.status).toBe(200);
     expect(r.json.outcome).toBe('released');

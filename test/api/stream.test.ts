@@ -69,7 +69,12 @@ describe('GET /api/locks/stream', () => {
     const r = await call(routes.release.POST, '/api/locks/release', {
       as: OPERATOR,
       method: 'POST',
-      body: { name: 'locks/first', version: `${held.generation}.${held.currentMetageneration}`, reason: 'test' },
+      body: {
+        name: 'locks/first',
+        version: `${held.generation}.${held.currentMetageneration}`,
+        acknowledgeAlive: true,
+        reason: 'test',
+      },
     });
     expect(r.status).toBe(200);
     const removed = await s.next('change', 1_500);

@@ -50,7 +50,7 @@ describe('ZooKeeper sources in the console', () => {
     const latch = page.json as unknown as LockView;
     expect(latch.waiters!.map((w) => w.identity)).toEqual(['billing-B']);
     expect(latch.terms.twoLeaders).toMatch(/two leaders/);
-    const body = { name: latch.name, bucket, version: latch.version, reason: 'failover drill' };
+    const body = { name: latch.name, bucket, version: latch.version, acknowledgeAlive: true, reason: 'failover drill' };
     const refused = await call(routes.release.POST, '/api/locks/release', { as: OPERATOR, method: 'POST', body });
     expect(refused.status).toBe(400);
     expect(refused.text).toMatch(/acceptTwoLeaders/);

@@ -50,6 +50,8 @@ describe('a ZooKeeper leader election in the console', () => {
     // everything else is filled in: only the acknowledgement is missing
     expect(await submit.isDisabled()).toBe(true);
     await accept.check();
+    // the leader's session is connected and pinging ([why]: alive): the alive acknowledgement too
+    await dialog.getByLabel(/The holder is alive: clearing makes two holders/).check();
     expect(await submit.isEnabled()).toBe(true);
     await page.screenshot({ path: `${ARTIFACTS}/zookeeper-two-leaders.png` });
     await submit.click();

@@ -11,7 +11,7 @@ import { freePort } from './browser';
 
 export type { RecipeDriver } from '@/lib/demo/zk-writers';
 
-export async function startZooKeeper(o: { tickMs?: number } = {}): Promise<ZooKeeperServer> {
+export async function startZooKeeper(o: { tickMs?: number; words?: string } = {}): Promise<ZooKeeperServer> {
   if (spawnSync('java', ['-version']).status !== 0)
     throw new Error(`These tests need a JDK and ZooKeeper: ${INSTALL_ZOOKEEPER} openjdk-17-jdk-headless`);
   return startZooKeeperServer(await freePort(), o);

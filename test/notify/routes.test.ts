@@ -93,7 +93,7 @@ describe('/api/webhooks', () => {
     const res = await call(release.POST, '/api/locks/release', {
       as: OPERATOR,
       method: 'POST',
-      body: { name: 'locks/deploy', generation: lock.generation, reason: 'stuck deploy' },
+      body: { name: 'locks/deploy', generation: lock.generation, acknowledgeAlive: true, reason: 'stuck deploy' },
     });
     expect(res.status).toBe(200);
     const told = () => r.received.filter((x) => x.headers['x-lockboard-event'] === 'force-released');
@@ -114,7 +114,7 @@ describe('/api/webhooks', () => {
       expect(res.status).toBe(200);
       expect(res.text).toMatch(/^lockboard_webhook_deliveries_total\{webhook="team",outcome="delivered"\} [1-9]/m);
       expect(res.text).toMatch(
-        /^lockboard_lock_held_seconds\{address="gs:\/\/test-bucket\/locks\/held",verdict="unknown"\} \d+/m,
+        /^lockboard_lock_held_seconds\{address="gs:\/\/test-bucket\/locks\/held",verdict="alive"\} \d+/m,
       );
     } finally {
       await held.release();

@@ -4,6 +4,7 @@ import { classifyObject, type Classification, type ObjectView } from './formats'
 import { isoTime, isValidTime } from '../time';
 import type { GcsObjectResource, LockHealth, LockInfo } from '../types';
 import { droppedNote, joinNotes } from '../support/untrusted';
+import { objectSigns } from './signs';
 
 export { LOCKBOARD_FORMAT } from './formats';
 
@@ -134,6 +135,8 @@ function readLock(
     info.expiresAt = isoTime(until);
     info.afterExpiry = staleAt !== undefined ? 'expired' : 'free';
   }
+  const signs = objectSigns({ format, reading, view, now, ...(staleAt !== undefined ? { staleAt } : {}) });
+  if (signs.length) info.signs = signs;
   return info;
 }
 

@@ -11,6 +11,8 @@ export const gmutex: LockFormatModule = {
     const reading = { details: details([['TTL (s)', metadata.ttl]]) };
     return seconds === 0 ? reading : { ...reading, staleAt: updatedMs + seconds * 1000, ttlMs: seconds * 1000 };
   },
+  noHeartbeat: () =>
+    'gmutex with ttl 0 never expires and writes no heartbeat: only the program that took it can settle whether it still holds it',
   release: 'delete',
   releaseNote: 'Deletes this generation; the holder finds out when its next extension fails.',
 };

@@ -12,6 +12,8 @@ export const goGcslock: LockFormatModule = {
     if (seconds === undefined) return { ...reading, note: `nbf ${JSON.stringify(metadata.nbf)} is not a time` };
     return { ...reading, freeAt: seconds * 1000 };
   },
+  noHeartbeat: (r) =>
+    `go-gcslock writes no heartbeat and no owner: the lock holds until its nbf (${r.freeAt !== undefined ? new Date(r.freeAt).toISOString() : 'unreadable'}, the holder’s clock) by its own rule; only its holder can say sooner`,
   release: 'delete',
   releaseNote: 'Deletes the lock object; go-gcslock treats a missing object as free.',
 };

@@ -19,6 +19,8 @@ export const plain: LockFormatModule = {
     if (UUID.test(text.trim())) return { identity: text.trim(), details: [['Body (owner id)', text.trim()]] };
     return null;
   },
+  noHeartbeat: (r) =>
+    `a plain lock object has no heartbeat and no expiry${r.identity ? `; its body names ${r.identity}` : ' and names no owner'}: only whoever created it can settle it`,
   release: 'delete',
   releaseNote: 'Deletes this generation. Its liveness cannot be judged: check with its owner first.',
 };

@@ -1,6 +1,6 @@
 // Pulumi DIY backend (pulumi/pulumi pkg/backend/diy/lock.go): `.pulumi/locks/<stack path>/<uuid>.json`, body
 // {pid, username, hostname, timestamp}. No TTL; two lock files for one stack mean contention.
-import { details, jsonBody, stringField, type LockFormatModule } from './types';
+import { details, jsonBody, stringField, type LockFormatModule, detailOf } from './types';
 
 const LOCK_PATH = /(?:^|\/)\.pulumi\/locks\/(.+)\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.json$/i;
 
@@ -27,6 +27,8 @@ export const pulumi: LockFormatModule = {
       dropped,
     };
   },
+  noHeartbeat: (r) =>
+    `Pulumi writes no heartbeat: only ${r.identity ?? 'an unnamed user'} and pid ${detailOf(r, 'PID') ?? '?'} are known; whether that pid still runs an update on that host would settle it`,
   release: 'delete',
   releaseNote:
     'Deletes this lock file, like `pulumi cancel` would. If the update that holds it is still running, ' +

@@ -1,7 +1,7 @@
 // Terraform and OpenTofu GCS backend (hashicorp/terraform internal/backend/remote-state/gcs/client.go): a
 // `<state>.tflock` object created with DoesNotExist, body {ID, Operation, Info, Who, Version, Created, Path}. No TTL.
 // `terraform force-unlock` takes the object's generation as the lock ID.
-import { details, jsonBody, stringField, type LockFormatModule } from './types';
+import { details, jsonBody, stringField, type LockFormatModule, detailOf } from './types';
 
 export const terraform: LockFormatModule = {
   id: 'terraform',
@@ -31,6 +31,8 @@ export const terraform: LockFormatModule = {
       dropped,
     };
   },
+  noHeartbeat: (r) =>
+    `Terraform writes no heartbeat: only Who (${r.identity ?? 'not recorded'}), its operation (${detailOf(r, 'Operation') ?? '?'}) and when it was created (${detailOf(r, 'Created') ?? '?'}) are known; whether that run is still going on that host or CI job would settle it`,
   release: 'delete',
   releaseNote:
     'Deletes the .tflock object, like `terraform force-unlock <lock ID>` (the lock ID is the generation). ' +

@@ -49,6 +49,9 @@ export interface LockFormatModule {
   /** The reading, or null when the object is not in this format. */
   read(view: ObjectView): FormatReading | null;
   release: ReleaseRule;
+  /** A format whose holder writes no heartbeat: what is known of it and what would settle whether it is still there
+   * (the verdict's clause, objects/signs.ts), e.g. "Terraform writes no heartbeat: only Who … is known". */
+  noHeartbeat?(reading: FormatReading): string;
   /** What releasing does, for operators. */
   releaseNote: string;
 }
@@ -87,6 +90,10 @@ export function stringField(
   if (v !== undefined && v !== null) dropped?.push(`${key} (${Array.isArray(v) ? 'a list' : 'an object'})`);
   return undefined;
 }
+
+/** A detail's value by its label, from a format's reading. */
+export const detailOf = (r: FormatReading, label: string): string | undefined =>
+  r.details?.find(([l]) => l === label)?.[1];
 
 /** Details without the empty ones. */
 export function details(pairs: [string, string | undefined][]): [string, string][] {

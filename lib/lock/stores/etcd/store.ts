@@ -10,8 +10,17 @@ import type { Etcd3Client } from './client';
 import { EtcdClaims } from './claim';
 import { readKeysOnly, readOneBounded, withBoundedValues } from './bounded-read';
 import { startEtcdFeed } from './feed';
-import { classifyKey, OVERSIZE_LABEL, readLocks, sortByCreate, type EtcdKv, type EtcdReading } from './formats';
+import {
+  classifyKey,
+  leaseHex,
+  OVERSIZE_LABEL,
+  readLocks,
+  sortByCreate,
+  type EtcdKv,
+  type EtcdReading,
+} from './formats';
 import { ETCD_VERSION } from './version';
+import { LeaseWatch, leaseSign } from './lease-signs';
 import { etcdView, type LeaseInfo, type ViewContext } from './view';
 import { etcdTerms } from './words';
 import { waiterView } from './waiter';
@@ -38,6 +47,7 @@ export class EtcdLockStore implements LockStore {
   readonly versionShape = ETCD_VERSION;
   readonly source: string;
   private readonly firstSeen = new Map<string, number>();
+  private readonly leases = new LeaseWatch();
 
   private readonly values: Etcd3Client;
   private readonly claims: EtcdClaims;
@@ -96,14 +106,23 @@ export class EtcdLockStore implements LockStore {
     return { source: this.source, now: this.now(), firstSeen: this.firstSeen, longHeldMs: this.o.longHeldMs };
   }
 
-  private async view(r: EtcdReading): Promise<LockView> {
-    return etcdView(r, await this.lease(r.holder.lease), this.context());
+  /** The view with its lease's sign; `lease` already read (a listing reads each distinct lease once). */
+  private view(r: EtcdReading, lease: LeaseInfo | null): LockView {
+    const c = this.context();
+    const id = r.holder.lease;
+    const track = lease && this.leases.observe(id, lease, c.now);
+    return { ...etcdView(r, lease, c), signs: [leaseSign(leaseHex(id), lease, track ?? undefined, c.now)] };
   }
 
   async list(): Promise<StorePage> {
     const kvs = await this.range(this.o.prefix);
     const { locks, skipped } = readLocks(kvs);
-    const views = await mapLimit(locks, 8, (r) => this.view(r));
+    // one LeaseTimeToLive per distinct lease per pass (a session's lease often holds several locks)
+    const ids = [...new Set(locks.map((r) => r.holder.lease))];
+    const read = await mapLimit(ids, 8, async (id) => [id, await this.lease(id)] as const);
+    const leases = new Map(read);
+    this.leases.forgetExcept(new Set(ids));
+    const views = locks.map((r) => this.view(r, leases.get(r.holder.lease) ?? null));
     const live = new Set(kvs.map((kv) => `${kv.key}\u0000${kv.createRevision}`));
     for (const k of this.firstSeen.keys()) if (!live.has(k)) this.firstSeen.delete(k);
     return {
@@ -134,7 +153,7 @@ export class EtcdLockStore implements LockStore {
   async inspect(name: string): Promise<LockView | null> {
     const at = await this.locate(name);
     if (!at) return null;
-    if (at.kind === 'lock') return this.view(at.reading);
+    if (at.kind === 'lock') return this.view(at.reading, await this.lease(at.reading.holder.lease));
     if (at.kind === 'waiter')
       return waiterView(at.reading, at.waiter, await this.lease(at.waiter.lease), this.context());
     return notALockView({

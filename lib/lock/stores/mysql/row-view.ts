@@ -2,6 +2,7 @@
 // pins, Quartz's rows shown read-only with why.
 import type { LockView } from '../../store';
 import type { LockHealth } from '../../types';
+import { rowSign } from './signs';
 import type { TableRow } from './table-rows';
 import type { MysqlLockTable } from './tables';
 import { rowTerms } from './words';
@@ -75,6 +76,7 @@ export function rowView(
     version: r.version,
     versionLabel: `row ${r.version.split('|').slice(1).join(' · ') || r.version}`.slice(0, 80),
     terms: rowTerms({ kind: t.kind, mariadb: o.mariadb, recordsTime: r.acquiredAtMs !== undefined }),
+    signs: [rowSign(t, r, o.nowMs)],
   };
 }
 

@@ -28,6 +28,8 @@ export interface MysqlStoreOptions {
   /** The source's database (tool names derived from it: Flyway, Rails, golang-migrate). */
   database: string;
   longHeldMs?: number;
+  /** A named lock's holder asleep this long is judged stalled (default 5 min). */
+  idleStalledMs?: number;
   close?: () => Promise<void>;
 }
 
@@ -108,6 +110,7 @@ export class MysqlLockStore implements LockStore {
       database: this.o.database,
       startS: this.startS!,
       longHeldMs: this.o.longHeldMs,
+      ...(this.o.idleStalledMs !== undefined ? { idleStalledMs: this.o.idleStalledMs } : {}),
       firstSeen: this.firstSeen,
     };
   }

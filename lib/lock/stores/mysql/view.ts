@@ -5,6 +5,7 @@ import { notALockView, type LockView, type LockWaiter } from '../../store';
 import type { LockHealth } from '../../types';
 import { maskStatement } from './mask';
 import type { Connection, NamedLock, NamedReading } from './named-locks';
+import { namedSign } from './signs';
 import { namedTool } from './tools';
 import { namedVersion } from './version';
 import { MYSQL8_WINDOW, namedTerms } from './words';
@@ -20,6 +21,8 @@ export interface NamedContext {
   database: string;
   startS: number;
   longHeldMs?: number;
+  /** A holder asleep this long is stalled (signs.ts IDLE_STALLED_MS by default). */
+  idleStalledMs?: number;
   firstSeen: Map<string, number>;
 }
 
@@ -97,6 +100,7 @@ export function namedView(l: NamedLock, r: NamedReading, c: NamedContext): LockV
     versionLabel: `connection ${l.holder.id} · server started ${new Date(c.startS * 1000).toISOString()}`,
     terms: namedTerms({ mariadb: r.clock.mariadb, ...(window ? { window } : {}) }),
     waiters: l.waiters.map((w) => waiterOf(l, w, r, c)),
+    signs: [namedSign(l.holder, r.clock.nowMs, c.idleStalledMs)],
     ...(l.holder.info !== null ? { sensitive: [['Current statement', l.holder.info]] as [string, string][] } : {}),
   };
 }

@@ -8,6 +8,8 @@ import type { LockTable } from './tables';
 export interface TableRow {
   key: string;
   owner?: string;
+  /** The holder's backend pid, where the shape records it. */
+  pid?: string;
   acquiredAt?: Date;
   /** Server time the lock stops holding (ShedLock's lock_until). */
   until?: Date;
@@ -61,6 +63,7 @@ const lockboardRows: KindRows = async (select) => {
     pageKey: r.page_key,
     key: String(r.name),
     owner: String(r.identity),
+    pid: String(r.pid),
     acquiredAt: r.acquired_at as Date,
     alive: Boolean(r.alive),
     held: true,
@@ -84,6 +87,7 @@ const uniqueIndexRows: KindRows = async (select) => {
     pageKey: r.page_key,
     key: String(r.named),
     owner: `pid ${r.pid}`,
+    pid: String(r.pid),
     acquiredAt: r.ins as Date,
     alive: Boolean(r.alive),
     held: true,

@@ -2,6 +2,7 @@
 // backend where the shape records it), the store's words, and the exact row version a release pins.
 import type { LockView } from '../../store';
 import type { LockHealth } from '../../types';
+import { tableSign } from './table-signs';
 import type { TableRow } from './table-rows';
 import type { LockTable } from './tables';
 import { rowTerms } from './words';
@@ -60,5 +61,6 @@ export function tableRowView(t: LockTable, r: TableRow, now: number, source: str
         ? 'The row says until when it is held; after that its library takes it over.'
         : 'Held while the holder’s backend (or heartbeat) is alive; the row stays until it is deleted.',
     }),
+    signs: [tableSign(t, r, now)],
   };
 }

@@ -6,12 +6,23 @@ import { connect } from 'node:net';
 export interface SessionInfo {
   client: string;
   timeoutMs: number;
+  /** The connection's last operation (`lop`: PING, GETD, …) and when it was established (server wall clock). */
+  lop?: string;
+  estMs?: number;
+  /**
+   * How long before that server's latest answer to any connection this one was last answered. `lresp` is the
+   * server's monotonic clock, comparable only with itself: its latest answer (often to this store's own reads) is
+   * the nearest thing to the server's "now".
+   */
+  silentMs?: number;
 }
 
 export interface Sessions {
   bySid: Map<string, SessionInfo>;
   /** Why some servers gave no answer (not whitelisted, unreachable), for the view's note. */
   missing?: string;
+  /** The servers asked (every member of the ensemble). */
+  asked?: string[];
 }
 
 /** One four-letter word to one server: its whole answer, or an Error. */
@@ -32,13 +43,19 @@ export function fourLetters(hostPort: string, word: string, timeoutMs = 1_000): 
 /** `cons` lines: ` /127.0.0.1:54872[1](queued=0,…,sid=0x1000…,…,to=10000,…)`. */
 export function parseCons(text: string): Map<string, SessionInfo> {
   const out = new Map<string, SessionInfo>();
+  const ms = (v: string | undefined) => (v && /^\d+$/.test(v) && v !== '0' ? Number(v) : undefined);
+  const rows: [string, SessionInfo, number | undefined][] = [];
   for (const line of text.split('\n')) {
     const m = /^\s*\/?(\S+?)\[\d+\]\((.*)\)\s*$/.exec(line);
     if (!m) continue;
     const fields = Object.fromEntries(m[2]!.split(',').map((kv) => kv.split('=') as [string, string]));
     if (!fields.sid || !fields.to) continue;
-    out.set(BigInt(fields.sid).toString(16), { client: m[1]!, timeoutMs: Number(fields.to) });
+    const estMs = ms(fields.est);
+    const info = { client: m[1]!, timeoutMs: Number(fields.to), ...(fields.lop ? { lop: fields.lop } : {}) };
+    rows.push([BigInt(fields.sid).toString(16), { ...info, ...(estMs ? { estMs } : {}) }, ms(fields.lresp)]);
   }
+  const latest = Math.max(0, ...rows.map(([, , lresp]) => lresp ?? 0));
+  for (const [sid, info, lresp] of rows) out.set(sid, lresp ? { ...info, silentMs: latest - lresp } : info);
   return out;
 }
 
@@ -57,7 +74,7 @@ export async function readSessions(hosts: string): Promise<Sessions> {
       }
     }),
   );
-  return { bySid, ...(missing.length ? { missing: missing.join('; ') } : {}) };
+  return { bySid, asked: hosts.split(','), ...(missing.length ? { missing: missing.join('; ') } : {}) };
 }
 
 /** A session id as ZooKeeper prints it: 0x + hex. */

@@ -7,6 +7,7 @@ import { long } from './conn';
 import type { Contender, ZkLock } from './read';
 import { KAZOO_649, kazooReaderBeforeWriter, notToldWords } from './not-told';
 import { FORMAT_LABELS } from './recipes';
+import { sessionSign } from './session-signs';
 import { sessionLabel, type Sessions } from './sessions';
 import { nameOfPath } from './source';
 import { zookeeperTerms } from './words';
@@ -112,5 +113,6 @@ export function zookeeperView(
     versionLabel: `node ${nodeName(first)} (czxid ${czxid}, data version ${first.node.stat.version})`,
     terms: zookeeperTerms({ notTold, reusedNames: lock.reusedNames, ephemeral: first.owner !== 0n }),
     waiters: lock.waiters.map(waiterOf),
+    signs: [sessionSign(lock, o.sessions, o.nowMs)],
   };
 }

@@ -1,0 +1,80 @@
+// What a lock object's own bytes and the store's clock say of its holder (stores.md "Verdict"), for GCS and S3 alike:
+// no extra read. A format whose holder refreshes at a known interval: refreshed within it → alive; its TTL run out
+// by the format's own rule → gone; overdue in between → unknown until its TTL settles it. A TTL format with no stated
+// interval: a refresh seen within the TTL → alive; taken and never refreshed → unknown until the TTL settles it.
+// Heartbeat-less formats (Terraform, Pulumi, plain objects) → unknown, in the format's words of what would settle it.
+import type { HolderSign } from '../verdict/verdict';
+import type { FormatReading, LockFormatModule, ObjectView } from './formats';
+
+const ago = (ms: number) => {
+  const s = Math.max(0, Math.round(ms / 1000));
+  return s >= 120 ? `${Math.round(s / 60)} min` : `${s} s`;
+};
+
+interface Seen {
+  format: LockFormatModule;
+  reading: FormatReading;
+  view: ObjectView;
+  now: number;
+  staleAt?: number;
+}
+
+/** The evidence: the object's write time and the format's own fields, read with it (one ISO time: 100 000 a pass). */
+function factOf({ view, reading, staleAt, now }: Seen): string {
+  let fact = `updated ${new Date(view.updatedMs).toISOString()}`;
+  if (view.createdMs !== view.updatedMs) fact += `, ${ago(view.updatedMs - view.createdMs)} after its creation`;
+  if (reading.refreshMs !== undefined) fact += `, refresh every ${ago(reading.refreshMs)}`;
+  if (staleAt !== undefined)
+    fact += now < staleAt ? `, stale in ${ago(staleAt - now)}` : `, stale ${ago(now - staleAt)} ago`;
+  return fact;
+}
+
+/** The pass's time as ISO, computed once per pass (every lock of a listing is judged at the same `now`). */
+let lastNow = NaN;
+let lastAt = '';
+const isoNow = (now: number) => (now === lastNow ? lastAt : ((lastNow = now), (lastAt = new Date(now).toISOString())));
+
+/** The holder's signs from the object as read, at `now` on the store's clock. None for a released marker. */
+export function objectSigns(s: Seen): HolderSign[] {
+  const { format, reading, view, now, staleAt } = s;
+  if (reading.released) return [];
+  const fact = factOf(s);
+  const from = `${view.name} (its write times and ${format.label} fields)`;
+  const at = isoNow(now);
+  const sign = (points: HolderSign['points'], says: string, settleMs?: number): HolderSign[] => {
+    const one: HolderSign = { points, says, fact, from, at }; // no spreads: a listing builds 100 000 of these
+    if (settleMs && settleMs > 0) one.settleMs = Math.round(settleMs);
+    return [one];
+  };
+  const age = now - view.updatedMs;
+  if (staleAt === undefined) {
+    const clause = format.noHeartbeat?.(reading);
+    if (clause) return sign('unknown', clause);
+    return sign(
+      'unknown',
+      `${format.label} records no heartbeat and no expiry: only its owner${reading.identity ? ` ${reading.identity}` : ''} is known, and asking it would settle it`,
+    );
+  }
+  if (now >= staleAt)
+    return sign(
+      'gone',
+      `its last write was ${ago(age)} ago, ${ago(now - staleAt)} past ${format.label}’s own expiry: by that rule its holder is gone`,
+    );
+  const left = staleAt - now;
+  if (reading.refreshMs !== undefined) {
+    if (age <= 1.5 * reading.refreshMs)
+      return sign('alive', `its holder wrote it ${ago(age)} ago (it refreshes every ${ago(reading.refreshMs)})`);
+    return sign(
+      'unknown',
+      `its refresh is overdue (last ${ago(age)} ago, every ${ago(reading.refreshMs)}); by ${format.label}’s rule it is gone in ${ago(left)} unless it refreshes`,
+      left,
+    );
+  }
+  if (view.updatedMs > view.createdMs)
+    return sign('alive', `its holder refreshed it ${ago(age)} ago, within its expiry (in ${ago(left)})`);
+  return sign(
+    'unknown',
+    `taken ${ago(age)} ago and not refreshed since; ${format.label} states no refresh interval: a refresh before its expiry (in ${ago(left)}) would show it alive, none would make it gone`,
+    left,
+  );
+}
