@@ -8,7 +8,7 @@ import type { LockQuery } from '../lock/query/query';
 import { queryWindow, streamJson } from './ls-query';
 import { definitionByKind, openSource } from '../lock/stores';
 import { auditLine } from './audit-line';
-import { judgedLock } from './why';
+import { judgedLock } from './settle';
 import { verdictOf } from '../lock/verdict/verdict';
 import { EXIT, formatDuration, UsageError } from './common';
 import { escapeText } from '../text/safe-text';
