@@ -4,6 +4,9 @@
 // from one read, and the CLI says so (never "healthy"), then gone with --settle. Pods and Nodes are created through
 // the API (no kubelet): their phase and conditions set through the status subresource.
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSource, parseSource } from '@/lib/lock/stores';
 import { runCli } from '../helpers/cli';
@@ -109,4 +112,43 @@ describe('lockboard status on a Lease renewed an hour ago', () => {
     expect(settled.stdout).toMatch(/verdict +Holder gone: not renewed for 1\d s, past its 15 s lease/);
     expect(settled.code).toBe(10);
   }, 90_000);
+});
+
+describe('a holder lookup this identity may not make', () => {
+  it('is unknown naming the grant (403 on pods), never an error, with the shipped RBAC on an RBAC apiserver', async () => {
+    const rbac = await startKube({ rbac: true });
+    try {
+      for (const f of ['namespace.yaml', 'rbac.yaml']) {
+        const r = rbac.kubectl(['apply', '-f', `deploy/kubernetes/${f}`]);
+        expect(r.code, r.stderr).toBe(0);
+      }
+      const doc = {
+        apiVersion: 'coordination.k8s.io/v1',
+        kind: 'Lease',
+        metadata: { name: 'ctrl', namespace: 'lockboard' },
+        spec: { holderIdentity: `elector-x_${randomUUID()}`, leaseDurationSeconds: 15, renewTime: HOUR_AGO },
+      };
+      expect(rbac.kubectl(['apply', '-f', '-'], JSON.stringify(doc)).code).toBe(0);
+      // the console's ServiceAccount, by impersonation (kubeconfig `as`): Leases yes, Pods no
+      const config = readFileSync(rbac.env.KUBECONFIG!, 'utf8').replace(
+        /(    token: .*\n)/,
+        '$1    as: system:serviceaccount:lockboard:lockboard-console\n',
+      );
+      const file = join(mkdtempSync(join(tmpdir(), 'lb-kube-')), 'kubeconfig');
+      writeFileSync(file, config);
+      const store = await openSource(parseSource('kubernetes://lockboard'), { env: { KUBECONFIG: file }, role: 'cli' });
+      try {
+        const lock = (await store.list()).locks.find((l) => l.name === 'ctrl')!;
+        expect(lock.verdict).toBe('unknown');
+        expect(lock.sentence).toMatch(
+          /the Pod lockboard\/elector-x cannot be looked up: grant this identity get,list on pods in lockboard/,
+        );
+        expect(lock.evidence?.map((e) => e.fact)).toContain('403 listing pods in lockboard');
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await rbac.stop();
+    }
+  }, 120_000);
 });
