@@ -1,7 +1,7 @@
 // The Pods and Nodes holders name, read through client-node's CoreV1Api: a page of 500 at a time, only the few fields
 // the verdict reads kept (holders.ts). Errors keep the apiserver's status, so a 403 becomes "unknown, grant …".
 import type { CoreV1Api } from '@kubernetes/client-node';
-import type { HolderApi, NodeFacts, PodFacts } from './holders';
+import type { HolderApi, NodeFacts, PodFacts } from './holder-types';
 
 const PAGE = 500;
 const iso = (t: Date | string | undefined) => (t instanceof Date ? t.toISOString() : t);

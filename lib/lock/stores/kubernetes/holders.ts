@@ -2,26 +2,10 @@
 // identity, and a hostNetwork holder's hostname is its Node's name. Read once per namespace per listing pass (one Pod
 // list, and one Node list per pass), never a read per Lease. A list this identity may not read (403) is remembered as
 // such: the verdict says which grant would settle it, never an error.
+import type { HolderApi, NodeFacts, PodFacts } from './holder-types';
 import { KubeRequestError } from './lease';
 
-export interface PodFacts {
-  name: string;
-  phase?: string;
-  deleting?: string;
-  nodeName?: string;
-}
-
-export interface NodeFacts {
-  name: string;
-  /** The Ready condition's status: "True", "False", "Unknown". */
-  ready?: string;
-}
-
-/** What the store asks of the apiserver for holder evidence (client.ts). */
-export interface HolderApi {
-  listPods(namespace: string): Promise<PodFacts[]>;
-  listNodes(): Promise<NodeFacts[]>;
-}
+export type { HolderApi, NodeFacts, PodFacts } from './holder-types';
 
 export type Looked<T> = { ok: Map<string, T> } | { forbidden: string };
 

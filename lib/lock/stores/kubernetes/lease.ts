@@ -1,6 +1,6 @@
 // The Lease as the store reads and writes it (coordination.k8s.io/v1), the MicroTime the apiserver accepts, and the
 // thin request interface the store needs (the real one in client.ts, a fake for unit tests of pure logic).
-import type { HolderApi } from './holders';
+import type { HolderApi } from './holder-types';
 
 export interface Lease {
   apiVersion?: string;
