@@ -102,6 +102,9 @@ describe('Lease holders judged by their renewals and their Pods', () => {
 describe('lockboard status on a Lease renewed an hour ago', () => {
   it('says unknown from one read (never healthy), and gone once --settle has read it again', async () => {
     lease('ci-lock', 'ci-runner-7');
+    const ls = await runCli(['ls', 'kubernetes://default'], kube.env);
+    expect(ls.stdout).toMatch(/^ci-lock .* unknown \(one read\)$/m);
+    expect(ls.stdout).toMatch(/VERDICT "\(one read\)": judged by two reads; "lockboard why SOURCE NAME --settle"/);
     const one = await runCli(['status', 'kubernetes://default', 'ci-lock'], kube.env);
     expect(one.stdout).not.toMatch(/healthy/);
     expect(one.stdout).toMatch(
