@@ -3,6 +3,7 @@ import type { LockView } from '../lock/store';
 import { escapeText } from '../text/safe-text';
 import { recordsAcquireTime, releaseCommand, shellQuote } from '../text/format';
 import { formatDuration } from './common';
+import { sentenceWithSettle } from './settle';
 
 /** Widest a table cell other than the name is printed (a 60 KB holder value must not widen every row). */
 export const MAX_CELL = 60;
@@ -29,7 +30,7 @@ export function printFields(lock: LockView, held: boolean): void {
     ['lock', `${lock.source} ${lock.name}`],
     ['store', t.storeLabel],
     ['state', stateOf(lock, held)],
-    ['verdict', lock.sentence],
+    ['verdict', sentenceWithSettle(lock)],
     ['identity', lock.identity],
     ['host / pid', lock.host ? `${lock.host} / ${lock.pid ?? '?'}` : undefined],
     ['purpose', lock.purpose],

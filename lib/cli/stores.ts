@@ -8,7 +8,7 @@ import type { LockQuery } from '../lock/query/query';
 import { queryWindow, streamJson } from './ls-query';
 import { definitionByKind, openSource } from '../lock/stores';
 import { auditLine } from './audit-line';
-import { judgedLock } from './why';
+import { judgedLock } from './settle';
 import { verdictOf } from '../lock/verdict/verdict';
 import { EXIT, formatDuration, UsageError } from './common';
 import { escapeText } from '../text/safe-text';
@@ -94,8 +94,12 @@ function printLocks(store: LockStore, locks: LockView[], serverTime: string): vo
     l.expiresAt ? expiresIn(Date.parse(l.expiresAt) - now) : 'never',
     l.version,
     l.format,
+    l.verdict ? `${l.verdict}${l.settleMs ? ' (one read)' : ''}` : '-',
   ]);
-  printTable(['NAME', 'HEALTH', 'OWNER', 'HELD FOR', 'EXPIRES IN', 'VERSION', 'FORMAT'], rows, [2]);
+  printTable(['NAME', 'HEALTH', 'OWNER', 'HELD FOR', 'EXPIRES IN', 'VERSION', 'FORMAT', 'VERDICT'], rows, [2]);
+  // one listing cannot judge a holder whose proof is a change between two reads: say so, never imply it is fine
+  if (locks.some((l) => l.settleMs))
+    console.log('VERDICT "(one read)": judged by two reads; "lockboard why SOURCE NAME --settle" reads it again.');
   if (locks.some((l) => !recordsAcquireTime(l)))
     console.log('HELD FOR "not recorded": the format stores no acquire time, and this command saw the lock only now.');
 }

@@ -1,10 +1,11 @@
 // lockboard why SOURCE NAME: the verdict on a lock's holder (gone, stalled, alive, unknown), its sentence and the
 // evidence read, judged by the same code as the console (lib/lock/verdict). --settle looks twice where one read cannot
 // judge (a renewal or an expiry moving needs two reads one interval apart).
-import type { LockStore, LockView } from '../lock/store';
+import type { LockView } from '../lock/store';
 import { openSource } from '../lock/stores';
 import { verdictOf } from '../lock/verdict/verdict';
 import { escapeText } from '../text/safe-text';
+import { judgedLock, sentenceWithSettle } from './settle';
 import { COMMON_HELP, COMMON_OPTIONS, EXIT, EXIT_CODES_HELP, parseFlags, UsageError } from './common';
 import { SOURCE_LINES } from './help-stores';
 import { resolveTarget } from './target';
@@ -26,17 +27,6 @@ ${COMMON_HELP}
 Exit 0 when a lock is there, 10 when it is free, 13 when it is not a lock.
 
 ${EXIT_CODES_HELP}`;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** The lock, read a second time one interval later when asked and the first read could not judge. */
-export async function judgedLock(store: LockStore, name: string, settle: boolean): Promise<LockView | null> {
-  const first = await store.inspect(name);
-  const wait = first?.settleMs;
-  if (!settle || !wait) return first;
-  await sleep(wait);
-  return store.inspect(name);
-}
 
 export async function whyCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseFlags('why', argv, WHY_OPTIONS);
@@ -63,7 +53,7 @@ export async function whyCommand(argv: string[]): Promise<number> {
     console.log(JSON.stringify(body, null, 2));
     return code;
   }
-  console.log(escapeText(verdict ? verdict.sentence : sentenceOf(lock)));
+  console.log(escapeText((lock && sentenceWithSettle(lock)) ?? sentenceOf(lock)));
   for (const e of verdict?.evidence ?? []) console.log(escapeText(`  ${e.fact} — ${e.from} (${e.at})`));
   return code;
 }

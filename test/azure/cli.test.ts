@@ -38,6 +38,10 @@ describe('lockboard on azure:// sources', { timeout: 120_000 }, () => {
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect((await c.getBlobClient('prod.terraform.tfstate').downloadToBuffer()).toString()).toBe(STATE);
     expect((await cli('status', SOURCE, 'prod.terraform.tfstate')).code).toBe(13);
+    // the same release again: the lock it named is gone (12), not "not a lock" (#48), and nothing is touched
+    const again = await cli('release', SOURCE, 'prod.terraform.tfstate', '--version', view.version, ...args);
+    expect(again.code, again.stdout + again.stderr).toBe(12);
+    expect((await c.getBlobClient('prod.terraform.tfstate').downloadToBuffer()).toString()).toBe(STATE);
     const bare = JSON.parse((await cli('status', SOURCE, 'net.terraform.tfstate', '--json')).stdout) as {
       version: string;
     };

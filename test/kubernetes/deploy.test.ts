@@ -1,7 +1,7 @@
 // The manifests that run the console in a cluster, checked by the real apiserver (with RBAC): accepted by
 // `kubectl apply --dry-run=server`, and once applied the console's ServiceAccount may get, list, watch and update
 // Leases in its namespace, and create them there (webhook claims), and nothing else.
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startKube, type TestKube } from '../helpers/kubernetes';
 
@@ -38,5 +38,21 @@ describe('deploy/kubernetes', () => {
     expect(can('get', 'secrets')).toBe('no');
     expect(can('list', 'configmaps')).toBe('no');
     expect(can('list', 'leases.coordination.k8s.io', 'default')).toBe('no');
+    expect(can('list', 'pods')).toBe('no'); // the holder lookup is an option (holder-access.yaml.example)
+  });
+
+  it('grants get and list on Pods (and Nodes) for the holder lookup only where holder-access is applied', () => {
+    const example = readFileSync('deploy/kubernetes/holder-access.yaml.example', 'utf8').replace(
+      /NAMESPACE/g,
+      'lockboard',
+    );
+    const applied = kube.kubectl(['apply', '-f', '-'], example);
+    expect(applied.code, applied.stderr).toBe(0);
+    const can = (verb: string, resource: string, ns = 'lockboard') =>
+      kube.kubectl(['auth', 'can-i', verb, resource, '-n', ns, `--as=${SA}`]).stdout.trim();
+    for (const verb of ['get', 'list']) expect(can(verb, 'pods'), verb).toBe('yes');
+    expect(can('list', 'nodes')).toBe('yes');
+    expect(can('delete', 'pods')).toBe('no');
+    expect(can('list', 'pods', 'default')).toBe('no');
   });
 });

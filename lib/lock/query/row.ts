@@ -5,7 +5,8 @@
 // less. Rebuilt into a LockView-shaped row (`expand`, row-expand.ts) only for the rows of a window.
 import type { LockView, LockWaiter } from '../store';
 import type { LockHealth } from '../types';
-import { verdictOf, type LockVerdict } from '../verdict/verdict';
+import type { LockVerdict } from '../verdict/verdict';
+import { internVerdict } from './verdict-intern';
 import { sharedOf, type Shared } from './shared';
 
 export { expand, type IndexRow } from './row-expand';
@@ -167,7 +168,7 @@ export function compact(v: LockView): Row {
     flags,
     hayOf(v),
     moreOf(v),
-    verdictOf(v),
+    internVerdict(v),
   );
 }
 

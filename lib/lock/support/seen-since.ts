@@ -23,6 +23,35 @@ function hash(s: string): void {
   h2 = (b ^ (b >>> 13)) >>> 0;
 }
 
+/** One read of a TTL lock's expiry against the last ones (Redis: an expiry moving later is a live refresher). */
+export interface ExpiryTrack {
+  /** The latest expiry read (the store's clock, ms). */
+  expiresAt: number;
+  /** When the expiry was last seen to move later, and by how much. */
+  extendedAt?: number;
+  extendedByMs?: number;
+  /** Reads of this entry so far (saturates at 255). */
+  reads: number;
+}
+
+/** An expiry computed from a clock read plus a TTL may read later than it is by the time between the two. */
+export const EXTENDED_BY_MS = 500;
+
+/** The columns an expiry track needs, kept beside the entries only by stores that track expiries. */
+interface ExpiryColumns {
+  exp: Float64Array;
+  extAt: Float64Array;
+  extBy: Uint32Array;
+  reads: Uint8Array;
+}
+
+const expiryColumns = (cap: number): ExpiryColumns => ({
+  exp: new Float64Array(cap),
+  extAt: new Float64Array(cap),
+  extBy: new Uint32Array(cap),
+  reads: new Uint8Array(cap),
+});
+
 export class SeenSince {
   private cap = 0;
   private hi = new Uint32Array(0);
@@ -32,9 +61,33 @@ export class SeenSince {
   private gen = new Uint32Array(0);
   private used = 0;
   private pass = 1;
+  /** The slot of the entry `since` last found or made. */
+  private slot = -1;
+  private ext: ExpiryColumns | undefined;
 
-  constructor() {
+  /** `tracksExpiries`: also keep each entry's expiry between reads (`expiry`), 21 bytes a slot more. */
+  constructor(tracksExpiries = false) {
+    if (tracksExpiries) this.ext = expiryColumns(0);
     this.resize(1_024);
+  }
+
+  /** The expiry of the entry `since` was last asked about, read at `now`: with any move later recorded. */
+  expiry(expiresAt: number, now: number): ExpiryTrack {
+    const e = this.ext!;
+    const i = this.slot;
+    const reads = Math.min(255, e.reads[i]! + 1);
+    e.reads[i] = reads;
+    if (reads > 1 && expiresAt > e.exp[i]! + EXTENDED_BY_MS) {
+      e.extAt[i] = now;
+      e.extBy[i] = Math.min(0xffffffff, expiresAt - e.exp[i]!);
+    }
+    e.exp[i] = reads > 1 ? Math.max(e.exp[i]!, expiresAt) : expiresAt;
+    const extended = e.extAt[i]! > 0;
+    return {
+      expiresAt: e.exp[i]!,
+      reads,
+      ...(extended ? { extendedAt: e.extAt[i]!, extendedByMs: e.extBy[i]! } : {}),
+    };
   }
 
   /** A listing pass starts. */
@@ -62,6 +115,7 @@ export class SeenSince {
       if (this.hi[i] === h && this.lo[i] === l) {
         if (alive) {
           this.gen[i] = this.pass;
+          this.slot = i;
           return this.at[i]!;
         }
         reuse = i; // forgotten: this sighting starts again
@@ -73,8 +127,18 @@ export class SeenSince {
     this.lo[reuse] = l;
     this.at[reuse] = now;
     this.gen[reuse] = this.pass;
+    this.clearExpiry(reuse);
+    this.slot = reuse;
     if (this.used > this.cap * 0.7) this.rehash();
     return now;
+  }
+
+  private clearExpiry(i: number): void {
+    if (!this.ext) return;
+    this.ext.exp[i] = 0;
+    this.ext.extAt[i] = 0;
+    this.ext.extBy[i] = 0;
+    this.ext.reads[i] = 0;
   }
 
   /** Entries either of the last two passes saw. */
@@ -86,7 +150,8 @@ export class SeenSince {
 
   /** Forgotten entries dropped; the table sized for at least twice what is left. */
   private rehash(): void {
-    const { hi, lo, at, gen, cap } = this;
+    const { hi, lo, at, gen, cap, ext, slot } = this;
+    let moved = -1;
     const live = this.size;
     let next = 1_024;
     while (next < live * 2) next *= 2;
@@ -100,8 +165,11 @@ export class SeenSince {
       this.lo[i] = lo[j]!;
       this.at[i] = at[j]!;
       this.gen[i] = gen[j]!;
+      if (ext) copyExpiry(ext, j, this.ext!, i);
+      if (slot === j) moved = i;
       this.used++;
     }
+    this.slot = moved;
   }
 
   private resize(cap: number): void {
@@ -110,6 +178,14 @@ export class SeenSince {
     this.lo = new Uint32Array(cap);
     this.at = new Float64Array(cap);
     this.gen = new Uint32Array(cap);
+    if (this.ext) this.ext = expiryColumns(cap);
     this.used = 0;
   }
+}
+
+function copyExpiry(from: ExpiryColumns, j: number, to: ExpiryColumns, i: number): void {
+  to.exp[i] = from.exp[j]!;
+  to.extAt[i] = from.extAt[j]!;
+  to.extBy[i] = from.extBy[j]!;
+  to.reads[i] = from.reads[j]!;
 }

@@ -45,6 +45,19 @@ export class AzureAuditTrail {
     return records.filter((r): r is AuditRecord => r !== null && (!lock || r.lock === lock));
   }
 
+  /**
+   * Whether this trail records `version` of `lock` force-released within the last day: a released Terraform lock
+   * leaves its state blob with no lease and no lock info, which alone looks like data; its second release is `gone`.
+   */
+  async released(lock: string, version: string, nowMs: number): Promise<boolean> {
+    const records = await this.read(new Date(nowMs - DAY_MS), new Date(nowMs + 60_000), lock);
+    for (const r of records.filter((e) => e.event === 'force-released')) {
+      const body = await this.blobs.download(r.id);
+      if (body && jsonObject(body.toString('utf8'))?.version === version) return true;
+    }
+    return false;
+  }
+
   private async event(name: string, lastModifiedMs: number | undefined): Promise<AuditRecord | null> {
     let record = this.events.get(name);
     if (record === undefined) {

@@ -127,7 +127,12 @@ export class AzureLockStore implements LockStore {
     if (!b) return { outcome: 'gone', current: null, audit: [] };
     const cls = b.name.startsWith(this.auditPrefix) ? null : classifyBlob(b, this.o.container);
     if (cls?.kind === 'free') return { outcome: 'gone', current: null, audit: [] };
-    if (cls?.kind !== 'lock') return { outcome: 'not-a-lock', current: this.viewOf(b), audit: [] };
+    if (cls?.kind !== 'lock') {
+      // a lock this trail released (its blob kept, with no lease and no lock info) is gone, not "not a lock" (#48)
+      if (cls && (await this.trail.released(r.name, r.version, this.now())))
+        return { outcome: 'gone', current: null, audit: [] };
+      return { outcome: 'not-a-lock', current: this.viewOf(b), audit: [] };
+    }
     const before = azureView(cls.reading, b, this.context());
     if (before.version !== r.version) return { outcome: judge(cls.reading, seen), current: before, audit: [] };
     const fields = fieldsOf(before, cls.reading, r);

@@ -8,6 +8,7 @@ import type { AzureListed } from './blobs';
 import type { AzureReading } from './formats';
 import { azureVersionOf } from './version';
 import { azureTerms } from './words';
+import { azureSigns } from './signs';
 
 /** The longest fixed lease Azure grants: a lease seen held longer was renewed. */
 export const MAX_FIXED_LEASE_MS = 60_000;
@@ -67,6 +68,7 @@ export function azureView(r: AzureReading, b: AzureListed, c: ViewContext): Lock
     ...(r.ttlMs !== undefined ? { ttlMs: r.ttlMs } : {}),
     ...(r.refreshMs !== undefined ? { refreshIntervalMs: r.refreshMs } : {}),
     health,
+    signs: azureSigns(r, c.now - heldSinceMs(r, b, seen), c.maxFixedLeaseMs ?? MAX_FIXED_LEASE_MS, c.now),
     ...noteOf(r, b),
     metadata: b.metadata,
     details: [...r.details, ['Lease state', `${b.leaseState} (${r.duration})`]],

@@ -28,6 +28,7 @@ export class DynamoLockStore implements LockStore {
   readonly table: DynamoTable;
   private readonly trail: DynamoAuditTrail;
   private readonly firstSeen = new Map<string, FirstSeen>();
+  private readonly latest = new Map<string, string>();
   /** The listing pass under way: a first sighting not renewed by a whole pass is forgotten. */
   private pass = 0;
 
@@ -137,6 +138,7 @@ export class DynamoLockStore implements LockStore {
       source: this.source,
       now: this.now(),
       firstSeen: this.firstSeen,
+      latest: this.latest,
       pass: this.pass,
       longHeldMs: this.o.longHeldMs,
     });
@@ -148,6 +150,8 @@ export class DynamoLockStore implements LockStore {
    */
   private pruneSeen(): void {
     for (const [k, v] of this.firstSeen) if ((v.pass ?? 0) < this.pass - 1) this.firstSeen.delete(k);
+    for (const [name, version] of this.latest)
+      if (!this.firstSeen.has(`${name}\u0000${version}`)) this.latest.delete(name);
   }
 }
 

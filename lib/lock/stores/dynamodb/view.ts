@@ -5,7 +5,8 @@ import type { LockView } from '../../store';
 import { monotonicNow } from '../../time';
 import type { LockHealth } from '../../types';
 import { droppedNote, joinNotes } from '../../support/untrusted';
-import { versionOf, type DynamoReading } from './formats';
+import { sameOwner, versionOf, type DynamoReading } from './formats';
+import { dynamoSigns } from './signs';
 import { dynamoTerms } from './words';
 
 export interface ViewContext {
@@ -18,6 +19,8 @@ export interface ViewContext {
    * service's clock may move by up to its resolution between two reads).
    */
   firstSeen: Map<string, FirstSeen>;
+  /** The version each name was last seen at: a new version of the same owner is a heartbeat seen. */
+  latest: Map<string, string>;
   /** The listing pass that reads it (an inspect or a release reads outside a pass: undefined). */
   pass?: number;
   longHeldMs?: number;
@@ -28,14 +31,20 @@ export interface FirstSeen {
   mono: number;
   /** The last listing pass that saw this version. */
   pass?: number;
+  /** It replaced a version of the same owner this store had seen: a heartbeat. */
+  renewed?: boolean;
+  /** Seen by more than one read. */
+  reads?: number;
 }
 
 export function dynamoView(r: DynamoReading, c: ViewContext): LockView {
   const version = versionOf(r);
   const key = `${r.name}\u0000${version}`;
-  const first = c.firstSeen.get(key) ?? { at: c.now, mono: monotonicNow() };
+  const first = c.firstSeen.get(key) ?? firstSighting(r, version, c);
   if (c.pass !== undefined) first.pass = c.pass;
+  first.reads = (first.reads ?? 0) + 1;
   c.firstSeen.set(key, first);
+  c.latest.set(r.name, version);
   const seen = first.at;
   const since = r.acquiredMs ?? seen;
   const unchangedMs = monotonicNow() - first.mono;
@@ -60,6 +69,7 @@ export function dynamoView(r: DynamoReading, c: ViewContext): LockView {
       : {}),
     ...(r.leaseMs !== undefined ? { ttlMs: r.leaseMs } : {}),
     health,
+    signs: dynamoSigns(r, { unchangedMs, renewed: first.renewed === true, seenBefore: first.reads > 1 }, c.now),
     ...noteOf(note, r.dropped),
     metadata: {},
     // "Seen since" and the lease are the page's own rows (terms.since, terms.ttl): not repeated as details
@@ -73,6 +83,13 @@ export function dynamoView(r: DynamoReading, c: ViewContext): LockView {
     terms: dynamoTerms(r),
     ...(r.format === 'terraform' && r.lockId ? { pairKey: `terraform:${r.name}#${r.lockId}` } : {}),
   };
+}
+
+/** A version not seen before: a heartbeat when the name was last seen at another version of the same owner. */
+function firstSighting(r: DynamoReading, version: string, c: ViewContext): FirstSeen {
+  const before = c.latest.get(r.name);
+  const renewed = before !== undefined && before !== version && sameOwner(before, r);
+  return { at: c.now, mono: monotonicNow(), ...(renewed ? { renewed } : {}) };
 }
 
 function judge(r: DynamoReading, c: ViewContext, since: number, unchangedMs: number) {

@@ -6,6 +6,7 @@ import { LockOptionsError } from '../../errors';
 import { missingSdk } from '../types';
 import type { RequestOptions } from 'node:https';
 import { boundedList } from './bounded-list';
+import { holderClient } from './holder-client';
 import { KubeRequestError, type Lease, type LeaseApi, type LeasePage } from './lease';
 
 type ClientNode = typeof import('@kubernetes/client-node');
@@ -131,6 +132,7 @@ export async function connectKubernetes(
     },
     watch: (namespace, resourceVersion, h) => watchLeases(k8s, kc, leases, { namespace, resourceVersion, h }),
   };
+  leases.holders = holderClient(kc.makeApiClient(k8s.CoreV1Api), call);
   return leases;
 }
 

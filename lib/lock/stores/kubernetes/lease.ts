@@ -1,5 +1,6 @@
 // The Lease as the store reads and writes it (coordination.k8s.io/v1), the MicroTime the apiserver accepts, and the
 // thin request interface the store needs (the real one in client.ts, a fake for unit tests of pure logic).
+import type { HolderApi } from './holder-types';
 
 export interface Lease {
   apiVersion?: string;
@@ -56,6 +57,8 @@ export interface LeaseApi {
   replace(lease: Lease): Promise<Lease>;
   create(lease: Lease): Promise<Lease>;
   watch(namespace: string | undefined, resourceVersion: string, h: LeaseWatchHandlers): Promise<() => void>;
+  /** The Pods and Nodes holders name, for the verdict (holders.ts); absent where the client offers none. */
+  holders?: HolderApi;
   /** Requests sent so far (for the bench). */
   requests: number;
   /** The most bytes one list response had (bounded by the list budget). */

@@ -13,7 +13,9 @@ import type { Lease, LeaseApi } from './lease';
 import { putCleared } from './release';
 import { kubeTerms } from './words';
 import { KUBERNETES_VERSION, parseVersion } from './version';
-import { viewOf, type Observations } from './view';
+import { leaseView, observe, type Observations } from './view';
+import { HolderLookups } from './holders';
+import { leaseSigns } from './lease-signs';
 
 export interface KubeStoreOptions {
   api: LeaseApi;
@@ -34,10 +36,13 @@ export class KubeLockStore implements LockStore {
   readonly source: string;
   private readonly seen: Observations = new Map();
   private readonly auditNs: string;
+  /** Pods and Nodes named by holders, read once per namespace per pass (absent: the API offers no lookups). */
+  private readonly lookups: HolderLookups | undefined;
 
   constructor(private readonly o: KubeStoreOptions) {
     this.source = o.source ?? `kubernetes://${o.namespace ?? ''}`;
     this.auditNs = o.auditNamespace ?? o.namespace ?? 'default';
+    this.lookups = o.api.holders ? new HolderLookups(o.api.holders) : undefined;
   }
 
   get api(): LeaseApi {
@@ -73,8 +78,9 @@ export class KubeLockStore implements LockStore {
     const now = this.now();
     const locks: LockView[] = [];
     let skipped = page.unread ?? 0; // Leases too large to read
+    if (!pageToken) this.lookups?.newPass();
     for (const l of page.items) {
-      const view = this.view(l, now);
+      const view = await this.view(l, now);
       if (view) locks.push(view);
       else skipped++; // node heartbeats, apiserver identities, the trail, Leases nobody holds
     }
@@ -86,14 +92,19 @@ export class KubeLockStore implements LockStore {
     };
   }
 
-  private view(l: Lease, now: number): LockView | null {
-    return viewOf(l, {
+  /** The view of a Lease with its holder's signs (renewals seen, the Pod it names), or null when nobody holds it. */
+  private async view(l: Lease, now: number): Promise<LockView | null> {
+    const r = readLease(l);
+    if (!r) return null;
+    const seen = observe(this.seen, l, now);
+    const view = leaseView(l, r, {
       source: this.source,
       name: this.nameOf(l),
       now,
-      seen: this.seen,
+      observedAt: seen.at,
       longHeldMs: this.o.longHeldMs,
     });
+    return { ...view, signs: await leaseSigns(l, r, seen, now, this.lookups) };
   }
 
   private notALockView(name: string, what: string): LockView {
@@ -129,7 +140,7 @@ export class KubeLockStore implements LockStore {
     };
     return recordedRelease(trail, async () => {
       const { outcome, now } = await putCleared(this.o.api, l, seen);
-      return { outcome, current: now ? this.view(now, this.now()) : null };
+      return { outcome, current: now ? await this.view(now, this.now()) : null };
     });
   }
 

@@ -11,16 +11,50 @@ import { annotationsNote, boundedAnnotations } from './untrusted';
 import { versionOfLease } from './version';
 import { droppedNote, joinNotes } from '../../support/untrusted';
 
-/** First time the console saw each Lease at each resourceVersion (`namespace/name` → rv and when). */
-export type Observations = Map<string, { rv: string; at: number }>;
+/**
+ * First time the console saw each Lease at each resourceVersion (`namespace/name` → rv and when), the holder's
+ * renewTime then, when a renewTime was last seen to move (a renewal seen between two reads), and reads so far.
+ */
+export type Observations = Map<string, Observation>;
 
-export function observe(seen: Observations, l: Lease, now: number): number {
+export interface Observation {
+  rv: string;
+  at: number;
+  holder?: string;
+  renewMs?: number;
+  renewedAt?: number;
+  reads: number;
+}
+
+export function observe(seen: Observations, l: Lease, now: number): Observation {
   const key = keyOf(l);
   const rv = l.metadata.resourceVersion ?? '';
   const before = seen.get(key);
-  if (before && before.rv === rv) return before.at;
-  seen.set(key, { rv, at: now });
-  return now;
+  if (before && before.rv === rv) {
+    before.reads++;
+    return before;
+  }
+  const holder = l.spec?.holderIdentity ?? undefined;
+  const renewMs = timeOf(l.spec?.renewTime);
+  const renewed =
+    before !== undefined &&
+    before.holder === holder &&
+    renewMs !== undefined &&
+    (before.renewMs === undefined || renewMs > before.renewMs);
+  const next: Observation = {
+    rv,
+    at: now,
+    reads: (before?.reads ?? 0) + 1,
+    ...(holder !== undefined ? { holder } : {}),
+    ...(renewMs !== undefined ? { renewMs } : {}),
+    ...(renewed
+      ? { renewedAt: now }
+      : before?.renewedAt !== undefined && before.holder === holder
+        ? { renewedAt: before.renewedAt }
+        : {}),
+  };
+  seen.set(key, next);
+  return next;
 }
 
 function judge(r: LeaseReading, now: number, unchangedMs: number, longHeldMs?: number): [LockHealth, string?] {
@@ -100,5 +134,5 @@ export function viewOf(
 ) {
   const r = readLease(l);
   if (!r) return null;
-  return leaseView(l, r, { ...o, observedAt: observe(o.seen, l, o.now) });
+  return leaseView(l, r, { ...o, observedAt: observe(o.seen, l, o.now).at });
 }

@@ -51,7 +51,8 @@ export class RedisLockStore implements LockStore {
   readonly source: string;
   private readonly stream: string;
   /** First time each (key, version) was seen: "held for" where a format records no acquire time. */
-  private readonly firstSeen = new SeenSince();
+  /** With each TTL lock's expiry as last read: moving later between reads is a live refresher. */
+  private readonly firstSeen = new SeenSince(true);
 
   constructor(private readonly o: RedisStoreOptions) {
     this.source = o.source ?? 'redis';
@@ -199,7 +200,11 @@ export class RedisLockStore implements LockStore {
   }
 
   private view(r: RedisReading, k: RedisKeyRead, now: number): LockView {
-    return redisView(r, k, now, { source: this.source, firstSeen: this.firstSeen, longHeldMs: this.o.longHeldMs });
+    return redisView(r, k, now, {
+      source: this.source,
+      firstSeen: this.firstSeen,
+      longHeldMs: this.o.longHeldMs,
+    });
   }
 
   /** The compare-and-delete of the lock's format, audited in the stream before and after. */

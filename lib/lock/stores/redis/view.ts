@@ -6,6 +6,7 @@ import type { LockHealth } from '../../types';
 import { joinNotes } from '../../support/untrusted';
 import { versionOf, type RedisKeyRead, type RedisReading } from './formats';
 import { redisTerms } from './words';
+import { redisSigns } from './signs';
 
 /** A Redis lock as every store shows it; `firstSeen` keeps "seen since" for formats that record no time. */
 export function redisView(
@@ -16,6 +17,7 @@ export function redisView(
 ): LockView {
   const version = versionFor(r);
   const firstSeen = o.firstSeen.since(`${r.name}\u0000${r.versionOf}`, now);
+  const track = k.pttl > 0 ? o.firstSeen.expiry(now + k.pttl, now) : undefined;
   const since = r.acquiredMs ?? firstSeen;
   const expiresAt = k.pttl > 0 ? now + k.pttl : r.staleAtMs;
   const health = judge(now, since, k.pttl, r, o.longHeldMs);
@@ -38,6 +40,7 @@ export function redisView(
     ...(r.ttlMs ? { ttlMs: r.ttlMs } : {}),
     ...(r.refreshMs ? { refreshIntervalMs: r.refreshMs } : {}),
     health,
+    signs: redisSigns(r, k.pttl, track, now),
     metadata: {},
     details: [
       ...r.details,

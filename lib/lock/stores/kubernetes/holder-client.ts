@@ -1,0 +1,44 @@
+// The Pods and Nodes holders name, read through client-node's CoreV1Api: a page of 500 at a time, only the few fields
+// the verdict reads kept (holders.ts). Errors keep the apiserver's status, so a 403 becomes "unknown, grant …".
+import type { CoreV1Api } from '@kubernetes/client-node';
+import type { HolderApi, NodeFacts, PodFacts } from './holder-types';
+
+const PAGE = 500;
+const iso = (t: Date | string | undefined) => (t instanceof Date ? t.toISOString() : t);
+
+type Page<T> = { items: T[]; metadata?: { _continue?: string } };
+
+async function all<T, U>(read: (token?: string) => Promise<Page<T>>, keep: (x: T) => U): Promise<U[]> {
+  const out: U[] = [];
+  let token: string | undefined;
+  do {
+    const page = await read(token);
+    out.push(...page.items.map(keep));
+    token = page.metadata?._continue || undefined;
+  } while (token);
+  return out;
+}
+
+export function holderClient(core: CoreV1Api, call: <T>(fn: () => Promise<T>) => Promise<T>): HolderApi {
+  return {
+    listPods: (namespace) =>
+      all(
+        (token) =>
+          call(() => core.listNamespacedPod({ namespace, limit: PAGE, ...(token ? { _continue: token } : {}) })),
+        (p): PodFacts => ({
+          name: p.metadata?.name ?? '',
+          ...(p.status?.phase ? { phase: p.status.phase } : {}),
+          ...(p.metadata?.deletionTimestamp ? { deleting: iso(p.metadata.deletionTimestamp) } : {}),
+          ...(p.spec?.nodeName ? { nodeName: p.spec.nodeName } : {}),
+        }),
+      ),
+    listNodes: () =>
+      all(
+        (token) => call(() => core.listNode({ limit: PAGE, ...(token ? { _continue: token } : {}) })),
+        (n): NodeFacts => {
+          const ready = n.status?.conditions?.find((c) => c.type === 'Ready')?.status;
+          return { name: n.metadata?.name ?? '', ...(ready ? { ready } : {}) };
+        },
+      ),
+  };
+}

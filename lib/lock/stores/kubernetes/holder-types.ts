@@ -1,0 +1,19 @@
+// What the verdict reads of the Pods and Nodes Lease holders name (holders.ts), and the API that reads them.
+export interface PodFacts {
+  name: string;
+  phase?: string;
+  deleting?: string;
+  nodeName?: string;
+}
+
+export interface NodeFacts {
+  name: string;
+  /** The Ready condition's status: "True", "False", "Unknown". */
+  ready?: string;
+}
+
+/** What the store asks of the apiserver for holder evidence (client.ts). */
+export interface HolderApi {
+  listPods(namespace: string): Promise<PodFacts[]>;
+  listNodes(): Promise<NodeFacts[]>;
+}

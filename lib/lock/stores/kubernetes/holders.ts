@@ -1,0 +1,49 @@
+// The Pods and Nodes that Lease holders name (stores.md "Verdict"): client-go writes `<pod>_<uuid>` as a holder's
+// identity, and a hostNetwork holder's hostname is its Node's name. Read once per namespace per listing pass (one Pod
+// list, and one Node list per pass), never a read per Lease. A list this identity may not read (403) is remembered as
+// such: the verdict says which grant would settle it, never an error.
+import type { HolderApi, NodeFacts, PodFacts } from './holder-types';
+import { KubeRequestError } from './lease';
+
+export type { HolderApi, NodeFacts, PodFacts } from './holder-types';
+
+export type Looked<T> = { ok: Map<string, T> } | { forbidden: string };
+
+/** client-go's `<pod>_<uuid>`: the part before the last `_`, or undefined for an identity of another shape. */
+export function podNameOf(identity: string): string | undefined {
+  const m = /^(.+)_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.exec(identity);
+  return m?.[1];
+}
+
+/** One pass's reads: each namespace's Pods and the Nodes at most once, shared by every Lease of the pass. */
+export class HolderLookups {
+  private pods = new Map<string, Promise<Looked<PodFacts>>>();
+  private nodes: Promise<Looked<NodeFacts>> | undefined;
+
+  constructor(private readonly api: HolderApi) {}
+
+  /** A listing pass starts: the next lookups read again. */
+  newPass(): void {
+    this.pods.clear();
+    this.nodes = undefined;
+  }
+
+  podsOf(namespace: string): Promise<Looked<PodFacts>> {
+    let p = this.pods.get(namespace);
+    if (!p) this.pods.set(namespace, (p = looked(() => this.api.listPods(namespace), `pods in ${namespace}`)));
+    return p;
+  }
+
+  allNodes(): Promise<Looked<NodeFacts>> {
+    return (this.nodes ??= looked(() => this.api.listNodes(), 'nodes (cluster-wide)'));
+  }
+}
+
+async function looked<T extends { name: string }>(read: () => Promise<T[]>, what: string): Promise<Looked<T>> {
+  try {
+    return { ok: new Map((await read()).map((x) => [x.name, x])) };
+  } catch (err) {
+    if (err instanceof KubeRequestError && (err.status === 403 || err.status === 401)) return { forbidden: what };
+    throw err;
+  }
+}

@@ -1,0 +1,42 @@
+// A Lease's signs from one pass's evidence: its renewals (signs.ts renewalSign) and the Pod or Node its holder names
+// (podSign), read through the pass's shared lookups. A renewal seen proves a live renewer: a Pod that is absent or
+// finished then is not the whole story, so it points to unknown instead of gone.
+import type { HolderSign } from '../../verdict/verdict';
+import type { LeaseReading } from './formats';
+import type { HolderLookups } from './holders';
+import { podNameOf } from './holders';
+import type { Lease } from './lease';
+import { podSign, renewalSign } from './signs';
+import type { Observation } from './view';
+
+export async function leaseSigns(
+  l: Lease,
+  r: LeaseReading,
+  seen: Observation,
+  now: number,
+  lookups: HolderLookups | undefined,
+): Promise<HolderSign[]> {
+  const at = new Date(now).toISOString();
+  const sign = (points: HolderSign['points'], says: string, fact: string, from: string, settleMs?: number) => ({
+    points,
+    says,
+    fact,
+    from,
+    at,
+    ...(settleMs ? { settleMs } : {}),
+  });
+  const renewal = renewalSign(
+    { durationMs: r.durationMs, unchangedMs: now - seen.at, renewedAt: seen.renewedAt, reads: seen.reads },
+    now,
+    sign,
+  );
+  const signs: HolderSign[] = renewal ? [renewal] : [];
+  if (!lookups || podNameOf(r.holder) === undefined) return signs;
+  const ns = l.metadata.namespace;
+  const pods = await lookups.podsOf(ns);
+  const nodes = 'ok' in pods ? await lookups.allNodes() : undefined;
+  const pod = podSign(r.holder, ns, pods, nodes, sign);
+  if (!pod) return signs;
+  const outlived = renewal?.points === 'alive' && pod.points === 'gone';
+  return [...signs, outlived ? { ...pod, points: 'unknown', says: `${pod.says}, yet the Lease is renewed` } : pod];
+}
