@@ -1,5 +1,5 @@
 // npm run bench: every benchmark, each printing a table and writing bench-results/<name>.json.
-// Run one with: npm run bench -- scale | verdicts | scale-console | emulator | lock-core | handover | formats | console | churn | cli-startup | events | s3 | redis | postgres | dynamodb | kubernetes | live | live-soak | ls | files | zookeeper | etcd | truth | faults | untrusted | untrusted-etcd
+// Run one with: npm run bench -- scale | verdicts | scale-azure | scale-mysql | scale-console | emulator | lock-core | handover | formats | console | churn | cli-startup | events | s3 | redis | postgres | dynamodb | kubernetes | live | live-soak | ls | files | zookeeper | etcd | truth | faults | untrusted | untrusted-etcd
 import { benchChurn } from './churn';
 import { benchCliStartup } from './cli-startup';
 import { benchDynamodb } from './dynamodb';
@@ -18,6 +18,8 @@ import { benchLs } from './ls';
 import { benchPostgres } from './postgres';
 import { benchRedis } from './redis';
 import { benchS3 } from './s3';
+import { benchAzure } from './scale-azure';
+import { benchMysql } from './scale-mysql';
 import { benchUntrusted } from './untrusted';
 import { benchUntrustedEtcd } from './untrusted-etcd';
 import { benchTruth } from './truth';
@@ -43,6 +45,8 @@ const ALL: Record<string, () => Promise<unknown>> = {
     );
     if (r.status !== 0) throw new Error('the verdicts benchmark failed');
   },
+  'scale-azure': benchAzure,
+  'scale-mysql': benchMysql,
   emulator: benchEmulator,
   'lock-core': benchLockCore,
   handover: benchHandover,
