@@ -1,7 +1,8 @@
 // npm run bench -- verdicts (issue #46 item 4): what a verdict per lock costs. Lock files at 10 000 and 100 000
 // (VERDICT_SIZES to choose) whose holders are real processes: every page listed by the raw store (FilesLockStore, the
 // /proc evidence read in its one holder scan a page) against the same store judged as the registry hands it out
-// (judgedStore), alternating, best of RUNS each, in the same run. Then the console's index of 1 000 000 judged locks
+// (judgedStore), alternating, best of RUNS each, in the same run; and the judging alone (withVerdict over the raw
+// views), which is all the judged store adds, as the machine's load blurs two listings' difference. Then the console's index of 1 000 000 judged locks
 // (the judged views of the largest listing, each under INDEX_SIZE / size names) answering `verdict=gone`, alone, with a
 // sort and with a text filter, against the same window with no verdict filter (goal: ≤ 1 s over 1 000 000).
 import fs from 'node:fs';
@@ -12,7 +13,7 @@ import type { LockView } from '@/lib/lock/store';
 import { LockIndex } from '@/lib/lock/query/lock-index';
 import { runQuery, type LockQuery } from '@/lib/lock/query/query';
 import { judgedStore } from '@/lib/lock/verdict/judged-store';
-import { zeroVerdicts } from '@/lib/lock/verdict/verdict';
+import { withVerdict, zeroVerdicts } from '@/lib/lock/verdict/verdict';
 import { listAll, startHolders, tempDir, writeLockFiles } from './verdicts-files';
 import { printTable, quantile, round, writeJson } from './report';
 
@@ -34,10 +35,15 @@ async function filesLine(n: number, pids: Parameters<typeof writeLockFiles>[2]) 
     const judged = judgedStore(raw);
     const rawMs: number[] = [];
     const judgedMs: number[] = [];
+    const judgingMs: number[] = [];
     let views: LockView[] = [];
     let pages = 0;
     for (let i = 0; i < RUNS; i++) {
-      rawMs.push((await listAll(raw)).ms);
+      const r = await listAll(raw);
+      rawMs.push(r.ms);
+      const t = performance.now();
+      r.views.map(withVerdict); // the verdict alone: what the judged store adds to the raw views
+      judgingMs.push(performance.now() - t);
       const j = await listAll(judged);
       judgedMs.push(j.ms);
       views = j.views;
@@ -52,6 +58,7 @@ async function filesLine(n: number, pids: Parameters<typeof writeLockFiles>[2]) 
       'raw list ms': round(r),
       'judged list ms': round(j),
       ratio: round(j / r, 3),
+      'judging alone ms': round(Math.min(...judgingMs)),
       verdicts: `gone ${c.gone} · stalled ${c.stalled} · alive ${c.alive} · unknown ${c.unknown}`,
     };
     console.log(line);
@@ -118,6 +125,7 @@ export async function benchVerdicts() {
   printTable(`Verdicts: listing with verdicts (judged) vs without (raw store), best of ${RUNS}`, files);
   const index = INDEX_SIZE > 0 ? [indexLine(largest, INDEX_SIZE)] : [];
   if (index.length) printTable('Verdicts: the console index answering a verdict filter (median of 5)', index);
-  console.log(`load average at start: ${load.join(' ')} (${os.cpus().length} cores)`);
-  writeJson('verdicts', { load, cores: os.cpus().length, files, index });
+  const end = os.loadavg().map((l) => round(l, 2));
+  console.log(`load average at start: ${load.join(' ')}, at the end: ${end.join(' ')} (${os.cpus().length} cores)`);
+  writeJson('verdicts', { load, end, cores: os.cpus().length, files, index });
 }
