@@ -44,7 +44,10 @@ async function seed(c: ContainerClient): Promise<number> {
   const started = performance.now();
   let next = 0;
   const worker = async () => {
-    for (let i = next++; i < N; i = next++) await seedOne(c, i);
+    for (let i = next++; i < N; i = next++) {
+      await seedOne(c, i);
+      if ((i + 1) % 5_000 === 0) console.log(`seeded ${i + 1} blobs, ${round((performance.now() - started) / 1000)} s`);
+    }
   };
   await Promise.all(Array.from({ length: SEED_CONCURRENCY }, worker));
   return performance.now() - started;
