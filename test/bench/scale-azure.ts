@@ -46,7 +46,7 @@ async function seed(c: ContainerClient): Promise<number> {
   const worker = async () => {
     for (let i = next++; i < N; i = next++) {
       await seedOne(c, i);
-      if ((i + 1) % 5_000 === 0) console.log(`seeded ${i + 1} blobs, ${round((performance.now() - started) / 1000)} s`);
+      if ((i + 1) % 1_000 === 0) console.log(`seeded ${i + 1} blobs, ${round((performance.now() - started) / 1000)} s`);
     }
   };
   await Promise.all(Array.from({ length: SEED_CONCURRENCY }, worker));
