@@ -1,5 +1,5 @@
 // npm run bench: every benchmark, each printing a table and writing bench-results/<name>.json.
-// Run one with: npm run bench -- scale | scale-console | emulator | lock-core | handover | formats | console | churn | cli-startup | events | s3 | redis | postgres | dynamodb | kubernetes | live | live-soak | ls | ls-rss | files | zookeeper | etcd | truth | faults | untrusted | untrusted-etcd
+// Run one with: npm run bench -- scale | verdicts | scale-azure | scale-mysql | scale-console | emulator | lock-core | handover | formats | console | churn | cli-startup | events | s3 | redis | postgres | dynamodb | kubernetes | live | live-soak | ls | ls-rss | files | zookeeper | etcd | truth | faults | untrusted | untrusted-etcd
 import { benchChurn } from './churn';
 import { benchCliStartup } from './cli-startup';
 import { benchDynamodb } from './dynamodb';
@@ -19,6 +19,8 @@ import { benchLsRss } from './ls-rss';
 import { benchPostgres } from './postgres';
 import { benchRedis } from './redis';
 import { benchS3 } from './s3';
+import { benchAzure } from './scale-azure';
+import { benchMysql } from './scale-mysql';
 import { benchUntrusted } from './untrusted';
 import { benchUntrustedEtcd } from './untrusted-etcd';
 import { benchTruth } from './truth';
@@ -35,6 +37,17 @@ const ALL: Record<string, () => Promise<unknown>> = {
     );
     if (r.status !== 0) throw new Error('the scale benchmark failed');
   },
+  verdicts: async () => {
+    // the index of a million judged locks: a larger heap
+    const r = spawnSync(
+      process.execPath,
+      ['--max-old-space-size=6144', '--import', 'tsx', 'test/bench/verdicts-main.ts'],
+      { stdio: 'inherit' },
+    );
+    if (r.status !== 0) throw new Error('the verdicts benchmark failed');
+  },
+  'scale-azure': benchAzure,
+  'scale-mysql': benchMysql,
   emulator: benchEmulator,
   'lock-core': benchLockCore,
   handover: benchHandover,

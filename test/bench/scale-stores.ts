@@ -30,7 +30,7 @@ const body = (i: number, now: number) =>
     acquired_ms: String(now),
   });
 
-async function coldIndex(store: LockStore) {
+export async function coldIndex(store: LockStore) {
   const index = new LockIndex();
   const started = performance.now();
   let firstPageMs = 0;

@@ -3,15 +3,20 @@
 // SCAN + pipelined GET/PTTL of the same keys in the same run, time to the first page (a first screen), bytes per lock
 // in the index, and the cost of the queries a page makes (first window, filter, sort, exact name, next window), each
 // over every lock; the window's JSON size (bytes a lock measured in a process of its own: indexBytesPerLock). Then
-// GCS, S3 and DynamoDB at 100 000 locks each (scale-stores.ts; SCALE_STORE_SIZE=0 to skip them).
+// GCS, S3 and DynamoDB at 100 000 locks each (scale-stores.ts), Azure at 100 000 blobs (scale-azure.ts) and MariaDB
+// with 10 000 named locks and 100 000 ShedLock rows (scale-mysql.ts); SCALE_STORE_SIZE=0 to skip them. The Redis
+// index is of the judged store, and answers `verdict=gone` too (redis-py locks: all unknown, so no row matches).
 import { RedisLockStore } from '@/lib/lock/stores/redis';
 import { runQuery, type LockQuery } from '@/lib/lock/query/query';
 import { rowView } from '@/lib/lock/query/row-view';
 import { expand } from '@/lib/lock/query/row';
 import { namesMatcher } from '@/lib/server/auth/glob';
+import { judgedStore } from '@/lib/lock/verdict/judged-store';
 import { startRedis } from '../helpers/redis';
 import { bareScan, fillRedis, indexBytesPerLock, indexRedis } from '../helpers/scale';
 import { benchScaleStores } from './scale-stores';
+import { benchScaleAzure } from './scale-azure';
+import { benchScaleMysql } from './scale-mysql';
 import { printTable, quantile, round, writeJson } from './report';
 
 const SIZES = (process.env.SCALE_SIZES ?? '10000,100000,1000000').split(',').map(Number);
@@ -34,18 +39,22 @@ export async function benchScale() {
     try {
       await fillRedis(r.client as never, n);
       const bare = await bareScan(r.client as never);
-      const store = new RedisLockStore({ client: r.client as never, source: 'redis://bench/0' });
-      const cold = await indexRedis(store);
+      // judged, as the registry opens every store (lib/lock/verdict/judged-store.ts)
+      const store = judgedStore(new RedisLockStore({ client: r.client as never, source: 'redis://bench/0' }));
+      const cold = await indexRedis(store as RedisLockStore);
       // measured in a process of its own: this one's heap holds the fill's and the bare scan's leftovers
       const bytesPerLock = indexBytesPerLock(r.url, n, 0).cold;
       const ix = cold.index;
-      const src = () => [{ id: 'redis://bench/0', rows: ix.rows.values(), counts: ix.counts, size: ix.size }];
+      const src = () => [
+        { id: 'redis://bench/0', rows: ix.rows.values(), counts: ix.counts, verdicts: ix.verdicts, size: ix.size },
+      ];
       const q = (o: Partial<LockQuery>) => runQuery(src(), { sort: 'name', order: 'asc', limit: 100, ...o });
       const first = timed(() => q({}));
       const filter = timed(() => q({ q: 'lock:4242' }));
       const owner = timed(() => q({ q: 'nobody-holds-this' }));
       const byHealth = timed(() => q({ sort: 'health', order: 'desc' }));
       const byExpiry = timed(() => q({ sort: 'expires' }));
+      const byVerdict = timed(() => q({ verdict: 'gone' }));
       const exact = timed(() => q({ q: `lock:${n - 1}` }));
       const next = timed(() => q({ cursor: first.value.nextCursor! }));
       // a caller scoped by a grant to a tenth of the keys: the same window, counts over the scope (lib/server/auth)
@@ -66,6 +75,7 @@ export async function benchScale() {
         'no-match ms': round(owner.ms),
         'sort health ms': round(byHealth.ms),
         'sort expires ms': round(byExpiry.ms),
+        'verdict=gone ms': round(byVerdict.ms),
         'exact ms': round(exact.ms),
         'next window ms': round(next.ms),
         'scoped window ms': round(scoped.ms),
@@ -79,5 +89,9 @@ export async function benchScale() {
   printTable('Scale: one Redis source, the console index (lib/server/index) vs a bare SCAN + GET/PTTL', rows);
   const stores = process.env.SCALE_STORE_SIZE === '0' ? [] : await benchScaleStores();
   if (stores.length) printTable('Scale: GCS, S3 and DynamoDB, the console index vs the bare listing', stores);
-  writeJson('scale', { redis: rows, stores });
+  const azure = process.env.SCALE_STORE_SIZE === '0' ? [] : await benchScaleAzure();
+  if (azure.length) printTable('Scale: Azure on Azurite, the console index vs a bare listBlobsFlat', azure);
+  const mysql = process.env.SCALE_STORE_SIZE === '0' ? [] : await benchScaleMysql();
+  if (mysql.length) printTable('Scale: MariaDB, the console index vs a bare SELECT', mysql);
+  writeJson('scale', { redis: rows, stores, azure, mysql });
 }
