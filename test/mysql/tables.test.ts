@@ -113,6 +113,24 @@ describe('ShedLock, Laravel, Quartz', () => {
     expect(await q<unknown[]>(`SELECT 1 FROM shedlock WHERE name = 'report'`)).toHaveLength(1); // the row is kept
   });
 
+  it('pages a ShedLock table past one page of rows (5 000), every held row listed once', async () => {
+    const rows = 5_300;
+    for (let i = 0; i < rows; i += 1_000) {
+      const names = Array.from(
+        { length: Math.min(1_000, rows - i) },
+        (_, k) => `paged-${String(i + k).padStart(5, '0')}`,
+      );
+      await q(
+        `INSERT INTO shedlock (name, lock_until, locked_at, locked_by) VALUES ${names.map(() => '(?, TIMESTAMPADD(HOUR, 1, UTC_TIMESTAMP(3)), UTC_TIMESTAMP(3), ?)').join(', ')}`,
+        names.flatMap((n) => [n, 'pager']),
+      );
+    }
+    const listed = (await listAll(store)).locks.filter((l) => l.name.startsWith('shedlock/paged-'));
+    expect(listed).toHaveLength(rows);
+    expect(new Set(listed.map((l) => l.name)).size).toBe(rows);
+    await q(`DELETE FROM shedlock WHERE name LIKE 'paged-%'`);
+  }, 120_000);
+
   it('lists a Laravel cache lock by its expiration and deletes it as its release does, owner and expiration pinned', async () => {
     const key = 'laravel_cache_framework/schedule-6f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c';
     await q('insert into `cache_locks` (`key`, `owner`, `expiration`) values (?, ?, ?)', [

@@ -56,13 +56,23 @@ export async function readRows(db: Db, t: MysqlLockTable, page: RowPage = {}) {
     where.push(`${NAME_SQL[t.kind]} = ?`);
     values.push(page.name);
   }
-  const rows = await db.rows<Raw & { pk: string }>(
+  const rows = await db.rows<Raw & { pk: unknown }>(
     `SELECT ${COLUMNS[t.kind]}, JSON_ARRAY(${keys.join(', ')}) AS pk FROM ${ident(t.table)}
      ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${keys.join(', ')} LIMIT ${PAGE_ROWS}`,
     values,
   );
-  const last = rows.length === PAGE_ROWS ? (JSON.parse(rows[rows.length - 1]!.pk) as unknown[]) : undefined;
+  const last = rows.length === PAGE_ROWS ? keysetOf(rows[rows.length - 1]!.pk) : undefined;
   return { rows: rows.map((r) => rowOf(t.kind, r)), ...(last ? { next: last } : {}) };
+}
+
+/**
+ * The last row's key for the next page: mysql2 hands a JSON column over parsed where the server types it JSON (MariaDB's
+ * JSON_ARRAY does) and as text elsewhere.
+ */
+function keysetOf(pk: unknown): unknown[] {
+  const key: unknown = typeof pk === 'string' ? JSON.parse(pk) : pk;
+  if (!Array.isArray(key)) throw new Error(`a lock table's keyset came back as ${typeof key}, not an array`);
+  return key;
 }
 
 /** A server time string written in UTC (ShedLock's usingDbTime) as unix ms. */
