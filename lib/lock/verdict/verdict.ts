@@ -62,10 +62,10 @@ export function judgeHolder(view: {
   const signs = view.signs ?? [];
   if (!signs.length) return unread(view.health, view.terms?.liveness);
   const evidence = signs.map(({ fact, from, at }) => ({ fact, from, at }));
-  for (const verdict of VERDICTS) {
+  const verdict = VERDICTS.find((v) => signs.some((s) => s.points === v));
+  if (verdict) {
     const says = signs.filter((s) => s.points === verdict).map((s) => s.says);
-    if (!says.length) continue;
-    const settle = Math.max(0, ...signs.map((s) => (verdict === 'unknown' && s.settleMs) || 0));
+    const settle = verdict === 'unknown' ? Math.max(0, ...signs.map((s) => s.settleMs ?? 0)) : 0;
     return {
       verdict,
       sentence: `${LEAD[verdict]}: ${says.join('; ')}.`,
@@ -108,17 +108,20 @@ type Judgeable = VerdictFields & {
   terms?: { liveness?: string };
 };
 
-/** The view with its verdict set and its signs folded in (the signs are the store's; the verdict is everyone's). */
+/**
+ * The view with its verdict set and its signs folded in (the signs are the store's; the verdict is everyone's). One
+ * copy without the old fields (a `delete` would turn each of a million views into a slow dictionary object).
+ */
 export function withVerdict<V extends Judgeable>(view: V): V {
-  const judged = { ...view };
-  delete judged.signs;
-  delete judged.verdict;
-  delete judged.sentence;
-  delete judged.evidence;
-  delete judged.settleMs;
-  if (!isJudged(view)) return judged;
-  const { verdict, sentence, evidence, settleMs } = judgeHolder(view);
-  return { ...judged, verdict, sentence, evidence, ...(settleMs ? { settleMs } : {}) };
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  const { signs, verdict, sentence, evidence, settleMs, ...rest } = view;
+  if (!isJudged(view)) return rest as V;
+  const judged = judgeHolder(view);
+  (rest as VerdictFields).verdict = judged.verdict;
+  (rest as VerdictFields).sentence = judged.sentence;
+  (rest as VerdictFields).evidence = judged.evidence;
+  if (judged.settleMs) (rest as VerdictFields).settleMs = judged.settleMs;
+  return rest as V;
 }
 
 export type VerdictCounts = Record<Verdict, number>;
