@@ -11,11 +11,15 @@ export const ALIVE_ACKNOWLEDGEMENT = 'The holder is alive: clearing makes two ho
 export async function assertVerdictAllows(
   store: LockStore,
   name: string,
-  o: { acknowledgeAlive?: boolean; ifGone?: boolean },
+  o: { acknowledgeAlive?: boolean; ifGone?: boolean; version: string },
 ): Promise<void> {
   const now = await store.inspect(name);
   const verdict = now ? verdictOf(now) : undefined;
   if (!verdict) return; // absent, free or not a lock: the store's own release answers it
+  // Another version holds it now (a successor, a refresh): the verdict is of a lock the operator never saw, and the
+  // store's release, pinned to the version seen, refuses it as changed or refreshed, touching nothing. (A version
+  // given in a shorter form, GCS's generation alone, is judged: it may match the lock held now.)
+  if (now!.version !== undefined && now!.version !== o.version && !now!.version.startsWith(`${o.version}.`)) return;
   if (o.ifGone && verdict.verdict !== 'gone')
     throw new ApiError(
       'conflict',

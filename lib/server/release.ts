@@ -95,7 +95,7 @@ export async function forceReleasePinned(
   const store = await storeFor(source);
   if (access && releaseRight(access, lockAddress(source, seen.name)) !== 'any')
     await assertGoneOrExpired(store, source, seen.name);
-  await assertVerdictAllows(store, seen.name, seen);
+  await assertVerdictAllows(store, seen.name, { ...seen, version });
   const owner = seen.owner ?? (seen.identity !== undefined ? ownerDigest(seen.identity) : undefined);
   const result = await store.forceRelease({
     name: seen.name,

@@ -115,4 +115,23 @@ describe('names with . and .. segments', () => {
     expect(api.json).toMatchObject({ name, identity: 'dots' });
     expect(lockHref('locks/plain')).toBe('/locks/locks/plain');
   });
+
+  it("answers a stale view of a lock now held by an alive successor as changed, not as the successor's verdict", async () => {
+    const base = { storage: t.storage, bucket: t.bucket, name: 'locks/handed-on', audit: false as const };
+    const first = await acquireLock({ ...base, ttlMs: 60_000 });
+    const seen = { name: base.name, generation: first.generation, metageneration: first.currentMetageneration };
+    await first.release();
+    const successor = await acquireLock({ ...base, ttlMs: 60_000 }); // refreshing: judged alive
+    const r = await post(routes.release.POST, '/api/locks/release', { ...seen, reason: 'stuck' });
+    expect(r.status, JSON.stringify(r.json)).toBe(409);
+    expect(r.json.outcome ?? r.json.error).toBeDefined();
+    expect(JSON.stringify(r.json)).toMatch(/changed|another holder/i);
+    expect(JSON.stringify(r.json)).not.toMatch(/clearing makes two holders/);
+    // the successor's own version is judged: alive, so it needs the acknowledgement
+    const own = { name: base.name, generation: successor.generation, metageneration: successor.currentMetageneration };
+    const refused = await post(routes.release.POST, '/api/locks/release', { ...own, reason: 'stuck' });
+    expect(refused.status).toBe(409);
+    expect(JSON.stringify(refused.json)).toMatch(/clearing makes two holders/);
+    await successor.release();
+  });
 });
