@@ -61,9 +61,8 @@ function queries(index: LockIndex, id: string, text: string) {
 
 /** Lockboard's cold index of the database against the bare reads, alternating, best of RUNS each, in one line. */
 async function line(m: TestMariadb, what: string, baseline: string[], text: string) {
-  // the store's own pool settings (client.ts), plus jsonStrings: without it mysql2 hands MariaDB's JSON_ARRAY keyset
-  // back parsed and the store's second page of a table fails (JSON.parse of an array; reported on #49)
-  const conn = await mysql.createConnection({ ...SETTINGS, jsonStrings: true, port: m.port, database: m.database });
+  // the store's own pool settings (client.ts)
+  const conn = await mysql.createConnection({ ...SETTINGS, port: m.port, database: m.database });
   try {
     const bares: Awaited<ReturnType<typeof bare>>[] = [];
     const colds: { x: Awaited<ReturnType<typeof coldIndex>>; queries: number; source: string }[] = [];
