@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli';
 import { storeOf, tempDir } from './tools';
 import { readEntryAsLock } from '@/lib/lock/stores/files/formats-special';
-import { newGeneration, tryAcquireGeneration } from '@/lib/lock/stores/files/gendir';
+import { newGeneration, releaseGeneration, tryAcquireGeneration } from '@/lib/lock/stores/files/gendir';
 import { scanHolders } from '@/lib/lock/stores/files/proc';
 
 const NOBODY = 65534;
@@ -123,6 +123,33 @@ describe.runIf(isRoot)('the trail is Lockboard’s own', () => {
     ).toBe(true);
     expect(fs.readdirSync(secret)).toEqual(['audit.jsonl']); // no release guard, claim or trail made there
     expect(fs.readFileSync(`${secret}/audit.jsonl`, 'utf8')).toBe('untouched\n');
+  }, 120_000);
+
+  it("nobody swaps a job's fresh .lockd for a symlink in a loop during 4 s of acquisitions: nothing is linked outside", async () => {
+    const dir = hostileDir();
+    const secret = fs.mkdtempSync(path.join(os.tmpdir(), 'lb-secret-'));
+    dirs.push(secret);
+    fs.chmodSync(secret, 0o777); // writable by all: only the lock's own checks keep a generation out of it
+    const L = `${dir}/job.lockd`;
+    const loop = `while :; do rmdir ${L} 2>/dev/null && ln -s ${secret} ${L} && echo >> ${dir}/.swaps; rm -f ${L} 2>/dev/null; done`;
+    const swapper = spawn('runuser', ['-u', 'nobody', '--', 'sh', '-c', loop], { detached: true, stdio: 'ignore' });
+    let held = 0;
+    let tries = 0;
+    try {
+      for (const end = Date.now() + 4_000; Date.now() < end; tries++) {
+        const file = await tryAcquireGeneration(dir, newGeneration({ dir, job: 'job', owner: 't', ttlMs: 5_000 }));
+        if (!file) continue;
+        held++;
+        releaseGeneration(file);
+      }
+      expect(swapper.exitCode).toBeNull(); // it swapped all along
+    } finally {
+      process.kill(-swapper.pid!, 'SIGKILL');
+    }
+    const swaps = fs.existsSync(`${dir}/.swaps`) ? fs.readFileSync(`${dir}/.swaps`, 'utf8').length : 0;
+    console.log(`${tries} acquisitions under a swapping .lockd: ${held} held, ${swaps} swaps`);
+    expect(swaps).toBeGreaterThan(0);
+    expect(fs.readdirSync(secret)).toEqual([]);
   }, 120_000);
 
   it('a trail of its own is written and read as before; the record is JSON with the name as data', async () => {

@@ -90,6 +90,38 @@ async function expired(file: string, nowMs: number): Promise<fs.BigIntStats | nu
   return null;
 }
 
+/**
+ * Runs `claim` on the lock directory this attempt just created, named through its open fd (`/proc/self/fd/N`): a holder
+ * who swaps it for a link between the mkdir and the link (#51) never makes this write outside. False when it was
+ * replaced (the attempt is lost, nothing written).
+ */
+function inCreatedDir(L: string, claim: (at: string) => boolean): boolean {
+  let fd: number;
+  try {
+    fd = fs.openSync(L, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | fs.constants.O_NOFOLLOW);
+  } catch {
+    return false; // replaced by a link or a file, or removed: not ours any more
+  }
+  try {
+    const via = `/proc/self/fd/${fd}`;
+    return claim(fs.existsSync(via) ? via : L);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Links this attempt's generation into its fresh lock directory; true when it is then alone there (held). */
+function claimCreated(dir: string, at: string, L: string, g: Generation): boolean {
+  const name = `${g.gen}${GEN_SUFFIX}`;
+  if (!linkCreate(dir, path.join(at, name), g)) return false;
+  const entries = fs.readdirSync(at);
+  if (entries.length === 1 && entries[0] === name) return true;
+  ignore(['ENOENT'], () => fs.unlinkSync(path.join(at, name)));
+  // by its path: rmdir never follows a link (a swapped-in link is refused, ENOTDIR)
+  ignore(['ENOENT', 'ENOTEMPTY', 'EEXIST', 'ENOTDIR'], () => fs.rmdirSync(L));
+  return false;
+}
+
 /** One attempt: the generation's path when held, else null (someone holds it, or a race was lost: retry later). */
 export async function tryAcquireGeneration(dir: string, g: Generation): Promise<string | null> {
   const L = lockDirOf(dir, g.job);
@@ -101,19 +133,12 @@ export async function tryAcquireGeneration(dir: string, g: Generation): Promise<
   } catch (err) {
     if (code(err) !== 'EEXIST') throw err;
   }
-  if (created) {
-    if (!linkCreate(dir, mine, g)) return null;
-    const entries = fs.readdirSync(L);
-    if (entries.length === 1 && entries[0] === path.basename(mine)) return mine;
-    ignore(['ENOENT'], () => fs.unlinkSync(mine));
-    ignore(['ENOENT', 'ENOTEMPTY', 'EEXIST'], () => fs.rmdirSync(L));
-    return null;
-  }
+  if (created) return inCreatedDir(L, (at) => claimCreated(dir, at, L, g)) ? mine : null;
   const entries = await othersEntries(L);
   if (!entries) return null;
   let live = false;
   for (const n of entries) if (!(await removeIfExpired(path.join(L, n)))) live = true;
-  if (!live) ignore(['ENOENT', 'ENOTEMPTY', 'EEXIST'], () => fs.rmdirSync(L));
+  if (!live) ignore(['ENOENT', 'ENOTEMPTY', 'EEXIST', 'ENOTDIR'], () => fs.rmdirSync(L));
   return null;
 }
 
@@ -166,6 +191,6 @@ export function releaseGeneration(file: string): boolean {
     fs.unlinkSync(file);
     ours = true;
   });
-  ignore(['ENOENT', 'ENOTEMPTY', 'EEXIST'], () => fs.rmdirSync(path.dirname(file)));
+  ignore(['ENOENT', 'ENOTEMPTY', 'EEXIST', 'ENOTDIR'], () => fs.rmdirSync(path.dirname(file)));
   return ours;
 }
