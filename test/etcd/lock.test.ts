@@ -36,7 +36,10 @@ describe('Lockboard’s lock on etcd', () => {
       ttlMs: 10_000,
       onWait: (h) => seen.push(h.identity!),
     });
-    await delay(300);
+    // queued behind the holder (its onWait names it) before the later etcdctl waiter joins: waited for, never a fixed
+    // delay (on a busy core 300 ms was not always enough, and the later waiter queued first)
+    for (const end = Date.now() + 20_000; !seen.length; await delay(25))
+      if (Date.now() > end) throw new Error('Lockboard never queued behind the etcdctl holder');
     const later = await etcd.queue(['lock', '--ttl', '30', 'jobs/migrate']);
     const t0 = performance.now();
     await first.c.stop(); // etcdctl lock unlocks on SIGTERM
