@@ -29,7 +29,7 @@ describe('heartbeat formats judged by their own rules', () => {
     expect(v.evidence).toEqual([
       {
         fact: expect.stringMatching(/^updated \S+(, \d+ s after its creation)?, refresh every 1 s, stale in \d+ s$/),
-        from: 'locks/deploy (its write times and Lockboard lock fields)',
+        from: "the object's write times and Lockboard lock fields",
         at: expect.any(String),
       },
     ]);
@@ -78,7 +78,7 @@ describe('heartbeat formats judged by their own rules', () => {
     const tf = (await judge('prod/default.tflock'))!;
     expect(tf.verdict).toBe('unknown');
     expect(tf.sentence).toMatch(
-      /^Unknown: Terraform writes no heartbeat: only Who \(ann@laptop\), its operation \(OperationTypeApply\) and when it was created \(\S+\) are known; whether that run is still going on that host or CI job would settle it\.$/,
+      /^Unknown: Terraform writes no heartbeat: only Who \(ann@laptop\) is known; whether its run still goes on would settle it\.$/,
     );
     expect(tf.settleMs).toBeUndefined();
     await w.writePulumiLock(t.storage, t.bucket, '', 'organization/web/prod', 'bob');

@@ -33,7 +33,7 @@ describe('S3 lock objects judged by their formats’ rules', () => {
     const v = (await judge('jobs/nightly'))!;
     expect(v.verdict).toBe('alive');
     expect(v.sentence).toMatch(/^Alive: its holder wrote it \d+ s ago \(it refreshes every \d+ s\)\.$/);
-    expect(v.evidence[0]!.from).toBe('jobs/nightly (its write times and Lockboard lock fields)');
+    expect(v.evidence[0]!.from).toBe("the object's write times and Lockboard lock fields");
     // its holder freezes (as a SIGSTOPped process would): no refresh, no release
     (held as unknown as { stop(): void }).stop();
     let gone: Awaited<ReturnType<typeof judge>>;
@@ -68,7 +68,7 @@ describe('S3 lock objects judged by their formats’ rules', () => {
     const tf = (await judge('envs/prod/terraform.tfstate.tflock'))!;
     expect(tf.verdict).toBe('unknown');
     expect(tf.sentence).toBe(
-      'Unknown: Terraform writes no heartbeat: only Who (alice@ci-7), its operation (OperationTypeApply) and when it was created (2026-11-23T10:00:00.123456789Z) are known; whether that run is still going on that host or CI job would settle it.',
+      'Unknown: Terraform writes no heartbeat: only Who (alice@ci-7) is known; whether its run still goes on would settle it.',
     );
     await s.client.send(
       new PutObjectCommand({ Bucket: 'tf-state', Key: 'jobs/remote.lock', Body: 'lock', IfNoneMatch: '*' }),

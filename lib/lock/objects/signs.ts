@@ -39,7 +39,7 @@ export function objectSigns(s: Seen): HolderSign[] {
   const { format, reading, view, now, staleAt } = s;
   if (reading.released) return [];
   const fact = factOf(s);
-  const from = `${view.name} (its write times and ${format.label} fields)`;
+  const from = `the object's write times and ${format.label} fields`;
   const at = isoNow(now);
   const sign = (points: HolderSign['points'], says: string, settleMs?: number): HolderSign[] => {
     const one: HolderSign = { points, says, fact, from, at }; // no spreads: a listing builds 100 000 of these

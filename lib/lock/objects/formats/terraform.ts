@@ -31,8 +31,9 @@ export const terraform: LockFormatModule = {
       dropped,
     };
   },
+  // short: 100 locks of a window each carry it (Operation and Created are among the lock's details)
   noHeartbeat: (r) =>
-    `Terraform writes no heartbeat: only Who (${r.identity ?? 'not recorded'}), its operation (${detailOf(r, 'Operation') ?? '?'}) and when it was created (${detailOf(r, 'Created') ?? '?'}) are known; whether that run is still going on that host or CI job would settle it`,
+    `Terraform writes no heartbeat: only Who (${r.identity ?? 'not recorded'}) is known; whether its run still goes on would settle it`,
   release: 'delete',
   releaseNote:
     'Deletes the .tflock object, like `terraform force-unlock <lock ID>` (the lock ID is the generation). ' +
