@@ -1,7 +1,7 @@
 // Terraform and OpenTofu GCS backend (hashicorp/terraform internal/backend/remote-state/gcs/client.go): a
 // `<state>.tflock` object created with DoesNotExist, body {ID, Operation, Info, Who, Version, Created, Path}. No TTL.
 // `terraform force-unlock` takes the object's generation as the lock ID.
-import { details, jsonBody, stringField, type LockFormatModule, detailOf } from './types';
+import { details, jsonBody, stringField, type LockFormatModule } from './types';
 
 export const terraform: LockFormatModule = {
   id: 'terraform',
