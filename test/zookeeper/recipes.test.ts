@@ -72,11 +72,18 @@ describe('ZooKeeper sources', () => {
 });
 
 describe('ZooKeeper four-letter words', () => {
-  it('reads each session’s client and timeout from cons', () => {
+  it('reads each session’s client, timeout, last operation and silence from cons', () => {
     const text =
       ' /127.0.0.1:54872[1](queued=0,recved=5,sent=5,sid=0x100000a43c30003,lop=PING,est=1,to=10000,lcxid=0x1)\n' +
+      ' /127.0.0.1:54874[1](queued=0,recved=9,sent=9,sid=0x100000a43c30004,lop=GETD,est=5,to=6000,lresp=1200)\n' +
+      ' /127.0.0.1:54876[1](queued=0,recved=9,sent=9,sid=0x100000a43c30005,lop=PING,est=5,to=6000,lresp=9200)\n' +
       ' /127.0.0.1:54880[0](queued=0,recved=1,sent=0)\n';
-    expect([...parseCons(text)]).toEqual([['100000a43c30003', { client: '127.0.0.1:54872', timeoutMs: 10000 }]]);
+    expect([...parseCons(text)]).toEqual([
+      ['100000a43c30003', { client: '127.0.0.1:54872', timeoutMs: 10000, lop: 'PING', estMs: 1 }],
+      // lresp is the server's own elapsed-time counter: silence is measured against its latest answer
+      ['100000a43c30004', { client: '127.0.0.1:54874', timeoutMs: 6000, lop: 'GETD', estMs: 5, silentMs: 8000 }],
+      ['100000a43c30005', { client: '127.0.0.1:54876', timeoutMs: 6000, lop: 'PING', estMs: 5, silentMs: 0 }],
+    ]);
   });
 
   let fake: Server | undefined;
