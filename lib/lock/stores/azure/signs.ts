@@ -4,9 +4,8 @@
 // expires and Azure reports the blob available: no lock is listed then. An infinite lease (Terraform's) is never
 // renewed: unknown, only the run it names can settle it.
 import type { HolderSign } from '../../verdict/verdict';
+import { seconds as secs } from '../../verdict/sign';
 import type { AzureReading } from './reading';
-
-const secs = (ms: number) => `${Math.max(0, Math.round(ms / 1000))} s`;
 
 /** `heldMs`: how long the lease is known held without a gap; `maxFixedMs`: the longest fixed lease (60 s). */
 export function azureSigns(r: AzureReading, heldMs: number, maxFixedMs: number, now: number): HolderSign[] {

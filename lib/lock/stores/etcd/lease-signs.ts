@@ -5,6 +5,7 @@
 // when etcd deletes the key (free). Seen once → unknown, with the wait that settles it. etcd keeps no wall-clock
 // time: every time here is the console's clock.
 import type { HolderSign } from '../../verdict/verdict';
+import { seconds as secs } from '../../verdict/sign';
 import type { LeaseInfo } from './view';
 
 /** Whole-second TTLs: an implied renewal must move by more than this to count as a keep-alive. */
@@ -18,8 +19,6 @@ interface Track {
   /** When a keep-alive was last seen between two reads (console clock). */
   keptAliveAt?: number;
 }
-
-const secs = (ms: number) => `${Math.max(0, Math.round(ms / 1000))} s`;
 
 /** The leases seen by one store, across its listing passes. */
 export class LeaseWatch {

@@ -2,6 +2,7 @@
 // (podSign), read through the pass's shared lookups. A renewal seen proves a live renewer: a Pod that is absent or
 // finished then is not the whole story, so it points to unknown instead of gone.
 import type { HolderSign } from '../../verdict/verdict';
+import { signsAt } from '../../verdict/sign';
 import type { LeaseReading } from './formats';
 import type { HolderLookups } from './holders';
 import { podNameOf } from './holders';
@@ -16,15 +17,7 @@ export async function leaseSigns(
   now: number,
   lookups: HolderLookups | undefined,
 ): Promise<HolderSign[]> {
-  const at = new Date(now).toISOString();
-  const sign = (points: HolderSign['points'], says: string, fact: string, from: string, settleMs?: number) => ({
-    points,
-    says,
-    fact,
-    from,
-    at,
-    ...(settleMs ? { settleMs } : {}),
-  });
+  const sign = signsAt(now);
   const renewal = renewalSign(
     { durationMs: r.durationMs, unchangedMs: now - seen.at, renewedAt: seen.renewedAt, reads: seen.reads },
     now,

@@ -2,6 +2,7 @@
 // alive; the SETNX/GETSET formats' own expiry time passed → gone by their rule; a TTL lock seen once → unknown with
 // a second read a fraction of its TTL later; no TTL and no expiry time → unknown, nothing in Redis can say.
 import type { HolderSign } from '../../verdict/verdict';
+import { seconds as secs, signsAt, type SignMaker } from '../../verdict/sign';
 import type { ExpiryTrack } from '../../support/seen-since';
 import type { RedisReading } from './formats';
 
@@ -9,20 +10,11 @@ import type { RedisReading } from './formats';
 const SETTLE_MIN_MS = 1000;
 const SETTLE_MAX_MS = 30_000;
 
-const secs = (ms: number) => `${Math.max(0, Math.round(ms / 1000))} s`;
 /** Whole seconds: locks judged alike share one sentence (the index keeps one copy, query/verdict-intern.ts). */
 const clamp = (ms: number) => Math.ceil(Math.min(SETTLE_MAX_MS, Math.max(SETTLE_MIN_MS, ms)) / 1000) * 1000;
 
 export function redisSigns(r: RedisReading, pttl: number, track: ExpiryTrack | undefined, now: number): HolderSign[] {
-  const at = new Date(now).toISOString();
-  const sign = (points: HolderSign['points'], says: string, fact: string, from: string, settleMs?: number) => ({
-    points,
-    says,
-    fact,
-    from,
-    at,
-    ...(settleMs ? { settleMs } : {}),
-  });
+  const sign = signsAt(now);
   if (r.staleAtMs !== undefined) {
     const fact = `value names ${new Date(r.staleAtMs).toISOString()}`;
     if (now >= r.staleAtMs)
@@ -57,7 +49,7 @@ export function redisSigns(r: RedisReading, pttl: number, track: ExpiryTrack | u
   return ttlSigns(r, pttl, track, now, sign);
 }
 
-type Sign = (points: HolderSign['points'], says: string, fact: string, from: string, settleMs?: number) => HolderSign;
+type Sign = SignMaker;
 
 function ttlSigns(r: RedisReading, pttl: number, t: ExpiryTrack, now: number, sign: Sign): HolderSign[] {
   const ttl = r.ttlMs ?? pttl;
