@@ -4,6 +4,7 @@
 // aborted, a lock it still returns later is released, and the process exits even if the read never settles.
 import { LockAbortError, LockTimeoutError } from '../lock';
 import type { HeldLock } from '../lock/stores';
+import { setLongTimeout } from '../lock/time';
 
 /** How long past its timeout (or a signal) the acquisition may take to give up by itself before the deadline acts. */
 export const DEADLINE_GRACE_MS = 2_000;
@@ -16,7 +17,8 @@ export function raceDeadline(
   waiting: AbortController,
 ): Promise<HeldLock> {
   let fired = false;
-  let timer: NodeJS.Timeout | undefined;
+  // a --timeout may be longer than a Node.js timer holds (30d): chained below the overflow, never fired at once
+  let cancel: (() => void) | undefined;
   let onAbort: (() => void) | undefined;
   const late = new Promise<never>((_, reject) => {
     const give = (err: Error) => {
@@ -25,15 +27,15 @@ export function raceDeadline(
       waiting.abort();
     };
     if (timeoutMs !== undefined)
-      timer = setTimeout(() => give(new LockTimeoutError(name, null, timeoutMs)), timeoutMs + DEADLINE_GRACE_MS);
+      cancel = setLongTimeout(() => give(new LockTimeoutError(name, null, timeoutMs)), timeoutMs + DEADLINE_GRACE_MS);
     onAbort = () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => give(new LockAbortError(name)), DEADLINE_GRACE_MS);
+      cancel?.();
+      cancel = setLongTimeout(() => give(new LockAbortError(name)), DEADLINE_GRACE_MS);
     };
     waiting.signal.addEventListener('abort', onAbort, { once: true });
   });
   return Promise.race([acquisition, late]).finally(() => {
-    clearTimeout(timer);
+    cancel?.();
     if (onAbort) waiting.signal.removeEventListener('abort', onAbort);
     if (!fired) return;
     // a lock the overrun acquisition still returns is released, not left to its TTL
