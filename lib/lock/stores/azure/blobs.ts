@@ -73,16 +73,7 @@ export class AzureBlobs {
   async head(name: string): Promise<AzureListed | null> {
     try {
       const p = await this.call(() => this.client.getBlobClient(name).getProperties());
-      return {
-        name,
-        etag: bare(p.etag),
-        lastModifiedMs: p.lastModified?.getTime() ?? 0,
-        createdMs: p.createdOn?.getTime() ?? p.lastModified?.getTime() ?? 0,
-        size: p.contentLength ?? 0,
-        leaseState: (p.leaseState ?? 'available') as LeaseState,
-        ...(p.leaseDuration ? { leaseDuration: p.leaseDuration } : {}),
-        metadata: p.metadata ?? {},
-      };
+      return listedFrom(name, p, p.metadata);
     } catch (err) {
       if (azureStatus(err) === 404) return null;
       throw err;
@@ -146,15 +137,30 @@ function conditionsOf(o: Conditions) {
 }
 
 function listedOf(b: BlobItem): AzureListed {
-  const p = b.properties;
+  return listedFrom(b.name, b.properties, b.metadata);
+}
+
+/** A blob as the store reads it, from a listing's item or a HEAD: the same properties under the same names. */
+function listedFrom(
+  name: string,
+  p: {
+    etag?: string;
+    lastModified?: Date;
+    createdOn?: Date;
+    contentLength?: number;
+    leaseState?: string;
+    leaseDuration?: AzureListed['leaseDuration'];
+  },
+  metadata: Record<string, string> | undefined,
+): AzureListed {
   return {
-    name: b.name,
+    name,
     etag: bare(p.etag),
     lastModifiedMs: p.lastModified?.getTime() ?? 0,
     createdMs: p.createdOn?.getTime() ?? p.lastModified?.getTime() ?? 0,
     size: p.contentLength ?? 0,
     leaseState: (p.leaseState ?? 'available') as LeaseState,
     ...(p.leaseDuration ? { leaseDuration: p.leaseDuration } : {}),
-    metadata: b.metadata ?? {},
+    metadata: metadata ?? {},
   };
 }
