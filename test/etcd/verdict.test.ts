@@ -78,7 +78,8 @@ describe('etcd holders judged by their leases', () => {
 
   it('says a lease granted without keep-alive only falls, until it runs out and the key is gone', async () => {
     const granted = etcd.ctl('lease', 'grant', '6'); // "lease 694d… granted with TTL(6s)"
-    const lease = /lease ([0-9a-f]+) granted/.exec(granted)![1]!;
+    // etcdctl prints the id as %016x; Lockboard names a lease as its keys' suffix does (%x, no leading zeros)
+    const lease = BigInt(`0x${/lease ([0-9a-f]+) granted/.exec(granted)![1]!}`).toString(16);
     etcd.ctl('put', `--lease=${lease}`, 'jobs/oneshot', '');
     const falling = (await until('jobs/oneshot', (v) => /only fell/.test(v?.sentence ?? '')))!;
     expect(falling.verdict).toBe('unknown');

@@ -46,6 +46,23 @@ describe('the lock index', () => {
     expect(ix.counts.expired).toBe(100);
   });
 
+  it('keeps a verdict sentence current for reads, but pushes it only when its words move, not its figures', () => {
+    const ix = new LockIndex();
+    const judged = (sentence: string, verdict = 'alive') =>
+      view('ci/build', { verdict, sentence, evidence: [] } as Partial<LockView>);
+    expect(ix.upsert(judged('Alive: its holder wrote it 1 s ago.'), T0)).toBeDefined();
+    // an age that moved: nothing to push (it would push every judged row on every pass), but a read sees 3 s
+    expect(ix.upsert(judged('Alive: its holder wrote it 3 s ago.'), T0)).toBeUndefined();
+    expect(ix.rows.get('ci/build')!.verdict!.sentence).toBe('Alive: its holder wrote it 3 s ago.');
+    expect(ix.verdicts.alive).toBe(1);
+    // what it says moved: a change
+    const words = ix.upsert(judged('Alive: lease 1f was kept alive between two reads.'), T0);
+    expect(words?.after?.verdict?.sentence).toBe('Alive: lease 1f was kept alive between two reads.');
+    const gone = ix.upsert(judged('Gone: lease 1f was kept alive between two reads.', 'gone'), T0);
+    expect(gone?.after?.verdict?.verdict).toBe('gone');
+    expect([ix.verdicts.alive, ix.verdicts.gone]).toEqual([0, 1]);
+  });
+
   it('finds a lock by its pair key, following a new holder (another key) and a removal', () => {
     const ix = new LockIndex();
     ix.upsert(view('tf/prod', { pairKey: 'terraform:tf/prod#id-1' }), T0);

@@ -22,10 +22,17 @@ export interface RowChange {
   after?: Row;
 }
 
-/** What a browser shows changed: another version, health, expiry (over a second: a TTL read wobbles), read state. */
+/** A sentence with its figures masked: an age or a countdown ("wrote it 3 s ago") moves on every read. */
+const shapeOf = (sentence: string | undefined) => sentence?.replace(/\d+/g, '#');
+
+/**
+ * What a browser shows changed: another version, health, verdict or what it says (figures moving alone are not a
+ * change: they would push every judged row on every pass), expiry (over a second: a TTL read wobbles), read state.
+ */
 export function rowChanged(a: Row, b: Row): boolean {
   if (a.version !== b.version || a.health !== b.health || a.pending !== b.pending) return true;
-  if (a.verdict?.verdict !== b.verdict?.verdict || a.verdict?.sentence !== b.verdict?.sentence) return true;
+  if (a.verdict?.verdict !== b.verdict?.verdict) return true;
+  if (a.verdict !== b.verdict && shapeOf(a.verdict?.sentence) !== shapeOf(b.verdict?.sentence)) return true;
   // a waiter joining or leaving the queue behind an unchanged holder
   if ((a.waiters?.length ?? 0) !== (b.waiters?.length ?? 0)) return true;
   if (Number.isNaN(a.expires) !== Number.isNaN(b.expires)) return true;
@@ -94,10 +101,12 @@ export class LockIndex {
     if (judged !== row.health) row = row.withHealth(judged);
     row.pass = this.pass;
     const before = this.rows.get(row.name);
-    if (before && !rowChanged(before, row)) {
+    const shown = !before || rowChanged(before, row);
+    if (before && !shown && before.verdict?.sentence === row.verdict?.sentence) {
       before.pass = this.pass;
       return undefined;
     }
+    // past here a row is replaced; when only its sentence's figures moved, reads see them but nothing is pushed
     if (before) this.count(before, -1);
     this.count(row, 1);
     this.rows.set(row.name, row);
@@ -109,7 +118,7 @@ export class LockIndex {
     if (at !== undefined) this.heap.push(at, row);
     // entries of replaced rows: dropped once they outnumber the rows (amortised: at most one rebuild per n changes)
     if (this.heap.size > 2 * this.rows.size + 1_024) this.heap.retain((r) => this.rows.get(r.name) === r);
-    return { before, after: row };
+    return shown ? { before, after: row } : undefined;
   }
 
   remove(name: string): RowChange | undefined {
