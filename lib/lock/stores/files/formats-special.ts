@@ -37,7 +37,7 @@ function mercurial(e: Entry, c: Context): Reading | null {
       status: 'unknown',
       why: `Held in another pid namespace (${m[2]}, e.g. a container; this one is ${ns}): pid ${m[3]} cannot be checked from here.`,
     };
-  const v = pidVerdict(Number(m[3]), Number(e.stat.mtimeMs));
+  const v = pidVerdict(Number(m[3]), Number(e.stat.mtimeMs), c.scan.processes);
   if (v.status === 'live') return { ...r, status: 'live', holder: v.info, why: `${cap(v.why)}.` };
   if (v.status === 'unknown') return { ...r, status: 'unknown', why: `${cap(v.why)}.` };
   return { ...r, status: 'stale', why: `Stale: ${v.why}; the next hg breaks it by the same rule.` };
@@ -80,7 +80,7 @@ function ownLock(e: Entry, names: string[], c: Context): Reading | null {
     ] as [string, string][],
   };
   if (expiresMs <= c.nowMs) return { ...g, status: 'stale', why: 'Stale: not refreshed within its TTL.' };
-  if (gen.host === c.host && pidVerdict(gen.pid, Number(member.stat.birthtimeMs)).status === 'dead')
+  if (gen.host === c.host && pidVerdict(gen.pid, Number(member.stat.birthtimeMs), c.scan.processes).status === 'dead')
     return { ...g, status: 'stale', why: `Stale: its holder pid ${gen.pid} on this host has exited.` };
   return { ...g, status: 'fresh', why: 'Refreshed within its TTL.' };
 }
@@ -110,7 +110,7 @@ function gitLock(e: Entry, c: Context): Reading {
   if (held) return held;
   for (const [pid, cwd] of c.scan.cwds) {
     if (cwd !== repo && !cwd.startsWith(repo + path.sep)) continue;
-    const p = processInfo(pid);
+    const p = processInfo(pid, c.scan.processes);
     if (p.state === 'alive' && p.comm?.startsWith('git')) return live(r, p, ` working in ${repo}`);
   }
   return noHolder(r, c.scan, `Stale: no git process is running in ${repo} (git’s own advice: remove the file).`);
@@ -142,7 +142,7 @@ function terraformLocal(e: Entry, c: Context): Reading | null {
   }
   const posix = (c.scan.locks.get(devKey(st.dev, st.ino)) ?? []).find((k) => k.kind === 'POSIX');
   if (!posix) return { ...r, status: 'free', why: 'Not locked: a leftover info file (no lock on the state file).' };
-  const p = processInfo(posix.pid);
+  const p = processInfo(posix.pid, c.scan.processes);
   if (p.state === 'alive') return live(r, p, ' (a POSIX lock on the state file)');
   return { ...r, status: 'live', why: `Held by a POSIX lock on ${state} (pid ${posix.pid}).` };
 }

@@ -16,7 +16,7 @@ function byPid(r: Omit<Reading, 'status' | 'why'>, pid: number, host: string | u
       status: 'unknown' as const,
       why: `Written on host ${host}: whether pid ${pid} is alive there cannot be seen from ${c.host}.`,
     };
-  const v = pidVerdict(pid, Number(e.stat.mtimeMs));
+  const v = pidVerdict(pid, Number(e.stat.mtimeMs), c.scan.processes);
   if (v.status === 'live') return { ...r, status: 'live' as const, holder: v.info, why: `${cap(v.why)}.` };
   if (v.status === 'unknown') return { ...r, status: 'unknown' as const, why: `${cap(v.why)}.` };
   return { ...r, status: 'stale' as const, why: `Stale: ${v.why}.` };

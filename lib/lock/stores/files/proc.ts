@@ -2,6 +2,7 @@
 // by MAJ:MIN:INO in hex) and a scan of every process's open fds matched by device and inode (stat() on the magic
 // link, never its text). /proc/locks alone misleads: a flock outlives the pid it names when a child keeps the fd.
 import fs from 'node:fs';
+import type { ProcessInfo } from './process';
 
 export interface KernelLock {
   kind: string;
@@ -27,6 +28,8 @@ export interface HolderScan {
   cwds: Map<number, string>;
   /** Every inode number that is locked or open somewhere: most files are in neither, and are passed at once. */
   inos: Set<bigint>;
+  /** Processes read during this scan's pass, by pid: a holder named by many files is read from /proc once. */
+  processes: Map<number, ProcessInfo>;
 }
 
 /** glibc's major/minor split of st_dev, as /proc/locks prints it. */
@@ -67,7 +70,15 @@ export function scanHolders(): HolderScan {
   try {
     text = fs.readFileSync('/proc/locks', 'utf8');
   } catch {
-    return { locks: new Map(), fds: new Map(), hidden: 0, procfs: false, cwds: new Map(), inos: new Set() };
+    return {
+      locks: new Map(),
+      fds: new Map(),
+      hidden: 0,
+      procfs: false,
+      cwds: new Map(),
+      inos: new Set(),
+      processes: new Map(),
+    };
   }
   const fds = new Map<string, FdHolder[]>();
   const cwds = new Map<number, string>();
@@ -99,7 +110,10 @@ export function scanHolders(): HolderScan {
       }
     }
   }
-  return withLockTable({ locks: new Map(), fds, hidden, procfs: true, cwds, inos: new Set() }, text);
+  return withLockTable(
+    { locks: new Map(), fds, hidden, procfs: true, cwds, inos: new Set(), processes: new Map() },
+    text,
+  );
 }
 
 /** A scan whose open files are reused (a burst of inspections) with the kernel's lock table read afresh. */
@@ -114,5 +128,5 @@ export function withLockTable(scan: HolderScan, text?: string): HolderScan {
   const locks = parseProcLocks(table);
   const inos = new Set<bigint>();
   for (const key of [...locks.keys(), ...scan.fds.keys()]) inos.add(BigInt(key.slice(key.lastIndexOf(':') + 1)));
-  return { ...scan, locks, inos };
+  return { ...scan, locks, inos, processes: new Map() }; // a reused scan still reads each holder afresh
 }

@@ -43,7 +43,16 @@ function userName(uid: string): string {
   return users.get(uid) ?? `uid ${uid}`;
 }
 
-export function processInfo(pid: number): ProcessInfo {
+/** A process as /proc shows it now; with `memo` (a listing pass's), each pid is read once per pass. */
+export function processInfo(pid: number, memo?: Map<number, ProcessInfo>): ProcessInfo {
+  const known = memo?.get(pid);
+  if (known) return known;
+  const info = readProcess(pid);
+  memo?.set(pid, info);
+  return info;
+}
+
+function readProcess(pid: number): ProcessInfo {
   if (!Number.isInteger(pid) || pid <= 0 || !fs.existsSync(`/proc/${pid}`)) return { pid, state: 'gone' };
   let stat: string;
   try {
@@ -85,8 +94,12 @@ export type Liveness = 'live' | 'dead' | 'unknown';
  * A pid recorded in a file: live only if the process exists, is no zombie, and did not start after the file was
  * last written (which would make it another process that reused the pid).
  */
-export function pidVerdict(pid: number, fileMtimeMs: number): { info: ProcessInfo; status: Liveness; why: string } {
-  const info = processInfo(pid);
+export function pidVerdict(
+  pid: number,
+  fileMtimeMs: number,
+  memo?: Map<number, ProcessInfo>,
+): { info: ProcessInfo; status: Liveness; why: string } {
+  const info = processInfo(pid, memo);
   if (info.state === 'hidden') return { info, status: 'unknown', why: `pid ${pid} cannot be read as this user` };
   if (info.state === 'gone') return { info, status: 'dead', why: `pid ${pid} is not running` };
   if (info.state === 'zombie')

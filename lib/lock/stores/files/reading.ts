@@ -44,7 +44,7 @@ export function holdersOf(e: Entry, scan: HolderScan): Holders {
   const kernel = scan.locks.get(devKey(e.stat.dev, e.stat.ino)) ?? [];
   const pids = new Set<number>((scan.fds.get(`${e.stat.dev}:${e.stat.ino}`) ?? []).map((h) => h.pid));
   for (const k of kernel) if (k.pid > 0) pids.add(k.pid);
-  const procs = [...pids].map(processInfo).filter((p) => p.state === 'alive');
+  const procs = [...pids].map((pid) => processInfo(pid, scan.processes)).filter((p) => p.state === 'alive');
   return { kernel, procs };
 }
 
