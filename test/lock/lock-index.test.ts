@@ -46,6 +46,18 @@ describe('the lock index', () => {
     expect(ix.counts.expired).toBe(100);
   });
 
+  it('pushes a new version, health, read state or an expiry moved by over a second; not an expiry that wobbles', () => {
+    const ix = new LockIndex();
+    const at = (ms: number, o: Partial<LockView> = {}) => view('l', { expiresAt: iso(T0 + ms), ...o });
+    expect(ix.upsert(at(60_000), T0)).toBeDefined(); // new
+    expect(ix.upsert(at(60_400), T0)).toBeUndefined(); // a TTL read a few hundred ms apart
+    expect(ix.upsert(at(90_000), T0)).toBeDefined(); // refreshed, same version
+    expect(ix.upsert(at(90_000, { version: 'v2' }), T0)).toBeDefined();
+    expect(ix.upsert(at(90_000, { version: 'v2', pending: true }), T0)).toBeDefined();
+    expect(ix.upsert(at(90_000, { version: 'v2', pending: true }), T0)).toBeUndefined();
+    expect(ix.upsert(view('l', { version: 'v2', pending: true }), T0)).toBeDefined(); // no expiry now
+  });
+
   it('keeps a verdict sentence current for reads, but pushes it only when its words move, not its figures', () => {
     const ix = new LockIndex();
     const judged = (sentence: string, verdict = 'alive') =>
