@@ -147,6 +147,18 @@ export function openOwnSubdir(parentFd: number, parentPath: string, name: string
   return openChecked(under(parentFd, parentPath, name), path.join(parentPath, name), what);
 }
 
+const MOVED_FIX = 'Someone else is moving it: retry, and check who writes in this directory.';
+
+/** lstat of a directory just made or found: one that vanished since (someone moved it away) is refused. */
+function lstatOrRefuse(at: string, shown: string, what: string): fs.Stats {
+  try {
+    return fs.lstatSync(at);
+  } catch (err) {
+    if (code(err) === 'ENOENT') refuse(what, `${shown} was moved away as it was opened`, MOVED_FIX);
+    throw err;
+  }
+}
+
 /**
  * mkdir `at` (shown as `shown`), lstat it, open it O_DIRECTORY | O_NOFOLLOW and check the open fd: the inode lstat
  * saw, a directory owned by the current user, not group/other-writable. Anything else is refused (UnsafePathError).
@@ -157,7 +169,7 @@ function openChecked(at: string, shown: string, what: string): number {
   } catch (err) {
     if (code(err) !== 'EEXIST') throw err;
   }
-  const st = fs.lstatSync(at);
+  const st = lstatOrRefuse(at, shown, what);
   if (st.isSymbolicLink()) refuse(what, `${shown} is a symbolic link to ${safeReadlink(at)}`, fixFor(shown));
   const why = notOurs(what, shown, st, 'dir');
   if (why) refuse(what, why, fixFor(shown));
@@ -167,6 +179,7 @@ function openChecked(at: string, shown: string, what: string): number {
   } catch (err) {
     if (['ELOOP', 'ENOTDIR'].includes(code(err)))
       refuse(what, `${shown} changed into a link as it was opened`, fixFor(shown));
+    if (code(err) === 'ENOENT') refuse(what, `${shown} was moved away as it was opened`, MOVED_FIX);
     throw err;
   }
   const opened = fs.fstatSync(fd);
