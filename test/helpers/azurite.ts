@@ -50,8 +50,13 @@ async function waitUntilAnswering(child: ChildProcess, url: string, port: number
   throw new Error(`azurite-blob did not answer on ${url}`);
 }
 
-/** `https`: serve TLS with this certificate; `accounts`: AZURITE_ACCOUNTS (`name:base64key`) besides the dev one. */
-export async function startAzurite(o: { https?: { cert: string; key: string }; accounts?: string } = {}) {
+/**
+ * `https`: serve TLS with this certificate; `accounts`: AZURITE_ACCOUNTS (`name:base64key`) besides the dev one;
+ * `location`: keep its database in this folder (saved when it stops) instead of in memory.
+ */
+export async function startAzurite(
+  o: { https?: { cert: string; key: string }; accounts?: string; location?: string } = {},
+) {
   requireAzurite();
   const port = await freePort();
   const tls = o.https ? ['--cert', o.https.cert, '--key', o.https.key] : [];
@@ -62,7 +67,7 @@ export async function startAzurite(o: { https?: { cert: string; key: string }; a
       '127.0.0.1',
       '--blobPort',
       String(port),
-      '--inMemoryPersistence',
+      ...(o.location ? ['--location', o.location] : ['--inMemoryPersistence']),
       '--loose',
       '--skipApiVersionCheck',
       '--disableTelemetry',
@@ -88,8 +93,8 @@ export async function startAzurite(o: { https?: { cert: string; key: string }; a
     async stop() {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await Promise.race([exited, delay(3_000)]);
+      child.kill('SIGTERM'); // Azurite saves its database (with `location`) and closes
+      await Promise.race([exited, delay(o.location ? 30_000 : 3_000)]);
       if (child.exitCode === null) child.kill('SIGKILL');
     },
   };
