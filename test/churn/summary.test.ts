@@ -61,6 +61,20 @@ describe('churn summary', () => {
     ]);
   });
 
+  it('keeps a holder that took and released a lock within one millisecond one released tenure, in any order read', () => {
+    const same = [
+      ev({ event: 'released', lock: 'x', at: at(2), generation: '10', held_ms: 0, outcome: 'ok' }),
+      ev({ event: 'acquired', lock: 'x', at: at(2), generation: '10', identity: 'a' }),
+      ev({ event: 'released', lock: 'x', at: at(3), generation: '11', held_ms: 0, outcome: 'ok' }),
+      ev({ event: 'acquired', lock: 'x', at: at(3), generation: '11', identity: 'b' }),
+    ];
+    for (const events of [same, [...same].reverse()])
+      expect(timeline(events, { free: true }).map((t) => [t.identity, t.ended, t.from])).toEqual([
+        ['b', 'released', at(3)],
+        ['a', 'released', at(2)],
+      ]);
+  });
+
   it("shows a force-release of a lock whose start the trail lacks (a foreign holder's lock: #52)", () => {
     // what a release of a Caddy lock writes: the request, then the release, no acquired or observed-created
     const events = [

@@ -395,7 +395,11 @@ describe('history and churn', () => {
     const more = page.getByTestId('history-more');
     await more.waitFor();
     expect(await more.textContent()).toMatch(/Showing the newest 200 of 220 events/);
-    expect(await page.getByTestId('timeline').locator('tbody tr').count()).toBe(100);
+    // 100 holders; 101 when two events share the millisecond at the page's edge and the newest 200 end with a
+    // release whose start is on the next page (shown alone, its start "not recorded")
+    const rows = page.getByTestId('timeline').locator('tbody tr');
+    expect([100, 101]).toContain(await rows.count());
+    if ((await rows.count()) === 101) expect(await rows.last().textContent()).toContain('not recorded');
     await more.getByRole('button', { name: 'Show older holders' }).click();
     await page.waitForFunction(
       () => document.querySelectorAll('[data-testid="timeline"] tbody tr').length === 110,

@@ -30,13 +30,18 @@ function unstarted(byGeneration: Map<string, Tenure>, key: string, e: AuditRecor
   return tenure;
 }
 
+/** A start ranks before anything else within one millisecond: a holder may take and release a lock in the same one. */
+const rank = (e: AuditRecord) =>
+  e.event === 'acquired' || e.event === 'took-over' || e.event === 'observed-created' ? 0 : 1;
+const chronological = (a: AuditRecord, b: AuditRecord) => (a.at < b.at ? -1 : a.at > b.at ? 1 : rank(a) - rank(b));
+
 /**
  * The holders of one lock over time: one entry per generation, newest first. `free`: nothing holds the lock now, so
  * a tenure whose end the trail lacks (an expiry, a holder that records nothing) ended all the same: never "held".
  */
 export function timeline(events: AuditRecord[], o: { free?: boolean } = {}): Tenure[] {
   const byGeneration = new Map<string, Tenure>();
-  const ordered = [...events].sort((a, b) => (a.at < b.at ? -1 : 1));
+  const ordered = [...events].sort(chronological);
   for (const e of ordered) {
     if (!e.generation && !ENDINGS.has(e.event)) continue;
     if (e.event === 'acquired' || e.event === 'took-over') {
