@@ -88,7 +88,7 @@ export class PostgresAuditTrail {
         } as AuditRecord);
       }
     }
-    return out.sort((a, b) => (a.at < b.at ? -1 : 1));
+    return out.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0)); // stable: ties keep the order read
   }
 }
 
