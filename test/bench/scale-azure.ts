@@ -1,11 +1,12 @@
 // npm run bench -- scale-azure (issue #48; also run by `scale`): AZURE_SCALE_SIZE blobs (100 000 by default) in one
-// container of a real Azurite (npm `azurite` 3.35, in memory, a free port, stopped after): per hundred blobs 10
-// Terraform state blobs locked as azurerm locks them (an infinite lease whose id is LockInfo.ID, base64 LockInfo in
-// `Terraformlockid`), 1 lease with no lock info, 1 with stale lock info and no lease, 88 plain data blobs. Seeded in
-// parallel (SEED_CONCURRENCY requests in flight) up to AZURE_SEED_API_MAX blobs, past it through Azurite's own
-// database (azurite-seed.ts: its uploads slow down as the container grows), the seed time reported. Then a bare `listBlobsFlat({ includeMetadata:
-// true })` walk with @azure/storage-blob against Lockboard's cold index of the same container (the judged store, as
-// the registry opens it), in the same run: time, List Blobs calls, locks found; and the index's window and filters.
+// container of a real Azurite (npm `azurite` 3.35, a free port, stopped after): per hundred blobs 10 Terraform state
+// blobs locked as azurerm locks them (an infinite lease whose id is LockInfo.ID, base64 LockInfo in `Terraformlockid`),
+// 1 lease with no lock info, 1 with stale lock info and no lease, 88 plain data blobs. Up to AZURE_SEED_API_MAX blobs
+// seeded through the API (SEED_CONCURRENCY requests in flight, Azurite in memory); past it, one hundred through the API
+// and the rest copied in Azurite's database on disk while it is stopped (azurite-seed.ts: its uploads slow down as the
+// container grows); the seed time reported. Then a bare `listBlobsFlat({ includeMetadata: true })` walk with
+// @azure/storage-blob against Lockboard's cold index of the same container (the judged store, as the registry opens
+// it), in the same run: time, List Blobs calls, locks found; and the index's window and filters.
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -90,6 +90,9 @@ async function expired(file: string, nowMs: number): Promise<fs.BigIntStats | nu
   return null;
 }
 
+/** Removes a job's lock directory once empty, by its path: rmdir never follows a link (a swapped-in one: ENOTDIR). */
+const removeIfEmpty = (L: string) => ignore(['ENOENT', 'ENOTEMPTY', 'EEXIST', 'ENOTDIR'], () => fs.rmdirSync(L));
+
 /**
  * Runs `claim` on the lock directory this attempt just created, named through its open fd (`/proc/self/fd/N`): a holder
  * who swaps it for a link between the mkdir and the link (#51) never makes this write outside. False when it was
@@ -117,8 +120,7 @@ function claimCreated(dir: string, at: string, L: string, g: Generation): boolea
   const entries = fs.readdirSync(at);
   if (entries.length === 1 && entries[0] === name) return true;
   ignore(['ENOENT'], () => fs.unlinkSync(path.join(at, name)));
-  // by its path: rmdir never follows a link (a swapped-in link is refused, ENOTDIR)
-  ignore(['ENOENT', 'ENOTEMPTY', 'EEXIST', 'ENOTDIR'], () => fs.rmdirSync(L));
+  removeIfEmpty(L);
   return false;
 }
 
@@ -138,7 +140,7 @@ export async function tryAcquireGeneration(dir: string, g: Generation): Promise<
   if (!entries) return null;
   let live = false;
   for (const n of entries) if (!(await removeIfExpired(path.join(L, n)))) live = true;
-  if (!live) ignore(['ENOENT', 'ENOTEMPTY', 'EEXIST', 'ENOTDIR'], () => fs.rmdirSync(L));
+  if (!live) removeIfEmpty(L);
   return null;
 }
 
@@ -191,6 +193,6 @@ export function releaseGeneration(file: string): boolean {
     fs.unlinkSync(file);
     ours = true;
   });
-  ignore(['ENOENT', 'ENOTEMPTY', 'EEXIST', 'ENOTDIR'], () => fs.rmdirSync(path.dirname(file)));
+  removeIfEmpty(path.dirname(file));
   return ours;
 }

@@ -3,7 +3,7 @@
 // once → unknown with one duration to wait), and the Pod its holderIdentity names: absent, Succeeded/Failed or
 // deleting → gone; its Node not Ready → stalled; running → alive. A Pod list refused → unknown naming the grant.
 import type { HolderSign } from '../../verdict/verdict';
-import { seconds as secs } from '../../verdict/sign';
+import { seconds as secs, type SignMaker as Sign } from '../../verdict/sign';
 import type { Looked, NodeFacts, PodFacts } from './holders';
 import { podNameOf } from './holders';
 
@@ -15,8 +15,6 @@ export interface Renewals {
   renewedAt?: number;
   reads: number;
 }
-
-type Sign = (points: HolderSign['points'], says: string, fact: string, from: string, settleMs?: number) => HolderSign;
 
 export function renewalSign(r: Renewals, now: number, sign: Sign): HolderSign | undefined {
   const d = r.durationMs;

@@ -49,9 +49,7 @@ export function redisSigns(r: RedisReading, pttl: number, track: ExpiryTrack | u
   return ttlSigns(r, pttl, track, now, sign);
 }
 
-type Sign = SignMaker;
-
-function ttlSigns(r: RedisReading, pttl: number, t: ExpiryTrack, now: number, sign: Sign): HolderSign[] {
+function ttlSigns(r: RedisReading, pttl: number, t: ExpiryTrack, now: number, sign: SignMaker): HolderSign[] {
   const ttl = r.ttlMs ?? pttl;
   const from = t.reads > 1 ? 'two reads of PTTL' : 'PTTL';
   const fact = `PTTL ${pttl} ms; expiry ${new Date(t.expiresAt).toISOString()}${
