@@ -12,6 +12,16 @@ export interface ListOptions {
   pageSize?: number;
 }
 
+/** How an inspection may read its evidence. */
+export interface InspectOptions {
+  /**
+   * Evidence read a moment ago (up to a quarter second) is good enough: a change feed's burst of reads. Without it the
+   * holder is read now, as a release's re-judgment and the CLI need it. Stores whose reads carry no such evidence
+   * ignore it.
+   */
+  recent?: boolean;
+}
+
 export interface ChangeFeedHandlers {
   /** These names were created, changed or deleted (reported at `sentAt`, ms, where the feed says): read them again. */
   changed(names: string[], sentAt?: number): void;

@@ -6,8 +6,8 @@ import { LockOptionsError } from './errors';
 import type { LockInfo, StoreTerms } from './types';
 
 export type { StoreTerms } from './types';
-export type { ChangeFeed, ChangeFeedHandlers, ListOptions } from './store-feeds';
-import type { ChangeFeed, ChangeFeedHandlers, ListOptions } from './store-feeds';
+export type { ChangeFeed, ChangeFeedHandlers, InspectOptions, ListOptions } from './store-feeds';
+import type { ChangeFeed, ChangeFeedHandlers, InspectOptions, ListOptions } from './store-feeds';
 import { branded } from './support/branded';
 
 /** A store's kind as the registry names it (`lib/lock/stores/index.ts`); the core never branches on it. */
@@ -125,7 +125,7 @@ export interface LockStore {
   readonly versionShape: VersionShape;
   list(pageToken?: string, o?: ListOptions): Promise<StorePage>;
   /** The object, key or row under `name`: a lock, something that is not (`releasable: false`), or null (absent). */
-  inspect(name: string): Promise<LockView | null>;
+  inspect(name: string, o?: InspectOptions): Promise<LockView | null>;
   forceRelease(request: ReleaseRequest): Promise<StoreReleaseResult>;
   readAudit(from: Date, to: Date, lock?: string): Promise<AuditRecord[]>;
   /** One event in the store's trail; resolves to its id. */

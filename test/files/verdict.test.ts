@@ -8,6 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judgedStore } from '@/lib/lock/verdict/judged-store';
 import { killAndWait, MACHINE_LOCK, need, PYTHON, startHolder, stopAll, storeOf, tempDir, until } from './tools';
 
+/** A process that opens a lock file and keeps it open, without touching its bytes. */
+const OPENER = `import sys, time; f = open(sys.argv[1], 'rb'); print(1, flush=True); time.sleep(60)`;
+
 describe('the verdict on lock files held by real processes', () => {
   let dir: string;
   beforeAll(() => {
@@ -55,5 +58,17 @@ describe('the verdict on lock files held by real processes', () => {
     const far = (await store.inspect('far.lock'))!;
     expect(far.verdict).toBe('unknown');
     expect(far.sentence).toMatch(/build-host-7/);
+  });
+
+  it("judges a holder that opened a dead holder's file a moment after the last look alive at once", async () => {
+    // a release's re-judgment inspects right after a listing's scan: the process that opened the file since is in no
+    // earlier scan, and a scan reused from before it called the holder gone (CI: a live holder's lock "released")
+    const store = judgedStore(storeOf(dir));
+    await killAndWait(await startHolder(PYTHON, ['-c', MACHINE_LOCK, 'revived', dir]));
+    expect((await store.inspect('revived.lock'))!.verdict).toBe('gone');
+    const opener = await startHolder(PYTHON, ['-c', OPENER, path.join(dir, 'revived.lock')]);
+    const now = (await store.inspect('revived.lock'))!;
+    expect(now.verdict).toBe('alive');
+    expect(now.sentence).toMatch(new RegExp(`pid ${opener.pid} \\(python3\\)`));
   });
 });

@@ -15,7 +15,7 @@ export function judgedStore(store: LockStore): LockStore {
       const page: StorePage = await store.list(token, o);
       return { ...page, locks: page.locks.map(withVerdict) };
     },
-    inspect: async (name) => judgeOrNull(await store.inspect(name)),
+    inspect: async (name, o) => judgeOrNull(await store.inspect(name, o)),
     forceRelease: async (request) => judgeRelease(await store.forceRelease(request)),
   };
   return new Proxy(store, {

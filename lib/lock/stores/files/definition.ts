@@ -40,7 +40,7 @@ export const files: StoreDefinition = {
           name,
           ...runOptions(o),
           audit: { dir: src.audit },
-          holder: () => store.inspect(`${name}.lockd`),
+          holder: () => store.inspect(`${name}.lockd`, { recent: true }), // a waiter polls: a moment-old scan will do
         }),
       async release(lock, details) {
         const outcome = await lock.release();

@@ -6,7 +6,8 @@ import path from 'node:path';
 import type { AuditRecord } from '../../audit/record';
 import { LockOptionsError } from '../../errors';
 import { assertVersion, notALockView, recordedRelease, type LockStore, type LockView } from '../../store';
-import type { ChangeFeed, ChangeFeedHandlers, ListOptions, ReleaseRequest, StorePage } from '../../store';
+import type { ChangeFeed, ChangeFeedHandlers, InspectOptions, ListOptions } from '../../store';
+import type { ReleaseRequest, StorePage } from '../../store';
 import type { StoreReleaseResult } from '../../store';
 import { readEvents, recordEvent } from './audit';
 import { readEntry, type Entry } from './entry';
@@ -59,7 +60,8 @@ export class FilesLockStore implements LockStore {
    * One holder scan of the machine. Inspections in a burst (a feed's changes) share its open files up to 250 ms old
    * (each holder found is still checked alive) for files that last changed before it began: a file created since
    * (a new holder's O_EXCL file) is judged by a new scan, never called stale for want of one. The kernel's lock table
-   * is read afresh every time, and a listing or a release always scans anew.
+   * is read afresh every time; a listing, a release and any inspection not asked as `recent` scan anew (a process
+   * that opened an old file a moment ago is in no earlier scan: a release's re-judgment must see it).
    */
   private context(fresh = true, changedMs = Infinity): Context {
     const now = Date.now();
@@ -145,8 +147,9 @@ export class FilesLockStore implements LockStore {
     }
   }
 
-  async inspect(name: string): Promise<LockView | null> {
-    return (await this.inspectRead(name, false))?.view ?? null;
+  /** Judged on a holder scan made now, unless `recent` lets a feed's burst share one a moment old. */
+  async inspect(name: string, o: InspectOptions = {}): Promise<LockView | null> {
+    return (await this.inspectRead(name, !o.recent))?.view ?? null;
   }
 
   private async inspectRead(name: string, fresh = true): Promise<{ view: LockView; reading?: Reading } | null> {
