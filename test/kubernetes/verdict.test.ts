@@ -99,6 +99,24 @@ describe('Lease holders judged by their renewals and their Pods', () => {
   }, 90_000);
 });
 
+describe('a Lease taken over after a listing by a Pod created since', () => {
+  it("is judged on its Pod as it is now, never gone from the listing's older Pod list", async () => {
+    const store = await openSource(parseSource('kubernetes://default'), { env: kube.env, role: 'cli' });
+    try {
+      lease('ctrl-e', `elector-gone_${randomUUID()}`); // its holder's Pod does not exist: gone
+      expect((await store.list()).locks.find((l) => l.name === 'ctrl-e')?.verdict).toBe('gone');
+      // a new leader in a Pod created since takes it over; the pass's Pod list does not have that Pod
+      pod('elector-e', { phase: 'Running' });
+      lease('ctrl-e', `elector-e_${randomUUID()}`);
+      const e = (await store.inspect('ctrl-e'))!;
+      expect(e.sentence).toMatch(/its Pod default\/elector-e is Running/);
+      expect(e.verdict).not.toBe('gone');
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
+});
+
 describe('lockboard status on a Lease renewed an hour ago', () => {
   it('says unknown from one read (never healthy), and gone once --settle has read it again', async () => {
     lease('ci-lock', 'ci-runner-7');

@@ -15,10 +15,13 @@ export function podNameOf(identity: string): string | undefined {
   return m?.[1];
 }
 
-/** One pass's reads: each namespace's Pods and the Nodes at most once, shared by every Lease of the pass. */
+/**
+ * One pass's reads: each namespace's Pods and the Nodes at most once, shared by every Lease of the pass. A lookup
+ * asked with `maxAgeMs` reads again when the pass's read is older (an inspection now: 0), and the pass shares it.
+ */
 export class HolderLookups {
-  private pods = new Map<string, Promise<Looked<PodFacts>>>();
-  private nodes: Promise<Looked<NodeFacts>> | undefined;
+  private pods = new Map<string, Read<Looked<PodFacts>>>();
+  private nodes: Read<Looked<NodeFacts>> | undefined;
 
   constructor(private readonly api: HolderApi) {}
 
@@ -28,15 +31,27 @@ export class HolderLookups {
     this.nodes = undefined;
   }
 
-  podsOf(namespace: string): Promise<Looked<PodFacts>> {
-    let p = this.pods.get(namespace);
-    if (!p) this.pods.set(namespace, (p = looked(() => this.api.listPods(namespace), `pods in ${namespace}`)));
-    return p;
+  podsOf(namespace: string, maxAgeMs = Infinity): Promise<Looked<PodFacts>> {
+    let r = this.pods.get(namespace);
+    if (!r || Date.now() - r.at > maxAgeMs)
+      this.pods.set(namespace, (r = readNow(() => this.api.listPods(namespace), `pods in ${namespace}`)));
+    return r.p;
   }
 
-  allNodes(): Promise<Looked<NodeFacts>> {
-    return (this.nodes ??= looked(() => this.api.listNodes(), 'nodes (cluster-wide)'));
+  allNodes(maxAgeMs = Infinity): Promise<Looked<NodeFacts>> {
+    if (!this.nodes || Date.now() - this.nodes.at > maxAgeMs)
+      this.nodes = readNow(() => this.api.listNodes(), 'nodes (cluster-wide)');
+    return this.nodes.p;
   }
+}
+
+interface Read<T> {
+  at: number;
+  p: Promise<T>;
+}
+
+function readNow<T extends { name: string }>(read: () => Promise<T[]>, what: string): Read<Looked<T>> {
+  return { at: Date.now(), p: looked(read, what) };
 }
 
 async function looked<T extends { name: string }>(read: () => Promise<T[]>, what: string): Promise<Looked<T>> {

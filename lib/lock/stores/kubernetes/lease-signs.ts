@@ -1,5 +1,5 @@
 // A Lease's signs from one pass's evidence: its renewals (signs.ts renewalSign) and the Pod or Node its holder names
-// (podSign), read through the pass's shared lookups. A renewal seen proves a live renewer: a Pod that is absent or
+// (podSign), read through the pass's shared lookups (an inspection's own, read now). A renewal seen proves a live renewer: a Pod that is absent or
 // finished then is not the whole story, so it points to unknown instead of gone.
 import type { HolderSign } from '../../verdict/verdict';
 import { signsAt } from '../../verdict/sign';
@@ -16,6 +16,7 @@ export async function leaseSigns(
   seen: Observation,
   now: number,
   lookups: HolderLookups | undefined,
+  maxAgeMs = Infinity,
 ): Promise<HolderSign[]> {
   const sign = signsAt(now);
   const renewal = renewalSign(
@@ -26,8 +27,8 @@ export async function leaseSigns(
   const signs: HolderSign[] = renewal ? [renewal] : [];
   if (!lookups || podNameOf(r.holder) === undefined) return signs;
   const ns = l.metadata.namespace;
-  const pods = await lookups.podsOf(ns);
-  const nodes = 'ok' in pods ? await lookups.allNodes() : undefined;
+  const pods = await lookups.podsOf(ns, maxAgeMs);
+  const nodes = 'ok' in pods ? await lookups.allNodes(maxAgeMs) : undefined;
   const pod = podSign(r.holder, ns, pods, nodes, sign);
   if (!pod) return signs;
   const outlived = renewal?.points === 'alive' && pod.points === 'gone';

@@ -4,7 +4,8 @@
 import type { AuditRecord } from '../../audit/record';
 import { LockOptionsError } from '../../errors';
 import { assertVersion, notALockView, recordedRelease, type LockStore, type LockView } from '../../store';
-import type { ChangeFeed, ChangeFeedHandlers, ReleaseRequest, StorePage, StoreReleaseResult } from '../../store';
+import type { ChangeFeed, ChangeFeedHandlers, InspectOptions, ReleaseRequest } from '../../store';
+import type { StorePage, StoreReleaseResult } from '../../store';
 import { readEvents, recordEvent } from './audit';
 import { claimInKubernetes } from './claim';
 import { startLeaseFeed } from './feed';
@@ -16,6 +17,9 @@ import { KUBERNETES_VERSION, parseVersion } from './version';
 import { leaseView, observe, type Observations } from './view';
 import { HolderLookups } from './holders';
 import { leaseSigns } from './lease-signs';
+
+/** How old a Pod or Node read a watch's burst of inspections may share (an inspection on its own reads now). */
+const RECENT_LOOKUP_MS = 1_000;
 
 export interface KubeStoreOptions {
   api: LeaseApi;
@@ -93,7 +97,7 @@ export class KubeLockStore implements LockStore {
   }
 
   /** The view of a Lease with its holder's signs (renewals seen, the Pod it names), or null when nobody holds it. */
-  private async view(l: Lease, now: number): Promise<LockView | null> {
+  private async view(l: Lease, now: number, lookupAgeMs = Infinity): Promise<LockView | null> {
     const r = readLease(l);
     if (!r) return null;
     const seen = observe(this.seen, l, now);
@@ -104,7 +108,7 @@ export class KubeLockStore implements LockStore {
       observedAt: seen.at,
       longHeldMs: this.o.longHeldMs,
     });
-    return { ...view, signs: await leaseSigns(l, r, seen, now, this.lookups) };
+    return { ...view, signs: await leaseSigns(l, r, seen, now, this.lookups, lookupAgeMs) };
   }
 
   private notALockView(name: string, what: string): LockView {
@@ -112,13 +116,14 @@ export class KubeLockStore implements LockStore {
     return notALockView({ kind: this.kind, source: this.source, name, what, nowMs: this.now(), terms });
   }
 
-  async inspect(name: string): Promise<LockView | null> {
+  /** Its holder's Pod and Node read now; a `recent` inspection (a watch's burst) shares reads up to a second old. */
+  async inspect(name: string, o: InspectOptions = {}): Promise<LockView | null> {
     const ref = this.refOf(name);
     const l = await this.o.api.read(ref.namespace, ref.lease);
     if (!l) return null;
     const why = notALock(l);
     if (why) return this.notALockView(name, why);
-    return this.view(l, this.now()); // null: nobody holds it
+    return this.view(l, this.now(), o.recent ? RECENT_LOOKUP_MS : 0); // null: nobody holds it
   }
 
   /** One PUT pinned to the resourceVersion seen, recorded in the trail before and after. */
