@@ -1,9 +1,11 @@
 // The DynamoDB store against dynalite through the official client: every format read, never a digest or a plain
 // item as a lock, and a release with a version older than a successor or a heartbeat deletes nothing, per format.
-import { DeleteItemCommand } from '@aws-sdk/client-dynamodb';
+import { DeleteItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditWriteError } from '@/lib/lock';
 import { DynamoLockStore } from '@/lib/lock/stores/dynamodb';
+import { CLAIMS_LOCK, DynamoClaims } from '@/lib/lock/stores/dynamodb/claim';
+import { DynamoTable } from '@/lib/lock/stores/dynamodb/table';
 import { startDynamo, type TestDynamo } from '../helpers/dynamodb';
 
 let d: TestDynamo;
@@ -190,5 +192,35 @@ describe('the AWS lock-client family', () => {
     expect((await lc.forceRelease({ name: 'java', version: now.version, reason: 'r', operator: 'o' })).outcome).toBe(
       'released',
     );
+  });
+});
+
+describe('webhook delivery claims in the audit table', () => {
+  it('deletes the claims dated before the keep time on a later claim, and leaves undated ones and events', async () => {
+    const table = new DynamoTable(d.client, 'tf-locks');
+    const first = new DynamoClaims(table, 'lockboard-audit');
+    expect(await first.claim('notify-d-old')).toBe(true);
+    expect(await first.claim('notify-d-old')).toBe(false);
+    // a claim as an earlier Lockboard wrote it: no date, so its age is unknown
+    await d.put('lockboard-audit', { lock: S(CLAIMS_LOCK), id: S('notify-d-undated') });
+    await new Promise((r) => setTimeout(r, 1_200));
+    // another console keeping claims one second (two days in use): its first claim prunes
+    const second = new DynamoClaims(table, 'lockboard-audit');
+    expect(await second.claim('notify-d-new', 1_000)).toBe(true);
+    const ids = async () => {
+      const r = await d.client.send(
+        new QueryCommand({
+          TableName: 'lockboard-audit',
+          KeyConditionExpression: '#l = :c',
+          ExpressionAttributeNames: { '#l': 'lock' },
+          ExpressionAttributeValues: { ':c': S(CLAIMS_LOCK) },
+        }),
+      );
+      return (r.Items ?? []).map((i) => i.id!.S!).sort();
+    };
+    for (let i = 0; i < 100 && (await ids()).includes('notify-d-old'); i++) await new Promise((r) => setTimeout(r, 30));
+    expect(await ids()).toEqual(['notify-d-new', 'notify-d-undated']);
+    const events = await store.readAudit(new Date(0), new Date(Date.now() + 60_000));
+    expect(events.filter((e) => /notify-/.test(`${e.id} ${e.lock}`))).toEqual([]);
   });
 });

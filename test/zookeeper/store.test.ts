@@ -5,6 +5,7 @@ import type { LockView } from '@/lib/lock/store';
 import type { ZkConn } from '@/lib/lock/stores/zookeeper/conn';
 import { TwoLeadersError } from '@/lib/lock/stores/zookeeper/release';
 import { ZooKeeperLockStore } from '@/lib/lock/stores/zookeeper/store';
+import { ZooKeeperClaims } from '@/lib/lock/stores/zookeeper/claim';
 import { type RecipeDriver, type ZkRig, startZkRig, until } from '../helpers/zookeeper';
 
 let rig: ZkRig;
@@ -121,5 +122,25 @@ describe('the ZooKeeper store on real kazoo and Curator locks', () => {
     const events = await store.readAudit(from, new Date(Date.now() + 1_000), '/app/jobs/report');
     expect(events.map((e) => e.event)).toEqual(expect.arrayContaining(['force-release-requested', 'force-released']));
     expect((await store.list()).locks.some((l) => l.name.includes('.lockboard'))).toBe(false);
+  });
+});
+
+describe('webhook delivery claims on ZooKeeper', () => {
+  it('removes claim nodes older than the keep time (by their ctime) on a later claim, and nothing else', async () => {
+    const dir = '/app/.lockboard/claims';
+    const first = new ZooKeeperClaims(admin, '/app');
+    expect(await first.claim('notify-z-old')).toBe(true);
+    expect(await first.claim('notify-z-old')).toBe(false);
+    await admin.create(`${dir}/not_a_claim`, Buffer.alloc(0), admin.zk.CreateMode.PERSISTENT);
+    await new Promise((r) => setTimeout(r, 1_200));
+    // another console, keeping claims one second (two days in use): its first claim prunes
+    const second = new ZooKeeperClaims(admin, '/app');
+    expect(await second.claim('notify-z-new', 1_000)).toBe(true);
+    expect(await until(async () => (await admin.exists(`${dir}/notify-z-old`)) === null)).toBe(true);
+    expect((await admin.children(dir)).filter((n) => n.startsWith('not')).sort()).toEqual([
+      'not_a_claim',
+      'notify-z-new',
+    ]);
+    expect((await store.list()).locks.some((l) => l.name.includes('claims'))).toBe(false);
   });
 });

@@ -6,7 +6,7 @@ import { CreateTableCommand, PutItemCommand, ScanCommand, type DynamoDBClient } 
 import { AUDIT_STRING_FIELDS, type AuditRecord } from '../../audit/record';
 import { signAuditFields } from '../../audit/trust';
 import type { Item } from './table';
-import { isConditionFailed, TableMissingError, type DynamoTable } from './table';
+import { TableMissingError, type DynamoTable } from './table';
 
 export class DynamoAuditTrail {
   constructor(
@@ -35,24 +35,6 @@ export class DynamoAuditTrail {
       throw (err as { name?: string }).name === 'ResourceNotFoundException' ? new TableMissingError(this.name) : err;
     }
     return `${this.name}#${id}`;
-  }
-
-  /** A create-only marker in the audit table (no `at`: never read as an event); true for the one that created it. */
-  async claim(key: string): Promise<boolean> {
-    try {
-      await this.table.send(
-        new PutItemCommand({
-          TableName: this.name,
-          Item: { lock: { S: '.lockboard/claims' }, id: { S: key } },
-          ConditionExpression: 'attribute_not_exists(#id)',
-          ExpressionAttributeNames: { '#id': 'id' },
-        }) as never,
-      );
-      return true;
-    } catch (err) {
-      if (isConditionFailed(err)) return false;
-      throw (err as { name?: string }).name === 'ResourceNotFoundException' ? new TableMissingError(this.name) : err;
-    }
   }
 
   /** Events of [from, to): Scan pages filtered on the time (and the lock). */

@@ -5,6 +5,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { AuditRecord } from '../../audit/record';
 import { assertVersion, notALockView, recordedRelease, type LockStore, type LockView } from '../../store';
 import type { ReleaseRequest, StorePage, StoreReleaseResult } from '../../store';
+import { DynamoClaims } from './claim';
 import { DynamoAuditTrail } from './audit';
 import { DEFAULT_AUDIT_TABLE } from './source';
 import { readItem, sameOwner, versionOf, type DynamoReading } from './formats';
@@ -27,6 +28,7 @@ export class DynamoLockStore implements LockStore {
   readonly source: string;
   readonly table: DynamoTable;
   private readonly trail: DynamoAuditTrail;
+  private readonly claims: DynamoClaims;
   private readonly firstSeen = new Map<string, FirstSeen>();
   private readonly latest = new Map<string, string>();
   /** The listing pass under way: a first sighting not renewed by a whole pass is forgotten. */
@@ -35,6 +37,7 @@ export class DynamoLockStore implements LockStore {
   constructor(private readonly o: DynamoStoreOptions) {
     this.table = new DynamoTable(o.client, o.table);
     this.trail = new DynamoAuditTrail(this.table, o.auditTable ?? DEFAULT_AUDIT_TABLE);
+    this.claims = new DynamoClaims(this.table, this.trail.name);
     this.source = `dynamodb://${o.table}`;
   }
 
@@ -121,7 +124,7 @@ export class DynamoLockStore implements LockStore {
 
   /** A create-only marker in the audit table: true for the one that created it. */
   claim(key: string): Promise<boolean> {
-    return this.trail.claim(key);
+    return this.claims.claim(key);
   }
 
   record(fields: Record<string, string>): Promise<string> {

@@ -18,7 +18,7 @@ import { scanHolders, withLockTable, type HolderScan } from './proc';
 import { thisHost } from './process';
 import type { Context, Reading } from './reading';
 import { removeIfSame } from './release';
-import { holdOwnDir } from './safe-fs';
+import { FileClaims } from './claim';
 import type { FilesSource } from './source';
 import { filesView } from './view';
 import { filesTerms } from './words';
@@ -42,7 +42,10 @@ export class FilesLockStore implements LockStore {
     private readonly o: { longHeldMs?: number } = {},
   ) {
     this.source = src.display;
+    this.claims = new FileClaims(src.audit);
   }
+
+  private readonly claims: FileClaims;
 
   now(): number {
     return Date.now();
@@ -181,21 +184,9 @@ export class FilesLockStore implements LockStore {
     return { view: notALockView({ kind: this.kind, source: this.source, name, what, nowMs: Date.now(), terms }) };
   }
 
-  /** A create-only marker beside the trail (O_EXCL): true for the one that created it. */
-  async claim(key: string): Promise<boolean> {
-    // beside the trail, so as hostile as it (#51): only in directories of Lockboard's own, never through a link,
-    // the marker made through the checked directory's fd (never its path again)
-    const dir = holdOwnDir(this.src.audit, 'claims', 'claims');
-    try {
-      const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
-      fs.closeSync(fs.openSync(path.join(dir.at, key), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644));
-      return true;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-      throw err;
-    } finally {
-      dir.close();
-    }
+  /** A create-only marker beside the trail (claim.ts): true for the one that created it. */
+  claim(key: string): Promise<boolean> {
+    return Promise.resolve().then(() => this.claims.claim(key));
   }
 
   record(fields: Record<string, string>): Promise<string> {

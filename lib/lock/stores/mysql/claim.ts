@@ -3,17 +3,20 @@
 // where this insert made the row: one affected row). Its two columns match no lock table's shape: never listed. Rows
 // older than two days (far past a delivery's hour of retries and a restarted replica's look-back) are deleted, at
 // most once an hour per console.
+import { ClaimPruner } from '../../claim-keeping';
 import type { Db } from './client';
 
 export const CLAIMS_DDL = `CREATE TABLE IF NOT EXISTS lockboard_claims (
   claim VARCHAR(128) NOT NULL PRIMARY KEY,
   at TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3)
 )`;
-const PRUNE_EVERY_MS = 3_600_000;
 
 export class MysqlClaims {
   private ready: Promise<void> | undefined;
-  private prunedAt = 0;
+  // on the server's clock, two days as claim-keeping.ts keeps them
+  private readonly pruner = new ClaimPruner(() =>
+    this.db.run('DELETE FROM lockboard_claims WHERE at < NOW(3) - INTERVAL 2 DAY'),
+  );
 
   constructor(private readonly db: Db) {}
 
@@ -41,13 +44,7 @@ export class MysqlClaims {
   async claim(key: string): Promise<boolean> {
     await this.ensure();
     const inserted = await this.db.run('INSERT IGNORE INTO lockboard_claims (claim) VALUES (?)', [key]);
-    this.prune();
+    this.pruner.maybe();
     return inserted === 1;
-  }
-
-  private prune(): void {
-    if (Date.now() - this.prunedAt < PRUNE_EVERY_MS) return;
-    this.prunedAt = Date.now();
-    void this.db.run('DELETE FROM lockboard_claims WHERE at < NOW(3) - INTERVAL 2 DAY').catch(() => undefined);
   }
 }

@@ -2,14 +2,17 @@
 // beside lockboard_audit, created if absent as the trail is, inserted ON CONFLICT DO NOTHING (true where this insert
 // made the row). Its two columns match no lock table's shape: never listed. Rows older than two days (far past a
 // delivery's hour of retries and a restarted replica's look-back) are deleted, at most once an hour per console.
+import { ClaimPruner } from '../../claim-keeping';
 import { ident, type Queryable } from './tables';
 
 const KEEP = "interval '2 days'";
-const PRUNE_EVERY_MS = 3_600_000;
 
 export class PostgresClaims {
   private ready: Promise<void> | undefined;
-  private prunedAt = 0;
+  // on the server's clock, two days as claim-keeping.ts keeps them
+  private readonly pruner = new ClaimPruner(() =>
+    this.client.query(`DELETE FROM ${this.table} WHERE at < now() - ${KEEP}`),
+  );
 
   constructor(
     private readonly client: Queryable,
@@ -44,14 +47,8 @@ export class PostgresClaims {
   async claim(key: string): Promise<boolean> {
     await this.ensure();
     const r = await this.client.query(`INSERT INTO ${this.table} (claim) VALUES ($1) ON CONFLICT DO NOTHING`, [key]);
-    this.prune();
+    this.pruner.maybe();
     return (r.rowCount ?? 0) === 1;
-  }
-
-  private prune(): void {
-    if (Date.now() - this.prunedAt < PRUNE_EVERY_MS) return;
-    this.prunedAt = Date.now();
-    void this.client.query(`DELETE FROM ${this.table} WHERE at < now() - ${KEEP}`).catch(() => undefined);
   }
 }
 

@@ -6,7 +6,7 @@ import type { AuditRecord } from '../../audit/record';
 import { assertVersion, notALockView, recordedRelease, type LockStore, type LockView } from '../../store';
 import type { ChangeFeed, ChangeFeedHandlers, ReleaseRequest, StorePage, StoreReleaseResult } from '../../store';
 import { readEvents, recordEvent } from './audit';
-import { claimInZooKeeper } from './claim';
+import { ZooKeeperClaims } from './claim';
 import type { ZkConn } from './conn';
 import { startZooKeeperFeed } from './feed';
 import { isContenderNode, lockOfNode, partView } from './parts';
@@ -51,9 +51,11 @@ export class ZooKeeperLockStore implements LockStore {
     await this.o.close?.();
   }
 
+  private claims: ZooKeeperClaims | undefined;
+
   /** A create-only persistent node beside the trail (claim.ts): true for the one that created it. */
   claim(key: string): Promise<boolean> {
-    return claimInZooKeeper(this.o.conn, this.root, key);
+    return (this.claims ??= new ZooKeeperClaims(this.o.conn, this.root)).claim(key);
   }
 
   changes(handlers: ChangeFeedHandlers): Promise<ChangeFeed | null> {
