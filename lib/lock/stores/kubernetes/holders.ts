@@ -33,13 +33,13 @@ export class HolderLookups {
 
   podsOf(namespace: string, maxAgeMs = Infinity): Promise<Looked<PodFacts>> {
     let r = this.pods.get(namespace);
-    if (!r || Date.now() - r.at > maxAgeMs)
+    if (!r || Date.now() - r.at >= maxAgeMs)
       this.pods.set(namespace, (r = readNow(() => this.api.listPods(namespace), `pods in ${namespace}`)));
     return r.p;
   }
 
   allNodes(maxAgeMs = Infinity): Promise<Looked<NodeFacts>> {
-    if (!this.nodes || Date.now() - this.nodes.at > maxAgeMs)
+    if (!this.nodes || Date.now() - this.nodes.at >= maxAgeMs)
       this.nodes = readNow(() => this.api.listNodes(), 'nodes (cluster-wide)');
     return this.nodes.p;
   }
