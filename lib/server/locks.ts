@@ -2,7 +2,7 @@
 // its LockStore and the one list cache.
 import 'server-only';
 import { VERDICTS, zeroVerdicts, type VerdictCounts } from '@/lib/lock/verdict/verdict';
-import { withoutSensitive, type LockView } from '@/lib/lock/store';
+import { withoutSensitive, type InspectOptions, type LockView } from '@/lib/lock/store';
 import { ApiError } from './api-error';
 import { partnersOf } from './pairs';
 import { storeFor } from './stores';
@@ -221,12 +221,13 @@ export async function getForConsole(
   source: Source,
   name: string,
   viewer: boolean | Viewer = false,
+  inspect: InspectOptions = {},
 ): Promise<
   (ConsoleLock & { serverTime: string }) | { name: string; bucket: string; absent: true; serverTime: string }
 > {
   const v: Viewer = typeof viewer === 'boolean' ? { sensitive: viewer } : viewer;
   const store = await storeFor(source);
-  const found = await store.inspect(name);
+  const found = await store.inspect(name, inspect);
   const view = found && inScope(v.scope, lockAddress(source, name)) ? found : null;
   const serverTime = new Date(store.now()).toISOString();
   if (!view) return { name, bucket: source.bucketId, absent: true, serverTime };

@@ -43,9 +43,10 @@ export function oneLockStream(
     metrics.sent.inc({ event: `lock-${event}` });
     sse.write(`id: ${EPOCH}-${++seq}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   };
-  const read = async () => {
+  // after a change, holder evidence a moment old will do (a Lease renewed every 2 s read on every open page)
+  const read = async (recent = true) => {
     try {
-      send('lock', await getForConsole(source, name, viewer));
+      send('lock', await getForConsole(source, name, viewer, { recent }));
     } catch (err) {
       send('failure', { message: (err as Error).message });
     }
@@ -77,7 +78,7 @@ export function oneLockStream(
       sse.after(TICK_MS, tick);
       // a lock outside the reader's scope is never watched: no event tells when it changes
       if (inScope(viewer.scope, lockAddress(source, name))) sse.onClose(watcherFor(source).subscribe(onChange));
-      await read();
+      await read(false);
     },
     () => undefined,
   );
