@@ -85,6 +85,16 @@ describe('Lease holders judged by their renewals and their Pods', () => {
       const d = await lockOf('ctrl-d');
       expect(d.verdict).toBe('stalled');
       expect(d.sentence).toMatch(/^Stalled: its Pod default\/elector-d's Node node-1 is not Ready \(False\)/);
+      // inspected on its own, each reads its one Pod and Node now, and is judged the same
+      for (const [name, was] of [
+        ['ctrl-b', b],
+        ['ctrl-c', c],
+        ['ctrl-d', d],
+      ] as const) {
+        const now = (await store.inspect(name))!;
+        const words = (t?: string) => t?.replace(/\d+/g, '#'); // ages may tick between the two reads
+        expect([now.verdict, words(now.sentence)]).toEqual([was.verdict, words(was.sentence)]);
+      }
 
       const alive = await until(async () => {
         const v = await lockOf('ctrl-a');

@@ -6,6 +6,9 @@ import type { HolderApi, NodeFacts, PodFacts } from './holder-types';
 const PAGE = 500;
 const iso = (t: Date | string | undefined) => (t instanceof Date ? t.toISOString() : t);
 
+/** A list of the one object named (a name no object has lists nothing). */
+const only = (name: string | undefined) => (name ? { fieldSelector: `metadata.name=${name}` } : {});
+
 type Page<T> = { items: T[]; metadata?: { _continue?: string } };
 
 async function all<T, U>(read: (token?: string) => Promise<Page<T>>, keep: (x: T) => U): Promise<U[]> {
@@ -21,10 +24,12 @@ async function all<T, U>(read: (token?: string) => Promise<Page<T>>, keep: (x: T
 
 export function holderClient(core: CoreV1Api, call: <T>(fn: () => Promise<T>) => Promise<T>): HolderApi {
   return {
-    listPods: (namespace) =>
+    listPods: (namespace, name) =>
       all(
         (token) =>
-          call(() => core.listNamespacedPod({ namespace, limit: PAGE, ...(token ? { _continue: token } : {}) })),
+          call(() =>
+            core.listNamespacedPod({ namespace, limit: PAGE, ...only(name), ...(token ? { _continue: token } : {}) }),
+          ),
         (p): PodFacts => ({
           name: p.metadata?.name ?? '',
           ...(p.status?.phase ? { phase: p.status.phase } : {}),
@@ -32,9 +37,9 @@ export function holderClient(core: CoreV1Api, call: <T>(fn: () => Promise<T>) =>
           ...(p.spec?.nodeName ? { nodeName: p.spec.nodeName } : {}),
         }),
       ),
-    listNodes: () =>
+    listNodes: (name) =>
       all(
-        (token) => call(() => core.listNode({ limit: PAGE, ...(token ? { _continue: token } : {}) })),
+        (token) => call(() => core.listNode({ limit: PAGE, ...only(name), ...(token ? { _continue: token } : {}) })),
         (n): NodeFacts => {
           const ready = n.status?.conditions?.find((c) => c.type === 'Ready')?.status;
           return { name: n.metadata?.name ?? '', ...(ready ? { ready } : {}) };

@@ -14,6 +14,8 @@ export interface NodeFacts {
 
 /** What the store asks of the apiserver for holder evidence (client.ts). */
 export interface HolderApi {
-  listPods(namespace: string): Promise<PodFacts[]>;
-  listNodes(): Promise<NodeFacts[]>;
+  /** Every Pod of the namespace, or only the one named (a field selector: the same `list` grant). */
+  listPods(namespace: string, name?: string): Promise<PodFacts[]>;
+  /** Every Node, or only the one named. */
+  listNodes(name?: string): Promise<NodeFacts[]>;
 }

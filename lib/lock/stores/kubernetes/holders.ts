@@ -17,7 +17,8 @@ export function podNameOf(identity: string): string | undefined {
 
 /**
  * One pass's reads: each namespace's Pods and the Nodes at most once, shared by every Lease of the pass. A lookup
- * asked with `maxAgeMs` reads again when the pass's read is older (an inspection now: 0), and the pass shares it.
+ * asked with `maxAgeMs` reads again when the pass's read is older, and the pass shares it; asked for now (0) with the
+ * one name it needs, it reads that object alone and keeps nothing (an inspection: one Pod, not a namespace's).
  */
 export class HolderLookups {
   private pods = new Map<string, Read<Looked<PodFacts>>>();
@@ -31,14 +32,16 @@ export class HolderLookups {
     this.nodes = undefined;
   }
 
-  podsOf(namespace: string, maxAgeMs = Infinity): Promise<Looked<PodFacts>> {
+  podsOf(namespace: string, maxAgeMs = Infinity, only?: string): Promise<Looked<PodFacts>> {
+    if (maxAgeMs === 0 && only) return looked(() => this.api.listPods(namespace, only), `pods in ${namespace}`);
     let r = this.pods.get(namespace);
     if (!r || Date.now() - r.at >= maxAgeMs)
       this.pods.set(namespace, (r = readNow(() => this.api.listPods(namespace), `pods in ${namespace}`)));
     return r.p;
   }
 
-  allNodes(maxAgeMs = Infinity): Promise<Looked<NodeFacts>> {
+  allNodes(maxAgeMs = Infinity, only?: string): Promise<Looked<NodeFacts>> {
+    if (maxAgeMs === 0 && only) return looked(() => this.api.listNodes(only), 'nodes (cluster-wide)');
     if (!this.nodes || Date.now() - this.nodes.at >= maxAgeMs)
       this.nodes = readNow(() => this.api.listNodes(), 'nodes (cluster-wide)');
     return this.nodes.p;

@@ -25,10 +25,14 @@ export async function leaseSigns(
     sign,
   );
   const signs: HolderSign[] = renewal ? [renewal] : [];
-  if (!lookups || podNameOf(r.holder) === undefined) return signs;
+  const podName = podNameOf(r.holder);
+  if (!lookups || podName === undefined) return signs;
   const ns = l.metadata.namespace;
-  const pods = await lookups.podsOf(ns, maxAgeMs);
-  const nodes = 'ok' in pods ? await lookups.allNodes(maxAgeMs) : undefined;
+  const pods = await lookups.podsOf(ns, maxAgeMs, podName);
+  // the Node the verdict reads: the Pod's, or (no such Pod) a hostNetwork holder's own
+  const found = 'ok' in pods ? pods.ok.get(podName) : undefined;
+  const nodeName = 'ok' in pods ? (found ? found.nodeName : podName) : undefined;
+  const nodes = nodeName !== undefined ? await lookups.allNodes(maxAgeMs, nodeName) : undefined;
   const pod = podSign(r.holder, ns, pods, nodes, sign);
   if (!pod) return signs;
   const outlived = renewal?.points === 'alive' && pod.points === 'gone';
