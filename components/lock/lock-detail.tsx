@@ -29,7 +29,7 @@ export function LockDetail({ name, bucket, canRelease }: { name: string; bucket?
   const serverNow = useServerNow(fetched?.serverTime, query.dataUpdatedAt);
   const lock = fetched && { ...fetched, health: liveHealth(fetched, serverNow) };
   return (
-    <section className="space-y-6">
+    <section className="space-y-6" data-live={live}>
       <LockHeading name={name} source={fetched?.source} />
       {query.isError && (
         <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-900 dark:bg-red-950 dark:text-red-200">

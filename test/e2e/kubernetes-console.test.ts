@@ -77,6 +77,8 @@ describe('a Kubernetes source in the browser', () => {
     await page.goto(`${c.app.url}${LOCK_PAGE}`);
     const renew = detail(page, 'renewTime');
     await renew.waitFor({ timeout: 20_000 });
+    // measured once the page's stream is open: a renew before it is shown by the stream's first read, not pushed
+    await page.locator('section[data-live="live"]').waitFor({ timeout: 10_000 });
     const lags: number[] = [];
     for (let i = 0; i < 3; i++) {
       const before = await renew.textContent();
