@@ -15,9 +15,10 @@ export interface ListOptions {
 /** How an inspection may read its evidence. */
 export interface InspectOptions {
   /**
-   * Evidence read a moment ago (up to a quarter second) is good enough: a change feed's burst of reads. Without it the
-   * holder is read now, as a release's re-judgment and the CLI need it. Stores whose reads carry no such evidence
-   * ignore it.
+   * Holder evidence read a moment ago is good enough (each store bounds it: a lock file's process scan a quarter
+   * second old, a Lease holder's Pod list a second old): a change feed's burst of reads, a page re-read after a change.
+   * Without it the holder is read now, as a release's re-judgment and the CLI need it. Stores whose reads carry no such
+   * evidence ignore it.
    */
   recent?: boolean;
 }
