@@ -2,18 +2,17 @@
 // acknowledgement, and a release asked "only if gone" (bulk "Release all gone", the CLI's --if-gone) is refused for a
 // lock no longer judged gone. Refusals are 409 conflicts saying why; nothing is touched.
 import 'server-only';
-import type { LockStore } from '@/lib/lock/store';
+import type { LockView } from '@/lib/lock/store';
 import { ApiError } from './api-error';
 import { verdictOf } from '@/lib/lock/verdict/verdict';
 
 export const ALIVE_ACKNOWLEDGEMENT = 'The holder is alive: clearing makes two holders';
 
-export async function assertVerdictAllows(
-  store: LockStore,
-  name: string,
+/** `now`: the lock as inspected at release time, its holder read then (never evidence from before). */
+export function assertVerdictAllows(
+  now: LockView | null,
   o: { acknowledgeAlive?: boolean; ifGone?: boolean; version: string },
-): Promise<void> {
-  const now = await store.inspect(name);
+): void {
   const verdict = now ? verdictOf(now) : undefined;
   if (!verdict) return; // absent, free or not a lock: the store's own release answers it
   // Another version holds it now (a successor, a refresh): the verdict is of a lock the operator never saw, and the

@@ -5,7 +5,7 @@ import 'server-only';
 import { assertVerdictAllows } from './release-verdict';
 import { z } from 'zod';
 import { OWNER_DIGEST, ownerDigest } from '@/lib/lock/audit/owner-digest';
-import type { StoreReleaseResult } from '@/lib/lock/store';
+import type { LockView, StoreReleaseResult } from '@/lib/lock/store';
 import { invalidateOpenSlices } from './audit/events';
 import { ApiError } from './api-error';
 import { releasePartners } from './pairs';
@@ -14,7 +14,6 @@ import { storeFor } from './stores';
 import { changedOnThisReplica } from './live/watch';
 import { sourceOfLock, sources, type Source } from './sources';
 import { lockAddress } from '@/lib/lock/address';
-import type { LockStore } from '@/lib/lock/store';
 import { releaseRight, type Access } from './auth/access';
 
 export { OUTCOME_MESSAGES, UNCONFIRMED_MESSAGE } from '@/lib/lock/outcomes';
@@ -93,9 +92,11 @@ export async function forceReleasePinned(
   if (version === undefined)
     throw new ApiError('bad_request', `"version" is required for ${source.id} (the lock's version as shown).`);
   const store = await storeFor(source);
+  // one inspection, the holder read now, for both checks (a lock file's is a scan of every process)
+  const now = await store.inspect(seen.name);
   if (access && releaseRight(access, lockAddress(source, seen.name)) !== 'any')
-    await assertGoneOrExpired(store, source, seen.name);
-  await assertVerdictAllows(store, seen.name, { ...seen, version });
+    assertGoneOrExpired(now, source, seen.name);
+  assertVerdictAllows(now, { ...seen, version });
   const owner = seen.owner ?? (seen.identity !== undefined ? ownerDigest(seen.identity) : undefined);
   const result = await store.forceRelease({
     name: seen.name,
@@ -147,8 +148,7 @@ export function assertMayRelease(access: Access, source: Source, name: string): 
 }
 
 /** A releaser clears only a lock expired by its format's rule, or gone (its holder's process is no more). */
-async function assertGoneOrExpired(store: LockStore, source: Source, name: string): Promise<void> {
-  const view = await store.inspect(name);
+function assertGoneOrExpired(view: LockView | null, source: Source, name: string): void {
   const verdict = (view as { verdict?: unknown } | null)?.verdict;
   if (view && (view.health === 'expired' || verdict === 'gone')) return;
   const address = lockAddress(source, name);
