@@ -4,6 +4,9 @@
 export const CLAIM_KEEP_MS = 2 * 86_400_000;
 export const CLAIM_PRUNE_EVERY_MS = 3_600_000;
 
+/** A claim key as the notifier makes them (letters, digits, `-`): a prune removes nothing else it finds beside them. */
+export const CLAIM_KEY = /^[A-Za-z0-9-]{1,200}$/;
+
 /** Runs `prune` when the last run is an hour old (or never was); its failure is dropped until the next run. */
 export class ClaimPruner {
   private last = 0;

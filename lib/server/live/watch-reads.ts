@@ -61,7 +61,8 @@ export async function readNames(
   const store = await storeFor(source).catch(() => undefined);
   if (!store) return [];
   const read = await mapLimit(batch, 8, async ([name, sentAt]) => {
-    const view = await store.inspect(name, { recent: true }).catch(() => undefined); // unreadable now: the reconcile sees it
+    // holder evidence a moment old will do in a burst; unreadable now: the reconcile will see it
+    const view = await store.inspect(name, { recent: true }).catch(() => undefined);
     countFeedLag(source, (Date.now() - sentAt) / 1000);
     return { name, view };
   });

@@ -38,7 +38,7 @@ export class DynamoClaims {
     }
   }
 
-  /** Deletes the claims dated before `cutoffMs`, page by page; each delete re-checks the date (a claim made anew stays). */
+  /** Deletes the claims dated before `cutoffMs`, page by page, each delete re-checking the date (a new claim stays). */
   private async prune(cutoffMs: number): Promise<void> {
     const cut = { ':cut': { S: new Date(cutoffMs).toISOString() } };
     let start: Item | undefined;

@@ -4,11 +4,8 @@
 // link, the marker made through the checked directory's fd. Markers older than two days are removed, hourly.
 import fs from 'node:fs';
 import path from 'node:path';
-import { ClaimPruner } from '../../claim-keeping';
+import { CLAIM_KEY, ClaimPruner } from '../../claim-keeping';
 import { holdOwnDir } from './safe-fs';
-
-/** A claim key as the notifier makes them (letters, digits, `-`): nothing else in the folder is ever removed. */
-const KEY = /^[A-Za-z0-9-]{1,200}$/;
 
 export class FileClaims {
   private readonly pruner = new ClaimPruner((cutoffMs) => this.prune(cutoffMs));
@@ -21,13 +18,13 @@ export class FileClaims {
     try {
       const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
       fs.closeSync(fs.openSync(path.join(dir.at, key), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644));
+      this.pruner.maybe(keepMs); // after a claim made, as every store's (it opens the folder again, later)
       return true;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
       throw err;
     } finally {
       dir.close();
-      this.pruner.maybe(keepMs);
     }
   }
 
@@ -36,7 +33,7 @@ export class FileClaims {
     const dir = holdOwnDir(this.audit, 'claims', 'claims');
     try {
       for (const name of fs.readdirSync(dir.at)) {
-        if (!KEY.test(name)) continue;
+        if (!CLAIM_KEY.test(name)) continue;
         const p = path.join(dir.at, name);
         try {
           const s = fs.lstatSync(p);

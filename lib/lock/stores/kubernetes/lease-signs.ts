@@ -1,6 +1,6 @@
 // A Lease's signs from one pass's evidence: its renewals (signs.ts renewalSign) and the Pod or Node its holder names
-// (podSign), read through the pass's shared lookups (an inspection's own, read now). A renewal seen proves a live renewer: a Pod that is absent or
-// finished then is not the whole story, so it points to unknown instead of gone.
+// (podSign), read through the pass's shared lookups (an inspection's own, read now). A renewal seen proves a live
+// renewer: a Pod that is absent or finished then is not the whole story, so it points to unknown instead of gone.
 import type { HolderSign } from '../../verdict/verdict';
 import { signsAt } from '../../verdict/sign';
 import type { LeaseReading } from './formats';

@@ -2,12 +2,9 @@
 // `<source path>/.lockboard/claims/<key>`, beside the trail and skipped by the walk with it; the create fails with
 // NODE_EXISTS for every caller but the first. ZooKeeper's TTL nodes need extendedTypesEnabled, off by default, so
 // the console removes the claims whose ctime (the server's) is over two days old, at most hourly (claim-keeping.ts).
-import { ClaimPruner } from '../../claim-keeping';
+import { CLAIM_KEY, ClaimPruner } from '../../claim-keeping';
 import { codeOf, long, ZK, type ZkConn } from './conn';
 import { joinPath } from './source';
-
-/** A claim key as the notifier makes them: nothing else under the folder is ever removed. */
-const KEY = /^[A-Za-z0-9-]{1,200}$/;
 
 export class ZooKeeperClaims {
   private readonly pruner = new ClaimPruner((cutoffMs) => this.prune(cutoffMs));
@@ -41,7 +38,7 @@ export class ZooKeeperClaims {
   /** Removes the claim nodes created before `cutoffMs` (their version pinned: a node made anew since is kept). */
   private async prune(cutoffMs: number): Promise<void> {
     for (const name of await this.conn.children(this.dir)) {
-      if (!KEY.test(name)) continue;
+      if (!CLAIM_KEY.test(name)) continue;
       const path = `${this.dir}/${name}`;
       const stat = await this.conn.exists(path);
       if (!stat || Number(long(stat.ctime)) >= cutoffMs) continue;
