@@ -1,8 +1,9 @@
 // What a lock object's own bytes and the store's clock say of its holder (stores.md "Verdict"), for GCS and S3 alike:
 // no extra read. A format whose holder refreshes at a known interval: refreshed within it → alive; its TTL run out
-// by the format's own rule → gone; overdue in between → unknown until its TTL settles it. A TTL format with no stated
+// by the format's own rule → expired (unknown: a rule is no evidence of absence); overdue in between → unknown until its TTL settles it. A TTL format with no stated
 // interval: a refresh seen within the TTL → alive; taken and never refreshed → unknown until the TTL settles it.
 // Heartbeat-less formats (Terraform, Pulumi, plain objects) → unknown, in the format's words of what would settle it.
+import { byRule, RULE_IS_NOT_ABSENCE } from '../verdict/sign';
 import type { HolderSign } from '../verdict/verdict';
 import type { FormatReading, LockFormatModule, ObjectView } from './formats';
 
@@ -57,9 +58,9 @@ export function objectSigns(s: Seen): HolderSign[] {
   }
   if (now >= staleAt)
     return sign(
-      'gone',
-      `its last write was ${ago(age)} ago, ${ago(now - staleAt)} past ${format.label}’s own expiry: by that rule its holder is gone`,
-    );
+      'unknown',
+      `its last write was ${ago(age)} ago, ${ago(now - staleAt)} past ${format.label}’s own expiry: by that rule a contender takes it over; ${RULE_IS_NOT_ABSENCE}`,
+    ).map(byRule);
   const left = staleAt - now;
   if (reading.refreshMs !== undefined) {
     if (age <= 1.5 * reading.refreshMs)

@@ -1,6 +1,7 @@
 // The verdict on a lock table's row by its tool's own rule, shared by the SQL stores (PostgreSQL, MySQL/MariaDB):
 // ShedLock and Laravel hold until the row's own end and write no heartbeat before it; Liquibase's changelog lock has no
 // heartbeat and no end at all. Times are the store's clock; `from` names the table and row read.
+import { RULE_IS_NOT_ABSENCE } from './sign';
 import type { HolderSign } from './verdict';
 
 export const ago = (ms: number) =>
@@ -25,7 +26,7 @@ export function liquibaseSign(r: RowRead & { grantedMs?: number }): HolderSign {
   };
 }
 
-/** ShedLock's lock_until, Laravel's expiration: passed → gone by the tool's rule; ahead → unknown (no heartbeat). */
+/** ShedLock's lock_until, Laravel's expiration: passed → expired by the tool's rule (unknown); ahead → unknown (no heartbeat). */
 export function untilSign(r: RowRead & { tool: string; column: string; untilMs: number }): HolderSign {
   const fact = `${r.column} ${new Date(r.untilMs).toISOString()}${r.owner ? `, owner ${r.owner}` : ''}`;
   const sign = (points: HolderSign['points'], says: string): HolderSign => ({
@@ -36,10 +37,13 @@ export function untilSign(r: RowRead & { tool: string; column: string; untilMs: 
     at: new Date(r.nowMs).toISOString(),
   });
   if (r.untilMs <= r.nowMs)
-    return sign(
-      'gone',
-      `its ${r.column} passed ${ago(r.nowMs - r.untilMs)} ago: by ${r.tool}’s own rule the lock is free`,
-    );
+    return {
+      ...sign(
+        'unknown',
+        `its ${r.column} passed ${ago(r.nowMs - r.untilMs)} ago: by ${r.tool}’s own rule the lock is free; ${RULE_IS_NOT_ABSENCE}`,
+      ),
+      basis: 'rule',
+    };
   return sign(
     'unknown',
     `${r.tool} writes no heartbeat: the row holds until its ${r.column} (in ${ago(r.untilMs - r.nowMs)}) by its own rule; whether ${

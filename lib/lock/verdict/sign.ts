@@ -18,3 +18,18 @@ export function signsAt(now: number): SignMaker {
   const at = new Date(now).toISOString();
   return (points, says, fact, from, settleMs) => ({ points, says, fact, from, at, ...(settleMs ? { settleMs } : {}) });
 }
+
+/** The sign, marked as evidence of absence that reaches everywhere its holder could be: the basis `gone` needs. */
+export function absent(sign: HolderSign): HolderSign {
+  sign.basis = 'absence';
+  return sign;
+}
+
+/** The sign, marked as a tool's own expiry rule: the lock is expired, its holder not proven gone. */
+export function byRule(sign: HolderSign): HolderSign {
+  sign.basis = 'rule';
+  return sign;
+}
+
+/** The words a sign by a tool's expiry rule ends with: what it does not prove. */
+export const RULE_IS_NOT_ABSENCE = 'that expires the lock, but nothing read shows whether its holder still runs';

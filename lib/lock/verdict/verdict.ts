@@ -16,9 +16,19 @@ export interface Evidence {
   at: string;
 }
 
+/**
+ * What a sign rests on (docs/verdict.md). `absence`: the holder was looked for everywhere it could be (every pid
+ * namespace, every ensemble member, the namespace it elects in…) and is not there: the only basis `gone` is said on.
+ * `rule`: a tool's own expiry rule (a stamp past its time, a lease not renewed within its duration): contenders
+ * would take the lock over and its health says `expired`, but it is no evidence that the holder is gone.
+ */
+export type SignBasis = 'absence' | 'rule';
+
 /** A store's reading of its holder: the evidence and what it points to, in the store's own words (`says`). */
 export interface HolderSign extends Evidence {
   points: Verdict;
+  /** Required for `gone`: a sign pointing to `gone` without `absence` is judged `unknown` (fail closed). */
+  basis?: SignBasis;
   /** A judgement that needs a second read (a renewal, an expiry moving): how long until a second look settles it. */
   settleMs?: number;
   /** The clause of the sentence, e.g. "pid 4711 (python3) is no longer running". */
@@ -50,6 +60,10 @@ function unread(health: LockHealth, liveness: string | undefined): LockVerdict {
   };
 }
 
+/** Where a sign points once its basis is weighed: `gone` only on evidence of absence, else `unknown`. */
+export const pointsOf = (s: HolderSign): Verdict =>
+  s.points === 'gone' && s.basis !== 'absence' ? 'unknown' : s.points;
+
 /**
  * The verdict from a store's signs: any sign of a gone holder wins, then stalled, then alive; otherwise unknown,
  * in the words of the signs that say why. No signs: unknown, saying nothing beyond the lock's bytes was read.
@@ -62,9 +76,9 @@ export function judgeHolder(view: {
   const signs = view.signs ?? [];
   if (!signs.length) return unread(view.health, view.terms?.liveness);
   const evidence = signs.map(({ fact, from, at }) => ({ fact, from, at }));
-  const verdict = VERDICTS.find((v) => signs.some((s) => s.points === v));
+  const verdict = VERDICTS.find((v) => signs.some((s) => pointsOf(s) === v));
   if (verdict) {
-    const says = signs.filter((s) => s.points === verdict).map((s) => s.says);
+    const says = signs.filter((s) => pointsOf(s) === verdict).map((s) => s.says);
     const settle = verdict === 'unknown' ? Math.max(0, ...signs.map((s) => s.settleMs ?? 0)) : 0;
     return {
       verdict,

@@ -1,8 +1,9 @@
 // What a DynamoDB lock says of its holder beyond one read (stores.md "Verdict"), by each format's own rule: the
 // lock-client family's recordVersionNumber changed between two reads (a heartbeat: alive) or unchanged for longer than
-// its lease (gone, as the clients themselves judge it); seen once, a second read one lease later settles it.
+// its lease (expired, as the clients themselves judge it: a rule, not evidence of absence); seen once, a second read one lease later settles it.
 // Lockboard's own item expires at the time it names on the service's clock. Terraform's item and FailClosed items
 // have no heartbeat: unknown, saying what would settle it.
+import { byRule, RULE_IS_NOT_ABSENCE } from '../../verdict/sign';
 import type { HolderSign } from '../../verdict/verdict';
 import type { DynamoReading } from './formats';
 
@@ -50,10 +51,12 @@ export function dynamoSigns(r: DynamoReading, s: Sighting, now: number): HolderS
   const lease = r.leaseMs;
   if (s.unchangedMs > lease)
     return [
-      sign(
-        'gone',
-        `its ${rvn} stayed the same for ${secs(s.unchangedMs)}, longer than its ${secs(lease)} lease: its holder stopped heartbeating (the lock clients take it over by this rule)`,
-        `${rvn} unchanged for ${secs(s.unchangedMs)}, lease ${secs(lease)}`,
+      byRule(
+        sign(
+          'unknown',
+          `its ${rvn} stayed the same for ${secs(s.unchangedMs)}, longer than its ${secs(lease)} lease: the lock clients take it over by this rule; ${RULE_IS_NOT_ABSENCE}`,
+          `${rvn} unchanged for ${secs(s.unchangedMs)}, lease ${secs(lease)}`,
+        ),
       ),
     ];
   if (s.renewed)
@@ -83,7 +86,12 @@ type Sign = (points: HolderSign['points'], says: string, fact: string, settleMs?
 function lockboardSigns(r: DynamoReading, s: Sighting, now: number, sign: Sign): HolderSign[] {
   const left = r.expiresAtMs! - now;
   const fact = `expiresAt ${new Date(r.expiresAtMs!).toISOString()} (service clock)`;
-  if (left <= 0) return [sign('gone', `its expiresAt passed ${secs(-left)} ago on the service's clock`, fact)];
+  if (left <= 0)
+    return [
+      byRule(
+        sign('unknown', `its expiresAt passed ${secs(-left)} ago on the service's clock; ${RULE_IS_NOT_ABSENCE}`, fact),
+      ),
+    ];
   if (s.renewed) return [sign('alive', `its holder refreshed it between two reads (expires in ${secs(left)})`, fact)];
   const settle = left + 1000;
   return [

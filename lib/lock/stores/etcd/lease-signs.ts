@@ -62,7 +62,9 @@ export function leaseSign(hex: string, lease: LeaseInfo | null, t: Track | undef
       'no lease',
     );
   const fact = `TTL ${lease.ttl} s of ${lease.granted} s granted`;
-  if (lease.ttl <= 0) return sign('gone', `lease ${hex} has run out: etcd deletes the holder key`, fact);
+  // the lease is etcd's own record of the holder's session: run out, the session is over on every member
+  if (lease.ttl <= 0)
+    return { ...sign('gone', `lease ${hex} has run out: etcd deletes the holder key`, fact), basis: 'absence' };
   const interval = (lease.granted * 1000) / 3 + ROUNDING_MS;
   if (t.keptAliveAt !== undefined && now - t.lastImplied <= interval + ROUNDING_MS)
     return sign(

@@ -39,8 +39,8 @@ export function fileSigns(r: Reading, e: Entry, nowMs: number): HolderSign[] {
   const at = new Date(nowMs).toISOString();
   if (r.holder) return [processSign(r.holder, at)];
   const says = plain(r.why);
-  const sign = (points: Verdict) => [{ points, says, fact: r.why, from: fromOf(r, e), at }];
-  if (r.status === 'stale') return sign('gone');
+  const sign = (points: Verdict): HolderSign[] => [{ points, says, fact: r.why, from: fromOf(r, e), at }];
+  if (r.status === 'stale') return [{ ...sign('gone')[0]!, basis: 'absence' }];
   if (r.status === 'fresh' || r.status === 'live') return sign('alive');
   if (r.status === 'unknown') return sign('unknown');
   return [];

@@ -3,7 +3,7 @@
 // once → unknown with one duration to wait), and the Pod its holderIdentity names: absent, Succeeded/Failed or
 // deleting → gone; its Node not Ready → stalled; running → alive. A Pod list refused → unknown naming the grant.
 import type { HolderSign } from '../../verdict/verdict';
-import { seconds as secs, type SignMaker as Sign } from '../../verdict/sign';
+import { absent, byRule, RULE_IS_NOT_ABSENCE, seconds as secs, type SignMaker as Sign } from '../../verdict/sign';
 import type { Looked, NodeFacts, PodFacts } from './holders';
 import { podNameOf } from './holders';
 
@@ -22,11 +22,13 @@ export function renewalSign(r: Renewals, now: number, sign: Sign): HolderSign | 
   const from = r.reads > 1 ? 'Lease renewTime, two reads' : 'Lease renewTime';
   const fact = `unchanged for ${secs(r.unchangedMs)}; leaseDurationSeconds ${d / 1000}`;
   if (r.unchangedMs > d)
-    return sign(
-      'gone',
-      `not renewed for ${secs(r.unchangedMs)}, past its ${secs(d)} lease: client-go candidates take it over`,
-      fact,
-      from,
+    return byRule(
+      sign(
+        'unknown',
+        `not renewed for ${secs(r.unchangedMs)}, past its ${secs(d)} lease: client-go candidates take it over; ${RULE_IS_NOT_ABSENCE}`,
+        fact,
+        from,
+      ),
     );
   if (r.renewedAt !== undefined && now - r.renewedAt <= d)
     return sign(
@@ -65,23 +67,27 @@ export function podSign(
   if (!pod) {
     const node = nodeOf(name);
     if (node) return nodeSign(node, `the Node ${name} (a hostNetwork holder)`, sign);
-    return sign(
-      'gone',
-      `no Pod ${namespace}/${name} exists (nor a Node of that name)`,
-      `Pod ${name} absent`,
-      `Pods in ${namespace}`,
+    return absent(
+      sign(
+        'gone',
+        `no Pod ${namespace}/${name} exists (nor a Node of that name)`,
+        `Pod ${name} absent`,
+        `Pods in ${namespace}`,
+      ),
     );
   }
   const from = `Pod ${namespace}/${name}`;
   if (pod.deleting)
-    return sign(
-      'gone',
-      `its Pod ${namespace}/${name} is being deleted (since ${pod.deleting})`,
-      `deletionTimestamp ${pod.deleting}`,
-      from,
+    return absent(
+      sign(
+        'gone',
+        `its Pod ${namespace}/${name} is being deleted (since ${pod.deleting})`,
+        `deletionTimestamp ${pod.deleting}`,
+        from,
+      ),
     );
   if (pod.phase === 'Succeeded' || pod.phase === 'Failed')
-    return sign('gone', `its Pod ${namespace}/${name} has finished (${pod.phase})`, `phase ${pod.phase}`, from);
+    return absent(sign('gone', `its Pod ${namespace}/${name} has finished (${pod.phase})`, `phase ${pod.phase}`, from));
   const node = nodeOf(pod.nodeName);
   if (node && node.ready !== 'True') return nodeSign(node, `its Pod ${namespace}/${name}'s Node ${node.name}`, sign);
   return sign(

@@ -25,7 +25,8 @@ export function namedSign(h: Connection, nowMs: number, idleStalledMs = IDLE_STA
   const who = `connection ${h.id}`;
   if (h.user === '?')
     return sign('unknown', `${who} is hidden from this user: grant it PROCESS to see the holder's connection`);
-  if (h.command === 'Killed') return sign('gone', `${who} was killed (Command Killed): it frees its locks as it ends`);
+  if (h.command === 'Killed')
+    return { ...sign('gone', `${who} was killed (Command Killed): it frees its locks as it ends`), basis: 'absence' };
   if (h.command === 'Sleep') {
     const tx = h.inTransaction ? ' inside an open transaction' : '';
     const words = `${who} (${h.user}@${h.host}) has been idle${tx} for ${ago(h.timeMs)}, waiting for its client`;

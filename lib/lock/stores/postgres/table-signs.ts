@@ -1,8 +1,9 @@
 // What a PostgreSQL lock table's row says of its holder (stores.md "Verdict"), from the same page read that lists it:
 // the seed's unique-index table and Lockboard's own table record the holder's backend pid, checked in
 // pg_stat_activity within that read (absent, or a newer backend on the same pid → gone; present → alive); ShedLock and
-// Liquibase by their own rules; db-scheduler by its heartbeat rule (dead after 6 missed 5-minute heartbeats).
+// Liquibase by their own rules; db-scheduler by its heartbeat rule (dead after 6 missed 5-minute heartbeats: expired, not gone).
 import { liquibaseSign, untilSign } from '../../verdict/row-rules';
+import { RULE_IS_NOT_ABSENCE } from '../../verdict/sign';
 import type { HolderSign } from '../../verdict/verdict';
 import type { TableRow } from './table-rows';
 import type { LockTable } from './tables';
@@ -20,6 +21,7 @@ function backendSign(r: TableRow, from: string, at: string): HolderSign {
       }
     : {
         points: 'gone',
+        basis: 'absence',
         says: `PostgreSQL ${pid}, which wrote the row, is no longer connected (or the pid now belongs to a newer backend)`,
         fact: `${pid} absent from pg_stat_activity, or started after the row${since}`,
         from: `pg_stat_activity, ${from}`,
@@ -33,8 +35,9 @@ function heartbeatSign(r: TableRow, from: string, at: string): HolderSign {
   return r.alive
     ? { points: 'alive', says: `its executor ${r.owner ?? '?'} sent a heartbeat at ${beat}`, fact, from, at }
     : {
-        points: 'gone',
-        says: `its executor ${r.owner ?? '?'} sent no heartbeat for 30 min (last ${beat}): db-scheduler’s own rule calls the execution dead`,
+        points: 'unknown',
+        basis: 'rule',
+        says: `its executor ${r.owner ?? '?'} sent no heartbeat for 30 min (last ${beat}): db-scheduler’s own rule calls the execution dead; ${RULE_IS_NOT_ABSENCE}`,
         fact,
         from,
         at,

@@ -1,8 +1,8 @@
 // What a Redis lock says of its holder (stores.md "Verdict"), on Redis's clock: a TTL extended between two reads →
-// alive; the SETNX/GETSET formats' own expiry time passed → gone by their rule; a TTL lock seen once → unknown with
+// alive; the SETNX/GETSET formats' own expiry time passed → expired by their rule (unknown); a TTL lock seen once → unknown with
 // a second read a fraction of its TTL later; no TTL and no expiry time → unknown, nothing in Redis can say.
 import type { HolderSign } from '../../verdict/verdict';
-import { seconds as secs, signsAt, type SignMaker } from '../../verdict/sign';
+import { byRule, RULE_IS_NOT_ABSENCE, seconds as secs, signsAt, type SignMaker } from '../../verdict/sign';
 import type { ExpiryTrack } from '../../support/seen-since';
 import type { RedisReading } from './formats';
 
@@ -19,11 +19,13 @@ export function redisSigns(r: RedisReading, pttl: number, track: ExpiryTrack | u
     const fact = `value names ${new Date(r.staleAtMs).toISOString()}`;
     if (now >= r.staleAtMs)
       return [
-        sign(
-          'gone',
-          `its value says it went stale ${secs(now - r.staleAtMs)} ago; by its format's rule the next acquirer takes it over`,
-          fact,
-          'the value and Redis TIME',
+        byRule(
+          sign(
+            'unknown',
+            `its value says it went stale ${secs(now - r.staleAtMs)} ago; by its format's rule the next acquirer takes it over; ${RULE_IS_NOT_ABSENCE}`,
+            fact,
+            'the value and Redis TIME',
+          ),
         ),
       ];
     const settle = r.staleAtMs - now + 1000;

@@ -4,6 +4,7 @@
 // timeout, and its ephemeral node with it); in no member's `cons` → gone (disconnected: the node vanishes at session
 // expiry); `cons` refused by a member → unknown, naming the setting that settles it. Silence is measured on the
 // server's own monotonic clock (sessions.ts).
+import { RULE_IS_NOT_ABSENCE } from '../../verdict/sign';
 import type { HolderSign } from '../../verdict/verdict';
 import type { ZkLock } from './read';
 import { sessionLabel, type SessionInfo, type Sessions } from './sessions';
@@ -41,7 +42,14 @@ export function sessionSign(lock: ZkLock, sessions: Sessions | undefined, nowMs:
     const leaseFrom = (s: HolderSign) => ({ ...s, from: `${lock.path} (the lease's data)` });
     return leaseFrom(
       nowMs >= lock.lease.endMs
-        ? sign('gone', `its lease ended ${ago(nowMs - lock.lease.endMs)} ago: by kazoo’s rule the lock is free`, fact)
+        ? {
+            ...sign(
+              'unknown',
+              `its lease ended ${ago(nowMs - lock.lease.endMs)} ago: by kazoo’s rule the lock is free; ${RULE_IS_NOT_ABSENCE}`,
+              fact,
+            ),
+            basis: 'rule',
+          }
         : sign(
             'unknown',
             `kazoo’s lease writes no heartbeat: it holds until ${iso(lock.lease.endMs)} by its own rule; only ${lock.lease.holder} can say sooner`,
@@ -72,9 +80,12 @@ export function sessionSign(lock: ZkLock, sessions: Sessions | undefined, nowMs:
       `${sid} is not in the cons of the servers that answered (${sessions.missing}): adding cons to 4lw.commands.whitelist there would settle it`,
       fact,
     );
-  return sign(
-    'gone',
-    `${sid} is connected to no server (absent from every member’s cons): its client is gone, and its node vanishes when the session expires`,
-    fact,
-  );
+  return {
+    ...sign(
+      'gone',
+      `${sid} is connected to no server (absent from every member’s cons): its client is gone, and its node vanishes when the session expires`,
+      fact,
+    ),
+    basis: 'absence',
+  };
 }
