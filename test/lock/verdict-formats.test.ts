@@ -1,6 +1,6 @@
 // The verdict on GCS lock objects from their own bytes and the store's clock (stores.md "Verdict"), against the
 // emulator with each format written as its implementation writes it: Lockboard's own refreshing lock alive, then gone
-// once its holder stops and its TTL runs out on the server's clock; Vault's leader alive, overdue (unknown), gone;
+// once its holder stops and its TTL runs out on the server's clock; Vault's leader alive, overdue (unknown), expired;
 // gcslock taken and not yet refreshed (unknown, with the time that settles it), refreshed (alive); Terraform and
 // Pulumi unknown, saying what would settle them.
 import { describe, expect, it } from 'vitest';
@@ -15,13 +15,13 @@ startEmulatorPerTest((target) => (t = target));
 
 const judge = async (name: string) => {
   const view = await inspectLockOn(`gs://${t.bucket}`, name, { env: { LOCKBOARD_GCS_ENDPOINT: t.emulator!.url } });
-  return view ? verdictOf(view) : undefined;
+  return view ? { ...verdictOf(view)!, health: view.health } : undefined;
 };
 /** Moves the emulator's clock (its stamps and Date header) by `ms` from real time. */
 const serverClockAhead = (ms: number) => t.emulator!.faults.set({ clockOffsetMs: ms });
 
 describe('heartbeat formats judged by their own rules', () => {
-  it('judges Lockboard’s own refreshing lock alive, and gone once its holder stops past its TTL', async () => {
+  it('judges Lockboard’s own refreshing lock alive, and expired (never gone) once its holder stops past its TTL', async () => {
     const lock = await acquireLock(lockOptions(t, { ttlMs: 3000, refreshIntervalMs: 1000 })('deploy'));
     const v = (await judge('locks/deploy'))!;
     expect(v.verdict).toBe('alive');
@@ -35,27 +35,30 @@ describe('heartbeat formats judged by their own rules', () => {
     ]);
     freezeHolder(lock); // it stops refreshing, as a crashed holder does
     serverClockAhead(10_000);
-    const gone = (await judge('locks/deploy'))!;
-    expect(gone.verdict).toBe('gone');
-    expect(gone.sentence).toMatch(
-      /^Holder gone: its last write was \d+ s ago, \d+ s past Lockboard lock’s own expiry: by that rule its holder is gone\.$/,
+    // past its TTL by the format's own rule: a contender takes it over, but nothing read proves the holder gone
+    const expired = (await judge('locks/deploy'))!;
+    expect(expired.health).toBe('expired');
+    expect(expired.verdict).toBe('unknown');
+    expect(expired.sentence).toMatch(
+      /^Unknown: its last write was \d+ s ago, \d+ s past Lockboard lock’s own expiry: by that rule a contender takes it over; that expires the lock, but nothing read shows whether its holder still runs\.$/,
     );
   });
 
-  it('judges Vault’s HA lock alive while rewritten, overdue as unknown with its settle time, then gone', async () => {
+  it('judges Vault’s HA lock alive while rewritten, overdue as unknown with its settle time, then expired', async () => {
     await w.writeVaultLock(t.storage, t.bucket, 'vault/core/lock', 'vault-node-a');
     expect((await judge('vault/core/lock'))!.verdict).toBe('alive');
     serverClockAhead(9_000);
     const late = (await judge('vault/core/lock'))!;
     expect(late.verdict).toBe('unknown');
     expect(late.sentence).toMatch(
-      /its refresh is overdue \(last \d+ s ago, every 5 s\); by Vault HA lock’s rule it is gone in \d+ s unless it refreshes\.$/,
+      /its refresh is overdue \(last \d+ s ago, every 5 s\); by Vault HA lock’s rule it expires in \d+ s unless it refreshes\.$/,
     );
     // the store's clock comes from the server's Date header (whole seconds): 15 s − 9 s, ± 1 s
     expect(late.settleMs).toBeGreaterThan(4_000);
     expect(late.settleMs).toBeLessThanOrEqual(7_500);
     serverClockAhead(16_000);
-    expect((await judge('vault/core/lock'))!.verdict).toBe('gone');
+    const expired = (await judge('vault/core/lock'))!;
+    expect([expired.health, expired.verdict]).toEqual(['expired', 'unknown']);
   });
 
   it('judges a gcslock lock unknown until a refresh is seen, then alive', async () => {
@@ -63,7 +66,7 @@ describe('heartbeat formats judged by their own rules', () => {
     const first = (await judge('locks/py'))!;
     expect(first.verdict).toBe('unknown');
     expect(first.sentence).toMatch(
-      /^Unknown: taken \d+ s ago and not refreshed since; Python gcslock states no refresh interval: a refresh before its expiry \(in \d+ s\) would show it alive, none would make it gone\.$/,
+      /^Unknown: taken \d+ s ago and not refreshed since; Python gcslock states no refresh interval: a refresh before its expiry \(in \d+ s\) would show it alive, none would make it expire\.$/,
     );
     expect(first.settleMs).toBeGreaterThan(25_000);
     serverClockAhead(2_000); // the refresh comes 2 s after the take, on the server's clock

@@ -67,7 +67,7 @@ export function objectSigns(s: Seen): HolderSign[] {
       return sign('alive', `its holder wrote it ${ago(age)} ago (it refreshes every ${ago(reading.refreshMs)})`);
     return sign(
       'unknown',
-      `its refresh is overdue (last ${ago(age)} ago, every ${ago(reading.refreshMs)}); by ${format.label}’s rule it is gone in ${ago(left)} unless it refreshes`,
+      `its refresh is overdue (last ${ago(age)} ago, every ${ago(reading.refreshMs)}); by ${format.label}’s rule it expires in ${ago(left)} unless it refreshes`,
       left,
     );
   }
@@ -75,7 +75,7 @@ export function objectSigns(s: Seen): HolderSign[] {
     return sign('alive', `its holder refreshed it ${ago(age)} ago, within its expiry (in ${ago(left)})`);
   return sign(
     'unknown',
-    `taken ${ago(age)} ago and not refreshed since; ${format.label} states no refresh interval: a refresh before its expiry (in ${ago(left)}) would show it alive, none would make it gone`,
+    `taken ${ago(age)} ago and not refreshed since; ${format.label} states no refresh interval: a refresh before its expiry (in ${ago(left)}) would show it alive, none would make it expire`,
     left,
   );
 }
