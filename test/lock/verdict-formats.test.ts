@@ -1,6 +1,6 @@
 // The verdict on GCS lock objects from their own bytes and the store's clock (stores.md "Verdict"), against the
-// emulator with each format written as its implementation writes it: Lockboard's own refreshing lock alive, then gone
-// once its holder stops and its TTL runs out on the server's clock; Vault's leader alive, overdue (unknown), expired;
+// emulator with each format written as its implementation writes it: Lockboard's own refreshing lock alive, then expired
+// (unknown, never gone) once its holder stops and its TTL runs out on the server's clock; Vault's leader alive, overdue (unknown), expired;
 // gcslock taken and not yet refreshed (unknown, with the time that settles it), refreshed (alive); Terraform and
 // Pulumi unknown, saying what would settle them.
 import { describe, expect, it } from 'vitest';
