@@ -34,6 +34,9 @@ export function holderClient(core: CoreV1Api, call: <T>(fn: () => Promise<T>) =>
           name: p.metadata?.name ?? '',
           ...(p.status?.phase ? { phase: p.status.phase } : {}),
           ...(p.metadata?.deletionTimestamp ? { deleting: iso(p.metadata.deletionTimestamp) } : {}),
+          ...(p.metadata?.deletionGracePeriodSeconds !== undefined
+            ? { graceSeconds: p.metadata.deletionGracePeriodSeconds }
+            : {}),
           ...(p.spec?.nodeName ? { nodeName: p.spec.nodeName } : {}),
         }),
       ),

@@ -2,7 +2,10 @@
 export interface PodFacts {
   name: string;
   phase?: string;
+  /** Its deletionTimestamp: when its grace period ends (its containers run until then). */
   deleting?: string;
+  /** Its deletionGracePeriodSeconds, set with `deleting`. */
+  graceSeconds?: number;
   nodeName?: string;
 }
 

@@ -1,13 +1,16 @@
 // A Lease's signs from one pass's evidence: its renewals (signs.ts renewalSign) and the Pod or Node its holder names
-// (podSign), read through the pass's shared lookups (an inspection's own, read now). A renewal seen proves a live
-// renewer: a Pod that is absent or finished then is not the whole story, so it points to unknown instead of gone.
+// (pod-sign.ts), read through the pass's shared lookups (an inspection's own, read now). Both weigh one reading of the
+// Lease's quiet (cadence.ts): a missing or finished Pod says gone only once the Lease has stopped renewing, and a
+// Lease that has stopped is never the renewal sign's alive, so a renewing holder is never gone for want of a Pod.
 import type { HolderSign } from '../../verdict/verdict';
 import { signsAt } from '../../verdict/sign';
 import type { LeaseReading } from './formats';
 import type { HolderLookups } from './holders';
 import { podNameOf } from './holders';
 import type { Lease } from './lease';
-import { podSign, renewalSign } from './signs';
+import { quietOf, type Renewals } from './cadence';
+import { podSign } from './pod-sign';
+import { renewalSign } from './signs';
 import type { Observation } from './view';
 
 export async function leaseSigns(
@@ -19,11 +22,15 @@ export async function leaseSigns(
   maxAgeMs = Infinity,
 ): Promise<HolderSign[]> {
   const sign = signsAt(now);
-  const renewal = renewalSign(
-    { durationMs: r.durationMs, unchangedMs: now - seen.at, renewedAt: seen.renewedAt, reads: seen.reads },
-    now,
-    sign,
-  );
+  const renewals: Renewals = {
+    durationMs: r.durationMs,
+    unchangedMs: now - seen.at,
+    reads: seen.reads,
+    ...(seen.renewedAt !== undefined ? { renewedAt: seen.renewedAt } : {}),
+    ...(seen.cadenceMs !== undefined ? { cadenceMs: seen.cadenceMs } : {}),
+  };
+  const quiet = quietOf(renewals);
+  const renewal = renewalSign(renewals, quiet, now, sign);
   const signs: HolderSign[] = renewal ? [renewal] : [];
   const podName = podNameOf(r.holder);
   if (!lookups || podName === undefined) return signs;
@@ -33,8 +40,6 @@ export async function leaseSigns(
   const found = 'ok' in pods ? pods.ok.get(podName) : undefined;
   const nodeName = 'ok' in pods ? (found ? found.nodeName : podName) : undefined;
   const nodes = nodeName !== undefined ? await lookups.allNodes(maxAgeMs, nodeName) : undefined;
-  const pod = podSign(r.holder, ns, pods, nodes, sign);
-  if (!pod) return signs;
-  const outlived = renewal?.points === 'alive' && pod.points === 'gone';
-  return [...signs, outlived ? { ...pod, points: 'unknown', says: `${pod.says}, yet the Lease is renewed` } : pod];
+  const pod = podSign(r.holder, ns, { pods, nodes }, { r: renewals, q: quiet }, sign);
+  return pod ? [...signs, pod] : signs;
 }

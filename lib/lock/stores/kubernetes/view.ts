@@ -13,7 +13,8 @@ import { droppedNote, joinNotes } from '../../support/untrusted';
 
 /**
  * First time the console saw each Lease at each resourceVersion (`namespace/name` → rv and when), the holder's
- * renewTime then, when a renewTime was last seen to move (a renewal seen between two reads), and reads so far.
+ * renewTime then, when a renewTime was last seen to move (a renewal seen between two reads), the longest step between
+ * two renewTimes of this holder seen (its renewal cadence, cadence.ts), and reads so far.
  */
 export type Observations = Map<string, Observation>;
 
@@ -23,6 +24,7 @@ export interface Observation {
   holder?: string;
   renewMs?: number;
   renewedAt?: number;
+  cadenceMs?: number;
   reads: number;
 }
 
@@ -41,20 +43,25 @@ export function observe(seen: Observations, l: Lease, now: number): Observation 
     before.holder === holder &&
     renewMs !== undefined &&
     (before.renewMs === undefined || renewMs > before.renewMs);
+  const same = before !== undefined && before.holder === holder;
+  const cadenceMs = renewed ? cadenceAfter(before, renewMs) : same ? before.cadenceMs : undefined;
   const next: Observation = {
     rv,
     at: now,
     reads: (before?.reads ?? 0) + 1,
     ...(holder !== undefined ? { holder } : {}),
     ...(renewMs !== undefined ? { renewMs } : {}),
-    ...(renewed
-      ? { renewedAt: now }
-      : before?.renewedAt !== undefined && before.holder === holder
-        ? { renewedAt: before.renewedAt }
-        : {}),
+    ...(renewed ? { renewedAt: now } : same && before.renewedAt !== undefined ? { renewedAt: before.renewedAt } : {}),
+    ...(cadenceMs !== undefined ? { cadenceMs } : {}),
   };
   seen.set(key, next);
   return next;
+}
+
+/** The longest step between two renewTimes of one holder seen (the writer's clock): a renewer renews this often or more. */
+function cadenceAfter(before: Observation, renewMs: number): number | undefined {
+  if (before.renewMs === undefined) return before.cadenceMs;
+  return Math.max(before.cadenceMs ?? 0, renewMs - before.renewMs);
 }
 
 function judge(r: LeaseReading, now: number, unchangedMs: number, longHeldMs?: number): [LockHealth, string?] {
