@@ -8,7 +8,8 @@ import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { Storage } from '@google-cloud/storage';
 import { startEmulator } from '@/lib/emulator';
 import type { LockStore } from '@/lib/lock/store';
-import { DynamoLockStore } from '@/lib/lock/stores/dynamodb';
+import { DynamoLockStore } from '@/lib/lock/stores/dynamodb/store';
+import { judgedStore } from '@/lib/lock/verdict/judged-store';
 import { GcsLockStore } from '@/lib/lock/stores/gcs/store';
 import { S3LockStore } from '@/lib/lock/stores/s3';
 import { LockIndex } from '@/lib/lock/query/lock-index';
@@ -181,7 +182,7 @@ export async function benchScaleStores(): Promise<Record<string, string | number
     const bareDynamo = performance.now() - started;
     const dstore = new DynamoLockStore({ client: d.client, table: 'scale-locks' });
     const before = dstore.table.requests;
-    const dx = await coldIndex(dstore);
+    const dx = await coldIndex(judgedStore(dstore));
     const scans = dstore.table.requests - before;
     rows.push(
       line('DynamoDB (dynalite)', 'dynamodb://scale-locks', dx, { ms: bareDynamo, calls: bareCalls }, scans, 0),

@@ -1,28 +1,113 @@
-// Every store opened through the registry hands out judged views: the verdict is set in this one place, from the signs
-// each store's view supplies, for the console, the API and the CLI alike. A store that supplies none yields `unknown`.
-import type { LockStore, LockView, StorePage, StoreReleaseResult } from '../store';
+// Every view that leaves the library carries its verdict: a store's own class reads signs, this wrapper alone turns
+// them into the verdict, for every way a view goes out (a page, a view read later, an inspection, a release's result).
+// The registry opens every source through it, and each store's subpath exports its class through it, so a store built
+// directly judges as one opened by URL. A store that supplies no signs yields `unknown`.
+import type {
+  ChangeFeed,
+  ChangeFeedHandlers,
+  InspectOptions,
+  ListOptions,
+  LockStore,
+  LockView,
+  ReleaseRequest,
+  StorePage,
+  StoreReleaseResult,
+} from '../store';
 import { withVerdict } from './verdict';
 
 const judgeOrNull = (v: LockView | null) => (v ? withVerdict(v) : v);
+const judgeAll = (views: LockView[]) => views.map((v) => withVerdict(v));
 
-function judgeRelease(r: StoreReleaseResult): StoreReleaseResult {
-  return { ...r, current: judgeOrNull(r.current), ...(r.released ? { released: withVerdict(r.released) } : {}) };
+/** The store's own views judged, its other members delegated; a capability the store lacks stays absent. */
+export class JudgedStore implements LockStore {
+  // TypeScript's private, not #private: a caller's Object.create(store) (the CLI's honest times) still reaches it
+  private readonly inner: LockStore;
+  // declared, never defined as fields: an optional member is an own property only where the store has it
+  declare readonly readOnly?: string;
+  declare readonly claim?: (key: string) => Promise<boolean>;
+  declare readonly observe?: LockStore['observe'];
+  declare readonly changes?: (handlers: ChangeFeedHandlers) => Promise<ChangeFeed | null>;
+  declare readonly estimateTotal?: () => Promise<number>;
+
+  constructor(store: LockStore) {
+    // judging twice would fold away the signs the verdict came from: a judged store is wrapped by its own store
+    const inner = store instanceof JudgedStore ? store.inner : store;
+    this.inner = inner;
+    const own = this as { -readonly [K in keyof LockStore]?: LockStore[K] };
+    if (inner.readOnly !== undefined) own.readOnly = inner.readOnly;
+    const { claim, observe, changes, estimateTotal } = inner;
+    if (claim) own.claim = (key) => claim.call(inner, key);
+    if (observe) own.observe = (notification) => observe.call(inner, notification);
+    if (changes) own.changes = (handlers) => changes.call(inner, handlers);
+    if (estimateTotal) own.estimateTotal = () => estimateTotal.call(inner);
+  }
+
+  get source(): string {
+    return this.inner.source;
+  }
+
+  get kind(): string {
+    return this.inner.kind;
+  }
+
+  get versionShape(): LockStore['versionShape'] {
+    return this.inner.versionShape;
+  }
+
+  /** The page judged, and the views read after it (`later`) judged before the caller sees them. */
+  async list(pageToken?: string, o: ListOptions = {}): Promise<StorePage> {
+    const { later } = o;
+    const judgedLater: ListOptions['later'] = later && ((read) => later({ ...read, views: judgeAll(read.views) }));
+    const page = await this.inner.list(pageToken, later ? { ...o, later: judgedLater } : o);
+    return { ...page, locks: judgeAll(page.locks) };
+  }
+
+  async inspect(name: string, o?: InspectOptions): Promise<LockView | null> {
+    return judgeOrNull(await this.inner.inspect(name, o));
+  }
+
+  async forceRelease(request: ReleaseRequest): Promise<StoreReleaseResult> {
+    const r = await this.inner.forceRelease(request);
+    return { ...r, current: judgeOrNull(r.current), ...(r.released ? { released: withVerdict(r.released) } : {}) };
+  }
+
+  readAudit(from: Date, to: Date, lock?: string): ReturnType<LockStore['readAudit']> {
+    return this.inner.readAudit(from, to, lock);
+  }
+
+  record(fields: Record<string, string>): Promise<string> {
+    return this.inner.record(fields);
+  }
+
+  now(): number {
+    return this.inner.now();
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
 }
 
-export function judgedStore(store: LockStore): LockStore {
-  const judged: Partial<LockStore> = {
-    list: async (token, o) => {
-      const page: StorePage = await store.list(token, o);
-      return { ...page, locks: page.locks.map(withVerdict) };
-    },
-    inspect: async (name, o) => judgeOrNull(await store.inspect(name, o)),
-    forceRelease: async (request) => judgeRelease(await store.forceRelease(request)),
+/** The members a store may lack: its judged store has each one exactly where the store has it. */
+type Capability = 'readOnly' | 'claim' | 'observe' | 'changes' | 'estimateTotal';
+export type Judged<S extends LockStore> = JudgedStore & Pick<S, Extract<keyof S, Capability>>;
+
+/** The store judged; a store judged already is returned as it is. */
+export const judgedStore = (store: LockStore): JudgedStore =>
+  store instanceof JudgedStore ? store : new JudgedStore(store);
+
+/**
+ * A store class whose instances judge their views (`new RedisLockStore(o)` as before): what each store's subpath
+ * exports, so no one outside a store's folder builds a store that hands out raw signs.
+ */
+export function judgedStoreClass<A extends unknown[], S extends LockStore>(
+  Store: new (...args: A) => S,
+): new (...args: A) => Judged<S> {
+  const JudgedClass = class extends JudgedStore {
+    constructor(...args: A) {
+      super(new Store(...args));
+    }
   };
-  return new Proxy(store, {
-    get(target, key) {
-      if (key in judged) return judged[key as keyof LockStore];
-      const value: unknown = Reflect.get(target, key, target);
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
+  // its instances have the capabilities of S exactly (the constructor copies those S has)
+  return JudgedClass as new (...args: A) => Judged<S>;
 }
