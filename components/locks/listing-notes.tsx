@@ -1,6 +1,7 @@
 import { formatCount as n } from '@/lib/text/format';
 import type { ReactNode } from 'react';
 import type { SourceStateData } from '@/lib/console/queries';
+import { liveLabel } from '@/lib/console/live-label';
 import type { LiveState } from './lock-stream-connection';
 
 // The notes around the lock list: how fresh it is, and what it leaves out.
@@ -84,12 +85,7 @@ export function ListingNotes(p: { where: string; sources: SourceStateData[]; pen
   );
 }
 
-const modeOf = (s: SourceStateData) =>
-  !s.live
-    ? s.source
-    : 'push' in s.live
-      ? `${s.source}: pushed (${s.live.push})`
-      : `${s.source}: polled every ${Math.max(1, Math.round(s.live.pollMs / 1000))} s`;
+const modeOf = (s: SourceStateData) => (s.live ? `${s.source}: ${liveLabel(s.live)}` : s.source);
 
 /** How each source stays fresh, folded to one line (on a phone the list comes first), opened on demand. */
 function SourceModes({ sources }: { sources: SourceStateData[] }) {

@@ -19,9 +19,17 @@ export interface SourceState {
   error?: { message: string; at: string };
   /** When the source last answered a whole pass (console clock, ISO). */
   lastGoodRead?: string;
-  /** How changes reach the screen: pushed by the store's change feed, or polled at this pace. */
-  live?: { push: string } | { pollMs: number };
+  /** How changes reach the screen (lib/console/live-label.ts words it). */
+  live?: LiveMode;
 }
+
+/**
+ * Pushed (by the store's change feed or to the push route), and listed only as a check every `checkMs`; or polled
+ * at this pace, with why where the source takes pushes: none came yet, or they stopped (`quietMs` since the last)
+ * or lost changes a check found (lib/server/live/push-pace.ts).
+ */
+export type LiveMode =
+  { push: string; checkMs: number } | { pollMs: number; pushes?: 'none yet' | { missed: number; quietMs?: number } };
 
 export class ListingStatus {
   complete = false;

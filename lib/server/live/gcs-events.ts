@@ -83,7 +83,8 @@ export async function observe(n: ReturnType<typeof parsePush>): Promise<Observat
   );
   const sentAt = Date.parse(n.publishTime ?? '');
   // every open lock stream of those sources reads the object now (refreshes included, which are not recorded)
-  for (const source of about) heardOf(source, [objectId], Number.isFinite(sentAt) ? sentAt : undefined);
+  for (const source of about)
+    heardOf(source, [objectId], Number.isFinite(sentAt) ? sentAt : undefined, 'notifications to /api/gcs-events');
   for (const source of about) {
     const store: LockStore = await storeFor(source);
     if (!store.observe) continue;

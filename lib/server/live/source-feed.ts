@@ -1,7 +1,7 @@
 // A source's change feed for the life of the console process (lib/server/live/watcher.ts uses it): opened at start-up or
 // by the first watcher, kept while nobody watches (GCS: this replica's pull subscription exists before anyone looks),
 // closed when the process stops. A source with no feed (or one that failed) is looked at again at most every
-// 5 minutes, for a notification config added since.
+// 5 minutes, for a notification config added since; why it has none is logged once, not at every look.
 import 'server-only';
 import type { ChangeFeed, ChangeFeedHandlers } from '@/lib/lock/store';
 import { setFeedMode } from '../metrics/metrics';
@@ -15,11 +15,18 @@ export class SourceFeed {
   private opening: Promise<void> | undefined;
   private checkedAt = 0;
   private closed = false;
+  private warned = '';
+  private pushRoute = false;
 
   constructor(
     private readonly source: Source,
-    private readonly handlers: ChangeFeedHandlers,
+    private readonly handlers: ChangeFeedHandlers & { opened(description: string): void },
   ) {}
+
+  /** The store takes pushes outside a feed (GCS notifications to /api/gcs-events), known once the store opened. */
+  get takesPushes(): boolean {
+    return this.pushRoute || this.feed !== null;
+  }
 
   /** What feeds the changes, as an operator would recognise it; null when the store is listed at its pace. */
   get description(): string | null {
@@ -53,12 +60,21 @@ export class SourceFeed {
   private async start(): Promise<void> {
     this.checkedAt = Date.now();
     const store = await storeFor(this.source);
+    this.pushRoute = typeof store.observe === 'function';
     const feed = await (store.changes?.(this.handlers) ?? Promise.resolve(null)).catch((err: unknown) => {
-      console.warn(`[lockboard] ${this.source.id}: no change feed (${(err as Error).message}); listing instead`);
+      this.warnOnce((err as Error).message);
       return null;
     });
     if (this.closed) return void (await feed?.stop().catch(() => undefined));
     this.feed = feed;
     setFeedMode(this.source, feed ? feed.description : null);
+    if (feed) this.handlers.opened(feed.description);
+  }
+
+  private warnOnce(why: string): void {
+    if (why === this.warned) return;
+    this.warned = why;
+    const until = this.pushRoute ? 'polled until pushes arrive' : 'polled at its store’s pace';
+    console.warn(`[lockboard] ${this.source.id}: no change feed (${why}); ${until}`);
   }
 }

@@ -25,9 +25,12 @@ export function changedOnThisReplica(source: Source, names?: string[]): void {
   else w?.nudge();
 }
 
-/** A change this replica heard about (a push): the watcher of `source`, if any, reads those names now. */
-export function heardOf(source: Source, names: string[], sentAt?: number): void {
-  watchers.get(source.id)?.hint(names, sentAt);
+/**
+ * A change this replica was pushed (`via`: the route, as an operator would recognise it): the watcher of `source`, if
+ * any, reads those names now, and lists the source only as a check while such pushes keep coming (push-pace.ts).
+ */
+export function heardOf(source: Source, names: string[], sentAt: number | undefined, via: string): void {
+  watchers.get(source.id)?.pushed(names, sentAt, via);
 }
 
 /** Start-up: every source's change feed opened before anyone watches (one pull subscription per replica on GCS). */

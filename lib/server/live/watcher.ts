@@ -1,15 +1,17 @@
 // One watcher per source per console process, shared by every browser and query: it keeps the source's index
 // (lib/lock/query), walked page by page (a query answers from the first page on, saying how far the pass is), and
-// publishes what changed. With a change feed it reads only the names reported and reconciles every
-// LOCKBOARD_RECONCILE (60 s); without one it lists at its store's pace, while someone watches or asked in the last
-// 10 s (a polling client asks every 2 s). A source that cannot be listed keeps its last good rows and says why.
+// publishes what changed. Pushed changes (its change feed, or notifications to the push route) are read by name, and
+// while pushes are trusted the source is listed only as a check every LOCKBOARD_RECONCILE (60 s); otherwise it lists
+// at its store's pace (push-pace.ts decides), while someone watches or asked in the last 10 s (a polling client asks
+// every 2 s). A source that cannot be listed keeps its last good rows and says why.
 import 'server-only';
 import { definitionByKind } from '@/lib/lock/stores';
 import type { LockView } from '@/lib/lock/store';
 import { env } from '../env';
 import { LockIndex, type RowChange } from '../../lock/query/lock-index';
-import { countWatchEvent } from '../metrics/metrics';
+import { countWatchEvent, setWatchPace } from '../metrics/metrics';
 import { SourceFeed } from './source-feed';
+import { changedHands, liveModeOf, PushPace } from './push-pace';
 import { onLaterReads } from '../stores';
 import { applyBodies, listPass, pollUntil, readNames } from './watch-reads';
 import { sleep } from '@/lib/lock/holding/backoff';
@@ -38,21 +40,25 @@ export class SourceWatcher {
   private flushing: NodeJS.Timeout | undefined;
   private stopReads: (() => void) | undefined;
   private lastListMs = 0;
+  private lastPassEnd = 0;
   private askedAt = 0;
   private started = false;
+  private readonly pace = new PushPace({ checkMs: env().LOCKBOARD_RECONCILE ?? 60_000 });
+  private settling: NodeJS.Timeout | undefined;
 
   constructor(private readonly source: Source) {
     this.feed = new SourceFeed(source, {
-      changed: (names, sentAt) => this.hint(names, sentAt),
-      missed: () => this.nudge(),
+      changed: (names, sentAt) => this.pushed(names, sentAt, this.feed.description ?? 'its change feed'),
+      missed: () => (this.pace.gap(), this.nudge()),
+      opened: (description) => this.pace.opened(description),
     });
   }
 
   /** The listing's state; complete only once every row listed metadata first has its body read. */
   state(id: string): SourceState {
     const st = this.status.state(id);
-    const feed = this.feed.description;
-    const live = feed ? { push: feed } : { pollMs: Math.round(this.pollEvery()) };
+    const pollMs = Math.round(this.pollEvery());
+    const live = liveModeOf(this.pace.mode, this.pace.checkMs, pollMs, this.feed.takesPushes);
     return { ...st, live, ...(this.index.pending > 0 ? { complete: false } : {}) };
   }
 
@@ -70,7 +76,8 @@ export class SourceWatcher {
   async ready(ms: number): Promise<void> {
     this.askedAt = Date.now();
     this.begin();
-    if (this.lastListMs < QUICK_PASS_MS && !this.running) this.nudge();
+    // pushed changes keep the index fresh: a query lists again only a source that is polled
+    if (this.lastListMs < QUICK_PASS_MS && !this.running && !this.isPushed) this.nudge();
     const until = Date.now() + ms;
     const st = this.status;
     await pollUntil(() => st.complete || st.error !== undefined || st.listed > 0, until);
@@ -103,6 +110,12 @@ export class SourceWatcher {
     this.flushing ??= setTimeout(() => void this.flush(), COALESCE_MS);
   }
 
+  /** These names were pushed to this replica (its feed, or the push route `via`): read them; the pushes are trusted. */
+  pushed(names: string[], sentAt: number | undefined, via: string): void {
+    this.pace.pushed(names, via);
+    this.hint(names, sentAt);
+  }
+
   /** Start-up: the feed opened before anyone watches (source-feed.ts). */
   prepare(): Promise<void> {
     return this.feed.open();
@@ -111,8 +124,13 @@ export class SourceWatcher {
   /** Process exit. */
   close(): Promise<void> {
     clearTimeout(this.timer);
+    clearTimeout(this.settling);
     clearInterval(this.sweeper);
     return this.feed.close();
+  }
+
+  private get isPushed(): boolean {
+    return this.pace.mode.mode === 'pushed';
   }
 
   private get wanted(): boolean {
@@ -153,9 +171,29 @@ export class SourceWatcher {
   private schedule(): void {
     if (this.timer || !this.wanted) return;
     // a big source is not listed back to back: at least twice as long between passes as one pass takes
-    const every = this.feed.active ? (env().LOCKBOARD_RECONCILE ?? 60_000) : this.pollEvery();
-    this.timer = setTimeout(() => void this.tick(), every);
+    const every = this.pace.intervalMs(this.pollEvery());
+    setWatchPace(this.source, this.isPushed ? 'pushed' : 'polled', every);
+    this.timer = setTimeout(() => void this.tick(), Math.max(0, this.lastPassEnd + every - Date.now()));
     this.timer.unref();
+    this.watchSettling();
+  }
+
+  /** A check found changes whose pushes may still come: once they are judged, the pace may be the store's again. */
+  private watchSettling(): void {
+    const at = this.pace.settlesAt();
+    if (at === undefined || this.settling) return;
+    this.settling = setTimeout(
+      () => {
+        this.settling = undefined;
+        if (this.timer && !this.isPushed) {
+          clearTimeout(this.timer);
+          this.timer = undefined;
+          this.schedule();
+        }
+      },
+      Math.max(0, at - Date.now()),
+    );
+    this.settling.unref();
   }
 
   private async tick(): Promise<void> {
@@ -168,11 +206,19 @@ export class SourceWatcher {
   /** One listing pass, page by page into the index (watch-reads.ts). */
   private async pass(): Promise<void> {
     const started = performance.now();
+    const startedAt = Date.now();
+    const found: string[] = [];
     await listPass(this.source, this.index, this.status, {
-      publish: (c) => this.publish(c),
+      publish: (c) => {
+        for (const name of changedHands(c)) found.push(name);
+        this.publish(c);
+      },
       progress: () => this.emitStatus(),
     });
     this.lastListMs = performance.now() - started;
+    this.lastPassEnd = Date.now();
+    // a failed pass proves nothing about the pushes
+    if (!this.status.error) this.pace.listed(found, startedAt);
     this.emitStatus();
   }
 

@@ -1,5 +1,5 @@
 // This replica's metrics for /api/metrics, with prom-client (each replica reports its own; Prometheus sums them):
-// the process metrics, listings, force-releases, and the live view (open streams, events sent, resets, feed lag).
+// the process metrics, listings, force-releases, and the live view (open streams, events sent, resets, feed lag, pace).
 import 'server-only';
 import { processWide } from '../process/process-wide';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
@@ -65,6 +65,12 @@ function build() {
       labelNames: ['store', 'source', 'feed'] as const,
       registers,
     }),
+    pace: new Gauge({
+      name: 'lockboard_watch_interval_seconds',
+      help: 'Per watched source: seconds between its listings now (a check interval while pushes are trusted, else its store pace).',
+      labelNames: ['store', 'source', 'mode'] as const,
+      registers,
+    }),
   };
 }
 
@@ -99,4 +105,15 @@ export function setFeedMode(source: Source, feed: string | null): void {
   if (before !== undefined) metrics.feedMode.remove({ store: source.store, source: source.id, feed: before });
   feeds.set(source.id, feed ?? 'none');
   metrics.feedMode.set({ store: source.store, source: source.id, feed: feed ?? 'none' }, feed ? 1 : 0);
+}
+
+const paces = processWide('watchPaces', () => new Map<string, string>());
+
+/** How often a source is listed now, and why (pushed: only checked; polled: at its store's pace). */
+export function setWatchPace(source: Source, mode: 'pushed' | 'polled', ms: number): void {
+  const before = paces.get(source.id);
+  if (before !== undefined && before !== mode)
+    metrics.pace.remove({ store: source.store, source: source.id, mode: before });
+  paces.set(source.id, mode);
+  metrics.pace.set({ store: source.store, source: source.id, mode }, ms / 1000);
 }

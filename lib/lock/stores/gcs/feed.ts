@@ -2,11 +2,14 @@
 // JSON API, never created here) and one pull subscription per console process, created at start with an expiry (a
 // replica that dies leaves nothing behind for long) and deleted at stop, so every replica hears every change. Each
 // message names an object; the watcher reads it. Without a usable config, or without permission to subscribe, there
-// is no feed and the console lists at the store's pace.
+// is no feed and the console lists at the store's pace (or, where notifications are pushed to /api/gcs-events, only
+// checks while they come). A local storage emulator with no Pub/Sub emulator beside it has no feed: Pub/Sub itself
+// knows nothing of its topics (the demo, whose emulator pushes to the console instead).
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Storage } from '@google-cloud/storage';
 import type { ChangeFeed, ChangeFeedHandlers } from '../../store';
+import { isLoopback } from '../types';
 
 export interface FeedOptions {
   storage: Storage;
@@ -41,7 +44,8 @@ export async function notificationTopic(o: FeedOptions): Promise<{ topic: string
 }
 
 export async function startGcsFeed(o: FeedOptions, handlers: ChangeFeedHandlers): Promise<ChangeFeed | null> {
-  const found = await notificationTopic(o);
+  if (!o.pubsubEmulatorHost && isLoopback(o.storage.apiEndpoint)) return null;
+  const found = await notificationTopic(o).catch(explainCredentials);
   if (!found) return null;
   const project = found.topic.split('/')[1]!;
   const host = hostname()
@@ -56,7 +60,7 @@ export async function startGcsFeed(o: FeedOptions, handlers: ChangeFeedHandlers)
       expirationPolicy: { ttl: '86400s' }, // the minimum: a replica that never stopped cleanly costs one idle day
       messageRetentionDuration: '600s',
     });
-  await create();
+  await create().catch(explainCredentials);
   let stopped = false;
   const stopping = new AbortController(); // a held pull ends at stop, not when Pub/Sub answers it
   const loop = (async () => {
@@ -134,6 +138,14 @@ function pubsubCaller(o: FeedOptions): Caller {
     });
     return res.data;
   };
+}
+
+/** Pub/Sub without Google credentials: one line that names what to set, not the auth library's paragraph. */
+function explainCredentials(err: unknown): never {
+  if (!/default credentials/i.test((err as Error).message ?? '')) throw err;
+  throw new Error(
+    'no Google credentials for Pub/Sub: set GOOGLE_APPLICATION_CREDENTIALS (or run with a service account), or PUBSUB_EMULATOR_HOST for an emulator',
+  );
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

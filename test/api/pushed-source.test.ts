@@ -1,0 +1,178 @@
+// A GCS source whose notifications are pushed to /api/gcs-events (no Pub/Sub feed: the demo's case), watched by an
+// open lock stream: polled every 2 s until its first push, then listed only as a check every LOCKBOARD_RECONCILE
+// (5 s here, 60 s by default) while changes still show within a second; when the push route becomes unreachable a
+// check finds locks no push announced and the source is polled again, saying so; once pushes come back and a check
+// interval passes with nothing missed, it is pushed again. Listings are counted by lockboard_store_lists_total.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { acquireLock, type Lock } from '@/lib/lock/stores/gcs';
+import { liveLabel } from '@/lib/console/live-label';
+import type { SourceStateData } from '@/lib/console/queries';
+import { startTestEmulator, type Target } from '../helpers/gcs';
+import { call, importRoutes, SECRET, type Routes } from '../helpers/routes';
+import { openStream } from '../helpers/stream';
+
+const TOKEN = 'push-token-0123456789abcdef';
+const VIEWER = 'dev@viewers.example';
+const SOURCE = 'gs://test-bucket/live/';
+const CHECK_MS = 5_000;
+let t: Target;
+let routes: Routes;
+let events: typeof import('@/app/api/gcs-events/route');
+let metrics: typeof import('@/lib/server/metrics/metrics').metrics;
+
+/** Stands in for Pub/Sub's push subscription: passes each notification to the route, or, made unreachable, drops it. */
+let reachable = true;
+const receiver = createServer((req, res) => {
+  if (!reachable) return void req.socket.destroy();
+  let raw = '';
+  req.on('data', (d: Buffer) => (raw += d.toString()));
+  req.on('end', () => {
+    const headers = { 'content-type': 'application/json' };
+    void call(events.POST, req.url!, { method: 'POST', rawBody: raw, headers }).then((r) =>
+      res.writeHead(r.status).end(),
+    );
+  });
+});
+
+beforeAll(async () => {
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const endpoint = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/api/gcs-events`;
+  t = await startTestEmulator({ push: { endpoint, token: TOKEN } });
+  Object.assign(process.env, {
+    LOCKBOARD_BUCKET: t.bucket,
+    LOCKBOARD_GCS_ENDPOINT: t.emulator!.url,
+    LOCKBOARD_PREFIXES: 'live/',
+    LOCKBOARD_VIEWERS: '@viewers.example',
+    LOCKBOARD_PUSH_TOKEN: TOKEN,
+    LOCKBOARD_RECONCILE: `${CHECK_MS / 1000}s`,
+    LOCKBOARD_METRICS_TOKEN: 'metrics-token-0123456789',
+    NEXTAUTH_SECRET: SECRET,
+  });
+  delete process.env.LOCKBOARD_SOURCES;
+  routes = await importRoutes();
+  events = await import('@/app/api/gcs-events/route');
+  ({ metrics } = await import('@/lib/server/metrics/metrics'));
+});
+afterAll(async () => {
+  await t?.close();
+  receiver.close();
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** This replica's listings of the source so far (lockboard_store_lists_total), read without a query's own listing. */
+async function lists(): Promise<number> {
+  const { values } = await metrics.lists.get();
+  return values.find((v) => v.labels.source === SOURCE)?.value ?? 0;
+}
+
+/** The source's mode in the page's words, from GET /api/locks. */
+async function label(): Promise<string> {
+  const r = await call(routes.locks.GET, '/api/locks', { as: VIEWER });
+  const state = (r.json.sources as SourceStateData[]).find((s) => s.source === SOURCE)!;
+  return liveLabel(state.live!);
+}
+
+async function labelWithin(ms: number, wanted: RegExp): Promise<{ label: string; after: number }> {
+  const started = Date.now();
+  let last = '';
+  while (Date.now() - started < ms) {
+    last = await label();
+    if (wanted.test(last)) return { label: last, after: Date.now() - started };
+    await sleep(250);
+  }
+  throw new Error(`the label stayed "${last}" for ${ms} ms, never ${wanted}`);
+}
+
+const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.ceil((p / 100) * xs.length) - 1]!;
+const take = (name: string) => acquireLock({ storage: t.storage, bucket: t.bucket, name, ttlMs: 60_000, audit: false });
+
+describe('a source whose changes are pushed to /api/gcs-events', () => {
+  it('is listed only as a check while pushes come, and polled again, saying so, when the push route goes away', async () => {
+    const s = await openStream(routes.stream.GET, VIEWER);
+    await s.next('snapshot');
+    // no notification config yet: nothing is pushed, the source is polled at GCS's pace
+    expect(await label()).toBe('polled every 2 s: no pushes yet');
+    let before = await lists();
+    await sleep(6_000);
+    const polledBefore = (await lists()) - before;
+    expect(polledBefore, 'lists in 6 s, polled').toBeGreaterThanOrEqual(2);
+
+    await t.storage.bucket(t.bucket).createNotification('projects/test/topics/locks', {
+      eventTypes: ['OBJECT_FINALIZE', 'OBJECT_DELETE'],
+      payloadFormat: 'JSON_API_V1',
+    });
+    const first = await take('live/first');
+    await s.shown('live/first');
+    await labelWithin(3_000, /^pushed \(notifications to \/api\/gcs-events\) · checked every 5 s$/);
+
+    // pushes keep coming: each change shows at once; the source is listed once a check interval
+    before = await lists();
+    const startedAt = Date.now();
+    const shownMs: number[] = [];
+    let held: Lock = first;
+    for (let i = 0; Date.now() - startedAt < 3 * CHECK_MS; i++) {
+      const next = await take(`live/pushed-${i}`);
+      const wrote = Date.now();
+      await s.shown(`live/pushed-${i}`, 3_000);
+      shownMs.push(Date.now() - wrote);
+      await held.release();
+      held = next;
+      await sleep(700);
+    }
+    const pushedLists = (await lists()) - before;
+    const pushedSeconds = (Date.now() - startedAt) / 1000;
+    console.log(
+      `pushed: ${pushedLists} listings in ${pushedSeconds.toFixed(1)} s (polled: ${polledBefore} in 6 s); ` +
+        `${shownMs.length} changes shown after p50 ${percentile(shownMs, 50)} ms, p95 ${percentile(shownMs, 95)} ms`,
+    );
+    expect(pushedLists, 'one listing per check interval').toBeLessThanOrEqual(Math.ceil(pushedSeconds / 5) + 1);
+    expect(percentile(shownMs, 50)).toBeLessThan(1_000);
+    expect(percentile(shownMs, 95)).toBeLessThan(2_000);
+    expect(await label()).toMatch(/^pushed /);
+
+    // the push route becomes unreachable: the next check finds locks no push announced
+    reachable = false;
+    const cut = Date.now();
+    for (let i = 0; i < 3; i++) {
+      await held.release();
+      held = await take(`live/unpushed-${i}`);
+      await sleep(1_000);
+    }
+    const polled = await labelWithin(CHECK_MS + 4_000, /^polled every 2 s: (pushes missed \d+ changes?|no pushes for)/);
+    console.log(`route unreachable: "${polled.label}" ${Date.now() - cut} ms after the cut`);
+    expect(Date.now() - cut, 'polled again within a check interval and its settling').toBeLessThan(CHECK_MS + 7_000);
+    await s.shown('live/unpushed-2', 3_000); // found by a listing
+    before = await lists();
+    await sleep(4_500);
+    expect((await lists()) - before, 'lists in 4.5 s, polled again').toBeGreaterThanOrEqual(2);
+    await labelWithin(CHECK_MS, /^polled every 2 s: no pushes for \d+ s$/);
+
+    // the route is back: once pushes come and a check interval passes with nothing missed, the source is pushed again
+    reachable = true;
+    for (let i = 0; i < 4; i++) {
+      await held.release();
+      held = await take(`live/back-${i}`);
+      await s.shown(`live/back-${i}`, 3_000);
+      await sleep(1_000);
+    }
+    await labelWithin(2 * CHECK_MS + 3_000, /^pushed /);
+    await held.release();
+    await sleep(2_500); // the pass under way at the store's pace schedules the next at the check's
+    await s.close();
+
+    const text = await (
+      await routes.metrics.GET(
+        new Request('http://console.test/api/metrics', {
+          headers: { authorization: 'Bearer metrics-token-0123456789' },
+        }),
+      )
+    ).text();
+    expect(text).toMatch(/lockboard_store_lists_total\{store="gcs",source="gs:\/\/test-bucket\/live\/"\} [1-9]/);
+    expect(text).toMatch(
+      /lockboard_watch_interval_seconds\{store="gcs",source="gs:\/\/test-bucket\/live\/",mode="pushed"\} 5/,
+    );
+  }, 120_000);
+});
