@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireLock, forceReleaseLock, getLock } from '@/lib/lock';
-import { runCli, startCli } from '../helpers/cli';
+import { lsVerdicts, runCli, startCli } from '../helpers/cli';
 import { startTestEmulator, type Target } from '../helpers/gcs';
 import { delay } from '../helpers/requests';
 import { writeTerraformLock, writeTerraformState } from '../helpers/writers';
@@ -287,6 +287,14 @@ describe('lockboard ls, status and release', () => {
     expect(refused.code).toBe(13);
     expect(refused.stdout).toMatch(/not a lock.*Nothing was deleted.*Terraform state/);
     expect((await t.storage.bucket(t.bucket).file('tf/prod/default.tfstate').exists())[0]).toBe(true);
+  });
+
+  it('prints in the table the verdict ls --json gives, on a cold gs:// listing whose bodies are read after the page', async () => {
+    await writeTerraformLock(t.storage, t.bucket, 'cold/prod/default.tfstate', 'cy@laptop');
+    // each command is a new process: its store has read no body yet, so the table's listing reads them later
+    const ls = await lsVerdicts([`gs://${t.bucket}/cold/`], env);
+    expect(ls.code, ls.stderr).toBe(0);
+    expect(ls.locks).toEqual([{ json: 'unknown', table: 'unknown' }]);
   });
 
   it('takes whole object URLs: status and release gs://bucket/object, and gs://bucket/prefix NAME', async () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli';
+import { lsVerdicts, runCli } from '../helpers/cli';
 import { startS3, type S3Target } from '../helpers/s3';
 
 let s: S3Target;
@@ -59,6 +59,13 @@ describe('lockboard on s3:// sources', () => {
     expect(out.locks[0]!.version).toMatch(/^[0-9a-f]{32}\.\d+$/);
     const table = await runCli(['ls', 's3://tf-state/envs/'], env);
     expect(table.stdout).toMatch(/envs\/prod\/terraform\.tfstate\.tflock\s+unknown\s+ann@ci/);
+  });
+
+  it('prints in the table the verdict ls --json gives, on a cold listing whose bodies are read after the page', async () => {
+    // each command is a new process: its store has read no body yet, so the table's listing reads them later
+    const ls = await lsVerdicts(['s3://tf-state/envs/'], env);
+    expect(ls.code, ls.stderr).toBe(0);
+    expect(ls.locks).toEqual([{ json: 'unknown', table: 'unknown' }]);
   });
 
   it('shows one lock by its whole URL with the force-unlock equivalent, and releases only the version seen', async () => {

@@ -31,3 +31,25 @@ export function startCli(
 export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
   return startCli(args, env).done;
 }
+
+/**
+ * `lockboard ls ARGS` as a table and as `--json`: each lock's VERDICT cell (without its "(one read)" note) beside the
+ * verdict the JSON gives it, by name, for a test to compare.
+ */
+export async function lsVerdicts(args: string[], env: Record<string, string>) {
+  const json = await runCli(['ls', ...args, '--json'], env);
+  const { locks } = JSON.parse(json.stdout) as { locks: { name: string; verdict?: string }[] };
+  const table = await runCli(['ls', ...args], env);
+  const [header = '', ...rows] = table.stdout.split('\n');
+  const column = header.indexOf('VERDICT');
+  const cellOf = (name: string) =>
+    rows
+      .find((r) => r.startsWith(`${name} `))
+      ?.slice(column)
+      .replace(/ \(one read\)$/, '');
+  return {
+    code: table.code,
+    stderr: table.stderr,
+    locks: locks.map((l) => ({ json: l.verdict, table: cellOf(l.name) })),
+  };
+}

@@ -1,13 +1,14 @@
 // Metadata-first listings (GCS and S3, through the official clients against the emulator): objects whose body is not
 // read yet are listed at once as pending, their bodies read in the background with bounded concurrency and handed
 // over in batches (a data object turns out not to be a lock and is dropped), a second listing has them from the
-// cache, and `listAll` (what `lockboard ls` prints) equals the complete listing.
+// cache, and `listAll` (what `lockboard ls` prints) equals the complete listing. The stores are the classes the
+// package exports (judged): a view read later carries its verdict as a view of the page does.
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listAll } from '@/lib/lock/list-all';
 import type { LockStore, LockView } from '@/lib/lock/store';
-import { GcsLockStore } from '@/lib/lock/stores/gcs/store';
-import { S3LockStore } from '@/lib/lock/stores/s3/store';
+import { GcsLockStore } from '@/lib/lock/stores/gcs';
+import { S3LockStore } from '@/lib/lock/stores/s3';
 import { startTestEmulator, type Target } from '../helpers/gcs';
 import { startS3, type S3Target } from '../helpers/s3';
 import { writeTerraformLock } from '../helpers/writers';
@@ -58,6 +59,8 @@ describe.each([
     const dropped = reads.flatMap((r) => r.dropped);
     expect(views).toHaveLength(N);
     expect(views.every((v) => v.format === 'terraform' && !v.pending && v.identity?.endsWith('@ci'))).toBe(true);
+    expect(views.every((v) => v.verdict === 'unknown' && v.sentence?.startsWith('Unknown: '))).toBe(true);
+    expect(views.filter((v) => 'signs' in v)).toEqual([]);
     expect(dropped).toEqual(['misc/note.txt']);
     expect(reads.length).toBeLessThan(N / 2); // batches, not one callback per object
 
@@ -70,7 +73,7 @@ describe.each([
   it('gives `lockboard ls` (listAll) the same locks as a complete listing', async () => {
     const full = await open().list();
     const all = await listAll(open());
-    const key = (l: LockView) => `${l.name} ${l.version} ${l.identity}`;
+    const key = (l: LockView) => `${l.name} ${l.version} ${l.identity} ${l.verdict}`;
     expect(all.locks.map(key).sort()).toEqual(full.locks.map(key).sort());
     expect(all.skipped).toBe(full.skipped);
   });
