@@ -112,7 +112,7 @@ export class SourceWatcher {
 
   /** These names were pushed to this replica (its feed, or the push route `via`): read them; the pushes are trusted. */
   pushed(names: string[], sentAt: number | undefined, via: string): void {
-    this.pace.pushed(names, via);
+    this.pace.pushed(this.started ? names : [], via); // names are kept only for the checks of a watched source
     this.hint(names, sentAt);
   }
 
