@@ -20,9 +20,11 @@ export const zookeeper: StoreDefinition = {
   parse(url, env) {
     const z = parseZooKeeperSource(url, env);
     const bucketId = z.display;
+    // the id ends where the prefix begins (`…/svc/` + `svc/`), as a gs:// source's does: a lock's address is the
+    // id followed by its name under the prefix (`zookeeper://h:2181/svc/api/latch`)
     return {
       kind: 'zookeeper',
-      id: z.display,
+      id: z.path === '/' ? z.display : `${z.display}/`,
       bucket: bucketId,
       bucketId,
       prefix: z.path === '/' ? '' : `${nameOfPath(z.path)}/`,

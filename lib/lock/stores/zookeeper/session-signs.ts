@@ -1,12 +1,13 @@
 // What a ZooKeeper lock's holder session says of its holder (stores.md "Verdict"), from the `cons` of every ensemble
 // member read once per listing pass (sessions.ts): the session connected and answered within half its timeout (its
 // client pings every third of it) → alive; connected but silent longer → stalled (the server ends it at its
-// timeout, and its ephemeral node with it); in no member's `cons` → gone (disconnected: the node vanishes at session
-// expiry); `cons` refused by a member → unknown, naming the setting that settles it. Silence is measured on the
-// server's own monotonic clock (sessions.ts).
+// timeout, and its ephemeral node with it); in no member's `cons` → absent-sign.ts (unknown while its client may
+// still resume it, or while members are not read); `cons` refused by a member → unknown, naming the setting that
+// settles it. Silence is measured on the server's own monotonic clock (sessions.ts).
 import { RULE_IS_NOT_ABSENCE } from '../../verdict/sign';
 import type { HolderSign } from '../../verdict/verdict';
 import type { ZkLock } from './read';
+import { absentSign } from './absent-sign';
 import { sessionLabel, type SessionInfo, type Sessions } from './sessions';
 
 const ago = (ms: number) => `${Math.max(0, Math.round(ms / 1000))} s`;
@@ -73,19 +74,5 @@ export function sessionSign(lock: ZkLock, sessions: Sessions | undefined, nowMs:
     );
   const info = sessions.bySid.get(owner.toString(16));
   if (info) return connected(sid, info, sign);
-  const fact = `ephemeralOwner ${sessionLabel(owner)}, in no answering server’s cons`;
-  if (sessions.missing)
-    return sign(
-      'unknown',
-      `${sid} is not in the cons of the servers that answered (${sessions.missing}): adding cons to 4lw.commands.whitelist there would settle it`,
-      fact,
-    );
-  return {
-    ...sign(
-      'gone',
-      `${sid} is connected to no server (absent from every member’s cons): its client is gone, and its node vanishes when the session expires`,
-      fact,
-    ),
-    basis: 'absence',
-  };
+  return absentSign(owner.toString(16), sessionLabel(owner), sessions, nowMs, sign);
 }

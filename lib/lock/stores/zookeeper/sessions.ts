@@ -2,6 +2,8 @@
 // timeout come from the server's four-letter `cons` (per connection, on that server), which answers only where the
 // operator listed it in 4lw.commands.whitelist: otherwise the view says so instead of guessing.
 import { connect } from 'node:net';
+import type { Reach } from './ensemble';
+import type { SessionMemory } from './session-memory';
 
 export interface SessionInfo {
   client: string;
@@ -21,8 +23,12 @@ export interface Sessions {
   bySid: Map<string, SessionInfo>;
   /** Why some servers gave no answer (not whitelisted, unreachable), for the view's note. */
   missing?: string;
-  /** The servers asked (every member of the ensemble). */
+  /** The servers asked (the members the source lists). */
   asked?: string[];
+  /** Whether those are the whole ensemble (ensemble.ts), and the servers' session bounds. */
+  reach?: Reach;
+  /** The store's memory of sessions across passes (session-memory.ts): how long an absent one has been absent. */
+  memory?: SessionMemory;
 }
 
 /** One four-letter word to one server: its whole answer, or an Error. */

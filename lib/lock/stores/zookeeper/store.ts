@@ -12,6 +12,8 @@ import { startZooKeeperFeed } from './feed';
 import { isContenderNode, lockOfNode, partView } from './parts';
 import { readLock, type ZkLock } from './read';
 import { assertAccepted, deleteExactly, targetOf } from './release';
+import { readReach } from './ensemble';
+import { SessionMemory } from './session-memory';
 import { readSessions, type Sessions } from './sessions';
 import { nameOfPath, pathOfName } from './source';
 import { zookeeperTerms } from './words';
@@ -62,8 +64,16 @@ export class ZooKeeperLockStore implements LockStore {
     return startZooKeeperFeed(this.o.conn, this.root, handlers);
   }
 
-  private sessions(): Promise<Sessions | undefined> {
-    return this.o.sessions === false ? Promise.resolve(undefined) : readSessions(this.o.conn.source.hosts);
+  /** Sessions seen across this store's passes: absence from `cons` counts from the first pass that missed one. */
+  private readonly memory = new SessionMemory();
+
+  /** One pass: every listed member's `cons`, and whether those members are the whole ensemble. */
+  private async sessions(): Promise<Sessions | undefined> {
+    if (this.o.sessions === false) return undefined;
+    const hosts = this.o.conn.source.hosts;
+    const [sessions, reach] = await Promise.all([readSessions(hosts), readReach(hosts.split(','))]);
+    this.memory.observe(sessions.bySid, this.now());
+    return { ...sessions, reach, memory: this.memory };
   }
 
   private view(lock: ZkLock, sessions: Sessions | undefined): LockView {
