@@ -15,7 +15,7 @@ export interface Candidate {
 export function startCandidate(
   bin: string,
   kubeconfig: string,
-  o: { namespace: string; name: string; id: string; retry?: string; lease?: string },
+  o: { namespace: string; name: string; id: string; retry?: string; lease?: string; renewDeadline?: string },
   children: ChildProcess[],
 ): Candidate {
   const child = spawn(
@@ -34,7 +34,7 @@ export function startCandidate(
       '--lease-duration',
       o.lease ?? '15s',
       '--renew-deadline',
-      '10s',
+      o.renewDeadline ?? '10s',
     ],
     { stdio: ['ignore', 'pipe', 'ignore'] },
   );

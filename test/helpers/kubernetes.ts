@@ -51,8 +51,15 @@ export interface TestKube {
   etcdctl(args: string[]): { code: number; stdout: string; stderr: string };
   /** A copy of the kubeconfig that reaches the apiserver at `server` (a proxy in front of it). */
   kubeconfigAt(server: string): string;
-  /** A client-go LeaseLock candidate (15 s lease, 10 s renew deadline, `retry` retry period). */
-  candidate(o: { namespace: string; name: string; id: string; retry?: string; lease?: string }): Candidate;
+  /** A client-go LeaseLock candidate (default: 15 s lease, 10 s renew deadline, 1 s retry period). */
+  candidate(o: {
+    namespace: string;
+    name: string;
+    id: string;
+    retry?: string;
+    lease?: string;
+    renewDeadline?: string;
+  }): Candidate;
   stop(): Promise<void>;
 }
 

@@ -73,7 +73,7 @@ describe('a Lease whose holder names no Pod in its namespace', () => {
     expect(verdicts.find(([t]) => t === killed + 8_000)![1].verdict).toBe('alive'); // renewed within its bound
     const [, first] = verdicts.find(([t]) => t === gone[0])!;
     expect(first.sentence).toBe(
-      'Holder gone: no Pod named ctrl-7d9f in namespace apps (nor a Node of that name), and its Lease has not changed for 9 s, past 8 s (3 of the 2 s renewals seen, and 2 s).',
+      'Holder gone: no Pod named ctrl-7d9f in namespace apps (nor a Node of that name), and its Lease has not changed for 8.5 s, past 8 s (3 of the 2 s renewals seen, and 2 s).',
     );
   });
 
@@ -122,7 +122,7 @@ describe('the Pod a Lease holder names, found', () => {
     expect(first.sentence).toMatch(/its Pod ctrl-7d9f in namespace apps has finished \(Failed\), but its identity/);
     const later = await r.judge(l, T0 + 16_000);
     expect(later.verdict).toBe('gone');
-    expect(later.sentence).toMatch(/has finished \(Failed\), and its Lease has not changed for 16 s, past its 15 s/);
+    expect(later.sentence).toMatch(/has finished \(Failed\), and its Lease has not changed for 16.0 s, past its 15 s/);
   });
 
   it('finished, yet its Lease renewed: never gone (the identity names something else that renews)', async () => {

@@ -52,9 +52,12 @@ export function quietOf(r: Renewals): Quiet {
   return { stopped: false, boundMs, bound, settleMs: Math.ceil((boundMs - r.unchangedMs + 1000) / 1000) * 1000 };
 }
 
+/** Tenths of a second: "8.4 s" (whole seconds could read "8 s, past 8 s"). */
+const tenths = (ms: number): string => `${(Math.max(0, ms) / 1000).toFixed(1)} s`;
+
 /** How the Lease's quiet reads in a sentence: stopped ("unchanged for 9 s, past …"), or what read would settle it. */
 export function quietWords(r: Renewals, q: Quiet): string {
-  if (q.stopped) return `its Lease has not changed for ${secs(r.unchangedMs)}, past ${q.bound}`;
+  if (q.stopped) return `its Lease has not changed for ${tenths(r.unchangedMs)}, past ${q.bound}`;
   if (q.bound === undefined)
     return 'its Lease records no duration and no renewals were seen, so nothing read settles it';
   return `its Lease seen unchanged for longer than ${q.bound} settles it (a read after ${secs(q.settleMs ?? 0)})`;

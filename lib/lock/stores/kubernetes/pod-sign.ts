@@ -55,7 +55,7 @@ export function podSign(
   if (pod.phase === 'Succeeded' || pod.phase === 'Failed')
     return unlessRenewing(`${its} has finished (${pod.phase})`, `phase ${pod.phase}`, from, r, q, sign);
   const node = nodeOf(pod.nodeName);
-  if (node && node.ready !== 'True') return nodeSign(node, `${its}'s Node ${node.name}`, sign);
+  if (node && node.ready !== 'True') return nodeSign(node, `the Node ${node.name} of ${its}`, sign);
   return sign(
     'alive',
     `${its} is ${pod.phase ?? 'there'}`,
