@@ -1,7 +1,8 @@
 // The verdict on MySQL/MariaDB holders from a real MariaDB (stores.md "Verdict"): a named lock's holder connection
-// running a statement or briefly idle is alive, asleep past the threshold stalled (waiting for its client), hidden
-// from a user without PROCESS unknown (naming the grant); Liquibase, ShedLock and Laravel rows, which have no
-// heartbeat, unknown saying what would settle them; an expired ShedLock row is free by ShedLock's rule.
+// running a statement or idle is alive (a named lock is session state, idle by design), idle inside an open
+// transaction past the threshold stalled (waiting for its client), hidden from a user without PROCESS unknown
+// (naming the grant); Liquibase, ShedLock and Laravel rows, which have no heartbeat, unknown saying what would
+// settle them; an expired ShedLock row is free by ShedLock's rule.
 import type { Connection } from 'mysql2/promise';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -71,17 +72,42 @@ describe('named lock holders judged from their connections', () => {
     c.destroy();
   }, 60_000);
 
-  it('judges a holder asleep past the threshold stalled, waiting for its client, and alive before it', async () => {
-    const { c, id } = await holder('flyway-idle');
+  it('judges a holder idle past the threshold alive while connected: a leader election idles by design', async () => {
+    // before #56 this holder was judged stalled after idleStalledMs: an idle named lock is session state, as
+    // PostgreSQL's idle advisory holder (alive while its session is open)
+    const { c, id } = await holder('leader-idle');
     const store = storeOf({ idleStalledMs: 1500 });
-    const first = await verdictWhen(store, 'named:flyway-idle', () => true);
-    expect(first.verdict).toBe('alive');
-    expect(first.sentence).toMatch(/has been idle for \d+ s, waiting for its client \(stalled after 2 s\)/);
-    const v = await verdictWhen(store, 'named:flyway-idle', (v) => v.verdict === 'stalled');
+    await delay(2_500);
+    const v = await verdictWhen(store, 'named:leader-idle', () => true);
+    expect(v.verdict).toBe('alive');
     expect(v.sentence).toMatch(
-      new RegExp(`^Stalled: connection ${id} \\(root@[^)]+\\) has been idle for \\d+ s, waiting for its client\\.$`),
+      new RegExp(
+        `^Alive: connection ${id} \\(root@[^)]+\\) is connected, idle for [2-9] s \\(outside any transaction\\): a named lock is held by its session, idle between statements by design\\.$`,
+      ),
     );
     expect(v.evidence[0]!.fact).toMatch(new RegExp(`^connection ${id} .*Command Sleep, Time \\d+ s`));
+    c.destroy();
+  }, 60_000);
+
+  it('judges a holder idle inside an open transaction stalled past the threshold, and alive before it', async () => {
+    const { c, id } = await holder('flyway-idle-tx');
+    await c.query('CREATE TABLE IF NOT EXISTS app.tx_probe (id INT PRIMARY KEY) ENGINE=InnoDB');
+    await c.query('START TRANSACTION');
+    await c.query('INSERT INTO app.tx_probe VALUES (1)'); // INNODB_TRX lists a transaction once it touches InnoDB
+    await delay(200); // InnoDB refreshes what INNODB_TRX shows at most every 100 ms
+    const store = storeOf({ idleStalledMs: 1500 });
+    const first = await verdictWhen(store, 'named:flyway-idle-tx', () => true);
+    expect(first.verdict).toBe('alive');
+    expect(first.sentence).toMatch(
+      /has been idle inside an open transaction for \d+ s, waiting for its client \(stalled after 2 s\)\.$/,
+    );
+    const v = await verdictWhen(store, 'named:flyway-idle-tx', (v) => v.verdict === 'stalled');
+    expect(v.sentence).toMatch(
+      new RegExp(
+        `^Stalled: connection ${id} \\(root@[^)]+\\) has been idle inside an open transaction for \\d+ s, waiting for its client\\.$`,
+      ),
+    );
+    expect(v.evidence[0]!.fact).toMatch(/Command Sleep, Time \d+ s, State .*, inside an open transaction$/);
     c.destroy();
   }, 60_000);
 

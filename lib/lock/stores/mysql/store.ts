@@ -28,7 +28,7 @@ export interface MysqlStoreOptions {
   /** The source's database (tool names derived from it: Flyway, Rails, golang-migrate). */
   database: string;
   longHeldMs?: number;
-  /** A named lock's holder asleep this long is judged stalled (default 5 min). */
+  /** A named lock's holder idle this long inside an open transaction is judged stalled (default 5 min). */
   idleStalledMs?: number;
   close?: () => Promise<void>;
 }

@@ -21,7 +21,7 @@ export interface NamedContext {
   database: string;
   startS: number;
   longHeldMs?: number;
-  /** A holder asleep this long is stalled (signs.ts IDLE_STALLED_MS by default). */
+  /** A holder idle this long inside an open transaction is stalled (signs.ts IDLE_STALLED_MS by default). */
   idleStalledMs?: number;
   firstSeen: Map<string, number>;
 }
