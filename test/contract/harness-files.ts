@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { FilesLockStore, parseFilesSource } from '@/lib/lock/stores/files';
 import type { Harness } from './harnesses';
 
 function lockfileProgs(args: string[]) {
@@ -40,5 +41,6 @@ export async function filesHarness(): Promise<Harness> {
       fs.rmSync(dir, { recursive: true, force: true });
       return Promise.resolve();
     },
+    direct: () => new FilesLockStore(parseFilesSource(`file://${dir}`)),
   };
 }

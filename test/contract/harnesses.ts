@@ -5,6 +5,12 @@ import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { randomBytes } from 'node:crypto';
 import { startEmulator } from '@/lib/emulator';
 import { Storage } from '@google-cloud/storage';
+import type { LockStore } from '@/lib/lock/store';
+import { DynamoLockStore } from '@/lib/lock/stores/dynamodb';
+import { GcsLockStore } from '@/lib/lock/stores/gcs';
+import { PostgresLockStore } from '@/lib/lock/stores/postgres';
+import { RedisLockStore } from '@/lib/lock/stores/redis';
+import { S3LockStore } from '@/lib/lock/stores/s3';
 import { startDynamo } from '../helpers/dynamodb';
 import { startPostgres } from '../helpers/postgres';
 import { startRedis } from '../helpers/redis';
@@ -32,6 +38,10 @@ export interface Harness {
   history?(): Promise<string[]>;
   /** Where the store queues contenders (contract rule 7): a holder and waiters written by the store's own tools. */
   queue?: QueueHarness;
+  /** The store lists this source metadata first: a first listing hands the lock over later (`ListOptions.later`). */
+  readsLater?: boolean;
+  /** The source's store built directly, by the class its subpath exports (`new S3LockStore(…)`), where it is simple. */
+  direct?(): LockStore;
 }
 
 /** A lock with a holder and at least two waiters, for contract rule 7 (waiters in grant order, never released). */
@@ -73,6 +83,7 @@ export async function gcsHarness(): Promise<Harness> {
   };
   return {
     kind: 'gcs',
+    readsLater: true,
     source: 'gs://contract/locks/',
     env: { LOCKBOARD_GCS_ENDPOINT: emulator.url },
     lock: 'locks/prod/default.tflock',
@@ -83,6 +94,7 @@ export async function gcsHarness(): Promise<Harness> {
     },
     successor: () => replace('locks/prod/default.tflock', tflock('bob@ci')),
     stop: () => emulator.close(),
+    direct: () => new GcsLockStore({ storage, bucket: 'contract', prefix: 'locks/' }),
   };
 }
 
@@ -91,6 +103,7 @@ export async function s3Harness(): Promise<Harness> {
   const put = (Key: string, Body: string) => s3.client.send(new PutObjectCommand({ Bucket: 'contract', Key, Body }));
   return {
     kind: 's3',
+    readsLater: true,
     source: 's3://contract/locks/',
     env: { AWS_ENDPOINT_URL_S3: s3.url, AWS_REGION: 'us-east-1' },
     lock: 'locks/prod/terraform.tfstate.tflock',
@@ -101,6 +114,7 @@ export async function s3Harness(): Promise<Harness> {
     },
     successor: () => put('locks/prod/terraform.tfstate.tflock', tflock('bob@ci')).then(() => undefined),
     stop: () => s3.close(),
+    direct: () => new S3LockStore({ client: s3.client, bucket: 'contract', prefix: 'locks/' }),
   };
 }
 
@@ -119,6 +133,7 @@ export async function redisHarness(): Promise<Harness> {
     },
     successor: () => redis.client.set('locks:nightly', hex(), { PX: 600_000 }).then(() => undefined),
     stop: () => redis.stop(),
+    direct: () => new RedisLockStore({ client: redis.client, source: `${redis.url}/0` }),
   };
 }
 
@@ -146,6 +161,7 @@ export async function postgresHarness(): Promise<Harness> {
     },
     successor: () => take('bob-host').then(() => undefined),
     stop: () => pg.stop(),
+    direct: () => new PostgresLockStore({ client: db, source: pg.url }),
   };
 }
 
@@ -169,6 +185,7 @@ export async function dynamodbHarness(): Promise<Harness> {
     },
     successor: () => d.put('contract-locks', { LockID: { S: lock }, Info: { S: tflock('bob@ci') } }),
     stop: () => d.stop(),
+    direct: () => new DynamoLockStore({ client: d.client, table: 'contract-locks' }),
   };
 }
 

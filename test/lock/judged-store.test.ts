@@ -3,6 +3,7 @@
 // store lacks stays absent; a store judged twice keeps its verdicts; a store class exported judged judges.
 import { describe, expect, it } from 'vitest';
 import type { LockStore, LockView, StoreReleaseResult } from '@/lib/lock/store';
+import { STORES } from '@/lib/lock/stores';
 import { judgedStore, judgedStoreClass, JudgedStore } from '@/lib/lock/verdict/judged-store';
 import type { HolderSign } from '@/lib/lock/verdict/verdict';
 
@@ -90,5 +91,15 @@ describe('a judged store', () => {
     expect(store.source).toBe('fake://signs/');
     judgedAlive((await store.list()).locks[0]);
     judgedAlive(await judgedStore(store).inspect('a'));
+  });
+});
+
+describe.each(STORES.map((s) => s.kind))("the %s store's subpath (lockboard/<store>)", (kind) => {
+  it('exports its store class judged: a store built directly hands out verdicts', async () => {
+    const exported = (await import(`@/lib/lock/stores/${kind}/index.ts`)) as Record<string, unknown>;
+    const classes = Object.entries(exported).filter(([name]) => name.endsWith('LockStore'));
+    expect(classes.map(([name]) => name)).toHaveLength(1);
+    const [, Store] = classes[0]!;
+    expect((Store as { prototype: unknown }).prototype).toBeInstanceOf(JudgedStore);
   });
 });

@@ -1,5 +1,7 @@
 // The registry: the one file that names every store. A new store is one folder with a definition listed here.
-// Definitions load their SDK only when a source of theirs is opened, so a GCS-only install loads no other SDK.
+// Definitions load their SDK only when a source of theirs is opened, so a GCS-only install loads no other SDK. Every
+// definition listed opens its stores judged (lib/lock/verdict/judged-store.ts): a source opened through the registry,
+// or by a definition taken from STORES, hands out views with their verdicts.
 import { redactUrl } from '../support/redact-url';
 import type { LockStore } from '../store';
 import { judgedStore } from '../verdict/judged-store';
@@ -18,6 +20,12 @@ import type { HeldLock, OpenOptions, RunOptions, SourceSpec, StoreDefinition } f
 
 export type { HeldLock, OpenOptions, RunOptions, SourceSpec, StoreDefinition } from './types';
 
+/** The definition, opening its stores judged. */
+const judgedOpen = (d: StoreDefinition): StoreDefinition => ({
+  ...d,
+  open: (spec, o) => d.open(spec, o).then(judgedStore),
+});
+
 export const STORES: readonly StoreDefinition[] = [
   gcs,
   s3,
@@ -30,7 +38,7 @@ export const STORES: readonly StoreDefinition[] = [
   files,
   zookeeper,
   etcd,
-];
+].map(judgedOpen);
 
 /** Every source form, for help texts and messages. */
 export const SOURCE_FORMS = STORES.map((s) => s.form).join(', ');
@@ -95,7 +103,7 @@ export function splitLockUrl(url: string, name?: string): { source: string; name
 }
 
 export function openSource(spec: SourceSpec, o: OpenOptions): Promise<LockStore> {
-  return definitionByKind(spec.kind).open(spec, o).then(judgedStore);
+  return definitionByKind(spec.kind).open(spec, o);
 }
 
 export function acquireOn(spec: SourceSpec, name: string, o: OpenOptions & RunOptions): Promise<HeldLock> {
