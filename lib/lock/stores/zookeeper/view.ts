@@ -37,7 +37,8 @@ function sessionOf(c: Contender, sessions: Sessions | undefined): string {
   const info = sessions?.bySid.get(c.owner.toString(16));
   const sid = `session ${sessionLabel(c.owner)}`;
   if (info) return `${sid}, client ${info.client}, timeout ${info.timeoutMs / 1000} s`;
-  return sessions?.missing ? `${sid} (client unknown: ${sessions.missing})` : `${sid} (on another server)`;
+  if (sessions?.missing) return `${sid} (client unknown: ${sessions.missing})`;
+  return `${sid} (in no cons read: between connections, or on a member not read)`;
 }
 
 export function waiterOf(c: Contender): LockWaiter {
