@@ -197,6 +197,8 @@ export class SourceWatcher {
   }
 
   private async tick(): Promise<void> {
+    // a tick not fired by the timer (the feed opened, a nudge) replaces it: two timers would list twice as often
+    clearTimeout(this.timer);
     this.timer = undefined;
     this.running ??= this.pass().finally(() => (this.running = undefined));
     await this.running;
