@@ -1,6 +1,6 @@
 // The verdict on a Lease's holder from its renewals and the Pod its identity names, with no apiserver (the real one:
 // verdict.test.ts, pod-identity.test.ts): a missing Pod is no proof while the Lease renews, a Pod being deleted is
-// never gone, and a killed leader is gone once its Lease has been unchanged past three of its renewal intervals.
+// never gone, and a killed leader is gone once its Lease has been unchanged past five of its renewal intervals.
 import { describe, expect, it } from 'vitest';
 import { readLease } from '@/lib/lock/stores/kubernetes/formats';
 import { HolderLookups, type PodFacts } from '@/lib/lock/stores/kubernetes/holders';
@@ -65,15 +65,15 @@ describe('a Lease whose holder names no Pod in its namespace', () => {
     expect(verdicts.at(-1)![1].verdict).toBe('alive');
   });
 
-  it('is gone once its Lease has been unchanged past three of the renewals seen plus 2 s, not before', async () => {
+  it('is gone once its Lease has been unchanged past five of the renewals seen plus 2 s, not before', async () => {
     const killed = 10_000; // the last renewal at T0 + 10 s, first read at T0 + 10 s
     const verdicts = await readEvery500ms(T0 + killed, T0 + 30_000);
     const gone = verdicts.filter(([, v]) => v.verdict === 'gone').map(([t]) => t);
-    expect(gone[0]).toBe(killed + 8_500); // unchanged for 8.5 s > 3 × 2 s + 2 s, well before its 60 s lease
-    expect(verdicts.find(([t]) => t === killed + 8_000)![1].verdict).toBe('alive'); // renewed within its bound
+    expect(gone[0]).toBe(killed + 12_500); // unchanged for 12.5 s > 5 × 2 s + 2 s, well before its 60 s lease
+    expect(verdicts.find(([t]) => t === killed + 12_000)![1].verdict).toBe('alive'); // renewed within its bound
     const [, first] = verdicts.find(([t]) => t === gone[0])!;
     expect(first.sentence).toBe(
-      'Holder gone: no Pod named ctrl-7d9f in namespace apps (nor a Node of that name), and its Lease has not changed for 8.5 s, past 8 s (3 of the 2 s renewals seen, and 2 s).',
+      'Holder gone: no Pod named ctrl-7d9f in namespace apps (nor a Node of that name), and its Lease has not changed for 12.5 s, past 12 s (5 of the 2 s renewals seen, and 2 s).',
     );
   });
 

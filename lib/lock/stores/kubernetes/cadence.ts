@@ -4,9 +4,11 @@
 // at 63 characters, a hostNetwork Pod, a leader electing from another namespace. So a missing Pod proves its holder
 // gone only once the Lease has also stopped moving: seen unchanged (this store's clock, from the first read of its
 // current resourceVersion) for longer than the bound, the shorter of
-//   - three of the renewal intervals seen plus 2 s, once two renewTimes of this holder were seen: the interval is the
-//     longest step between the renewTimes seen (the writer's clock alone, so no skew between clocks). client-go renews
-//     every retry period and retries a failed renewal after another; the 2 s cover the reads' own latency;
+//   - five of the renewal intervals seen plus 2 s, once two renewTimes of this holder were seen: the interval is the
+//     longest step between the renewTimes seen (the writer's clock alone, so no skew between clocks). A live client-go
+//     leader whose renewals fail retries every retry period until its renew deadline, five retry periods by default
+//     (client-go's and controller-runtime's 10 s of 2 s), and only then stops leading; the 2 s cover the reads' own
+//     latency. A leader configured with a longer renew deadline than that is the rule's blind spot;
 //   - its leaseDurationSeconds (no renewal seen: one read, and `--settle` reads again after it).
 // A Lease with neither never stops by this rule, and a missing Pod stays unknown. A Lease within its bound is never
 // stopped, and a renewal seen within it is what the renewal sign calls alive: the two never disagree.
@@ -25,7 +27,7 @@ export interface Renewals {
 }
 
 /** How many renewal intervals a renewer may miss, and the reads' latency, before its renewals count as stopped. */
-export const MISSED_RENEWALS = 3;
+export const MISSED_RENEWALS = 5;
 export const READ_SLACK_MS = 2_000;
 
 export interface Quiet {
