@@ -157,4 +157,18 @@ describe('a session in no member’s cons', () => {
     memory.observe([[sid, { timeoutMs: 6_000 }]], 5_000);
     expect(absentSign(sid, '0xa1', sessions(whole, memory), 7_500, sign).points).toBe('unknown');
   });
+
+  it('starts its absence over after a pass that was not whole, or a gap between passes', () => {
+    const memory = new SessionMemory();
+    const pass = (nowMs: number, whole = true) => (
+      memory.pass(nowMs, whole),
+      absentSign(sid, '0xa1', sessions(whole ? { ...one, whole: true } : one, memory), nowMs, sign)
+    );
+    memory.observe([[sid, { timeoutMs: 6_000 }]], 0);
+    pass(1_000);
+    pass(3_000, false); // a member did not answer: the session may have been there
+    expect(pass(7_500).points).toBe('unknown'); // absent since 7.5 s, not 1 s
+    expect(pass(13_000).says).toMatch(/for 6 s, .* 1 s from now$/); // 5.5 s later: still counting from 7.5 s
+    expect(pass(24_000).says).toMatch(/absent from every member’s cons for 0 s/); // an 11 s gap: counted again
+  });
 });

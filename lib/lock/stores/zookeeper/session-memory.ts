@@ -15,10 +15,25 @@ export interface Absence {
 const KEEP_MS = 60 * 60_000;
 /** At most this many sessions remembered; the least recently seen go first. */
 const MAX_SESSIONS = 100_000;
+/**
+ * Absence counts across whole passes no further apart than this: a client may reconnect, renew its session and drop
+ * again between two passes, unseen, and the longer the gap the likelier.
+ */
+export const MAX_PASS_GAP_MS = 10_000;
 
 export class SessionMemory {
   private readonly seen = new Map<string, { atMs: number; timeoutMs: number }>();
   private readonly absent = new Map<string, number>();
+  private lastWholeMs: number | undefined;
+
+  /**
+   * A pass begins: absence counts only across passes that read every member's `cons` (`whole`), each soon after the
+   * last; any other pass, or a gap longer than MAX_PASS_GAP_MS, starts every absence over.
+   */
+  pass(nowMs: number, whole: boolean): void {
+    if (!whole || this.lastWholeMs === undefined || nowMs - this.lastWholeMs > MAX_PASS_GAP_MS) this.absent.clear();
+    this.lastWholeMs = whole ? nowMs : undefined;
+  }
 
   /** One pass's `cons` (session id hex → timeout): each session connected now is seen now, its absence over. */
   observe(connected: Iterable<[string, { timeoutMs: number }]>, nowMs: number): void {

@@ -72,6 +72,7 @@ export class ZooKeeperLockStore implements LockStore {
     if (this.o.sessions === false) return undefined;
     const hosts = this.o.conn.source.hosts;
     const [sessions, reach] = await Promise.all([readSessions(hosts), readReach(hosts.split(','))]);
+    this.memory.pass(this.now(), reach.whole && !sessions.missing);
     this.memory.observe(sessions.bySid, this.now());
     return { ...sessions, reach, memory: this.memory };
   }
