@@ -31,8 +31,8 @@ const refused = (text: string) => /not in the whitelist|not executed/i.test(text
 export function parseMemberConf(conf: string, srvr: string): MemberConf {
   const field = (k: string) => new RegExp(`^${k}=(\\d+)\\s*$`, 'm').exec(conf)?.[1];
   const members = new Map<string, string>();
-  for (const m of conf.matchAll(/^server\.(\d+)=([^:;\s]+)[^\n]*?(participant|observer)?\s*$/gm))
-    members.set(m[1]!, m[2]!);
+  // server.N=host:quorum:election[:participant|:observer][;clientAddress:port], host maybe [IPv6]
+  for (const m of conf.matchAll(/^server\.(\d+)=(\[[^\]]+\]|[^:;\s]+)/gm)) members.set(m[1]!, m[2]!);
   const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
   const max = num(field('maxSessionTimeout'));
   const tick = num(field('tickTime'));
