@@ -73,8 +73,7 @@ describe('named lock holders judged from their connections', () => {
   }, 60_000);
 
   it('judges a holder idle past the threshold alive while connected: a leader election idles by design', async () => {
-    // before #56 this holder was judged stalled after idleStalledMs: an idle named lock is session state, as
-    // PostgreSQL's idle advisory holder (alive while its session is open)
+    // a named lock is session state: its idle holder is alive while connected, as PostgreSQL's idle advisory holder
     const { c, id } = await holder('leader-idle');
     const store = storeOf({ idleStalledMs: 1500 });
     await delay(2_500);
