@@ -1,10 +1,10 @@
 // The create-only claim markers behind "one delivery per event across replicas", on the object stores that keep
 // them: the first claim of a key wins, every later one (another replica's) loses, and the listing never shows them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GcsLockStore } from '@/lib/lock/stores/gcs/store';
-import { S3LockStore } from '@/lib/lock/stores/s3/store';
-import { FilesLockStore } from '@/lib/lock/stores/files/store';
-import { DynamoLockStore } from '@/lib/lock/stores/dynamodb/store';
+import { GcsLockStore } from '@/lib/lock/stores/gcs';
+import { S3LockStore } from '@/lib/lock/stores/s3';
+import { FilesLockStore } from '@/lib/lock/stores/files';
+import { DynamoLockStore } from '@/lib/lock/stores/dynamodb';
 import { startDynamo, type TestDynamo } from '../helpers/dynamodb';
 import { parseFilesSource } from '@/lib/lock/stores/files/source';
 import { mkdtempSync, rmSync } from 'node:fs';
