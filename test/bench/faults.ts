@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { startEmulator } from '@/lib/emulator';
 import { acquireLock, auditObjectName } from '@/lib/lock';
 import { listLocks } from '@/lib/lock/stores/gcs/list';
-import { GcsLockStore } from '@/lib/lock/stores/gcs/store';
+import { GcsLockStore } from '@/lib/lock/stores/gcs';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { Storage } from '@google-cloud/storage';
 import { S3LockStore } from '@/lib/lock/stores/s3';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { scanHolders } from '@/lib/lock/stores/files/proc';
 import { removeIfSame } from '@/lib/lock/stores/files/release';
 import { entryAt, identityOf, versionOf } from '@/lib/lock/stores/files/entry';
-import { FilesLockStore } from '@/lib/lock/stores/files/store';
+import { FilesLockStore } from '@/lib/lock/stores/files';
 import { parseFilesSource } from '@/lib/lock/stores/files/source';
 import { printTable, quantile, round, writeJson } from './report';
 

@@ -3,7 +3,7 @@
 // of a force-release; and the handover time from a release to the first waiter holding.
 import { randomUUID } from 'node:crypto';
 import { acquireZooKeeperLock } from '@/lib/lock/stores/zookeeper/acquire';
-import { ZooKeeperLockStore } from '@/lib/lock/stores/zookeeper/store';
+import { ZooKeeperLockStore } from '@/lib/lock/stores/zookeeper';
 import type { ZkConn } from '@/lib/lock/stores/zookeeper/conn';
 import { startZooKeeper, zkClient } from '../helpers/zookeeper';
 import { printTable, quantile, round, writeJson } from './report';

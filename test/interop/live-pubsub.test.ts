@@ -6,7 +6,7 @@ import { Storage } from '@google-cloud/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '@/lib/emulator';
 import { acquireLock } from '@/lib/lock';
-import { GcsLockStore } from '@/lib/lock/stores/gcs/store';
+import { GcsLockStore } from '@/lib/lock/stores/gcs';
 import { startPubsub, type TestPubsub } from '../helpers/pubsub';
 import { delay } from '../helpers/requests';
 import { SECRET } from '../helpers/routes';
