@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { readLease } from '@/lib/lock/stores/kubernetes/formats';
 import { HolderLookups, type PodFacts } from '@/lib/lock/stores/kubernetes/holders';
-import { microTime, type Lease } from '@/lib/lock/stores/kubernetes/lease';
+import { KubeRequestError, microTime, type Lease } from '@/lib/lock/stores/kubernetes/lease';
 import { leaseSigns } from '@/lib/lock/stores/kubernetes/lease-signs';
 import { observe, type Observations } from '@/lib/lock/stores/kubernetes/view';
 import { judgeHolder, type LockVerdict } from '@/lib/lock/verdict/verdict';
@@ -23,10 +23,14 @@ const leaseAt = (renewMs: number, durationS = 60, holder = ID): Lease => ({
   },
 });
 
-/** A reader of one namespace's Pods (`pods`, changeable between reads) and no Nodes. */
-function reader(pods: PodFacts[] = []) {
+/** A reader of one namespace's Pods (`pods`) and no Nodes (or Nodes it may not list). */
+function reader(pods: PodFacts[] = [], o: { nodesForbidden?: boolean } = {}) {
   const seen: Observations = new Map();
-  const lookups = new HolderLookups({ listPods: async () => pods, listNodes: async () => [] });
+  const listNodes = async () => {
+    if (o.nodesForbidden) throw new KubeRequestError(403, 'nodes is forbidden');
+    return [];
+  };
+  const lookups = new HolderLookups({ listPods: async () => pods, listNodes });
   return {
     pods,
     async judge(l: Lease, now: number): Promise<LockVerdict> {
@@ -65,6 +69,27 @@ describe('a Lease whose holder names no Pod in its namespace', () => {
     expect(verdicts.at(-1)![1].verdict).toBe('alive');
   });
 
+  it('is never gone while it renews, whatever the cadence, the lease and how often it is read', async () => {
+    // each renewal up to 0.9 s late, as a busy leader's are, and every 13th fails (retried a retry period later)
+    const late = (k: number) => ((k * 37) % 10) * 100;
+    const fails = (k: number) => k % 13 === 12;
+    for (const cadence of [1_000, 2_000, 5_000, 10_000])
+      for (const every of [100, 700, 3_000, 7_000, 20_000])
+        for (const durationS of [15, 60]) {
+          if (2 * cadence >= durationS * 1000) continue; // a retried renewal past its lease: client-go stops leading
+          const r = reader();
+          for (let now = T0 + 1_000; now < T0 + 600_000; now += every) {
+            let k = Math.floor((now - T0) / cadence);
+            if (T0 + k * cadence + late(k) > now) k--;
+            if (fails(k)) k--;
+            const v = await r.judge(leaseAt(T0 + k * cadence + late(k), durationS), now);
+            expect(v.verdict, `renewed every ${cadence} ms, read every ${every} ms, ${durationS} s lease`).not.toBe(
+              'gone',
+            );
+          }
+        }
+  });
+
   it('is gone once its Lease has been unchanged past five of the renewals seen plus 2 s, not before', async () => {
     const killed = 10_000; // the last renewal at T0 + 10 s, first read at T0 + 10 s
     const verdicts = await readEvery500ms(T0 + killed, T0 + 30_000);
@@ -85,6 +110,14 @@ describe('a Lease whose holder names no Pod in its namespace', () => {
     const second = await r.judge(hourAgo, T0 + 16_000);
     expect(second.verdict).toBe('gone');
     expect(second.sentence).toMatch(/^Holder gone: no Pod named ctrl-7d9f in namespace apps .* past its 15 s lease\.$/);
+  });
+
+  it('with Nodes this identity may not list: says the Node is unchecked, never "nor a Node of that name"', async () => {
+    const v = await reader([], { nodesForbidden: true }).judge(leaseAt(T0), T0);
+    expect(v.verdict).toBe('unknown');
+    expect(v.sentence).toMatch(
+      /no Pod named ctrl-7d9f in namespace apps \(a Node of that name unchecked: this identity may not list nodes\)/,
+    );
   });
 
   it('a Lease with no duration and no renewals seen stays unknown: nothing read settles it', async () => {

@@ -18,7 +18,7 @@ const MAY_NOT_BE_A_POD =
 /** A Pod absent or finished: gone once the Lease has stopped renewing too (cadence.ts), else unknown naming why. */
 function unlessRenewing(what: string, fact: string, from: string, r: Renewals, q: Quiet, sign: Sign): HolderSign {
   const quiet = quietWords(r, q);
-  if (q.stopped) return absent(sign('gone', `${what}, and ${quiet}`, `${fact}; Lease unchanged`, from));
+  if (q.stopped) return absent(sign('gone', `${what}, and ${quiet}`, `${fact}; Lease unchanged past its bound`, from));
   return sign('unknown', `${what}, but ${MAY_NOT_BE_A_POD}; ${quiet}`, fact, from, q.settleMs);
 }
 
@@ -46,8 +46,7 @@ export function podSign(
   if (!pod) {
     const node = nodeOf(name);
     if (node) return nodeSign(node, `the Node ${name} (a hostNetwork holder)`, sign);
-    const what = `no Pod named ${name} in namespace ${namespace} (nor a Node of that name)`;
-    return unlessRenewing(what, `Pod ${name} absent`, `Pods in ${namespace}`, r, q, sign);
+    return noPodSign(name, namespace, nodes !== undefined && 'forbidden' in nodes, renewals, sign);
   }
   const its = `its Pod ${name} in namespace ${namespace}`;
   const from = `Pod ${namespace}/${name}`;
@@ -62,6 +61,21 @@ export function podSign(
     `phase ${pod.phase ?? 'unset'}${pod.nodeName ? `, node ${pod.nodeName}` : ''}`,
     from,
   );
+}
+
+/** No Pod of the name in the namespace (nor a Node, where Nodes may be listed): gone only once the Lease stopped. */
+function noPodSign(
+  name: string,
+  namespace: string,
+  nodesHidden: boolean,
+  renewals: { r: Renewals; q: Quiet },
+  sign: Sign,
+) {
+  const noNode = nodesHidden
+    ? 'a Node of that name unchecked: this identity may not list nodes'
+    : 'nor a Node of that name';
+  const what = `no Pod named ${name} in namespace ${namespace} (${noNode})`;
+  return unlessRenewing(what, `Pod ${name} absent`, `Pods in ${namespace}`, renewals.r, renewals.q, sign);
 }
 
 /** A Pod with a deletionTimestamp: its containers run until the grace period ends (the timestamp), then it goes. */
