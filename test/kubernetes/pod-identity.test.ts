@@ -1,9 +1,10 @@
 // Holder identities that name no Pod, on the real kube-apiserver (facts-sound.md "Kubernetes identities that are not
 // Pod names"): real client-go leaders that renew while no Pod of their identity's name is in the Lease's namespace (a
-// leader outside the cluster; one whose Pod runs in another namespace) are never gone, by a listing, an inspection,
-// `why --settle` or `release --if-gone`; a Pod being deleted (deletionTimestamp set, kept by an apiserver with no
-// kubelet) is never gone. The control: a leader killed and its Pod deleted is gone once its Lease has been unchanged
-// past five of the renewals seen plus 2 s, well before its 60 s lease runs out.
+// leader outside the cluster; one whose Pod runs in another namespace; one whose Pod sets spec.hostname; one whose
+// Pod's name is over 63 characters, its hostname cut) are never gone, by a listing, an inspection, `why --settle` or
+// `release --if-gone`; a Pod being deleted (deletionTimestamp set, kept by an apiserver with no kubelet) is never
+// gone. The control: a leader killed and its Pod deleted is gone once its Lease has been unchanged past five of the
+// renewals seen plus 2 s, well before its 60 s lease runs out.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSource, parseSource } from '@/lib/lock/stores';
@@ -27,13 +28,17 @@ afterAll(async () => {
 const ok = (r: { code: number; stderr: string }) => expect(r.code, r.stderr).toBe(0);
 const apply = (doc: object) => ok(kube.kubectl(['apply', '-f', '-'], JSON.stringify(doc)));
 /** A Pod as the apiserver keeps it with no kubelet: its phase set through the status subresource. */
-function runningPod(name: string, o: { namespace?: string; node?: string } = {}) {
+function runningPod(name: string, o: { namespace?: string; node?: string; hostname?: string } = {}) {
   const namespace = o.namespace ?? 'default';
   apply({
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: { name, namespace },
-    spec: { containers: [{ name: 'app', image: 'app:1' }], ...(o.node ? { nodeName: o.node } : {}) },
+    spec: {
+      containers: [{ name: 'app', image: 'app:1' }],
+      ...(o.node ? { nodeName: o.node } : {}),
+      ...(o.hostname ? { hostname: o.hostname } : {}),
+    },
   });
   const body = JSON.stringify({ status: { phase: 'Running' } });
   ok(kube.kubectl(['patch', 'pod', name, '-n', namespace, '--subresource=status', '--type=merge', '-p', body]));
@@ -58,27 +63,31 @@ describe('a renewing client-go leader whose identity names no Pod in the Leaseâ€
   it('is never gone: listed, inspected, asked why with --settle, or released --if-gone', async () => {
     ok(kube.kubectl(['create', 'namespace', 'tools']));
     runningPod('ctrl-tools', { namespace: 'tools' }); // elects in default (LeaderElectionNamespace), runs in tools
+    runningPod('web-0', { hostname: 'api-host' }); // its hostname, so its identity, is spec.hostname
+    const long = `ctrl-${'x'.repeat(66)}`; // 71 characters: the kubelet cuts its hostname to 63
+    runningPod(long);
+    const identities: Record<string, string> = {
+      'elect-offcluster': 'laptop.ops.example',
+      'elect-other-ns': 'ctrl-tools',
+      'elect-hostname': 'api-host',
+      'elect-cut': long.slice(0, 63),
+    };
+    const names = Object.keys(identities);
     const fast = { retry: '1s', lease: '4s', renewDeadline: '3s' };
-    const leaders = [
-      kube.candidate({
-        namespace: 'default',
-        name: 'elect-offcluster',
-        id: `laptop.ops.example_${randomUUID()}`,
-        ...fast,
-      }),
-      kube.candidate({ namespace: 'default', name: 'elect-other-ns', id: `ctrl-tools_${randomUUID()}`, ...fast }),
-    ];
+    const leaders = names.map((name) =>
+      kube.candidate({ namespace: 'default', name, id: `${identities[name]}_${randomUUID()}`, ...fast }),
+    );
     try {
       await Promise.all(leaders.map((c) => c.waitFor('LEADING', 30_000)));
-      const first = await lockOf('elect-offcluster');
-      expect(first.verdict).toBe('unknown');
-      expect(first.sentence).toMatch(
-        /no Pod named laptop\.ops\.example in namespace default \(nor a Node of that name\)/,
-      );
-      expect(first.sentence).toMatch(/its identity may not be a Pod name here \(a leader outside the cluster/);
-      expect((await lockOf('elect-other-ns')).sentence).toMatch(/no Pod named ctrl-tools in namespace default/);
+      const page = await store.list(); // the first read of each
+      for (const [name, host] of Object.entries(identities)) {
+        const first = page.locks.find((l) => l.name === name)!;
+        expect(first.verdict, name).toBe('unknown');
+        expect(first.sentence).toContain(`no Pod named ${host} in namespace default (nor a Node of that name)`);
+        expect(first.sentence).toMatch(/its identity may not be a Pod name here \(a leader outside the cluster/);
+      }
       // well past five of its renewal intervals plus 2 s, and past its lease: read every 500 ms, never gone
-      const verdicts = await watchVerdicts(['elect-offcluster', 'elect-other-ns'], 12_000);
+      const verdicts = await watchVerdicts(names, 12_000);
       for (const [name, views] of verdicts) {
         expect(
           views.filter((v) => v.verdict === 'gone').map((v) => v.sentence),
@@ -86,8 +95,7 @@ describe('a renewing client-go leader whose identity names no Pod in the Leaseâ€
         ).toEqual([]);
         expect(views.at(-1)!.verdict, name).toBe('alive');
       }
-      for (const name of ['elect-offcluster', 'elect-other-ns'])
-        expect((await store.inspect(name))!.verdict).not.toBe('gone');
+      for (const name of names) expect((await store.inspect(name))!.verdict, name).not.toBe('gone');
 
       const why = await runCli(['why', SOURCE, 'elect-offcluster', '--settle'], kube.env);
       expect(why.stderr).toMatch(/Waiting 5 s to read elect-offcluster again/);
