@@ -39,7 +39,7 @@ export interface ZooKeeperServer {
   kill(): void;
 }
 
-/** `words`: the four-letter words the server answers (4lw.commands.whitelist); `cons` tells the verdict its sessions. */
+/** `words`: the four-letter words the server answers (4lw.commands.whitelist); `cons` tells the verdict its sessions, `conf` and `srvr` whether the members read are the whole ensemble. */
 export async function startZooKeeperServer(
   port: number,
   o: { tickMs?: number; words?: string } = {},
@@ -55,7 +55,7 @@ export async function startZooKeeperServer(
       `clientPort=${port}`,
       'clientPortAddress=127.0.0.1',
       'admin.enableServer=false',
-      `4lw.commands.whitelist=${o.words ?? 'srvr,ruok,cons,dump'}`,
+      `4lw.commands.whitelist=${o.words ?? 'srvr,ruok,cons,dump,conf'}`,
       '',
     ].join('\n'),
   );

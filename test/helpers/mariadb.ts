@@ -2,7 +2,7 @@
 // mariadbd on a free loopback port with performance_schema on and the metadata_lock_info plugin loaded), stopped by the
 // test that started it. A machine without it fails with the command that installs it.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mysql from 'mysql2/promise';
@@ -31,6 +31,9 @@ export async function startMariadb(o: { extraArgs?: string[] } = {}): Promise<Te
     );
   const dir = mkdtempSync(join(tmpdir(), 'lockboard-mariadb-'));
   const asRoot = process.getuid?.() === 0 ? ['--user=root'] : [];
+  // a temporary directory of its own: bootstraps sharing /tmp at once collide on their #sql-temptable files
+  const tmp = join(dir, 'tmp');
+  mkdirSync(tmp);
   const init = spawnSync(
     INSTALL,
     [
@@ -39,6 +42,7 @@ export async function startMariadb(o: { extraArgs?: string[] } = {}): Promise<Te
       ...asRoot,
       '--auth-root-authentication-method=normal',
       '--skip-test-db',
+      `--tmpdir=${tmp}`,
     ],
     { encoding: 'utf8' },
   );
@@ -53,6 +57,7 @@ export async function startMariadb(o: { extraArgs?: string[] } = {}): Promise<Te
       '--bind-address=127.0.0.1',
       `--port=${port}`,
       `--socket=${join(dir, 'sock')}`,
+      `--tmpdir=${tmp}`,
       '--performance-schema=ON',
       '--plugin-load-add=metadata_lock_info',
       '--skip-log-bin',
