@@ -57,7 +57,9 @@ describe('PushPace', () => {
 
   it('counts a change as pushed when its push arrives just after the listing that found it', () => {
     trusted();
-    now += CHECK;
+    now += CHECK / 2;
+    pace.pushed(['locks/other'], VIA);
+    now += CHECK / 2;
     pass(['locks/late']);
     expect(pace.settlesAt()).toBe(now + 1_000);
     now += 300;
@@ -67,17 +69,28 @@ describe('PushPace', () => {
     expect(pace.settlesAt()).toBeUndefined();
   });
 
-  it('goes back to the store’s pace when a check finds a lock no push announced, saying how long pushes stopped', () => {
+  it('goes back to the store’s pace when a check finds a lock no push announced, once its push could have come', () => {
     trusted();
-    now += CHECK; // the push route went away: nothing arrives, and locks come and go
+    now += 50_000;
+    pace.pushed(['locks/last'], VIA);
+    now += CHECK - 50_000; // the push route went away 10 s ago: nothing arrives, and locks come and go
     pass(['locks/unannounced', 'locks/gone']);
     expect(pace.mode.mode, 'judged only once its pushes had time to arrive').toBe('pushed');
+    expect(pace.settlesAt()).toBe(now + 1_000);
     now += 1_000;
-    expect(pace.mode).toEqual({ mode: 'polled', missed: 2, quietMs: CHECK + 1_200 });
+    expect(pace.mode).toEqual({ mode: 'polled', missed: 2 });
     expect(pace.intervalMs(FAST)).toBe(FAST);
-    now += 2 * CHECK; // still nothing pushed: polled, however quiet the store is
+    now += 2 * CHECK; // still nothing pushed: polled, however quiet the store is, and saying for how long
     pass();
-    expect(pace.mode).toMatchObject({ mode: 'polled', quietMs: 3 * CHECK + 1_300 });
+    expect(pace.mode).toMatchObject({ mode: 'polled', quietMs: 2 * CHECK + 11_200 });
+  });
+
+  it('judges a check at once when nothing at all was pushed for a whole interval (no push is on its way)', () => {
+    trusted();
+    now += CHECK;
+    pass(['locks/unannounced']);
+    expect(pace.settlesAt()).toBeUndefined();
+    expect(pace.mode).toEqual({ mode: 'polled', missed: 1, quietMs: CHECK + 200 });
   });
 
   it('says pushes missed changes when they still come but lose some (stopped only after a quiet check interval)', () => {

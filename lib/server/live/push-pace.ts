@@ -28,6 +28,8 @@ interface Suspects {
   /** Pushes about a name since this time announced its change (the check before this one started). */
   since: number;
   at: number;
+  /** When they are judged: at once when nothing at all was pushed for a check interval (no push is on its way). */
+  due: number;
 }
 
 export class PushPace {
@@ -76,17 +78,21 @@ export class PushPace {
   listed(changed: string[], startedAt: number): void {
     const since = this.previousStart;
     this.previousStart = startedAt;
-    const judged = since !== undefined && !this.excused && this.lastPush !== undefined;
+    const last = this.lastPush;
+    const judged = since !== undefined && !this.excused && last !== undefined;
     this.excused = false;
-    if (judged && changed.length > 0) this.suspects.push({ names: changed, since, at: this.now() });
+    const now = this.now();
+    if (judged && changed.length > 0) {
+      const silent = now - last >= this.o.checkMs;
+      this.suspects.push({ names: changed, since, at: now, due: silent ? now : now + this.settleMs });
+    }
     this.settle();
     this.forget();
   }
 
   /** When the changes found by the last listing are judged (schedule a look then), if any wait. */
   settlesAt(): number | undefined {
-    const first = this.suspects[0];
-    return first && first.at + this.settleMs;
+    return this.suspects.length ? Math.min(...this.suspects.map((s) => s.due)) : undefined;
   }
 
   get mode(): PaceMode {
@@ -113,8 +119,10 @@ export class PushPace {
   /** Judges the changes whose pushes had time to arrive. */
   private settle(): void {
     const now = this.now();
-    while (this.suspects.length > 0 && this.suspects[0]!.at + this.settleMs <= now) {
-      const s = this.suspects.shift()!;
+    const due = this.suspects.filter((s) => s.due <= now);
+    if (due.length === 0) return;
+    this.suspects = this.suspects.filter((s) => s.due > now);
+    for (const s of due) {
       const unannounced = s.names.filter((n) => (this.pushAt.get(n) ?? -Infinity) < s.since).length;
       if (unannounced > 0) {
         this.missedAt = s.at;
@@ -125,7 +133,7 @@ export class PushPace {
 
   /** Pushes from before the last listing began, which no judgment to come asks about (the map holds an interval's names). */
   private forget(): void {
-    const keepFrom = Math.min(this.suspects[0]?.since ?? Infinity, this.previousStart ?? Infinity);
+    const keepFrom = Math.min(...this.suspects.map((s) => s.since), this.previousStart ?? Infinity);
     for (const [name, at] of this.pushAt) if (at < keepFrom) this.pushAt.delete(name);
   }
 }
