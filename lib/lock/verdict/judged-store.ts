@@ -18,6 +18,24 @@ import { withVerdict } from './verdict';
 const judgeOrNull = (v: LockView | null) => (v ? withVerdict(v) : v);
 const judgeAll = (views: LockView[]) => views.map((v) => withVerdict(v));
 
+/** The members a LockStore may lack (its optional capabilities). */
+type Capability = {
+  [K in keyof LockStore]-?: Record<never, never> extends Pick<LockStore, K> ? K : never;
+}[keyof LockStore];
+/**
+ * Every capability, each delegated where the store has it: a capability added to LockStore and not named here fails
+ * to compile (it would otherwise be dropped by every judged store, as a missing `claim` would send every replica's
+ * webhook).
+ */
+const DELEGATED: Record<Capability, true> = {
+  readOnly: true,
+  claim: true,
+  observe: true,
+  changes: true,
+  estimateTotal: true,
+};
+const CAPABILITIES = Object.keys(DELEGATED) as Capability[];
+
 /** The store's own views judged, its other members delegated; a capability the store lacks stays absent. */
 export class JudgedStore implements LockStore {
   // TypeScript's private, not #private: a caller's Object.create(store) (the CLI's honest times) still reaches it
@@ -33,13 +51,13 @@ export class JudgedStore implements LockStore {
     // judging twice would fold away the signs the verdict came from: a judged store is wrapped by its own store
     const inner = store instanceof JudgedStore ? store.inner : store;
     this.inner = inner;
-    const own = this as { -readonly [K in keyof LockStore]?: LockStore[K] };
-    if (inner.readOnly !== undefined) own.readOnly = inner.readOnly;
-    const { claim, observe, changes, estimateTotal } = inner;
-    if (claim) own.claim = (key) => claim.call(inner, key);
-    if (observe) own.observe = (notification) => observe.call(inner, notification);
-    if (changes) own.changes = (handlers) => changes.call(inner, handlers);
-    if (estimateTotal) own.estimateTotal = () => estimateTotal.call(inner);
+    for (const key of CAPABILITIES) {
+      const value: unknown = inner[key];
+      if (value === undefined) continue;
+      // a method runs on its store; a property is the store's value
+      const own = typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(inner) : value;
+      Object.defineProperty(this, key, { value: own, enumerable: true });
+    }
   }
 
   get source(): string {
@@ -88,8 +106,7 @@ export class JudgedStore implements LockStore {
   }
 }
 
-/** The members a store may lack: its judged store has each one exactly where the store has it. */
-type Capability = 'readOnly' | 'claim' | 'observe' | 'changes' | 'estimateTotal';
+/** A store's judged store: with each capability exactly where the store has it. */
 export type Judged<S extends LockStore> = JudgedStore & Pick<S, Extract<keyof S, Capability>>;
 
 /** The store judged; a store judged already is returned as it is. */
