@@ -4,8 +4,10 @@
 // tool itself releases (Liquibase's row kept with LOCKED = 0, ShedLock's lock_until set to now, Laravel's row deleted).
 import type { Db } from './client';
 import { START_SLACK_S } from './server';
+import { VersionShapeError } from '../../store';
+import { describeRowVersion, parseRowVersion } from '../sql/row-version';
 import { findLockTables, ident, type MysqlLockTable } from './tables';
-import { NAMED_VERSION, namedVersion } from './version';
+import { NAMED_SHAPE, NAMED_VERSION, namedVersion, ROW_VERSIONS } from './version';
 
 const UPTIME_START = `UNIX_TIMESTAMP() - (SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'UPTIME')`;
 
@@ -32,10 +34,12 @@ export async function killHolder(
   return true;
 }
 
-/** The row's release as one statement on exactly the version read; null where the tool's rows are never released. */
-export function rowRelease(t: MysqlLockTable, version: string): { sql: string; values: unknown[] } | null {
+/**
+ * The row's release as one statement on exactly the version read (its fields: parseRowVersion with ROW_VERSIONS);
+ * null where the tool's rows are never released.
+ */
+export function rowRelease(t: MysqlLockTable, parts: string[]): { sql: string; values: unknown[] } | null {
   const q = ident(t.table);
-  const parts = version.split('|');
   switch (t.kind) {
     case 'liquibase':
       return {
@@ -60,16 +64,35 @@ export function rowRelease(t: MysqlLockTable, version: string): { sql: string; v
 }
 
 /** A named lock's release by its version: the holder it names ended, only if the version is of this very name. */
-export async function releaseNamed(db: Db, name: string, version: string, mariadb: boolean): Promise<boolean> {
+async function releaseNamed(db: Db, name: string, version: string, mariadb: boolean): Promise<boolean> {
   const [, id, start] = NAMED_VERSION.exec(version) ?? [];
   if (!id || namedVersion(name, id, Number(start)) !== version) return false; // a version of another name
   return killHolder(db, { name, id, startS: Number(start), mariadb });
 }
 
-/** A row's release by its version, in the lock table the name is under: changed or not. */
-export async function releaseRow(db: Db, name: string, version: string): Promise<boolean> {
-  const table = (await findLockTables(db)).find((t) => name.startsWith(`${t.table}/`));
-  const statement = table && rowRelease(table, version);
+/** A row's release by its version's fields, in the lock table the name is under (found before): changed or not. */
+async function releaseRow(db: Db, table: MysqlLockTable, parts: string[]): Promise<boolean> {
+  const statement = rowRelease(table, parts);
   if (!statement) return false;
   return (await db.run(statement.sql, statement.values)) > 0;
+}
+
+/**
+ * The release of exactly the version seen, checked against the lock's own shape before anything is recorded (one of
+ * another shape: VersionShapeError, a usage error); the call returned makes the one conditional mutation: true if it did.
+ */
+export async function pinnedRelease(
+  db: Db,
+  o: { source: string; name: string; version: string; mariadb: boolean },
+): Promise<() => Promise<boolean>> {
+  if (o.name.startsWith('named:')) {
+    if (!NAMED_VERSION.test(o.version)) throw new VersionShapeError(o.source, o.version, NAMED_SHAPE);
+    return () => releaseNamed(db, o.name.slice('named:'.length), o.version, o.mariadb);
+  }
+  const table = (await findLockTables(db)).find((t) => o.name.startsWith(`${t.table}/`));
+  if (!table) return async () => false; // dropped since it was read: nothing to release
+  const shape = ROW_VERSIONS[table.kind];
+  const parts = parseRowVersion(o.version, shape);
+  if (!parts) throw new VersionShapeError(o.source, o.version, describeRowVersion(shape));
+  return () => releaseRow(db, table, parts);
 }

@@ -2,6 +2,7 @@
 // pins, Quartz's rows shown read-only with why.
 import type { LockView } from '../../store';
 import type { LockHealth } from '../../types';
+import { rowVersionLabel } from '../sql/row-version';
 import { rowSign } from './signs';
 import type { TableRow } from './table-rows';
 import type { MysqlLockTable } from './tables';
@@ -74,7 +75,7 @@ export function rowView(
     ...(readOnly ? { note: QUARTZ_WHY } : {}),
     size: 0,
     version: r.version,
-    versionLabel: `row ${r.version.split('|').slice(1).join(' · ') || r.version}`.slice(0, 80),
+    versionLabel: rowVersionLabel(r.version),
     terms: rowTerms({ kind: t.kind, mariadb: o.mariadb, recordsTime: r.acquiredAtMs !== undefined }),
     signs: [rowSign(t, r, o.nowMs)],
   };

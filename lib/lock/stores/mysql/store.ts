@@ -10,7 +10,7 @@ import { MysqlAuditTrail } from './audit';
 import { MysqlClaims } from './claim';
 import type { Db } from './client';
 import { readNamedLocks, type NamedReading } from './named-locks';
-import { releaseNamed, releaseRow } from './release';
+import { pinnedRelease } from './release';
 import { quartzCheckIns } from './quartz';
 import { rowView } from './row-view';
 import { serverClock, START_SLACK_S, type ServerClock } from './server';
@@ -168,12 +168,12 @@ export class MysqlLockStore implements LockStore {
       where: 'in the table lockboard_audit',
       fix: 'have a DBA create it once (the DDL: "lockboard mysql init"), or grant INSERT on it.',
     };
+    // the version checked against the lock's own shape before anything is recorded
+    const release = await pinnedRelease(this.o.db, { ...o, source: this.source, mariadb: this.mariadb });
     return recordedRelease(
       { lock: o.name, trail: 'lockboard_audit', words, fields, record: (f) => this.record(f) },
       async () => {
-        const released = o.name.startsWith('named:')
-          ? await releaseNamed(this.o.db, o.name.slice('named:'.length), o.version, this.mariadb)
-          : await releaseRow(this.o.db, o.name, o.version);
+        const released = await release();
         const current = released ? null : await this.inspect(o.name);
         return { outcome: released ? 'released' : current ? 'changed' : 'gone', current };
       },

@@ -1,6 +1,7 @@
 // A lock table's rows as the console shows them, one keyset page at a time (never OFFSET: the 100 000th ShedLock row
 // costs what the first does): each shape read as its tool writes it, its times as the server holds them (strings, so a
 // row version round-trips byte for byte), and whether it holds by the tool's own rule on the server's clock.
+import { rowVersion } from '../sql/row-version';
 import type { Db } from './client';
 import { ident, KEY_COLUMNS, type MysqlLockTable, type MysqlTableKind } from './tables';
 
@@ -88,7 +89,7 @@ function rowOf(kind: MysqlTableKind, r: Raw): TableRow {
         acquiredAtMs: utcMs(r.a),
         untilMs: utcMs(r.b),
         held,
-        version: `${r.k}|${r.owner}|${r.a}|${r.b}`,
+        version: rowVersion([r.k, r.owner, r.a, r.b]),
         details: [
           ['Locked by', String(r.owner)],
           ['Locked at (UTC, writer’s zone assumed)', String(r.a)],
@@ -101,7 +102,7 @@ function rowOf(kind: MysqlTableKind, r: Raw): TableRow {
         ...(r.owner ? { owner: r.owner } : {}),
         ...(r.at_s ? { acquiredAtMs: Math.round(Number(r.at_s) * 1000) } : {}),
         held,
-        version: `${r.k}|${r.owner ?? ''}|${r.a ?? ''}`,
+        version: rowVersion([r.k, r.owner, r.a]),
         details: [
           ['Locked by', r.owner ?? '—'],
           ['Granted (server time)', r.a ?? '—'],
@@ -113,7 +114,7 @@ function rowOf(kind: MysqlTableKind, r: Raw): TableRow {
         owner: r.owner ?? '',
         untilMs: Number(r.b) * 1000,
         held,
-        version: `${r.k}|${r.owner ?? ''}|${r.b}`,
+        version: rowVersion([r.k, r.owner, r.b]),
         details: [
           ['Owner', r.owner ?? '—'],
           ['Expiration', `${new Date(Number(r.b) * 1000).toISOString()} (the app’s clock: unix ${r.b})`],
@@ -123,7 +124,7 @@ function rowOf(kind: MysqlTableKind, r: Raw): TableRow {
       return {
         key: r.k,
         held: true,
-        version: `${r.a}|${r.b}`,
+        version: rowVersion([r.a, r.b]),
         details: [
           ['Scheduler', String(r.a)],
           ['Lock', String(r.b)],

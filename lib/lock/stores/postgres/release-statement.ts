@@ -5,12 +5,12 @@ import { ident, qualified, type LockTable } from './tables';
 
 export function releaseStatement(
   t: LockTable,
-  version: string,
+  /** The row version's fields (parseRowVersion with ROW_VERSIONS[t.kind]): as many as the kind has. */
+  parts: string[],
   reason: string,
   operator: string,
 ): { text: string; values: unknown[] } {
   const q = qualified(t);
-  const parts = version.split('|');
   switch (t.kind) {
     case 'lockboard-table':
       return {

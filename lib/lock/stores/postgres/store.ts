@@ -2,9 +2,11 @@
 // on now(); force-released by one guarded pg_terminate_backend (advisory) or one conditional statement (rows), recorded
 // in a lockboard_audit table before and after. Lock names: `advisory:<key>`, `<schema>.<table>/<row key>`.
 import type { AuditRecord } from '../../audit/record';
-import { assertVersion, notALockView, recordedRelease, type LockStore, type LockView } from '../../store';
+import { assertVersion, notALockView, recordedRelease, VersionShapeError } from '../../store';
+import type { LockStore, LockView } from '../../store';
 import type { ReleaseRequest, StorePage, StoreReleaseResult } from '../../store';
 import { PostgresAuditTrail } from './audit';
+import type { ClaimLeasing } from '../../claim-lease';
 import { PostgresClaims } from './claim';
 import { ADVISORY_TERMS } from './words';
 import { ADVISORY_QUERY, advisoryViews, TERMINATE, type AdvisoryRow } from './advisory';
@@ -14,7 +16,8 @@ import { decodePosition, encodePosition, tableName, type TablePosition } from '.
 import { tableRowView } from './view';
 import { readRows, type TableRow } from './table-rows';
 import { findLockTables, ident, type LockTable } from './tables';
-import { POSTGRES_VERSION } from './version';
+import { ADVISORY_SHAPE, ADVISORY_VERSION, POSTGRES_VERSION, ROW_VERSIONS } from './version';
+import { describeRowVersion, parseRowVersion } from '../sql/row-version';
 
 export interface PostgresStoreOptions {
   /** A pg Client or Pool (the console's own connection; never a lock holder's). */
@@ -131,8 +134,26 @@ export class PostgresLockStore implements LockStore {
     const before = await this.inspect(o.name);
     if (!before) return { outcome: 'gone', current: null, audit: [] };
     if (!before.releasable) return { outcome: 'not-a-lock', current: before, audit: [] };
-    const [pid, backendUs, database, classid, objid, objsubid] = o.version.split('.');
-    if (before.format === 'advisory' && backendUs === 'hidden') {
+    // the version checked against the lock's own shape before anything is recorded
+    const release = before.format === 'advisory' ? this.terminate(o.version) : await this.rowRelease(o);
+    const fields = { version: o.version, operator: o.operator, reason: o.reason, format: before.format };
+    const trail = `${this.o.auditSchema ?? 'public'}.lockboard_audit`;
+    const words = {
+      where: `in the table ${trail}`,
+      fix: 'have its owner create it once ("lockboard postgres init"), or grant INSERT on it and USAGE on its sequence.',
+    };
+    return recordedRelease({ lock: o.name, trail, words, fields, record: (f) => this.record(f) }, async () => {
+      const released = await release();
+      const current = released ? null : await this.inspect(o.name);
+      return { outcome: released ? 'released' : current ? 'changed' : 'gone', current };
+    });
+  }
+
+  /** The guarded terminate of exactly the holder the advisory version names: true if it was ended. */
+  private terminate(version: string): () => Promise<boolean> {
+    if (!ADVISORY_VERSION.test(version)) throw new VersionShapeError(this.source, version, ADVISORY_SHAPE);
+    const [pid, backendUs, database, classid, objid, objsubid] = version.split('.');
+    if (backendUs === 'hidden') {
       throw Object.assign(
         new Error(
           "The holder's backend start is hidden from this role, so a reused pid could not be told apart: nothing " +
@@ -141,27 +162,19 @@ export class PostgresLockStore implements LockStore {
         { code: '42501' },
       );
     }
-    const fields = { version: o.version, operator: o.operator, reason: o.reason, format: before.format };
-    const trail = `${this.o.auditSchema ?? 'public'}.lockboard_audit`;
-    const words = {
-      where: `in the table ${trail}`,
-      fix: 'have its owner create it once ("lockboard postgres init"), or grant INSERT on it and USAGE on its sequence.',
-    };
-    return recordedRelease({ lock: o.name, trail, words, fields, record: (f) => this.record(f) }, async () => {
-      let released = false;
-      if (before.format === 'advisory') {
-        const args = [Number(pid), backendUs, database, classid, objid, Number(objsubid)];
-        released = (await this.o.client.query(TERMINATE, args)).rows.length === 1;
-      } else {
-        const table = (await this.tables()).find((t) => o.name.startsWith(`${t.schema}.${t.table}/`));
-        if (table) {
-          const statement = releaseStatement(table, o.version, o.reason, o.operator);
-          released = ((await this.o.client.query(statement.text, statement.values)).rowCount ?? 0) > 0;
-        }
-      }
-      const current = released ? null : await this.inspect(o.name);
-      return { outcome: released ? 'released' : current ? 'changed' : 'gone', current };
-    });
+    const args = [Number(pid), backendUs, database, classid, objid, Number(objsubid)];
+    return async () => (await this.o.client.query(TERMINATE, args)).rows.length === 1;
+  }
+
+  /** The one conditional statement on exactly the row version seen: true if it changed the row. */
+  private async rowRelease(o: ReleaseRequest): Promise<() => Promise<boolean>> {
+    const table = (await this.tables()).find((t) => o.name.startsWith(`${t.schema}.${t.table}/`));
+    if (!table) return async () => false; // dropped since it was read: nothing to release
+    const shape = ROW_VERSIONS[table.kind];
+    const parts = parseRowVersion(o.version, shape);
+    if (!parts) throw new VersionShapeError(this.source, o.version, describeRowVersion(shape));
+    const statement = releaseStatement(table, parts, o.reason, o.operator);
+    return async () => ((await this.o.client.query(statement.text, statement.values)).rowCount ?? 0) > 0;
   }
 
   record(fields: Record<string, string>): Promise<string> {
@@ -172,8 +185,9 @@ export class PostgresLockStore implements LockStore {
     return this.trail.read(from, to, lock);
   }
 
-  /** A create-only row of lockboard_claims beside the trail (claim.ts): true for the one that inserted it. */
-  claim(key: string): Promise<boolean> {
+  /** A create-only row of lockboard_claims beside the trail, or its lease (claim.ts). */
+  claim(key: string, lease?: ClaimLeasing): Promise<boolean> {
+    if (lease) return lease(this.claims);
     return this.claims.claim(key);
   }
 }

@@ -1,5 +1,6 @@
 // A lock table's rows as the console shows them, one keyset page at a time (table-pages.ts): each shape's columns
 // read as its library writes them, times on the server, the holder's backend checked where the shape records it.
+import { rowVersion } from '../sql/row-version';
 import type { Queryable } from './tables';
 import { pageOf, type RowPage } from './table-pages';
 import type { LockTable } from './tables';
@@ -67,7 +68,7 @@ const lockboardRows: KindRows = async (select) => {
     acquiredAt: r.acquired_at as Date,
     alive: Boolean(r.alive),
     held: true,
-    version: `${r.name}|${r.token}`,
+    version: rowVersion([r.name, r.token]),
     details: [
       ['Identity', String(r.identity)],
       ['Host', String(r.host ?? '')],
@@ -91,7 +92,7 @@ const uniqueIndexRows: KindRows = async (select) => {
     acquiredAt: r.ins as Date,
     alive: Boolean(r.alive),
     held: true,
-    version: `${r.named}|${r.pid}|${r.ins_text}`,
+    version: rowVersion([r.named, r.pid, r.ins_text]),
     details: [
       ['Holder pid', String(r.pid)],
       ['Inserted', String(r.ins_text)],
@@ -111,7 +112,7 @@ const shedlockRows: KindRows = async (select) => {
     acquiredAt: r.locked_at as Date,
     until: r.lock_until as Date,
     held: Boolean(r.held),
-    version: `${r.name}|${r.locked_by}|${r.at_text}|${r.until_text}`,
+    version: rowVersion([r.name, r.locked_by, r.at_text, r.until_text]),
     details: [
       ['Locked by', String(r.locked_by)],
       ['Locked at (UTC)', String(r.at_text)],
@@ -130,7 +131,7 @@ const liquibaseRows: KindRows = async (select) => {
     owner: r.lockedby ? String(r.lockedby) : undefined,
     acquiredAt: (r.lockgranted as Date | null) ?? undefined,
     held: Boolean(r.locked),
-    version: `${r.id}|${r.lockedby ?? ''}|${r.granted_text ?? ''}`,
+    version: rowVersion([r.id, r.lockedby, r.granted_text]),
     details: [
       ['Locked by', String(r.lockedby ?? '—')],
       ['Granted', String(r.granted_text ?? '—')],
@@ -150,7 +151,7 @@ const dbSchedulerRows: KindRows = async (select) => {
     acquiredAt: (r.last_heartbeat as Date | null) ?? undefined,
     alive: Boolean(r.alive),
     held: true,
-    version: `${r.task_name}|${r.task_instance}|${r.version}`,
+    version: rowVersion([r.task_name, r.task_instance, r.version]),
     details: [
       ['Picked by', String(r.picked_by ?? '')],
       ['Last heartbeat', String((r.last_heartbeat as Date | null)?.toISOString() ?? '—')],

@@ -2,6 +2,7 @@
 // backend where the shape records it), the store's words, and the exact row version a release pins.
 import type { LockView } from '../../store';
 import type { LockHealth } from '../../types';
+import { rowVersionLabel } from '../sql/row-version';
 import { tableSign } from './table-signs';
 import type { TableRow } from './table-rows';
 import type { LockTable } from './tables';
@@ -53,7 +54,7 @@ export function tableRowView(t: LockTable, r: TableRow, now: number, source: str
       'One conditional statement on exactly the row version you saw: a holder that re-acquired or a successor is never touched.',
     size: 0,
     version: r.version,
-    versionLabel: `row ${r.version.split('|').slice(1).join(' · ') || r.version}`.slice(0, 80),
+    versionLabel: rowVersionLabel(r.version),
     terms: rowTerms({
       kind: t.kind,
       recordsTime: r.acquiredAt !== undefined,
