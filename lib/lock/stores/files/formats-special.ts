@@ -6,8 +6,10 @@ import path from 'node:path';
 import { readEntry, type Entry } from './entry';
 import { readLockFile } from './formats';
 import { GEN_SUFFIX, LOCKD_SUFFIX, parseGeneration } from './gendir-body';
+import { ownHolder } from './own-holder';
+import { judgePid } from './pid-check';
 import { devKey } from './proc';
-import { pidVerdict, processInfo } from './process';
+import { processInfo } from './process';
 import { heldBy, holdersOf, live, noHolder, type Context, type Reading } from './reading';
 import { jsonObject } from '../../support/untrusted';
 
@@ -37,10 +39,11 @@ function mercurial(e: Entry, c: Context): Reading | null {
       status: 'unknown',
       why: `Held in another pid namespace (${m[2]}, e.g. a container; this one is ${ns}): pid ${m[3]} cannot be checked from here.`,
     };
-  const v = pidVerdict(Number(m[3]), Number(e.stat.mtimeMs), c.scan.processes);
+  const file = { mtimeMs: Number(e.stat.mtimeMs), dev: e.stat.dev, path: e.path };
+  const v = judgePid({ pid: Number(m[3]), file, hostKnown: true, ...(m[2] ? { ns: parseInt(m[2], 16) } : {}) }, c.scan);
   if (v.status === 'live') return { ...r, status: 'live', holder: v.info, why: `${cap(v.why)}.` };
   if (v.status === 'unknown') return { ...r, status: 'unknown', why: `${cap(v.why)}.` };
-  return { ...r, status: 'stale', why: `Stale: ${v.why}; the next hg breaks it by the same rule.` };
+  return { ...r, status: 'stale', basis: 'absence', why: `Stale: ${v.why}; the next hg breaks it by the same rule.` };
 }
 
 const cap = (s: string) => (s ? s[0]!.toUpperCase() + s.slice(1) : s);
@@ -55,13 +58,14 @@ function lockDirectory(e: Entry, c: Context): Reading | null {
   const unknownStale = ' (its holder’s `stale` option is not recorded; 10 s is the default)';
   return expiresMs > c.nowMs
     ? { ...r, ...ttl, status: 'fresh', why: `Refreshed within 10 s${unknownStale}.` }
-    : { ...r, ...ttl, status: 'stale', why: `Stale: not refreshed for 10 s${unknownStale}.` };
+    : { ...r, ...ttl, status: 'stale', basis: 'rule', why: `Stale: not refreshed for 10 s${unknownStale}.` };
 }
 
 function ownLock(e: Entry, names: string[], c: Context): Reading | null {
   const gens = names.filter((n) => n.endsWith(GEN_SUFFIX));
   const r = { format: 'lockboard-dir' as const, label: 'Lockboard lock directory', details: [] };
-  if (!gens.length) return { ...r, status: 'stale', why: 'An empty lock directory: its holder is gone.' };
+  if (!gens.length)
+    return { ...r, status: 'stale', basis: 'absence', why: 'An empty lock directory: no generation, so no holder.' };
   const member = readEntry(path.dirname(e.path), `${path.basename(e.path)}/${gens[0]}`);
   const gen = member && parseGeneration(member.body);
   if (!member || !gen) return null;
@@ -79,10 +83,11 @@ function ownLock(e: Entry, names: string[], c: Context): Reading | null {
       ...(gen.purpose ? [['Purpose', gen.purpose]] : []),
     ] as [string, string][],
   };
-  if (expiresMs <= c.nowMs) return { ...g, status: 'stale', why: 'Stale: not refreshed within its TTL.' };
-  if (gen.host === c.host && pidVerdict(gen.pid, Number(member.stat.birthtimeMs), c.scan.processes).status === 'dead')
-    return { ...g, status: 'stale', why: `Stale: its holder pid ${gen.pid} on this host has exited.` };
-  return { ...g, status: 'fresh', why: 'Refreshed within its TTL.' };
+  const holder = ownHolder(gen, c.host, c.scan.reach, c.scan.processes);
+  if (holder.gone) return { ...g, status: 'stale', basis: 'absence', why: `Stale: ${holder.why}.` };
+  if (expiresMs <= c.nowMs)
+    return { ...g, status: 'stale', basis: 'rule', why: 'Stale: not refreshed within its TTL.' };
+  return { ...g, status: 'fresh', why: `Refreshed within its TTL${holder.checked ? '' : ` (${holder.why})`}.` };
 }
 
 /** `.git/**.lock`: git keeps no fd open while hooks run; a git process working in the repository is the holder. */
@@ -113,7 +118,7 @@ function gitLock(e: Entry, c: Context): Reading {
     const p = processInfo(pid, c.scan.processes);
     if (p.state === 'alive' && p.comm?.startsWith('git')) return live(r, p, ` working in ${repo}`);
   }
-  return noHolder(r, c.scan, `Stale: no git process is running in ${repo} (git’s own advice: remove the file).`);
+  return noHolder(r, e, c.scan, `Stale: no git process is running in ${repo} (git’s own advice: remove the file).`);
 }
 
 /** `.terraform.tfstate.lock.info` beside `terraform.tfstate`: a lock only while the state file is fcntl-locked. */

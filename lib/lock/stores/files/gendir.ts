@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { GEN_SUFFIX, LOCKD_SUFFIX, parseGeneration, type Generation } from './gendir-body';
-import { pidVerdict } from './process';
+import { acquirerReach, ownHolder, ownIdentity } from './own-holder';
 import { readRegularAsync } from './safe-fs';
 
 const MAX_GENERATION = 64 << 10;
@@ -46,6 +46,7 @@ export function newGeneration(o: GenerationOptions): Generation {
     ...(o.purpose ? { purpose: o.purpose } : {}),
     host: os.hostname(),
     pid: process.pid,
+    ...ownIdentity(),
     ttlMs: o.ttlMs,
     gen,
     token: String(wallNs()),
@@ -69,8 +70,9 @@ function linkCreate(dir: string, target: string, g: Generation): boolean {
 }
 
 /**
- * Whether a generation file found in someone else's lock directory is past its TTL, or its local holder is dead. Read
- * off the event loop (#51): a read that never returns holds this attempt only, never `run`'s deadline.
+ * Whether a generation file found in someone else's lock directory is past its TTL, or its holder is proven gone
+ * (own-holder.ts: same host, pid namespace and boot, and its pid missing or started anew). Read off the event loop
+ * (#51): a read that never returns holds this attempt only, never `run`'s deadline.
  */
 async function expired(file: string, nowMs: number): Promise<fs.BigIntStats | null> {
   let st: fs.BigIntStats;
@@ -86,8 +88,7 @@ async function expired(file: string, nowMs: number): Promise<fs.BigIntStats | nu
   }
   if (!g) return null;
   if (Number(st.mtimeMs) + g.ttlMs < nowMs) return st;
-  if (g.host === os.hostname() && pidVerdict(g.pid, Number(st.birthtimeMs)).status === 'dead') return st;
-  return null;
+  return ownHolder(g, os.hostname(), acquirerReach(nowMs)).gone ? st : null;
 }
 
 /** Removes a job's lock directory once empty, by its path: rmdir never follows a link (a swapped-in one: ENOTDIR). */

@@ -2,7 +2,10 @@
 // by MAJ:MIN:INO in hex) and a scan of every process's open fds matched by device and inode (stat() on the magic
 // link, never its text). /proc/locks alone misleads: a flock outlives the pid it names when a child keeps the fd.
 import fs from 'node:fs';
+import type { InnerPids } from './inner-pids';
+import { readMounts, type Mounts } from './mounts';
 import type { ProcessInfo } from './process';
+import { readReach, type Reach } from './reach';
 
 export interface KernelLock {
   kind: string;
@@ -30,6 +33,12 @@ export interface HolderScan {
   inos: Set<bigint>;
   /** Processes read during this scan's pass, by pid: a holder named by many files is read from /proc once. */
   processes: Map<number, ProcessInfo>;
+  /** How far this /proc reaches (other pid namespaces, hidepid): where a missing pid proves nothing. */
+  reach: Reach;
+  /** The mounts of this pass: which filesystem each lock file is on. */
+  mounts: Mounts;
+  /** Inner pids of nested pid namespaces, read once per pass when a pid is first found missing (inner-pids.ts). */
+  inner?: InnerPids;
 }
 
 /** glibc's major/minor split of st_dev, as /proc/locks prints it. */
@@ -67,18 +76,13 @@ const pids = (): number[] => {
 /** The lock table and every readable fd, keyed `dev:ino` (decimal bigint strings). */
 export function scanHolders(): HolderScan {
   let text: string;
+  const mounts = readMounts();
+  const reach = readReach(mounts);
+  const empty = { locks: new Map(), hidden: 0, cwds: new Map(), inos: new Set<bigint>(), processes: new Map() };
   try {
     text = fs.readFileSync('/proc/locks', 'utf8');
   } catch {
-    return {
-      locks: new Map(),
-      fds: new Map(),
-      hidden: 0,
-      procfs: false,
-      cwds: new Map(),
-      inos: new Set(),
-      processes: new Map(),
-    };
+    return { ...empty, fds: new Map(), procfs: false, reach, mounts };
   }
   const fds = new Map<string, FdHolder[]>();
   const cwds = new Map<number, string>();
@@ -110,10 +114,7 @@ export function scanHolders(): HolderScan {
       }
     }
   }
-  return withLockTable(
-    { locks: new Map(), fds, hidden, procfs: true, cwds, inos: new Set(), processes: new Map() },
-    text,
-  );
+  return withLockTable({ ...empty, fds, hidden, procfs: true, cwds, reach, mounts }, text);
 }
 
 /** A scan whose open files are reused (a burst of inspections) with the kernel's lock table read afresh. */
@@ -128,5 +129,6 @@ export function withLockTable(scan: HolderScan, text?: string): HolderScan {
   const locks = parseProcLocks(table);
   const inos = new Set<bigint>();
   for (const key of [...locks.keys(), ...scan.fds.keys()]) inos.add(BigInt(key.slice(key.lastIndexOf(':') + 1)));
-  return { ...scan, locks, inos, processes: new Map() }; // a reused scan still reads each holder afresh
+  // a reused scan still reads each holder, and each nested namespace's pids, afresh
+  return { ...scan, locks, inos, processes: new Map(), inner: undefined };
 }

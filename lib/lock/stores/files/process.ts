@@ -1,5 +1,5 @@
 // One process as an operator needs it named (facts-files §6): alive, a zombie (kill(pid, 0) still succeeds on one),
-// gone, or a reused pid (a start time after the file naming it was written); command, start time, user.
+// or missing from this /proc; command, start time, user. Whether a pid named in a file is its holder: pid-check.ts.
 import fs from 'node:fs';
 import os from 'node:os';
 
@@ -89,29 +89,6 @@ export function describeProcess(p: ProcessInfo): string {
 }
 
 export type Liveness = 'live' | 'dead' | 'unknown';
-
-/**
- * A pid recorded in a file: live only if the process exists, is no zombie, and did not start after the file was
- * last written (which would make it another process that reused the pid).
- */
-export function pidVerdict(
-  pid: number,
-  fileMtimeMs: number,
-  memo?: Map<number, ProcessInfo>,
-): { info: ProcessInfo; status: Liveness; why: string } {
-  const info = processInfo(pid, memo);
-  if (info.state === 'hidden') return { info, status: 'unknown', why: `pid ${pid} cannot be read as this user` };
-  if (info.state === 'gone') return { info, status: 'dead', why: `pid ${pid} is not running` };
-  if (info.state === 'zombie')
-    return { info, status: 'dead', why: `pid ${pid} has exited (a zombie its parent has not reaped)` };
-  if (info.startedMs !== undefined && info.startedMs > fileMtimeMs + 1_000)
-    return {
-      info,
-      status: 'dead',
-      why: `pid ${pid} is now another process (${info.comm}) that started after the file was written: the pid was reused`,
-    };
-  return { info, status: 'live', why: `held by live ${describeProcess(info)}` };
-}
 
 export const thisHost = (): string => os.hostname();
 

@@ -1,8 +1,11 @@
 // What a format makes of one entry: whether a live process holds it (then a release is refused), whether it is
 // stale by its tool's own rule, or whether that cannot be known here (never "stale" on a guess).
 import type { LockFormat } from '../../types';
+import type { SignBasis } from '../../verdict/verdict';
 import type { Entry } from './entry';
+import { fstypeOf, isLocalFs } from './mounts';
 import { devKey, type HolderScan, type KernelLock } from './proc';
+import { pidBlindSpot } from './reach';
 import { describeProcess, processInfo, type ProcessInfo } from './process';
 
 export type FileStatus = 'live' | 'fresh' | 'stale' | 'unknown' | 'free';
@@ -14,6 +17,11 @@ export interface Reading {
   status: FileStatus;
   /** One sentence: why that status. */
   why: string;
+  /**
+   * What a stale status rests on: `absence` (the holder was looked for everywhere it could run, and is not there) or
+   * `rule` (its tool's expiry rule: contenders take it over, but its holder may still run). None: `rule`.
+   */
+  basis?: SignBasis;
   holder?: ProcessInfo;
   host?: string;
   pid?: string;
@@ -48,11 +56,19 @@ export function holdersOf(e: Entry, scan: HolderScan): Holders {
   return { kernel, procs };
 }
 
-/** Why a missing holder may only be invisible: the platform, or other users' processes. */
-export function blindSpot(scan: HolderScan): string | undefined {
+/**
+ * Why a missing holder of `e` may only be invisible: the platform, other pid namespaces, hidepid, processes of other
+ * users whose fds cannot be read, or other hosts sharing the filesystem.
+ */
+export function blindSpot(scan: HolderScan, e: Entry): string | undefined {
   if (!scan.procfs) return 'this platform has no /proc: holders cannot be seen';
+  const reach = pidBlindSpot(scan.reach);
+  if (reach) return reach;
   if (scan.hidden > 0)
     return `${scan.hidden} processes of other users cannot be read as uid ${process.getuid?.() ?? '?'}: run as root to see every holder`;
+  const fstype = fstypeOf(e.stat.dev, e.path, scan.mounts);
+  if (!isLocalFs(fstype))
+    return `the file is on ${fstype ?? 'a filesystem not known to be local'}, which other hosts may share: their processes cannot be seen from here; a look on each host that uses it settles it`;
   return undefined;
 }
 
@@ -64,12 +80,12 @@ export const live = (r: Omit<Reading, 'status' | 'why'>, p: ProcessInfo, how: st
   why: `Held by live ${describeProcess(p)}${how}.`,
 });
 
-/** No holder seen: stale if every process could be seen, else unknown. */
-export function noHolder(r: Omit<Reading, 'status' | 'why'>, scan: HolderScan, stale: string): Reading {
-  const blind = blindSpot(scan);
+/** No holder seen: stale (on absence) if every process that could hold `e` could be seen, else unknown. */
+export function noHolder(r: Omit<Reading, 'status' | 'why'>, e: Entry, scan: HolderScan, stale: string): Reading {
+  const blind = blindSpot(scan, e);
   return blind
     ? { ...r, status: 'unknown', why: `No holder seen, but ${blind}.` }
-    : { ...r, status: 'stale', why: stale };
+    : { ...r, status: 'stale', basis: 'absence', why: stale };
 }
 
 /** A file whose kernel lock or open fd is held: named by the processes that hold it. */

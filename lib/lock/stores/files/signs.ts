@@ -1,6 +1,8 @@
 // What a lock file says of its holder beyond its bytes (stores.md "Verdict"): the holder process's state letter and
 // start time in /proc/<pid>/stat (read once per listing pass with the holder scan), a pid that is gone or reused, a
-// holder on another host that cannot be seen from here.
+// holder on another host that cannot be seen from here. `gone` only where the reading rests on absence seen
+// everywhere the holder could run (reading.ts, pid-check.ts); stale by a tool's own rule is expired, never gone.
+import { absent, byRule, RULE_IS_NOT_ABSENCE } from '../../verdict/sign';
 import type { HolderSign, Verdict } from '../../verdict/verdict';
 import type { Entry } from './entry';
 import type { ProcessInfo } from './process';
@@ -40,7 +42,8 @@ export function fileSigns(r: Reading, e: Entry, nowMs: number): HolderSign[] {
   if (r.holder) return [processSign(r.holder, at)];
   const says = plain(r.why);
   const sign = (points: Verdict): HolderSign[] => [{ points, says, fact: r.why, from: fromOf(r, e), at }];
-  if (r.status === 'stale') return [{ ...sign('gone')[0]!, basis: 'absence' }];
+  if (r.status === 'stale' && r.basis === 'absence') return [absent(sign('gone')[0]!)];
+  if (r.status === 'stale') return [byRule({ ...sign('unknown')[0]!, says: `${says}; ${RULE_IS_NOT_ABSENCE}` })];
   if (r.status === 'fresh' || r.status === 'live') return sign('alive');
   if (r.status === 'unknown') return sign('unknown');
   return [];
