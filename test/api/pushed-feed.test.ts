@@ -3,9 +3,8 @@
 // turned notify-keyspace-events off: the subscription stays up, silent) a check finds keys no event named and the
 // source is SCANned at Redis's pace again, saying so; events back and a clean interval later, it is pushed again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { liveLabel } from '@/lib/console/live-label';
-import type { SourceStateData } from '@/lib/console/queries';
-import { call, importRoutes, SECRET, type Routes } from '../helpers/routes';
+import { importRoutes, SECRET, type Routes } from '../helpers/routes';
+import { labelWithin as waitForLabel } from '../helpers/live-label';
 import { startRedis, type TestRedis } from '../helpers/redis';
 import { openStream } from '../helpers/stream';
 
@@ -42,15 +41,7 @@ async function lists(): Promise<number> {
 }
 
 async function labelWithin(ms: number, wanted: RegExp): Promise<string> {
-  const started = Date.now();
-  let last = '';
-  while (Date.now() - started < ms) {
-    const res = await call(routes.locks.GET, '/api/locks?source=all', { as: VIEWER });
-    last = liveLabel((res.json.sources as SourceStateData[]).find((s) => s.source === source)!.live!);
-    if (wanted.test(last)) return last;
-    await sleep(250);
-  }
-  throw new Error(`the label stayed "${last}" for ${ms} ms, never ${wanted}`);
+  return (await waitForLabel(source, ms, wanted)).label;
 }
 
 describe('a Redis source with keyspace notifications', () => {

@@ -3,7 +3,8 @@
 // (5 s here, 60 s by default: PUSHED_SOURCE_CHECK_MS=60000 measures at that pace, in about 7 minutes) while changes
 // still show within a second; when the push route becomes unreachable a check finds locks no push announced and the
 // source is polled again, saying so; once pushes come back and a check interval passes with nothing missed, it is
-// pushed again. Listings are counted by lockboard_store_lists_total.
+// pushed again. Listings are counted by lockboard_store_lists_total; the label is read from the watcher's state, as
+// the route reports it, without a query (which lists a small source again).
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import { liveLabel, spanWords } from '@/lib/console/live-label';
 import type { SourceStateData } from '@/lib/console/queries';
 import { startTestEmulator, type Target } from '../helpers/gcs';
 import { call, importRoutes, SECRET, type Routes } from '../helpers/routes';
+import { labelWithin as waitForLabel, sourceLabel } from '../helpers/live-label';
 import { openStream } from '../helpers/stream';
 
 const TOKEN = 'push-token-0123456789abcdef';
@@ -71,23 +73,14 @@ async function lists(): Promise<number> {
   return values.find((v) => v.labels.source === SOURCE)?.value ?? 0;
 }
 
-/** The source's mode in the page's words, from GET /api/locks. */
-async function label(): Promise<string> {
+/** The source's mode in the page's words, as GET /api/locks answers it (the query lists a polled source again). */
+async function routeLabel(): Promise<string> {
   const r = await call(routes.locks.GET, '/api/locks', { as: VIEWER });
   const state = (r.json.sources as SourceStateData[]).find((s) => s.source === SOURCE)!;
   return liveLabel(state.live!);
 }
 
-async function labelWithin(ms: number, wanted: RegExp): Promise<{ label: string; after: number }> {
-  const started = Date.now();
-  let last = '';
-  while (Date.now() - started < ms) {
-    last = await label();
-    if (wanted.test(last)) return { label: last, after: Date.now() - started };
-    await sleep(250);
-  }
-  throw new Error(`the label stayed "${last}" for ${ms} ms, never ${wanted}`);
-}
+const labelWithin = (ms: number, wanted: RegExp) => waitForLabel(SOURCE, ms, wanted);
 
 const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.ceil((p / 100) * xs.length) - 1]!;
 const take = (name: string) => acquireLock({ storage: t.storage, bucket: t.bucket, name, ttlMs: 60_000, audit: false });
@@ -111,7 +104,7 @@ async function churn(s: Stream, held: Lock, names: (i: number) => string, until:
 
 /** No notification config yet: nothing is pushed, the source is polled at GCS's pace (listings in 6 s). */
 async function polledBeforeAnyPush(): Promise<number> {
-  expect(await label()).toBe('polled every 2 s: no pushes yet');
+  expect(await routeLabel()).toBe('polled every 2 s: no pushes yet');
   const before = await lists();
   await sleep(6_000);
   return (await lists()) - before;
@@ -185,7 +178,7 @@ describe('a source whose changes are pushed to /api/gcs-events', () => {
       );
       expect(p50).toBeLessThan(1_000);
       expect(p95).toBeLessThan(2_000);
-      expect(await label()).toMatch(/^pushed /);
+      expect(await sourceLabel(SOURCE)).toMatch(/^pushed /);
 
       const held = await cutTheRoute(s, pushed.held);
       // the route is back: once pushes come and a check interval passes with nothing missed, the source is pushed again

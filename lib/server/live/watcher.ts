@@ -76,8 +76,8 @@ export class SourceWatcher {
   async ready(ms: number): Promise<void> {
     this.askedAt = Date.now();
     this.begin();
-    // pushed changes keep the index fresh: a query lists again only a source that is polled
-    if (this.lastListMs < QUICK_PASS_MS && !this.running && !this.isPushed) this.nudge();
+    // pushed or not: a holder's evidence (a process, a session, a Pod) can change with no push about it
+    if (this.lastListMs < QUICK_PASS_MS && !this.running) this.nudge();
     const until = Date.now() + ms;
     const st = this.status;
     await pollUntil(() => st.complete || st.error !== undefined || st.listed > 0, until);
