@@ -3,8 +3,6 @@
 // The registry opens every source through it, and each store's subpath exports its class through it, so a store built
 // directly judges as one opened by URL. A store that supplies no signs yields `unknown`.
 import type {
-  ChangeFeed,
-  ChangeFeedHandlers,
   InspectOptions,
   ListOptions,
   LockStore,
@@ -41,11 +39,11 @@ export class JudgedStore implements LockStore {
   // TypeScript's private, not #private: a caller's Object.create(store) (the CLI's honest times) still reaches it
   private readonly inner: LockStore;
   // declared, never defined as fields: an optional member is an own property only where the store has it
-  declare readonly readOnly?: string;
-  declare readonly claim?: (key: string) => Promise<boolean>;
+  declare readonly readOnly?: LockStore['readOnly'];
+  declare readonly claim?: LockStore['claim'];
   declare readonly observe?: LockStore['observe'];
-  declare readonly changes?: (handlers: ChangeFeedHandlers) => Promise<ChangeFeed | null>;
-  declare readonly estimateTotal?: () => Promise<number>;
+  declare readonly changes?: LockStore['changes'];
+  declare readonly estimateTotal?: LockStore['estimateTotal'];
 
   constructor(store: LockStore) {
     // judging twice would fold away the signs the verdict came from: a judged store is wrapped by its own store
