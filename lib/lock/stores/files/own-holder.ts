@@ -5,7 +5,7 @@
 // volume, another boot, a body without them, a hidepid /proc) leaves it to the TTL.
 import { readMounts } from './mounts';
 import type { Generation } from './gendir-body';
-import { processInfo, type ProcessInfo } from './process';
+import { processInfo, selfProcess, type ProcessInfo } from './process';
 import { readReach, type Reach } from './reach';
 
 /** What a generation records of its writer's process beyond its pid. */
@@ -17,7 +17,7 @@ let mine: HolderIdentity | undefined;
 export function ownIdentity(): HolderIdentity {
   if (mine) return mine;
   const reach = readReach({ byDev: new Map(), all: [] });
-  const start = processInfo(process.pid).startTicks;
+  const start = selfProcess().startTicks;
   mine = {
     ...(reach.pidNs !== undefined && reach.listsOwn ? { pidNs: reach.pidNs } : {}),
     ...(reach.bootId ? { bootId: reach.bootId } : {}),

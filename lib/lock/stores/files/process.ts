@@ -52,11 +52,14 @@ export function processInfo(pid: number, memo?: Map<number, ProcessInfo>): Proce
   return info;
 }
 
-function readProcess(pid: number): ProcessInfo {
-  if (!Number.isInteger(pid) || pid <= 0 || !fs.existsSync(`/proc/${pid}`)) return { pid, state: 'gone' };
+/** This process, through /proc/self (its pid in a /proc of another namespace would name another process). */
+export const selfProcess = (): ProcessInfo => readProcess(process.pid, '/proc/self');
+
+function readProcess(pid: number, at = `/proc/${pid}`): ProcessInfo {
+  if (!Number.isInteger(pid) || pid <= 0 || !fs.existsSync(at)) return { pid, state: 'gone' };
   let stat: string;
   try {
-    stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    stat = fs.readFileSync(`${at}/stat`, 'utf8');
   } catch (err) {
     return { pid, state: (err as NodeJS.ErrnoException).code === 'EACCES' ? 'hidden' : 'gone' };
   }
@@ -66,7 +69,7 @@ function readProcess(pid: number): ProcessInfo {
   const startTicks = Number(fields[19]);
   let user: string | undefined;
   try {
-    const uid = /^Uid:\s+(\d+)/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    const uid = /^Uid:\s+(\d+)/m.exec(fs.readFileSync(`${at}/status`, 'utf8'))?.[1];
     if (uid !== undefined) user = userName(uid);
   } catch {
     /* exited meanwhile */

@@ -17,7 +17,11 @@ const STATE_WORDS: Record<string, [Verdict, string]> = {
   D: ['unknown', 'in uninterruptible I/O (D) at this look; a second look settles whether it is stuck there'],
 };
 
-const plain = (why: string) => why.replace(/^Stale( by [^:]+)?: /, '').replace(/\.$/, '');
+const plain = (why: string) =>
+  why
+    .replace(/^Stale( by [^:]+)?: /, '')
+    .replace(/^Pid /, 'pid ')
+    .replace(/\.$/, '');
 
 function processSign(p: ProcessInfo, at: string): HolderSign {
   const [points, state] = STATE_WORDS[p.stateCode ?? ''] ?? (['alive', `in state ${p.stateCode ?? '?'}`] as const);
