@@ -179,6 +179,11 @@ describe('a source whose changes are pushed to /api/gcs-events', () => {
       expect(p50).toBeLessThan(1_000);
       expect(p95).toBeLessThan(2_000);
       expect(await sourceLabel(SOURCE)).toMatch(/^pushed /);
+      // a query and a metrics scrape are answered from the index while pushes are trusted: no listing of their own
+      const quiet = await lists();
+      expect(await routeLabel()).toMatch(/^pushed /);
+      await metricsText();
+      expect(await lists(), 'listings by a query and a scrape').toBe(quiet);
 
       const held = await cutTheRoute(s, pushed.held);
       // the route is back: once pushes come and a check interval passes with nothing missed, the source is pushed again

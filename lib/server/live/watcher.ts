@@ -69,15 +69,14 @@ export class SourceWatcher {
 
   /**
    * A query is about to read the index: the source is listed (its first pass starts now if it never ran; a source
-   * whose passes are quick is listed again now). Resolves within `ms`: once there is a first page, a quick pass
+   * whose passes are quick is listed again now, unless trusted pushes keep it whole: `queryLists`). Resolves within `ms`: once there is a first page, a quick pass
    * under way is done and its few bodies listed metadata first are read. A small source answers as fresh and whole
    * as a direct listing did; a big one answers from its index at once, its unread rows marked pending.
    */
   async ready(ms: number): Promise<void> {
     this.askedAt = Date.now();
     this.begin();
-    // pushed or not: a holder's evidence (a process, a session, a Pod) can change with no push about it
-    if (this.lastListMs < QUICK_PASS_MS && !this.running) this.nudge();
+    if (this.lastListMs < QUICK_PASS_MS && !this.running && this.queryLists) this.nudge();
     const until = Date.now() + ms;
     const st = this.status;
     await pollUntil(() => st.complete || st.error !== undefined || st.listed > 0, until);
@@ -127,6 +126,16 @@ export class SourceWatcher {
     clearTimeout(this.settling);
     clearInterval(this.sweeper);
     return this.feed.close();
+  }
+
+  /**
+   * Whether a query lists this quick source again. A store's own feed names the keys that changed, not a holder's
+   * evidence read by a listing (a process, a session, a Pod, a lease's TTL): yes, pushed or not. Notifications pushed
+   * to a route are about objects judged by their own bytes and write times: while they are trusted the index is as
+   * fresh as a listing (a metrics scrape every 15 s would otherwise list the source 4 times a minute).
+   */
+  private get queryLists(): boolean {
+    return this.feed.active || !this.isPushed;
   }
 
   private get isPushed(): boolean {
