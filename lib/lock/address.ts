@@ -5,7 +5,12 @@ import type { SourceSpec } from './stores/types';
 
 /** The part of a source's address its lock names are joined to: its id without query, without its name prefix. */
 export function addressBase(spec: Pick<SourceSpec, 'id' | 'prefix'>): string {
-  let base = spec.id.replace(/[?#].*$/s, '').replace(/\/+$/, '');
+  const id = spec.id.replace(/[?#].*$/s, '');
+  // a source with no authority (`kubernetes://`: every namespace; `file:///`) keeps its scheme's slashes but the one
+  // its names are joined with: `kubernetes://` + `ns/name` is `kubernetes://ns/name`, never `kubernetes:/ns/name`
+  const bare = /^([a-z][a-z0-9+.-]*:)(\/*)$/i.exec(id);
+  if (bare) return bare[1] + bare[2].slice(1);
+  let base = id.replace(/\/+$/, '');
   // names under a prefixed source carry the prefix (gs://b/p/ holds "p/x"): the base stops before it
   const prefix = spec.prefix.replace(/\/+$/, '');
   if (prefix && base.endsWith(`/${prefix}`)) base = base.slice(0, base.length - prefix.length - 1);
