@@ -9,7 +9,7 @@ export function addressBase(spec: Pick<SourceSpec, 'id' | 'prefix'>): string {
   // a source with no authority (`kubernetes://`: every namespace; `file:///`) keeps its scheme's slashes but the one
   // its names are joined with: `kubernetes://` + `ns/name` is `kubernetes://ns/name`, never `kubernetes:/ns/name`
   const bare = /^([a-z][a-z0-9+.-]*:)(\/*)$/i.exec(id);
-  if (bare) return bare[1] + bare[2].slice(1);
+  if (bare) return `${bare[1]}${bare[2]!.slice(1)}`;
   let base = id.replace(/\/+$/, '');
   // names under a prefixed source carry the prefix (gs://b/p/ holds "p/x"): the base stops before it
   const prefix = spec.prefix.replace(/\/+$/, '');
