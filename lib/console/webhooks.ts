@@ -1,7 +1,8 @@
 // The webhooks page's data, shared by the route (lib/server/notify) and the page: client-safe types and the query.
 import { apiFetch } from './queries';
 
-export type DeliveryStatus = 'pending' | 'retrying' | 'delivered' | 'failed' | 'given-up' | 'dropped';
+/** `handed-over`: another replica took the series' claim over (this one's lease ran out); it delivers it now. */
+export type DeliveryStatus = 'pending' | 'retrying' | 'delivered' | 'failed' | 'given-up' | 'dropped' | 'handed-over';
 
 export interface Delivery {
   id: string;

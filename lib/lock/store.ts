@@ -2,6 +2,7 @@
 // store, the source it was found under, an opaque `version` naming exactly the state the operator saw (which a
 // force-release is conditioned on), and the store's own words for showing it.
 import type { AuditRecord } from './audit/record';
+import type { ClaimLeasing } from './claim-lease';
 import { LockOptionsError } from './errors';
 import type { LockInfo, StoreTerms } from './types';
 
@@ -133,9 +134,12 @@ export interface LockStore {
   /**
    * Optional: creates the marker `key` (letters, digits, `-`) beside the trail only if it is absent, as the change
    * feed's outside deletions are written once: true for the one caller, of every replica, that created it (one
-   * webhook delivery per event across replicas); false when it was there already.
+   * webhook delivery per event across replicas); false when it was there already. Given `lease`, a store that keeps
+   * claims as leases (claim-lease.ts: each record created, read and replaced by one conditional write, so a claim whose
+   * replica died is taken over) hands its claim records to it instead and answers what it answers; a store that does
+   * not ignores it and makes its marker.
    */
-  claim?(key: string): Promise<boolean>;
+  claim?(key: string, lease?: ClaimLeasing): Promise<boolean>;
   /** The store's clock as last read (server time, milliseconds). */
   now(): number;
   close(): Promise<void>;

@@ -237,7 +237,7 @@ describe('webhooks from the audit trail', () => {
     await n.poll();
     await until(() => r.received.length === 1, 'an HTTPS delivery');
     const message = JSON.parse(r.received[0]!.body) as { text: string; blocks: unknown[] };
-    expect(message.text).toBe('Lock force-released: gs://test-bucket/locks/tls');
+    expect(message.text).toBe('Lock force-released: `gs://test-bucket/locks/tls`');
   });
 
   it('tells a holder gone for `after` once, whatever the replicas', async () => {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { compact } from '@/lib/lock/query/row';
 import type { LockView } from '@/lib/lock/store';
-import { holderViewOf } from '@/lib/server/notify/gone-feed';
+import { GoneFeed, holderViewOf } from '@/lib/server/notify/gone-feed';
 import { HolderGoneTracker } from '@/lib/server/notify/holder-gone';
 import type { Source } from '@/lib/server/sources';
 
@@ -57,6 +57,69 @@ describe('holder-gone from index rows', () => {
       actor: 'runner-3',
       lock: { address: 'etcd://h:2379/locks/a', store: 'etcd' },
     });
-    expect(t.due(hooks, T0 + 120_000)).toEqual([]); // once per holder
+    expect(t.due(hooks, T0 + 61_000)).toHaveLength(1); // not told until its claim is made
+    told[0]!.told();
+    expect(t.due(hooks, T0 + 120_000)).toEqual([]); // once per tenure
+  });
+
+  it('tells each tenure of a fixed identity, with its own id', () => {
+    const t = new HolderGoneTracker();
+    const hooks = [{ name: 'team', after: 60_000 }];
+    const tenure = (version: string) =>
+      holderViewOf(compact(lock('locks/a', { version, verdict: 'gone', sentence: 'gone' } as Partial<LockView>)));
+    t.observe(source, [tenure('v1')], T0);
+    const first = t.due(hooks, T0 + 60_000);
+    first[0]!.told();
+    // the same identity takes the lock again (a new version) and is gone again: a new clock, a new event id
+    t.observe(source, [tenure('v2')], T0 + 70_000);
+    expect(t.due(hooks, T0 + 129_000)).toEqual([]);
+    const second = t.due(hooks, T0 + 130_000);
+    expect(second.map((d) => d.event.actor)).toEqual(['runner-3']);
+    expect(second[0]!.event.id).not.toBe(first[0]!.event.id);
+  });
+
+  it('forgets every clock when cleared (no webhook listens any more)', () => {
+    const t = new HolderGoneTracker();
+    const gone = holderViewOf(compact(lock('locks/a', { verdict: 'gone', sentence: 'gone' } as Partial<LockView>)));
+    t.observe(source, [gone], T0);
+    t.clear();
+    expect(t.size).toBe(0);
+    t.observe(source, [gone], T0 + 3_600_000);
+    expect(t.due([{ name: 'team', after: 60_000 }], T0 + 3_600_000 + 59_000)).toEqual([]);
+  });
+});
+
+describe('the gone feed’s subscriptions', () => {
+  /** A watcher holding `rows` now, whose later changes the test sends. */
+  function fakeWatcher(rows: ReturnType<typeof compact>[]) {
+    const listeners = new Set<(c: unknown) => void>();
+    return {
+      index: { rows: new Map(rows.map((r) => [r.name, r])) },
+      subscribe(fn: (c: unknown) => void) {
+        listeners.add(fn);
+        return () => listeners.delete(fn);
+      },
+      listeners,
+    };
+  }
+  const goneRow = compact(lock('locks/a', { verdict: 'gone', sentence: 'gone' } as Partial<LockView>));
+  const aliveRow = compact(lock('locks/b', { verdict: 'alive', sentence: 'alive' } as Partial<LockView>));
+
+  it('hears the locks already gone when it subscribes, and forgets them when it unsubscribes', () => {
+    const w = fakeWatcher([goneRow, aliveRow]);
+    const t = new HolderGoneTracker();
+    const feed = new GoneFeed(
+      () => [source],
+      t,
+      () => w as never,
+    );
+    feed.sync(true);
+    expect(t.size).toBe(1);
+    expect(w.listeners.size).toBe(1);
+    const due = t.due([{ name: 'team', after: 0 }], Date.now());
+    expect(due.map((d) => d.event.lock.name)).toEqual(['locks/a']);
+    feed.sync(false);
+    expect(w.listeners.size).toBe(0);
+    expect(t.size).toBe(0);
   });
 });

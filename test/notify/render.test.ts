@@ -46,6 +46,7 @@ const event: NotifyEvent = {
   verdict: null,
   sentence: null,
   link: 'https://lockboard.example/locks/envs/prod.tflock?bucket=tf-state',
+  verified: null,
 };
 
 describe('message bodies', () => {
@@ -53,11 +54,11 @@ describe('message bodies', () => {
     const message = slackMessage(event);
     expect(slackSchema.safeParse(message).success).toBe(true);
     const section = (message.blocks[0] as { text: { text: string } }).text.text;
-    expect(section).toContain('*Why:* apply &lt;killed&gt; &amp; stuck');
+    expect(section).toContain('*Why:* `apply &lt;killed&gt; &amp; stuck`');
     expect(section).toContain(
       '<https://lockboard.example/locks/envs/prod.tflock?bucket=tf-state|Open the lock in Lockboard>',
     );
-    expect(message.text).toBe('Lock force-released: gs://tf-state/envs/prod.tflock');
+    expect(message.text).toBe('Lock force-released: `gs://tf-state/envs/prod.tflock`');
   });
 
   it('sends the event itself as JSON, signed with HMAC-SHA256 of the exact body', () => {

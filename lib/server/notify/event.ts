@@ -14,6 +14,13 @@ export interface NotifyEvent {
   verdict: string | null;
   sentence: string | null;
   link: string | null;
+  /**
+   * From a trail record: whether it carries the deployment's signature (LOCKBOARD_AUDIT_KEY); null where no key is
+   * set, or for what the console judged itself (holder-gone, test). An unverified force-release is no operator's act:
+   * its `actor` is null and the name it gives is `claimedActor`.
+   */
+  verified: boolean | null;
+  claimedActor?: string;
 }
 
 /** A short, stable id from the parts that name the event. */

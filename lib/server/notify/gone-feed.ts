@@ -1,11 +1,17 @@
 // The gone-holder tracker fed by the watchers' changes (each row as it is now), only while some webhook wants
 // `holder-gone` (following a source keeps its watcher listing); a row's verdict is read where its store judges one
 // (lib/lock/verdict: whatever the store, `gone` means positive evidence the holder no longer exists), and a lock that
-// went stops its clock. No store is named here: a store that starts judging `gone` is told of with no change.
+// went stops its clock. A new subscription starts from the locks the watcher holds already (those gone before it are
+// told too, `after` from then); an unsubscription forgets every clock (a later one would count stale ones). No store
+// is named here: a store that starts judging `gone` is told of with no change.
 import type { Row } from '@/lib/lock/query/row';
 import { watcherFor } from '../live/watch';
+import type { SourceWatcher } from '../live/watcher';
 import type { Source } from '../sources';
 import type { HolderGoneTracker, HolderView } from './holder-gone';
+
+/** What the feed uses of a source's watcher: its changes and the rows it holds now. */
+export type GoneWatcher = Pick<SourceWatcher, 'subscribe'> & { index: { rows: ReadonlyMap<string, Row> } };
 
 export class GoneFeed {
   private stops: (() => void)[] | undefined;
@@ -13,6 +19,7 @@ export class GoneFeed {
   constructor(
     private readonly sources: () => Source[],
     private readonly tracker: HolderGoneTracker,
+    private readonly watcher: (source: Source) => GoneWatcher = watcherFor,
   ) {}
 
   /** Follows the sources when `wanted` (a webhook listens for holder-gone), stops following when not. */
@@ -21,11 +28,13 @@ export class GoneFeed {
     if (!wanted && this.stops) {
       this.stops.forEach((stop) => stop());
       this.stops = undefined;
+      this.tracker.clear();
     }
   }
 
   private follow(source: Source): () => void {
-    return watcherFor(source).subscribe((change) => {
+    const watcher = this.watcher(source);
+    const stop = watcher.subscribe((change) => {
       if (!change) return;
       const now = Date.now();
       for (const c of change.changes) {
@@ -33,6 +42,9 @@ export class GoneFeed {
         else if (c.before) this.tracker.forget(source, c.before.name);
       }
     });
+    const gone = [...watcher.index.rows.values()].filter((r) => r.verdict?.verdict === 'gone');
+    this.tracker.observe(source, gone.map(holderViewOf), Date.now());
+    return stop;
   }
 }
 

@@ -1,5 +1,7 @@
-// `holder-gone`: a lock whose verdict turned `gone` and stayed so for a webhook's `after`, told once per holder. The
-// verdict is read off the views where the console has it (#46); a view without one never counts as gone.
+// `holder-gone`: a lock whose verdict turned `gone` and stayed so for a webhook's `after`, told once per tenure (the
+// holder and the version it held: a fixed identity that takes the lock again and is gone again is told again). The
+// verdict is read off the views where the console has it (#46); a view without one never counts as gone. A tenure
+// counts as told to a webhook only once its claim was made (the caller's `told`): a claim that failed is tried again.
 import type { Source } from '../sources';
 import { stableId, type NotifyEvent } from './event';
 import { lockAddress } from '@/lib/lock/address';
@@ -17,10 +19,17 @@ export interface HolderView {
 
 interface Gone {
   since: number;
-  holder: string;
+  /** The tenure: the holder's identity and the version it held. */
+  tenure: string;
   view: HolderView;
   source: Source;
   told: Set<string>;
+}
+
+export interface DueGone {
+  hook: string;
+  event: NotifyEvent;
+  told: () => void;
 }
 
 /** At most this many locks followed at once (a million gone locks never grow the process without bound). */
@@ -34,12 +43,12 @@ export class HolderGoneTracker {
     for (const view of views) {
       const key = `${source.id}\u0000${view.name}`;
       const verdict = view.verdict;
-      const holder = view.identity ?? view.version;
+      const tenure = `${view.identity ?? ''}\u0000${view.version}`;
       const was = this.gone.get(key);
       if (verdict !== 'gone') this.gone.delete(key);
-      else if (!was || was.holder !== holder) {
+      else if (!was || was.tenure !== tenure) {
         if (this.gone.size >= MAX_FOLLOWED) this.gone.delete(this.gone.keys().next().value!);
-        this.gone.set(key, { since: now, holder, view, source, told: new Set() });
+        this.gone.set(key, { since: now, tenure, view, source, told: new Set() });
       } else was.view = view;
     }
   }
@@ -49,18 +58,26 @@ export class HolderGoneTracker {
     this.gone.delete(`${source.id}\u0000${name}`);
   }
 
-  /** For each webhook (name, after), the gone holders it has not been told of whose time has come. */
-  due(
-    hooks: { name: string; after: number }[],
-    now: number,
-    linkBase?: string,
-  ): { hook: string; event: NotifyEvent }[] {
-    const out: { hook: string; event: NotifyEvent }[] = [];
+  /** Forgets every clock (no webhook listens any more: a later one starts from what is gone then). */
+  clear(): void {
+    this.gone.clear();
+  }
+
+  /** How many locks are followed. */
+  get size(): number {
+    return this.gone.size;
+  }
+
+  /**
+   * For each webhook (name, after), the gone tenures it has not been told of whose time has come; `told` marks one told
+   * once its claim is made.
+   */
+  due(hooks: { name: string; after: number }[], now: number, linkBase?: string): DueGone[] {
+    const out: DueGone[] = [];
     for (const g of this.gone.values()) {
       for (const hook of hooks) {
         if (g.told.has(hook.name) || now - g.since < hook.after) continue;
-        g.told.add(hook.name);
-        out.push({ hook: hook.name, event: goneEvent(g, now, linkBase) });
+        out.push({ hook: hook.name, event: goneEvent(g, now, linkBase), told: () => void g.told.add(hook.name) });
       }
     }
     return out;
@@ -70,8 +87,8 @@ export class HolderGoneTracker {
 function goneEvent(g: Gone, now: number, linkBase: string | undefined): NotifyEvent {
   const address = lockAddress(g.source, g.view.name);
   return {
-    // the same on every replica: the lock and its holder (a replica that saw it gone later still names it alike)
-    id: stableId(['holder-gone', address, g.holder]),
+    // the same on every replica: the lock and its tenure (a replica that saw it gone later still names it alike)
+    id: stableId(['holder-gone', address, g.tenure]),
     event: 'holder-gone',
     at: new Date(now).toISOString(),
     lock: { address, source: g.source.id, name: g.view.name, store: g.source.store, format: g.view.format ?? null },
@@ -81,5 +98,6 @@ function goneEvent(g: Gone, now: number, linkBase: string | undefined): NotifyEv
     verdict: 'gone',
     sentence: g.view.sentence ?? null,
     link: lockLink(linkBase, g.view.name, g.source.bucketId),
+    verified: null,
   };
 }

@@ -66,6 +66,7 @@ export function sendTestMessage(name: string, operator: string): boolean {
     verdict: null,
     sentence: null,
     link: null,
+    verified: null,
   };
   state.notifier.queue.push(name, event);
   return true;

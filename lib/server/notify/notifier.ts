@@ -1,22 +1,26 @@
-// The notifier of one console replica: it reads each trail every few seconds (a window overlapping the last one, so
-// a late record is still seen), turns the records into events, claims each event for each webhook that wants it
-// (once across replicas: claims.ts) and queues the claimed ones for delivery. Holders gone long enough join them.
+// The notifier of one console replica: it reads each trail every few seconds (trail-window.ts: windows that overlap,
+// wide where records carry their writer's clock), turns the records into events, claims each event for each webhook
+// that wants it (claims.ts: a lease across replicas, where the store keeps them) and queues the claimed ones. It keeps
+// its leases alive while it delivers, settles them, and takes over the claims of replicas that stopped keeping theirs.
+// Holders gone long enough join them.
 import type { AuditRecord } from '@/lib/lock/audit/record';
 import { trustAuditRecords } from '@/lib/lock/audit/trust';
 import { attribute, readTrailWindow, trailsOf, type Trail } from '../audit/trails';
 import type { Source } from '../sources';
 import { storeFor } from '../stores';
 import type { AttemptOptions } from './attempt';
-import { claimKey, claimOnce } from './claims';
+import { claimFor, claimKey, DEFAULT_LEASE_MS, newOwner } from './claims';
 import type { WebhooksConfig } from './config';
 import { DeliveryLog } from './deliveries';
 import type { NotifyEvent } from './event';
 import { HolderGoneTracker } from './holder-gone';
 import { someGlobMatches } from '../auth/glob';
-import { DeliveryQueue } from './queue';
+import { DeliveryQueue, type DeliveryJob, type JobState } from './queue';
 import type { RetryPolicy } from './retry';
 import { reportJob, sendJob } from './sender';
+import { Takeovers } from './takeovers';
 import { eventOfRecord } from './trail-events';
+import { TrailWindows } from './trail-window';
 
 export interface NotifierOptions {
   sources: () => Source[];
@@ -29,32 +33,39 @@ export interface NotifierOptions {
   attempt?: AttemptOptions;
   retry?: Partial<RetryPolicy>;
   maxQueue?: number;
+  /** A claim's lease (default a minute): how soon another replica takes over the series of one that stopped. */
+  leaseMs?: number;
   log?: (line: string) => void;
   /** Reads one trail's window (default: through the console's stores, with their timeout). */
   readTrail?: (trail: Trail, from: Date, to: Date) => Promise<AuditRecord[]>;
 }
 
-const OVERLAP_MS = 2 * 60_000;
 const MAX_SEEN = 50_000;
 
 export class Notifier {
   readonly deliveries = new DeliveryLog();
   readonly holders = new HolderGoneTracker();
   readonly queue: DeliveryQueue;
-  private readonly since = new Map<string, number>();
+  /** This replica, as its claims name it. */
+  readonly owner = newOwner();
+  readonly takeovers = new Takeovers();
   private readonly seen = new Set<string>();
   /** Trails whose last read failed (logged once, until one is read again). */
   private readonly failing = new Set<string>();
-  private readonly started = Date.now();
+  private readonly windows: TrailWindows;
+  private readonly leaseMs: number;
   private timer: NodeJS.Timeout | undefined;
+  private keeper: NodeJS.Timeout | undefined;
   private polling: Promise<void> | undefined;
   private readonly log: (line: string) => void;
 
   constructor(private readonly o: NotifierOptions) {
     this.log = o.log ?? ((line) => console.warn(line));
+    this.leaseMs = o.leaseMs ?? DEFAULT_LEASE_MS;
+    this.windows = new TrailWindows(Date.now() - (o.lookbackMs ?? 10 * 60_000));
     this.queue = new DeliveryQueue({
       send: (job) => sendJob(this.hook(job.webhook), job, o.attempt ?? {}),
-      report: (job, state) => reportJob(this.deliveries, job, state, this.host(job.webhook), this.log),
+      report: (job, state) => this.report(job, state),
       max: o.maxQueue,
       retry: o.retry,
     });
@@ -66,15 +77,22 @@ export class Notifier {
       this.timer.unref?.();
     };
     void this.poll().finally(tick);
+    this.keeper = setInterval(() => void this.keepLeases(), Math.max(50, this.leaseMs / 6));
+    this.keeper.unref?.();
   }
 
-  stop(): void {
+  /** Stops; the series still queued are handed back (`handBack`, default), expired at once for another replica. */
+  stop(o: { handBack?: boolean } = {}): Promise<void> {
     clearTimeout(this.timer);
-    this.timer = undefined;
+    clearInterval(this.keeper);
+    this.timer = this.keeper = undefined;
+    const held = this.queue.jobs();
     this.queue.stop();
+    if (o.handBack === false) return Promise.resolve();
+    return Promise.all(held.map((j) => j.lease?.release(j.attempts))).then(() => undefined);
   }
 
-  /** One pass over every trail and the gone holders; concurrent calls share the pass under way. */
+  /** One pass over every trail, the claims to take over and the gone holders; concurrent calls share the pass. */
   poll(): Promise<void> {
     this.polling ??= this.pass().finally(() => (this.polling = undefined));
     return this.polling;
@@ -92,8 +110,10 @@ export class Notifier {
     if (hooks.length === 0) return;
     const store = await storeFor(source);
     for (const hook of hooks) {
-      if (!(await claimOnce(store, claimKey(event.id, hook.name), this.log))) continue;
-      this.queue.push(hook.name, event);
+      const key = claimKey(event.id, hook.name);
+      const claim = await claimFor(store, key, this.owner, this.leaseMs, this.log);
+      if (claim.won) this.queue.push(hook.name, event, claim.lease);
+      else if (claim.retryAt) this.takeovers.watch(key, { event, source, hook: hook.name, at: claim.retryAt });
     }
   }
 
@@ -101,17 +121,22 @@ export class Notifier {
     if (this.o.config().webhooks.length === 0) return;
     const all = this.o.sources();
     await Promise.all(trailsOf(all, all).map((t) => this.readOne(t)));
+    for (const t of this.takeovers.due(Date.now()))
+      await this.offer(t.event, t.source, t.hook).catch((err: unknown) => {
+        this.takeovers.watch(claimKey(t.event.id, t.hook), { ...t, at: Date.now() + this.leaseMs / 2 });
+        this.log(`[lockboard] webhooks: claim of ${t.event.id} not read (retried): ${(err as Error).message}`);
+      });
     await this.tellGone(all);
   }
 
   private async readOne(trail: Trail): Promise<void> {
     const now = Date.now();
-    const from = this.since.get(trail.key) ?? this.started - (this.o.lookbackMs ?? 10 * 60_000);
+    const w = this.windows.next(trail.key, now);
     try {
       const read = this.o.readTrail ?? readTrailWindow;
-      const records = attribute(trail, trustAuditRecords(await read(trail, new Date(from), new Date(now + 60_000))));
-      for (const r of records) await this.offerRecord(trail, r);
-      this.since.set(trail.key, now - OVERLAP_MS);
+      const trusted = trustAuditRecords(await read(trail, new Date(w.from), new Date(w.to)));
+      for (const r of attribute(trail, trusted)) await this.offerRecord(trail, r);
+      this.windows.read(trail.key, now, w.wide, trusted);
       if (this.failing.delete(trail.key)) this.log(`[lockboard] webhooks: trail of ${trail.sources[0]?.id} read again`);
     } catch (err) {
       if (this.failing.has(trail.key)) return;
@@ -132,10 +157,35 @@ export class Notifier {
 
   private async tellGone(all: Source[]): Promise<void> {
     const hooks = this.o.config().webhooks.filter((h) => h.events.includes('holder-gone'));
-    for (const { hook, event } of this.holders.due(hooks, Date.now(), this.o.linkBase)) {
+    for (const { hook, event, told } of this.holders.due(hooks, Date.now(), this.o.linkBase)) {
       const source = all.find((s) => s.id === event.lock.source);
-      if (source) await this.offer(event, source, hook).catch((err: unknown) => this.log(String(err)));
+      if (!source) continue;
+      await this.offer(event, source, hook).then(told, (err: unknown) => this.log(String(err)));
     }
+  }
+
+  /** Renews the leases a third through; a series whose claim another replica took over leaves the queue. */
+  private async keepLeases(): Promise<void> {
+    for (const job of this.queue.jobs()) {
+      if (!job.lease || (await job.lease.keep(job.attempts))) continue;
+      this.queue.remove(job);
+      this.report(job, 'handed-over');
+    }
+  }
+
+  private report(job: DeliveryJob, state: JobState): void {
+    reportJob(this.deliveries, job, state, this.host(job.webhook), this.log);
+    const lease = job.lease;
+    if (!lease || state === 'pending' || state === 'retrying' || state === 'handed-over') return;
+    if (state === 'dropped') {
+      void lease.release(job.attempts); // expired at once: any replica's next pass, this one's included, takes it
+      const source = this.o.sources().find((s) => s.id === job.event.lock.source);
+      const at = Date.now() + this.leaseMs;
+      if (source)
+        this.takeovers.watch(claimKey(job.event.id, job.webhook), { event: job.event, source, hook: job.webhook, at });
+      return;
+    }
+    void lease.settle(state === 'delivered' ? 'delivered' : 'failed', job.attempts);
   }
 
   private hook(name: string) {

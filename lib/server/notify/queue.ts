@@ -1,8 +1,10 @@
 // The delivery queue: bounded (the oldest waiting delivery dropped and counted when full, never unbounded memory),
 // a few attempts at a time, each retry scheduled by its own decision (retry.ts). Nothing here runs on a request's
-// path: a slow receiver slows only its own deliveries.
+// path: a slow receiver slows only its own deliveries. A job under a claim's lease renews it before each attempt and
+// stops, reported `handed-over`, when another replica has taken the claim over.
 import type { AttemptResult } from './attempt';
 import type { NotifyEvent } from './event';
+import type { JobLease } from './job-lease';
 import { decide, DEFAULT_RETRY, type FinalOutcome, type RetryPolicy } from './retry';
 
 export interface DeliveryJob {
@@ -13,13 +15,17 @@ export interface DeliveryJob {
   nextAt: number;
   lastStatus?: number;
   lastError?: string;
+  /** The claim's lease, where the store keeps leases (claims.ts). */
+  lease?: JobLease;
 }
+
+export type JobState = FinalOutcome | 'pending' | 'retrying' | 'dropped' | 'handed-over';
 
 export interface QueueOptions {
   /** One attempt of a job. */
   send(job: DeliveryJob): Promise<AttemptResult>;
   /** When queued (pending), after each attempt (retrying, or final), and for a dropped job. */
-  report(job: DeliveryJob, state: FinalOutcome | 'pending' | 'retrying' | 'dropped'): void;
+  report(job: DeliveryJob, state: JobState): void;
   max?: number;
   concurrency?: number;
   retry?: Partial<RetryPolicy>;
@@ -28,7 +34,7 @@ export interface QueueOptions {
 
 export class DeliveryQueue {
   private readonly waiting: DeliveryJob[] = [];
-  private running = 0;
+  private readonly running = new Set<DeliveryJob>();
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private readonly policy: RetryPolicy;
@@ -40,15 +46,23 @@ export class DeliveryQueue {
   }
 
   get size(): number {
-    return this.waiting.length + this.running;
+    return this.waiting.length + this.running.size;
   }
 
-  push(webhook: string, event: NotifyEvent): void {
+  /** The jobs waiting or being sent. */
+  jobs(): DeliveryJob[] {
+    return [...this.waiting, ...this.running];
+  }
+
+  /** Queues a series, or continues one taken over (its attempts so far and its start kept, with its lease). */
+  push(webhook: string, event: NotifyEvent, lease?: JobLease): void {
     if (this.stopped) return;
     const max = this.o.max ?? 1_000;
     while (this.waiting.length >= max) this.o.report(this.waiting.shift()!, 'dropped');
     const now = this.now();
-    const job = { webhook, event, attempts: 0, firstAt: now, nextAt: now };
+    const started = lease && lease.attempts > 0 ? { attempts: lease.attempts, firstAt: lease.firstAt } : {};
+    const job: DeliveryJob = { webhook, event, attempts: 0, firstAt: now, nextAt: now, ...started };
+    if (lease) job.lease = lease;
     this.waiting.push(job);
     this.o.report(job, 'pending');
     this.pump();
@@ -59,25 +73,33 @@ export class DeliveryQueue {
     clearTimeout(this.timer);
   }
 
+  /** Takes a job out of the queue (its claim was taken over meanwhile). */
+  remove(job: DeliveryJob): void {
+    const i = this.waiting.indexOf(job);
+    if (i >= 0) this.waiting.splice(i, 1);
+  }
+
   /** Starts every due job the concurrency allows; wakes again for the next one due. */
   private pump(): void {
     clearTimeout(this.timer);
     if (this.stopped) return;
     const now = this.now();
     this.waiting.sort((a, b) => a.nextAt - b.nextAt);
-    while (this.running < (this.o.concurrency ?? 4) && this.waiting[0] && this.waiting[0].nextAt <= now) {
+    while (this.running.size < (this.o.concurrency ?? 4) && this.waiting[0] && this.waiting[0].nextAt <= now) {
       void this.run(this.waiting.shift()!);
     }
     const next = this.waiting[0];
-    if (next && this.running < (this.o.concurrency ?? 4)) {
+    if (next && this.running.size < (this.o.concurrency ?? 4)) {
       this.timer = setTimeout(() => this.pump(), Math.max(0, next.nextAt - now));
       this.timer.unref?.();
     }
   }
 
   private async run(job: DeliveryJob): Promise<void> {
-    this.running++;
+    this.running.add(job);
     try {
+      // the attempt about to be made counted already: a replica taking over after a crash mid-attempt counts it
+      if (job.lease && !(await job.lease.renew(job.attempts + 1))) return this.o.report(job, 'handed-over');
       const r = await this.o.send(job).catch((err: unknown) => ({ error: (err as Error).message }) as AttemptResult);
       job.attempts++;
       job.lastStatus = r.status;
@@ -90,7 +112,7 @@ export class DeliveryQueue {
         this.o.report(job, 'retrying');
       }
     } finally {
-      this.running--;
+      this.running.delete(job);
       this.pump();
     }
   }

@@ -1,7 +1,9 @@
 // The body a webhook receives: the event itself (`json`), or one short Slack message (`slack`: text for
-// notifications and a section block with the lock, who, why, outcome and a link to its page).
+// notifications and a section block with the lock, who, why, outcome and a link to its page). Whatever a holder
+// wrote is shown in code spans it cannot leave (slack-text.ts); an unverified record says so first.
 import { createHmac } from 'node:crypto';
 import type { NotifyEvent } from './event';
+import { escapeSlack, slackCode } from './slack-text';
 
 const TITLES: Record<NotifyEvent['event'], string> = {
   'force-released': 'Lock force-released',
@@ -12,25 +14,27 @@ const TITLES: Record<NotifyEvent['event'], string> = {
   test: 'Test message from Lockboard',
 };
 
-/** Slack mrkdwn text with its control characters escaped (&, <, >), so a lock's name cannot forge a link. */
-const escapeSlack = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const UNVERIFIED = 'Unverified trail record (not signed with the audit key, so not an operator’s act)';
 
 export function slackMessage(e: NotifyEvent): { text: string; blocks: object[] } {
-  const title = TITLES[e.event];
-  const text = `${title}: ${e.lock.address}`;
+  const title = e.verified === false ? `${UNVERIFIED}: ${TITLES[e.event].toLowerCase()}` : TITLES[e.event];
+  const who = e.claimedActor ? `*Named in the record (unverified):* ${slackCode(e.claimedActor)}` : undefined;
   const lines = [
-    `*${title}*: \`${escapeSlack(e.lock.address)}\``,
-    e.actor ? `*Who:* ${escapeSlack(e.actor)}` : undefined,
-    e.reason ? `*Why:* ${escapeSlack(e.reason)}` : undefined,
-    e.outcome ? `*Outcome:* ${escapeSlack(e.outcome)}` : undefined,
-    e.sentence ? `*Verdict:* ${escapeSlack(e.verdict ?? '')}: ${escapeSlack(e.sentence)}` : undefined,
-    e.link ? `<${e.link}|Open the lock in Lockboard>` : undefined,
+    `*${title}*: ${slackCode(e.lock.address)}`,
+    e.actor ? `*Who:* ${slackCode(e.actor)}` : who,
+    e.reason ? `*Why:* ${slackCode(e.reason)}` : undefined,
+    e.outcome ? `*Outcome:* ${slackCode(e.outcome)}` : undefined,
+    e.sentence ? `*Verdict:* ${escapeSlack(e.verdict ?? '')}: ${slackCode(e.sentence)}` : undefined,
+    e.link && e.link.length <= 1_000 ? `<${escapeSlack(e.link)}|Open the lock in Lockboard>` : undefined,
   ].filter((l): l is string => l !== undefined);
   const blocks: object[] = [
-    { type: 'section', text: { type: 'mrkdwn', text: lines.join('\n').slice(0, 3_000) } },
-    { type: 'context', elements: [{ type: 'mrkdwn', text: `${e.lock.store} · ${e.at} · event ${e.id}` }] },
+    { type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') } },
+    {
+      type: 'context',
+      elements: [{ type: 'mrkdwn', text: escapeSlack(`${e.lock.store} · ${e.at} · event ${e.id}`) }],
+    },
   ];
-  return { text: escapeSlack(text), blocks };
+  return { text: `${title}: ${slackCode(e.lock.address)}`, blocks };
 }
 
 export function renderBody(format: 'slack' | 'json', e: NotifyEvent): string {

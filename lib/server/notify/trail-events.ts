@@ -1,11 +1,14 @@
 // Events from the audit trail (never from the request path): a force-release, a refused one, a takeover, a lock
-// deleted outside Lockboard. Each record is one event; its id is the trail's key and the record's own id.
+// deleted outside Lockboard. Each record is one event; its id is the trail's key and the record's own id. With the
+// deployment's audit key set, a record without its signature is what some holder wrote: an unsigned force-release or
+// refusal is told as such (`verified: false`, no actor, the name it gives as `claimedActor`), never as an operator's.
 import { lockHref } from '@/lib/console/queries';
 import type { SourcedAuditRecord } from '../audit/trails';
 import type { Source } from '../sources';
 import type { NotifyEventKind } from './config';
 import { stableId, type NotifyEvent } from './event';
 import { lockAddress } from '@/lib/lock/address';
+import { auditKey } from '@/lib/lock/audit/trust';
 
 const KINDS: Partial<Record<string, NotifyEventKind>> = {
   'force-released': 'force-released',
@@ -14,15 +17,22 @@ const KINDS: Partial<Record<string, NotifyEventKind>> = {
   'deleted-outside': 'deleted-outside',
 };
 
+/** The operators' acts: told as theirs only from a signed record (when the deployment signs). */
+const OPERATOR_ACTS: readonly NotifyEventKind[] = ['force-released', 'release-refused'];
+
 /** The event a record tells, or undefined for records no webhook hears of (acquired, released, …). */
 export function eventOfRecord(
   trailKey: string,
   record: SourcedAuditRecord,
   source: Source,
   linkBase: string | undefined,
+  key = auditKey(),
 ): NotifyEvent | undefined {
   const kind = KINDS[record.event];
   if (!kind) return undefined;
+  const verified = key ? record.verified === true : null;
+  const actor = actorOf(kind, record);
+  const forged = verified === false && OPERATOR_ACTS.includes(kind);
   return {
     id: stableId([trailKey, record.id]),
     event: kind,
@@ -34,12 +44,14 @@ export function eventOfRecord(
       store: source.store,
       format: record.format ?? null,
     },
-    actor: actorOf(kind, record),
+    actor: forged ? null : actor,
     reason: reasonOf(kind, record),
     outcome: record.outcome ?? (kind === 'force-released' ? 'released' : kind === 'taken-over' ? 'took-over' : null),
     verdict: null,
     sentence: null,
     link: lockLink(linkBase, record.lock, source.bucketId),
+    verified,
+    ...(forged && actor ? { claimedActor: actor } : {}),
   };
 }
 

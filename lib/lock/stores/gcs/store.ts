@@ -4,6 +4,7 @@
 import { hasDotSegments, refuseAbsentPathName } from '../../objects/object-name';
 import type { Storage } from '@google-cloud/storage';
 import type { AuditRecord } from '../../audit/record';
+import type { ClaimLeasing } from '../../claim-lease';
 import { DEFAULT_AUDIT_PREFIX } from '../../holding/options';
 import { assertVersion, type LockStore, type LockView, type ReleaseRequest, type StorePage } from '../../store';
 import type { ChangeFeed, ChangeFeedHandlers, ListOptions, StoreReleaseResult } from '../../store';
@@ -11,6 +12,7 @@ import type { LockInfo } from '../../types';
 import { AuditWriter } from './audit';
 import { listAuditEvents } from './audit-read';
 import { gapPage, trailGap } from '../../objects/around-trail';
+import { GcsClaims } from './claim';
 import { BucketObjects, statusOf } from './client';
 import { forceReleaseLock } from './force-release';
 import { startGcsFeed } from './feed';
@@ -38,12 +40,14 @@ export class GcsLockStore implements LockStore {
   private readonly objects: BucketObjects;
   private readonly prefix: string;
   private readonly auditPrefix: string;
+  private readonly claims: GcsClaims;
 
   constructor(private readonly o: GcsStoreOptions) {
     this.prefix = o.prefix ?? '';
     this.auditPrefix = o.auditPrefix ?? DEFAULT_AUDIT_PREFIX;
     this.source = `gs://${o.bucket}/${this.prefix}`;
     this.objects = new BucketObjects(o.storage, o.bucket);
+    this.claims = new GcsClaims(this.objects, this.auditPrefix);
   }
 
   now(): number {
@@ -140,8 +144,9 @@ export class GcsLockStore implements LockStore {
     return new AuditWriter(this.objects, this.auditPrefix).recordNow(fields as never);
   }
 
-  /** A create-only marker under the audit prefix (ifGenerationMatch=0): true for the one that created it. */
-  async claim(key: string): Promise<boolean> {
+  /** A create-only marker under the audit prefix (ifGenerationMatch=0), or its lease (claim.ts): see LockStore. */
+  async claim(key: string, lease?: ClaimLeasing): Promise<boolean> {
+    if (lease) return lease(this.claims);
     try {
       await this.objects.create(`${this.auditPrefix}claims/${key}.json`, '{}', {}, { ifGenerationMatch: 0 });
       return true;

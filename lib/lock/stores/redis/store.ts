@@ -10,7 +10,8 @@ import { RedisConn, type RedisClientLike } from './conn';
 import { startRedisFeed } from './feed';
 import { isCompanionKey, readRedisKey, type RedisKeyRead, type RedisReading } from './formats';
 import { auditWords, readEvents, recordEvent } from './audit';
-import { claimInRedis } from './claim';
+import type { ClaimLeasing } from '../../claim-lease';
+import { claimInRedis, RedisClaims } from './claim';
 import { isOversized, readBatch, readOne } from './read';
 import { keyBytes } from './byte-keys';
 import { MAX_BODY_BYTES } from '../../objects/formats/types';
@@ -50,6 +51,7 @@ export class RedisLockStore implements LockStore {
   readonly conn: RedisConn;
   readonly source: string;
   private readonly stream: string;
+  private readonly claims: RedisClaims;
   /** First time each (key, version) was seen: "held for" where a format records no acquire time. */
   /** With each TTL lock's expiry as last read: moving later between reads is a live refresher. */
   private readonly firstSeen = new SeenSince(true);
@@ -58,6 +60,7 @@ export class RedisLockStore implements LockStore {
     this.source = o.source ?? 'redis';
     this.conn = new RedisConn(o.client, o.source);
     this.stream = o.auditStream ?? 'lockboard:audit';
+    this.claims = new RedisClaims((k, args) => this.conn.cmd(k, args), this.stream);
   }
 
   now(): number {
@@ -194,8 +197,9 @@ export class RedisLockStore implements LockStore {
     return readEvents(this.conn, this.stream, from, to, lock);
   }
 
-  /** A create-only marker beside the trail (SET NX, kept two days: claim.ts): true for the one that created it. */
-  claim(key: string): Promise<boolean> {
+  /** A create-only marker beside the trail (SET NX, kept two days), or its lease: claim.ts. */
+  claim(key: string, lease?: ClaimLeasing): Promise<boolean> {
+    if (lease) return lease(this.claims);
     return claimInRedis((k, args) => this.conn.cmd(k, args), this.stream, key);
   }
 
