@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { S3Client } from '@aws-sdk/client-s3';
 import { Storage } from '@google-cloud/storage';
 import { startEmulator, type Emulator } from '../emulator';
+import { demoAuditKey } from './audit-key';
 import { banner } from './banner';
 import { startConsole, type ConsoleProcess } from './console';
 import { startHolders, type Holders } from './holders';
@@ -17,8 +18,6 @@ import type { Shutdown } from './shutdown';
 
 /** The demo emulator's pushes to the demo console (a shared token, as with any emulator). */
 const PUSH_TOKEN = randomBytes(16).toString('hex');
-/** The demo's audit signing key: the console's releases are signed with it (give it to the CLI to sign its own). */
-const AUDIT_KEY = randomBytes(32).toString('base64url');
 const BUCKET = 'lockboard-demo';
 
 /** The GCS and S3 emulator with the demo's buckets, its GCS notifications pushed to the console. */
@@ -85,7 +84,13 @@ async function startServers(o: DemoOptions, life: Shutdown): Promise<DemoServers
 }
 
 /** The console on every source the demo configured; its output in a log file, its problems printed here. */
-async function startDemoConsole(o: DemoOptions, emulator: Emulator, servers: DemoServers, life: Shutdown) {
+async function startDemoConsole(
+  o: DemoOptions,
+  emulator: Emulator,
+  servers: DemoServers,
+  life: Shutdown,
+  auditKey: string,
+) {
   const consoleLog = join(o.dataDir, 'console.log');
   const sources = [`gs://${BUCKET}/locks/`, `gs://${BUCKET}/ci/`, `gs://${PLATFORM_BUCKET}/`, `s3://${S3_BUCKET}/`];
   const console_ = await startConsole(
@@ -100,7 +105,8 @@ async function startDemoConsole(o: DemoOptions, emulator: Emulator, servers: Dem
       LOCKBOARD_METRICS_TOKEN: 'demo-metrics-token-0123456789',
       LOCKBOARD_PUSH_TOKEN: PUSH_TOKEN,
       NEXTAUTH_SECRET: randomBytes(32).toString('base64'),
-      LOCKBOARD_AUDIT_KEY: AUDIT_KEY,
+      // the data directory's key: releases signed on an earlier run stay verified (lib/demo/audit-key.ts)
+      LOCKBOARD_AUDIT_KEY: auditKey,
     },
     '127.0.0.1',
     { file: consoleLog, onProblem: (line) => console.error(`[console] ${line}`) },
@@ -118,13 +124,14 @@ export async function startDemo(o: DemoOptions, life: Shutdown): Promise<Console
   if (!emulator) return 1;
   await startBucketHolders(emulator, life);
   const servers = await startServers(o, life);
+  const auditKey = demoAuditKey(o.dataDir);
   let started;
   try {
-    started = await startDemoConsole(o, emulator, servers, life);
+    started = await startDemoConsole(o, emulator, servers, life, auditKey);
   } catch (err) {
     console.error(`demo: ${(err as Error).message}`);
     return life.stop(1);
   }
-  console.log(banner({ ...started, emulator, servers, dataDir: o.dataDir, bucket: BUCKET, auditKey: AUDIT_KEY }));
+  console.log(banner({ ...started, emulator, servers, dataDir: o.dataDir, bucket: BUCKET, auditKey }));
   return started.console_;
 }
