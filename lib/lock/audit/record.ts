@@ -63,6 +63,12 @@ export interface AuditRecord extends Omit<AuditEvent, 'held_ms' | 'stale_ms' | '
   stale_ms?: number;
   /** Signed with the deployment's key by the console or the CLI; false: reported by a holder (or unsigned). */
   verified?: boolean;
+  /**
+   * Why a record is or is not verified: 'verified'; 'other-key' (signed, but this deployment's key does not check the
+   * signature: a key since replaced, or another deployment's); 'copied' (a good signature from another time: a
+   * record copied); 'none' (unsigned: what a holder reported).
+   */
+  signature?: 'verified' | 'other-key' | 'copied' | 'none';
   /** When the signer signed it, and its HMAC (lib/lock/audit/trust.ts). */
   signed_at?: string;
   sig?: string;
