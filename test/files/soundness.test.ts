@@ -8,6 +8,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readEntry } from '@/lib/lock/stores/files/entry';
+import { readEntryAsLock } from '@/lib/lock/stores/files/formats-special';
+import { mountKey } from '@/lib/lock/stores/files/mounts';
+import { scanHolders } from '@/lib/lock/stores/files/proc';
+import type { Context } from '@/lib/lock/stores/files/reading';
 import { runCli, startCli } from '../helpers/cli';
 import { asNobodyBehindHidepid, background, ext2Mount, freePid, inContainer, inPidNamespace } from './sound-tools';
 import { lockboard, needRecipes, undoAll, type Shell } from './sound-tools';
@@ -186,5 +191,60 @@ describe('a live holder the reader cannot fully see is never judged gone', () =>
     expect(v.verdict).not.toBe('gone');
     expect(v.sentence).toMatch(/did not record its holder’s pid namespace and boot; its TTL decides/);
     expect((await secondRun(dir, '1s')).code).toBe(75);
+  });
+});
+
+describe('a lock file on a network filesystem (its mount named nfs4, as mountinfo says of one)', () => {
+  let dir: string;
+  afterAll(async () => {
+    await undoAll();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A listing pass's context in which `dir`'s device is an nfs4 mount: shared with other hosts, another clock. */
+  function onNfs(): Context {
+    const scan = scanHolders();
+    const nfs = { fstype: 'nfs4', options: 'rw,vers=4.2', point: dir };
+    const byDev = new Map(scan.mounts.byDev).set(mountKey(fs.statSync(dir, { bigint: true }).dev), nfs);
+    return {
+      scan: { ...scan, mounts: { byDev, all: [...scan.mounts.all, nfs] } },
+      host: os.hostname(),
+      nowMs: Date.now(),
+    };
+  }
+  const read = (c: Context, name: string) => readEntryAsLock(readEntry(dir, name)!, c)!;
+
+  it('a dead pid naming no host, an O_EXCL file with no holder, a start an hour after the mtime: unknown', () => {
+    dir = tempDir();
+    const dead = freePid();
+    fs.writeFileSync(`${dir}/dot.lock`, `${dead}\n`);
+    fs.writeFileSync(`${dir}/excl.lock`, '');
+    const live = background('sleep', ['300']);
+    fs.writeFileSync(`${dir}/svc.pid`, `${live.pid}\n`);
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    fs.utimesSync(`${dir}/svc.pid`, hourAgo, hourAgo);
+    fs.writeFileSync(`${dir}/soft.lock`, `${dead}\n${os.hostname()}\n`);
+    const c = onNfs();
+    expect(read(c, 'dot.lock')).toMatchObject({
+      status: 'unknown',
+      why: expect.stringMatching(/nfs4, which other hosts may share, and it names no host/),
+    });
+    expect(read(c, 'excl.lock')).toMatchObject({
+      status: 'unknown',
+      why: expect.stringMatching(/nfs4, which other hosts may share/),
+    });
+    expect(read(c, 'svc.pid')).toMatchObject({
+      status: 'unknown',
+      why: expect.stringMatching(/nfs4 the file's time is stamped by another clock/),
+    });
+    // control: a file naming this host, its pid gone from every namespace here, is gone even there
+    expect(read(c, 'soft.lock')).toMatchObject({ status: 'stale', basis: 'absence' });
+    // and the same files on this local filesystem: gone, gone, reused
+    const local = { scan: scanHolders(), host: os.hostname(), nowMs: Date.now() };
+    expect(['dot.lock', 'excl.lock', 'svc.pid'].map((n) => [read(local, n).status, read(local, n).basis])).toEqual([
+      ['stale', 'absence'],
+      ['stale', 'absence'],
+      ['stale', 'absence'],
+    ]);
   });
 });

@@ -31,13 +31,17 @@ function mercurial(e: Entry, c: Context): Reading | null {
   const where = m[2] ? `${m[1]}/${m[2]}` : m[1]!;
   const r = { format: 'mercurial' as const, label: 'Mercurial lock', host: where, pid: m[3], details: [] };
   if (m[1] !== c.host)
-    return { ...r, status: 'unknown', why: `Held on host ${m[1]}: its process cannot be seen from ${c.host}.` };
+    return {
+      ...r,
+      status: 'unknown',
+      why: `Held on host ${m[1]}: its process cannot be seen from ${c.host}; a look on ${m[1]} settles it.`,
+    };
   const ns = pidNamespace();
   if (m[2] && ns && m[2] !== ns)
     return {
       ...r,
       status: 'unknown',
-      why: `Held in another pid namespace (${m[2]}, e.g. a container; this one is ${ns}): pid ${m[3]} cannot be checked from here.`,
+      why: `Held in another pid namespace (${m[2]}, e.g. a container; this one is ${ns}): pid ${m[3]} cannot be checked from here; a look from that namespace (or the host's initial one) settles it.`,
     };
   const file = { mtimeMs: Number(e.stat.mtimeMs), dev: e.stat.dev, path: e.path };
   const v = judgePid({ pid: Number(m[3]), file, hostKnown: true, ...(m[2] ? { ns: parseInt(m[2], 16) } : {}) }, c.scan);

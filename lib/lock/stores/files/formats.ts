@@ -21,7 +21,7 @@ function byPid(r: Omit<Reading, 'status' | 'why'>, pid: number, host: string | u
     return {
       ...r,
       status: 'unknown' as const,
-      why: `Written on host ${host}: whether pid ${pid} is alive there cannot be seen from ${c.host}.`,
+      why: `Written on host ${host}: whether pid ${pid} is alive there cannot be seen from ${c.host}; a look on ${host} settles it.`,
     };
   const v = judgePid(claimOf(pid, host, e), c.scan);
   if (v.status === 'live') return { ...r, status: 'live' as const, holder: v.info, why: `${cap(v.why)}.` };

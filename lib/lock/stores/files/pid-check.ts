@@ -79,7 +79,8 @@ function judgeRunning(c: PidClaim, info: ProcessInfo, scan: HolderScan): PidJudg
 /** A pid named in a file, judged on this host. */
 export function judgePid(c: PidClaim, scan: HolderScan): PidJudgement {
   const info = processInfo(c.pid, scan.processes);
-  if (info.state === 'hidden') return { info, status: 'unknown', why: `pid ${c.pid} cannot be read as this user` };
+  if (info.state === 'hidden')
+    return { info, status: 'unknown', why: `pid ${c.pid} cannot be read as this user; a look as root settles it` };
   if (info.state === 'alive') return judgeRunning(c, info, scan);
   const what =
     info.state === 'gone'
