@@ -13,6 +13,7 @@ export const CHURN_COLORS: Record<ChartedKind, string> = {
   lost: '#dc2626',
   'force-released': '#7c3aed',
   'force-release-refused': '#71717a',
+  'force-release-failed': '#c2410c',
   'observed-created': '#0e7490',
   'observed-deleted': '#4d7c0f',
   'deleted-outside': '#db2777',

@@ -58,6 +58,23 @@ export class AuditWriteError extends Error {
   }
 }
 
+/**
+ * A force-release whose store mutation failed part-way (Azure: the lock info removed, the lease release failing):
+ * `state` says what the lock was left in and what clears it; the failure is in the trail (`force-release-failed`).
+ */
+export class ReleaseIncompleteError extends Error {
+  constructor(
+    readonly lockName: string,
+    readonly state: string,
+    readonly cause: unknown,
+  ) {
+    super(
+      `The force-release of "${lockName}" failed part-way (${(cause as Error)?.message ?? String(cause)}). ${state}`,
+    );
+    this.name = 'ReleaseIncompleteError';
+  }
+}
+
 /** Waiting for a lock stopped because the caller's signal aborted. */
 export class LockAbortError extends Error {
   constructor(
@@ -81,3 +98,4 @@ export function describeHolder(holder: LockInfo | null): string {
 
 branded(LockOptionsError, 'LockOptionsError');
 branded(AuditWriteError, 'AuditWriteError');
+branded(ReleaseIncompleteError, 'ReleaseIncompleteError');

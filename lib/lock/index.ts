@@ -112,6 +112,7 @@ export {
   LockLostError,
   LockOptionsError,
   LockTimeoutError,
+  ReleaseIncompleteError,
   type LockLostReason,
 } from './errors';
 export type { AuditEvent, AuditEventKind, AuditRecord } from './audit/record';

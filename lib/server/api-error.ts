@@ -1,6 +1,6 @@
 // One error type for the API, one map from code to status, and one function that turns any error into
 // `{ error: { code, message } }` (dub's lib/api/errors.ts is the model).
-import { AuditWriteError, GcsCallError, LockOptionsError } from '@/lib/lock';
+import { AuditWriteError, GcsCallError, LockOptionsError, ReleaseIncompleteError } from '@/lib/lock';
 import { storeUnavailable } from '@/lib/lock/store-errors';
 import { branded } from '@/lib/lock/support/branded';
 
@@ -15,6 +15,7 @@ const STATUS = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   internal: 500,
+  release_incomplete: 502,
   storage_unavailable: 503,
   audit_unavailable: 503,
 } as const;
@@ -48,6 +49,10 @@ export function errorResponse(err: unknown): Response {
     return json({ error: { code: 'audit_unavailable', message: err.message }, deleted: false }, 503, {
       'retry-after': '5',
     });
+  }
+  // A release the store left half done (Azure: lock info off, lease still held): the message says in what state
+  if (err instanceof ReleaseIncompleteError) {
+    return json({ error: { code: 'release_incomplete', message: err.message }, outcome: 'failed' }, 502);
   }
   // A store that cannot serve the request now (unreachable, a missing table or grant, throttled): one judgement
   const unavailable = storeUnavailable(err);

@@ -45,6 +45,11 @@ describe('least privilege', () => {
       stats.store.forceRelease({ name: visible.name, version: visible.version, reason: 'x', operator: 'op' }),
     ).rejects.toThrow(/permission denied|must be a (superuser|member)/i);
     expect((await holder.query('SELECT 1 AS ok')).rows[0].ok).toBe(1);
+    // the attempt was recorded, and so is its failure, in PostgreSQL's words (#57)
+    const events = await stats.store.readAudit(new Date(Date.now() - 60_000), new Date(Date.now() + 60_000), lock.name);
+    expect(events.map((e) => e.event)).toEqual(['force-release-requested', 'force-release-failed']);
+    expect(events[1]).toMatchObject({ outcome: 'failed', operator: 'op' });
+    expect(events[1]!.error).toMatch(/permission denied|must be a (superuser|member)/i);
     await stats.client.end();
     // with the two roles: the session is visible and the lock can be cleared
     const ops = await storeAs('console_ops');

@@ -143,7 +143,7 @@ export function summarise(all: ChurnEvent[], from: Date, to: Date, top = 10): Ch
       .filter((e) => (e.event === 'released' && e.outcome === 'error') || e.event === 'lost')
       .sort(newestFirst),
     forceReleases: events
-      .filter((e) => e.event === 'force-released' || e.event === 'force-release-refused')
+      .filter((e) => ['force-released', 'force-release-refused', 'force-release-failed'].includes(e.event))
       .sort(newestFirst),
     deletedOutside: events.filter((e) => e.event === 'deleted-outside').sort(newestFirst),
   };

@@ -10,6 +10,8 @@ export const KNOWN_AUDIT_EVENTS = [
   'force-release-requested',
   'force-released',
   'force-release-refused',
+  /** The store's mutation threw: `error` holds its words; the lock is in whatever state that left it. */
+  'force-release-failed',
   'observed-created',
   'observed-deleted',
   'deleted-outside',

@@ -1,10 +1,14 @@
-// The audited force-release every store goes through: the attempt recorded before the mutation, the outcome after.
+// The audited force-release every store goes through: the attempt recorded before the mutation, the outcome after
+// (a mutation that throws too: `force-release-failed`, with the error in the store's words, then the error itself).
 import { AuditWriteError } from '../errors';
 import type { LockView, StoreReleaseOutcome, StoreReleaseResult } from '../store';
 
+type Mutation = () => Promise<{ outcome: StoreReleaseOutcome; current: LockView | null }>;
+
 /**
  * A force-release in every store's trail: the attempt recorded first (nothing is mutated when it cannot be: an
- * AuditWriteError), then the store's one conditional mutation, then the outcome (best effort).
+ * AuditWriteError), then the store's one conditional mutation, then the outcome (best effort). A mutation that throws
+ * leaves `force-release-failed` with its error (best effort), and the error goes on to the caller unchanged.
  */
 export async function recordedRelease(
   o: {
@@ -16,7 +20,7 @@ export async function recordedRelease(
     fields: Record<string, string>;
     record: (fields: Record<string, string>) => Promise<string>;
   },
-  mutate: () => Promise<{ outcome: StoreReleaseOutcome; current: LockView | null }>,
+  mutate: Mutation,
 ): Promise<StoreReleaseResult> {
   let attempt: string;
   try {
@@ -24,7 +28,7 @@ export async function recordedRelease(
   } catch (err) {
     throw new AuditWriteError(o.lock, o.trail, err, o.words);
   }
-  const { outcome, current } = await mutate();
+  const { outcome, current } = await mutateOrRecordFailure(o, mutate);
   let auditError: string | undefined;
   const done = await o
     .record({
@@ -44,4 +48,33 @@ export async function recordedRelease(
     recorded: { attempt, ...(done ? { outcome: done } : {}) },
     ...(auditError ? { auditError } : {}),
   };
+}
+
+/** The longest error kept in a `force-release-failed` record. */
+const ERROR_CHARS = 1000;
+
+/** The store's error as one line: Azure's and others' messages carry request ids and times on further lines. */
+export function errorWords(err: unknown): string {
+  const text = err instanceof Error ? err.message || err.name : String(err);
+  return text.replace(/\s+/g, ' ').trim().slice(0, ERROR_CHARS) || 'unknown error';
+}
+
+async function mutateOrRecordFailure(
+  o: { lock: string; fields: Record<string, string>; record: (fields: Record<string, string>) => Promise<string> },
+  mutate: Mutation,
+): ReturnType<Mutation> {
+  try {
+    return await mutate();
+  } catch (err) {
+    // the outcome of an attempt on record, even when it is a failure; a trail that cannot take it leaves the attempt
+    const failed = {
+      event: 'force-release-failed',
+      lock: o.lock,
+      ...o.fields,
+      outcome: 'failed',
+      error: errorWords(err),
+    };
+    await o.record(failed).catch(() => undefined);
+    throw err;
+  }
 }

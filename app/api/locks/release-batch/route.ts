@@ -3,7 +3,7 @@
 // is its own conditional DELETE of the generation and metageneration seen in the preview, audited before it runs;
 // a lock that changed since the preview is never deleted. Answers 200 with one result per lock, in request order.
 import { z } from 'zod';
-import { AuditWriteError, LockOptionsError } from '@/lib/lock';
+import { AuditWriteError, LockOptionsError, ReleaseIncompleteError } from '@/lib/lock';
 import { ApiError, json } from '@/lib/server/api-error';
 import { readJson } from '@/lib/server/request-body';
 import { withRole } from '@/lib/server/http';
@@ -80,9 +80,10 @@ export const POST = withRole('releaser', async (req, { user }) => {
         results[i] = {
           ...seen,
           outcome: notAttempted ? 'not-attempted' : 'error',
-          message: notAttempted
-            ? (err as Error).message
-            : `The store failed: ${(err as Error).message}. The lock may be unchanged; review it again.`,
+          message:
+            notAttempted || err instanceof ReleaseIncompleteError
+              ? (err as Error).message
+              : `The store failed: ${(err as Error).message}. The lock may be unchanged; review it again.`,
         };
       }
     }

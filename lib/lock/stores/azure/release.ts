@@ -2,6 +2,7 @@
 // saw. Lease id known (Terraform's LockInfo ID, Lockboard's token): the lock info off with that lease id and
 // If-Match, then the lease released with it: a successor's lease has another id, so both fail harmlessly. Lease id
 // unknown: re-read, then break(0) with If-Match. No blob is ever deleted.
+import { ReleaseIncompleteError } from '../../errors';
 import type { StoreReleaseOutcome } from '../../store';
 import type { AzureBlobs, AzureListed } from './blobs';
 import { azureCode, azureStatus } from './errors';
@@ -39,9 +40,31 @@ export async function releaseWithLeaseId(blobs: AzureBlobs, b: AzureListed, seen
       const status = azureStatus(err);
       if (status === 409 || status === 404)
         return { outcome: 'released', detail: `the lease had already ended (${azureCode(err) ?? status})` };
-      if (attempt >= 3) throw err;
+      if (attempt >= RELEASE_ATTEMPTS) throw new ReleaseIncompleteError(b.name, leftLeased(b, seen), azureError(err));
     }
   }
+}
+
+const RELEASE_ATTEMPTS = 3;
+
+/** What a blob whose lease release failed was left in, and what clears it. */
+function leftLeased(b: AzureListed, seen: AzureVersion): string {
+  const lease = `the lease (id ${seen.leaseId}) could not be released after ${RELEASE_ATTEMPTS} attempts`;
+  const breakIt = 'or break the lease with "az storage blob lease break"';
+  if (!Object.keys(b.metadata).some((k) => k.toLowerCase() === TF_KEY))
+    return `The blob is left leased, its metadata unchanged: ${lease}. Release it again, ${breakIt}.`;
+  return (
+    `The blob is left leased without lock info: its lock info (terraformlockid) was removed, but ${lease}. ` +
+    'Terraform reports "state blob is already locked" with empty lock info, and terraform force-unlock cannot clear ' +
+    `it. Lockboard lists it again as a lease with no lock info: release that (it breaks the lease, pinned to the ETag), ${breakIt}.`
+  );
+}
+
+/** Azure's error in its own words: its code and status before the message's first line (request ids follow it). */
+function azureError(err: unknown): Error {
+  const first = ((err as Error)?.message ?? String(err)).split('\n')[0]!.trim();
+  const code = azureCode(err) ?? azureStatus(err);
+  return Object.assign(new Error(code !== undefined ? `${code}: ${first}` : first), { cause: err });
 }
 
 /**

@@ -34,7 +34,7 @@ const FIXED: HealthWords = {
 
 const RULES: Record<AzureKind, string> = {
   terraform:
-    'Azure rule (as `terraform force-unlock` does it, pinned to your view): remove `terraformlockid` with the lease id = LockInfo ID and If-Match on the ETag you see, then release the lease with that id. A successor’s lease has another id, so both steps fail harmlessly (409/412). The state blob is never deleted.',
+    'Azure rule (as `terraform force-unlock` does it, pinned to your view): remove `terraformlockid` with the lease id = LockInfo ID and If-Match on the ETag you see, then release the lease with that id. A successor’s lease has another id, so both steps fail harmlessly (409/412). If the lease release still fails after three tries, the blob is left leased without lock info: you are told so, the failure is recorded, and it is listed again as a lease with no lock info, which a second release breaks. The state blob is never deleted.',
   lockboard:
     'Azure rule: rewrite the lock blob’s metadata with the lease id = its token and If-Match on the ETag you see, then release the lease with that id. A successor’s lease has another id (409/412), so it is never released.',
   lease:
