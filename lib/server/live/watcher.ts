@@ -69,9 +69,10 @@ export class SourceWatcher {
 
   /**
    * A query is about to read the index: the source is listed (its first pass starts now if it never ran; a source
-   * whose passes are quick is listed again now, unless trusted pushes keep it whole: `queryLists`). Resolves within `ms`: once there is a first page, a quick pass
-   * under way is done and its few bodies listed metadata first are read. A small source answers as fresh and whole
-   * as a direct listing did; a big one answers from its index at once, its unread rows marked pending.
+   * whose passes are quick is listed again now, unless trusted pushes keep it whole: `queryLists`). Resolves within
+   * `ms`: once there is a first page, a quick pass under way is done and its few bodies listed metadata first are
+   * read. A small source answers as fresh and whole as a direct listing did; a big one answers from its index at
+   * once, its unread rows marked pending.
    */
   async ready(ms: number): Promise<void> {
     this.askedAt = Date.now();
