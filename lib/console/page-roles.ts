@@ -1,0 +1,32 @@
+// The role each console page needs, in one place: the pages check it (requireRole) and the 403 page names it.
+import type { Role } from '@/lib/server/auth/roles';
+
+export interface PageNeed {
+  /** The page's name as the navigation shows it. */
+  page: string;
+  role: Role;
+  /** The role must cover every lock ("*"), not only some (the webhooks: receivers and deliveries of every scope). */
+  everyLock?: boolean;
+}
+
+const PAGES: Record<string, PageNeed> = {
+  '/webhooks': { page: 'Webhooks', role: 'operator', everyLock: true },
+  '/churn': { page: 'Churn & audit', role: 'viewer' },
+  '/locks': { page: 'Locks', role: 'viewer' },
+};
+
+/** What the page at `pathname` needs (a lock's page is the Locks page's). */
+export function pageNeed(pathname: string): PageNeed {
+  const top = `/${pathname.split('/')[1] ?? ''}`;
+  return PAGES[top] ?? PAGES['/locks']!;
+}
+
+/** Why a signed-in account may not open a page, naming the role or grant it lacks. */
+export function forbiddenReason(need: PageNeed, user: { email: string; role: Role | null } | null): string {
+  const wanted = need.everyLock ? `the ${need.role} role over every lock ("*")` : `the ${need.role} role`;
+  const ask = `Ask an administrator for a ${need.role} grant${need.everyLock ? ' on "*"' : ''} in the access file (LOCKBOARD_ACCESS_FILE), then sign in again.`;
+  if (!user?.role)
+    return `${user ? `${user.email} has` : 'This account has'} no grant: it is not on the Lockboard viewer or operator list. The ${need.page} page needs ${wanted}. ${ask}`;
+  const have = user.role === need.role ? `${user.role} over some locks only` : `a ${user.role}`;
+  return `The ${need.page} page needs ${wanted}; ${user.email} is ${have}. ${ask}`;
+}
