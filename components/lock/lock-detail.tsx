@@ -19,7 +19,14 @@ import { useLockPush } from './use-lock-push';
 import { useServerNow } from '../ui/use-server-now';
 import { useListReturn } from '../locks/list-return';
 
-export function LockDetail({ name, bucket, canRelease }: { name: string; bucket?: string; canRelease: boolean }) {
+export function LockDetail(p: {
+  name: string;
+  bucket?: string;
+  /** The lock's source as the server resolved it: the back link keeps it once the lock is released (no data). */
+  source?: string;
+  canRelease: boolean;
+}) {
+  const { name, bucket, canRelease } = p;
   const live = useLockPush(name, bucket);
   // pushed while the lock's stream is open; polled only when it cannot be
   const query = useQuery({ ...lockQuery(name, bucket), ...(live === 'polling' ? {} : { refetchInterval: false }) });
@@ -30,7 +37,7 @@ export function LockDetail({ name, bucket, canRelease }: { name: string; bucket?
   const lock = fetched && { ...fetched, health: liveHealth(fetched, serverNow) };
   return (
     <section className="space-y-6" data-live={live}>
-      <LockHeading name={name} source={fetched?.source} />
+      <LockHeading name={name} source={p.source ?? fetched?.source} />
       {query.isError && (
         <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-900 dark:bg-red-950 dark:text-red-200">
           Could not refresh: {query.error.message}

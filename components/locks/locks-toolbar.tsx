@@ -67,6 +67,13 @@ function SourcePicker({ sources, source }: { sources: SourceOption[]; source: st
   );
 }
 
+// A bulk release over locks that may be healthy is a secondary action, never the loudest thing on the page; only
+// "Release all gone" with something gone to clear is red.
+const QUIET =
+  'rounded-md px-3 py-1 text-sm text-zinc-700 ring-1 ring-inset ring-zinc-300 hover:bg-zinc-100 disabled:cursor-not-allowed disabled:opacity-50 dark:text-zinc-300 dark:ring-zinc-600 dark:hover:bg-zinc-800';
+const LOUD =
+  'rounded-md px-3 py-1 text-sm font-medium text-red-700 ring-1 ring-inset ring-red-300 hover:bg-red-50 disabled:cursor-not-allowed disabled:opacity-50 dark:text-red-300 dark:ring-red-700 dark:hover:bg-red-950';
+
 /** "Release shown": the locks the server matched, up to a batch. */
 function ReleaseShown({ matched, busy, onClick }: { matched: number; busy: boolean; onClick: () => void }) {
   return (
@@ -74,7 +81,8 @@ function ReleaseShown({ matched, busy, onClick }: { matched: number; busy: boole
       type="button"
       disabled={matched === 0 || busy}
       onClick={onClick}
-      className="rounded-md px-3 py-1 text-sm font-medium text-red-700 ring-1 ring-inset ring-red-300 hover:bg-red-50 disabled:cursor-not-allowed disabled:opacity-50 dark:text-red-300 dark:ring-red-700 dark:hover:bg-red-950"
+      className={QUIET}
+      title="Release the locks this filter matches, each checked and confirmed by name first"
       data-testid="bulk-release"
     >
       Release shown ({Math.min(matched, BULK_LIMIT)})…
@@ -89,7 +97,7 @@ function ReleaseGone({ gone, busy, onClick }: { gone: number; busy: boolean; onC
       type="button"
       disabled={gone === 0 || busy}
       onClick={onClick}
-      className="rounded-md px-3 py-1 text-sm font-medium text-red-700 ring-1 ring-inset ring-red-300 hover:bg-red-50 disabled:cursor-not-allowed disabled:opacity-50 dark:text-red-300 dark:ring-red-700 dark:hover:bg-red-950"
+      className={gone > 0 ? LOUD : QUIET}
       data-testid="release-gone"
     >
       Release all gone ({formatCount(gone)})…

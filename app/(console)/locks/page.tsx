@@ -6,7 +6,7 @@ import { LocksView } from '@/components/locks/locks-view';
 import { firstValues, lockQueryOf } from '@/lib/server/lock-query';
 import { queryForConsole } from '@/lib/server/locks';
 import { requireRole } from '@/lib/server/auth/session';
-import { matchSources } from '@/lib/server/sources';
+import { ALL_SOURCES, matchSources, type Selection, type Source } from '@/lib/server/sources';
 import { sourcesFor } from '@/lib/server/scoped-sources';
 import { viewerOf } from '@/lib/server/auth/access';
 import { allows } from '@/lib/server/auth/roles';
@@ -33,12 +33,8 @@ export default async function LocksPage({ searchParams }: { searchParams: Promis
   }
   const requested = typeof params.source === 'string' ? params.source : undefined;
   const legacyPrefix = typeof params.prefix === 'string' ? params.prefix : undefined;
-  const asked0 = matchSources(requested, legacyPrefix);
-  const mine = asked0 && asked0.sources.filter((s) => configured.some((c) => c.id === s.id));
-  const match = asked0 && mine && (asked0.id === 'all' || mine.length) ? { id: asked0.id, sources: mine } : undefined;
-  const selection = match ?? { id: configured[0]!.id, sources: [configured[0]!] };
+  const { selection, unknown } = selectionOf(configured, requested, legacyPrefix);
   const source = selection.id;
-  const unknown = match === undefined ? (requested ?? legacyPrefix) : undefined;
   const queryClient = getQueryClient();
   // The server answers the address's query from the sources' indexes for a fast first paint (a first listing page
   // while a pass runs); the stream brings changes. A bad parameter is dropped here (the route names it).
@@ -76,4 +72,22 @@ export default async function LocksPage({ searchParams }: { searchParams: Promis
       </Suspense>
     </HydrationBoundary>
   );
+}
+
+/**
+ * The sources shown: those the address asks for, within the caller's; with none asked (or one not configured), the
+ * landing: all of the caller's sources at once (what is gone or stalled anywhere is counted), or their only one.
+ */
+function selectionOf(
+  configured: Source[],
+  requested: string | undefined,
+  legacyPrefix: string | undefined,
+): { selection: Selection; unknown?: string } {
+  const landing: Selection =
+    configured.length > 1 ? { id: ALL_SOURCES, sources: configured } : { id: configured[0]!.id, sources: configured };
+  if (requested === undefined && legacyPrefix === undefined) return { selection: landing };
+  const asked = matchSources(requested, legacyPrefix);
+  const mine = asked?.sources.filter((s) => configured.some((c) => c.id === s.id)) ?? [];
+  if (asked && (asked.id === ALL_SOURCES || mine.length)) return { selection: { id: asked.id, sources: mine } };
+  return { selection: landing, unknown: requested ?? legacyPrefix };
 }

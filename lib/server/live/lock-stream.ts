@@ -17,7 +17,7 @@ import type { Row } from '../../lock/query/lock-index';
 import { consoleView, READY_MS, rowView, statusOf, windowOf, withinOf, type Viewer } from '../locks';
 import { metrics } from '../metrics/metrics';
 import { isStopping, onStop } from '../process/shutdown';
-import type { Source } from '../sources';
+import { sourceContains, type Source } from '../sources';
 import { watcherFor, type SourceChange } from './watch';
 import { openSse, type Sse } from './sse';
 import { signedOutNow } from '../auth/session-revocations';
@@ -88,6 +88,15 @@ function changeOfWindow(
 /** Whether a row change lies within a scope (before or after it). */
 function touches(c: SourceChange['changes'][number], within: (row: Row) => boolean): boolean {
   return (c.before !== undefined && within(c.before)) || (c.after !== undefined && within(c.after));
+}
+
+/**
+ * The selection's source a window row is from: the most specific of its bucket's sources holding its name (two
+ * sources of one bucket, gs://b/locks/ and gs://b/ci/, are told apart; the first of the bucket would take both).
+ */
+function sourceIdOf(sources: Source[], l: { bucket: string; name: string }): string | undefined {
+  const holding = sources.filter((s) => s.bucketId === l.bucket && sourceContains(s, l.name));
+  return holding.sort((a, b) => b.prefix.length - a.prefix.length)[0]?.id;
 }
 
 /** The window's rows in the query's order (`bucket\0name`), sorted over those rows alone (at most `limit`). */
@@ -176,8 +185,7 @@ export function lockStream(
     const win = windowOf(selection, query, viewer);
     w.inWindow.clear();
     w.departed.clear();
-    for (const l of win.locks)
-      w.inWindow.add(`${selection.sources.find((s) => s.bucketId === l.bucket)?.id}\u0000${l.name}`);
+    for (const l of win.locks) w.inWindow.add(`${sourceIdOf(selection.sources, l)}\u0000${l.name}`);
     w.matched = win.matched;
     w.whole = win.nextCursor === undefined;
     w.outside.added = w.outside.changed = 0;

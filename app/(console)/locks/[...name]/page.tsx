@@ -49,7 +49,7 @@ export default async function LockPage({
   });
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
-      <LockDetail name={name} bucket={bucket} canRelease={allows(user.role, 'releaser')} />
+      <LockDetail name={name} bucket={bucket} source={source.id} canRelease={allows(user.role, 'releaser')} />
     </HydrationBoundary>
   );
 }
