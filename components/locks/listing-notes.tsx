@@ -2,6 +2,8 @@ import { formatCount as n } from '@/lib/text/format';
 import type { ReactNode } from 'react';
 import type { SourceStateData } from '@/lib/console/queries';
 import { liveLabel } from '@/lib/console/live-label';
+import { plural } from '@/lib/text/plural';
+import { SkippedNote } from './skipped-note';
 import type { LiveState } from './lock-stream-connection';
 
 // The notes around the lock list: how fresh it is, and what it leaves out.
@@ -72,15 +74,10 @@ export function ListingNotes(p: { where: string; sources: SourceStateData[]; pen
       {p.sources.length > 0 && <SourceModes sources={p.sources} />}
       {p.pending > 0 && (
         <p className="text-sm text-zinc-600 dark:text-zinc-400" role="status" data-testid="pending-count">
-          Reading {p.pending} lock{p.pending === 1 ? '' : 's'} in {p.where}: owner and expiry fill in as they arrive.
+          Reading {plural('lock', p.pending)} in {p.where}: owner and expiry fill in as they arrive.
         </p>
       )}
-      {p.skipped > 0 && (
-        <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="skipped-count">
-          {n(p.skipped)} other object{p.skipped === 1 ? '' : 's'} in {p.where} skipped: data (such as Terraform state)
-          or not a recognised lock. Lockboard never offers to delete them.
-        </p>
-      )}
+      <SkippedNote where={p.where} skipped={p.skipped} sources={p.sources} />
     </>
   );
 }

@@ -13,6 +13,8 @@ export interface SourceState {
   estimate?: number;
   /** Not locks, in the last complete pass. */
   skipped: number;
+  /** Why some of those were skipped, where the store says (a bounded sample: SKIPPED_WHY_SHOWN at most). */
+  skippedWhy?: string[];
   /** The store's clock at the last good read. */
   serverTime: string;
   /** The last pass that failed: the store's own words and when. */
@@ -31,6 +33,9 @@ export interface SourceState {
 export type LiveMode =
   { push: string; checkMs: number } | { pollMs: number; pushes?: 'none yet' | { missed: number; quietMs?: number } };
 
+/** At most this many of the store's reasons for skipping are kept per source (the note's sample, not a log). */
+export const SKIPPED_WHY_SHOWN = 10;
+
 export class ListingStatus {
   complete = false;
   listing = false;
@@ -38,6 +43,8 @@ export class ListingStatus {
   estimate: number | undefined;
   skipped = 0;
   private skippedNow = 0;
+  skippedWhy: string[] = [];
+  private whyNow: string[] = [];
   serverTime = '';
   /** Console clock (ms) of the last store answer: moves `serverTime` on between reads. */
   readAt = Date.now();
@@ -48,13 +55,18 @@ export class ListingStatus {
     this.listing = true;
     this.listed = 0;
     this.skippedNow = 0;
+    this.whyNow = [];
     if (estimate !== undefined) this.estimate = estimate;
   }
 
-  page(listed: number, skipped: number, serverTime: string): void {
+  page(listed: number, skipped: number, serverTime: string, why: readonly string[] = []): void {
     this.listed += listed;
     this.skippedNow += skipped;
-    if (!this.complete) this.skipped = this.skippedNow;
+    for (const w of why) if (this.whyNow.length < SKIPPED_WHY_SHOWN) this.whyNow.push(w);
+    if (!this.complete) {
+      this.skipped = this.skippedNow;
+      this.skippedWhy = this.whyNow;
+    }
     if (serverTime) this.serverTime = serverTime;
     this.readAt = Date.now();
   }
@@ -63,6 +75,7 @@ export class ListingStatus {
     this.complete = true;
     this.listing = false;
     this.skipped = this.skippedNow;
+    this.skippedWhy = this.whyNow;
     this.error = undefined;
     this.lastGoodRead = new Date().toISOString();
   }
@@ -80,9 +93,18 @@ export class ListingStatus {
       listed: this.listed,
       ...(this.estimate !== undefined ? { estimate: this.estimate } : {}),
       skipped: this.skipped,
+      ...(this.skippedWhy.length ? { skippedWhy: this.skippedWhy } : {}),
       serverTime: this.serverTime,
       ...(this.error ? { error: this.error } : {}),
       ...(this.lastGoodRead ? { lastGoodRead: this.lastGoodRead } : {}),
     };
   }
+}
+
+/** A source's state for a reader whose grants cover only some locks: the skipped entries' names left out. */
+export function stateForScope(state: SourceState, scoped: boolean): SourceState {
+  if (!scoped || !state.skippedWhy) return state;
+  const rest = { ...state };
+  delete rest.skippedWhy;
+  return rest;
 }

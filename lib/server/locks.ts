@@ -11,7 +11,7 @@ import { zeroCounts, type HealthCounts, type IndexRow } from '../lock/query/lock
 import { expand } from '../lock/query/row';
 import { decodeCursor, runQuery, type LockQuery } from '../lock/query/query';
 import { rowView as windowRow } from '../lock/query/row-view';
-import type { SourceState } from './listing-status';
+import { stateForScope, type SourceState } from './listing-status';
 import { watcherFor } from './live/watch';
 import type { Source } from './sources';
 import { addressBase, lockAddress } from '../lock/address';
@@ -155,7 +155,7 @@ export function statusOf(selection: { sources: Source[] }, scope?: Scope) {
     total += w.index.size;
     for (const h of HEALTHS) counts[h] += w.index.counts[h];
     for (const v of VERDICTS) verdicts[v] += w.index.verdicts[v];
-    return w.state(s.id);
+    return stateForScope(w.state(s.id), scope !== undefined);
   });
   if (scope !== undefined) {
     ({ total, counts, verdicts } = runQuery(
@@ -184,7 +184,7 @@ export function windowOf(selection: { id: string; sources: Source[] }, query: Lo
   );
   const sensitive = viewer.sensitive;
   const byId = new Map(selection.sources.map((s) => [s.id, s]));
-  const states = indexed.map(({ s, w }) => w.state(s.id));
+  const states = indexed.map(({ s, w }) => stateForScope(w.state(s.id), viewer.scope !== undefined));
   const complete = states.every((st) => st.complete);
   const single = selection.sources.length === 1 ? selection.sources[0]! : undefined;
   const response: LocksResponse = {

@@ -39,7 +39,7 @@ export async function listPass(
         const c = index.upsert(lock, now);
         if (c) out.push(c);
       }
-      status.page(page.locks.length + page.skipped, page.skipped, page.serverTime);
+      status.page(page.locks.length + page.skipped, page.skipped, page.serverTime, page.skippedWhy);
       token = page.nextPageToken;
       o.publish(out);
       o.progress();
