@@ -3,6 +3,7 @@
 // release, the last release's confirmation, the listing's notes, how many locks a filter matched, and changes beyond
 // the rows shown.
 import { formatCount as n } from '@/lib/text/format';
+import { plural } from '@/lib/text/plural';
 import type { Ref } from 'react';
 import type { LocksData, SourceOption } from '@/lib/console/queries';
 import { SuccessNotice } from '../ui/notice';
@@ -52,7 +53,8 @@ export function LocksNotices({
       <ListingNotes where={where} sources={data?.sources ?? []} pending={pending} skipped={data?.skipped ?? 0} />
       {filtered && data && (
         <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="matched-count">
-          {n(data.matched)} of {n(data.total)} locks match{data.complete ? '' : ' so far'}.
+          {n(data.matched)} of {plural('lock', data.total, { format: n })} match{data.matched === 1 ? 'es' : ''}
+          {data.complete ? '' : ' so far'}.
         </p>
       )}
       <OutsideChanges outside={data?.outside} onReload={onReload} />

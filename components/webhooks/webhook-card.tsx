@@ -2,7 +2,7 @@
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Button } from '@/components/ui/button';
-import { sendTestWebhook, type WebhookSummary } from '@/lib/console/webhooks';
+import { sendTestWebhook, type Delivery, type WebhookSummary } from '@/lib/console/webhooks';
 import { formatTime } from '@/lib/text/format';
 
 export function WebhookCard({ webhook: w }: { webhook: WebhookSummary }) {
@@ -35,7 +35,7 @@ export function WebhookCard({ webhook: w }: { webhook: WebhookSummary }) {
           </tr>
         </thead>
         <tbody>
-          {w.deliveries.map((d) => (
+          {newestFirst(w.deliveries).map((d) => (
             <tr key={d.id}>
               <td>{d.event}</td>
               <td className="break-all">{d.lock}</td>
@@ -59,4 +59,9 @@ export function WebhookCard({ webhook: w }: { webhook: WebhookSummary }) {
       </table>
     </article>
   );
+}
+
+/** The rows in time order, newest first (the replica keeps them in the order it queued them, not the events'). */
+function newestFirst(deliveries: Delivery[]): Delivery[] {
+  return [...deliveries].sort((a, b) => Date.parse(b.at) - Date.parse(a.at));
 }

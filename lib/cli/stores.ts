@@ -12,6 +12,7 @@ import { judgedLock } from './settle';
 import { verdictOf } from '../lock/verdict/verdict';
 import { EXIT, formatDuration, UsageError } from './common';
 import { escapeText } from '../text/safe-text';
+import { plural } from '../text/plural';
 import { printFields, printTable } from './print';
 import type { Target } from './target';
 
@@ -51,7 +52,8 @@ async function writeLine(line: string): Promise<void> {
   });
 }
 
-const skippedLine = (n: number) => `${n} other object${n === 1 ? '' : 's'} skipped (data or not a recognised lock).`;
+const skippedLine = (n: number) =>
+  `${plural('other object', n)} skipped: not locks (data such as Terraform state, audit events, a tool's released rows, unrecognised).`;
 
 /** One window of the whole source, filtered and sorted over every lock (the console's query). */
 async function lsWindow(store: LockStore, t: Target, json: boolean, query: LockQuery): Promise<number> {
@@ -75,7 +77,7 @@ async function lsWindow(store: LockStore, t: Target, json: boolean, query: LockQ
   if (locks.length) printLocks(store, locks, serverTime);
   console.log(
     escapeText(
-      `${locks.length} shown of ${matched} matching, ${total} locks under ${store.source}` +
+      `${locks.length} shown of ${matched} matching, ${plural('lock', total)} under ${store.source}` +
         (matched > locks.length ? ` (raise --limit or narrow --filter to see the rest)` : '') +
         (skipped ? `; ${skippedLine(skipped)}` : '.'),
     ),

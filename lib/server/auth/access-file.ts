@@ -8,6 +8,7 @@ import { env, type ConsoleEnv } from '../env';
 import { processWide } from '../process/process-wide';
 import { AccessFileError, listGrants, parseGrants, type Grants } from './grants';
 import { DEMO_GRANTS } from './demo-accounts';
+import { plural } from '@/lib/text/plural';
 
 /** How often the file's size and time are looked at, at most. */
 const CHECK_MS = 1_000;
@@ -63,7 +64,7 @@ function fileGrants(path: string, now: number): Grants {
     const next = readAccessFile(path);
     state.loaded = { ...next, checkedAt: now };
     console.info(
-      `[lockboard] ${path}: reloaded (${next.file.grants.length} grants, ${next.file.tokens.length} tokens).`,
+      `[lockboard] ${path}: reloaded (${plural('grant', next.file.grants.length)}, ${plural('token', next.file.tokens.length)}).`,
     );
   } catch (err) {
     loaded.stamp = stamp; // logged once per change
