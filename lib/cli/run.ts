@@ -12,6 +12,7 @@ import { SOURCE_LINES } from './help-stores';
 import { WaitProgress } from './wait-progress';
 
 export const RUN_HELP = `Usage: lockboard run <lock | gs://bucket/object | s3://bucket/key> [options] -- <command> [args...]
+       lockboard run SOURCE <lock> [options] -- <command> [args...]
        lockboard run --source SOURCE <lock> [options] -- <command> [args...]
 
 SOURCE is one of:
@@ -40,7 +41,7 @@ Examples:
   lockboard run deploy-prod --bucket my-locks -- ./deploy.sh
   lockboard run dbt-nightly --timeout 10m --purpose "dbt run" -- dbt run
   LOCKBOARD_BUCKET=my-locks lockboard run publish --no-wait -- npm publish
-  lockboard run --source s3://ci-locks/locks/ deploy-prod -- ./deploy.sh
+  lockboard run s3://ci-locks/locks/ deploy-prod -- ./deploy.sh   (SOURCE NAME, as ls, status and release take it)
   lockboard run --source redis://127.0.0.1:6379/0 locks:nightly -- ./nightly.sh
   lockboard run --source postgres://lockboard@db:5432/app nightly-report -- ./report.sh
   lockboard run --source file:///srv/lock nightly-report -- ./report.sh
@@ -58,8 +59,10 @@ export async function runCommand(argv: string[]): Promise<number> {
     console.log(RUN_HELP);
     return EXIT.ok;
   }
-  if (positionals.length > 1)
-    throw new UsageError(`Unexpected argument "${positionals[1]}": put the command after "--".`);
+  // SOURCE NAME as every other command takes it, or one lock (a name, a lock URL); --source names the source instead
+  const named = values.source === undefined && isSourceUrl(positionals[0]) ? 2 : 1;
+  if (positionals.length > named)
+    throw new UsageError(`Unexpected argument "${positionals[named]}": put the command after "--".`);
   if (command.length === 0)
     throw new UsageError('Missing the command to run: lockboard run <lock> -- <command> [args...]');
   const ttlMs = parseDuration('ttl', values.ttl) ?? 300_000;
