@@ -10,7 +10,7 @@ export const dynamic = 'force-dynamic';
 
 const ERRORS: Record<string, string> = {
   AccessDenied:
-    'This account is not on the Lockboard viewer or operator list, or its provider did not confirm the e-mail address is verified.',
+    'This account has no grant (it is on no viewer, releaser or operator list), or its provider did not confirm the e-mail address is verified.',
   CredentialsSignin: 'Wrong e-mail or password.',
 };
 
@@ -25,7 +25,7 @@ export default async function LoginPage({
   if (session?.user?.email) redirect(callbackUrl);
   const error = typeof params.error === 'string' ? params.error : undefined;
   const demo = env().LOCKBOARD_DEMO
-    ? DEMO_ACCOUNTS.map(({ email, password, role }) => ({ email, password, role }))
+    ? DEMO_ACCOUNTS.map(({ email, password, role, about }) => ({ email, password, role: `${role}: ${about}` }))
     : [];
   return (
     <main className="mx-auto mt-24 max-w-md space-y-6 p-6">

@@ -1,11 +1,28 @@
 // What the demo prints once everything is up: the console, its accounts, and a CLI line for every source it started.
 import type { Emulator } from '../emulator';
+import { DEMO_ACCOUNTS } from '../server/auth/demo-accounts';
 import type { ConsoleProcess } from './console';
 import { PLATFORM_BUCKET } from './platform';
 import { S3_BUCKET } from './s3';
 import type { DemoServers } from './servers';
 
 const INDENT = '             ';
+
+/** Every demo account once, with its password and what it is for (a releaser included, to try that role). */
+export function accountLines(): string[] {
+  const width = Math.max(...DEMO_ACCOUNTS.map((a) => `${a.email} / ${a.password}`.length));
+  return DEMO_ACCOUNTS.map((a) => `${`${a.email} / ${a.password}`.padEnd(width)}   (${a.role}: ${a.about})`);
+}
+
+/** How to see a webhook fire in the demo: a receiver on this machine, the file naming it, the operator's page. */
+export function webhookLines(consoleUrl: string): string[] {
+  return [
+    `echo 'webhooks: [{ name: local, url: "http://127.0.0.1:9999/" }]' > /tmp/hooks.yaml`,
+    `LOCKBOARD_WEBHOOKS_FILE=/tmp/hooks.yaml npm run demo   (a receiver on 9999 printing each POST:`,
+    `node -e "require('http').createServer((q, r) => q.on('data', (d) => console.log(String(d))).on('end', () => r.end())).listen(9999)")`,
+    `then force-release a lock as the operator, or press "Send test" on ${consoleUrl}/webhooks`,
+  ];
+}
 
 /** One CLI line per server that started (a server that is off has none). */
 function serverLines({ redis, postgres, mysql, dynamo, files, kube, zk, etcd, azure }: DemoServers): string[] {
@@ -45,10 +62,9 @@ export function banner(o: {
   return `
 Lockboard demo is running.
   Console:   ${console_.url}
-  Accounts:  operator@demo.lockboard / operator   (can force-release)
-             viewer@demo.lockboard / viewer       (read only)
-             ci-team@demo.lockboard / ci-team     (the CI team: operator over gs://lockboard-demo/ci/* only)
+  Accounts:  ${accountLines().join(`\n${INDENT}`)}
              (LOCKBOARD_ACCESS_FILE=deploy/access.example.yaml: the accounts get what that file grants)
+  Webhooks:  ${webhookLines(console_.url).join(`\n${INDENT}`)}
   Audit key: LOCKBOARD_AUDIT_KEY=${o.auditKey}   (signs the trail; set it for the CLI too)
   Long-held: LOCKBOARD_LONG_HELD=10m   (the console marks locks held past 10 min; set it for the CLI to agree)
   Emulator:  GCS ${emulator.url}, S3 ${s3Url} (data in ${o.dataDir})

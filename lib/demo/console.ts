@@ -1,6 +1,6 @@
 // Starts the built console (`next start`) with a given configuration, for the demo and the browser tests.
 import { spawnSync, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { signalGroup, spawnGroup, stopGroup } from './children';
@@ -48,9 +48,12 @@ export function buildConsole(): void {
   if (result.status !== 0) throw new Error('the console build (npm run build) failed; see the output above');
 }
 
-/** Measured: `npm run build` takes about 5 minutes on 2 cores (less on more); the next start skips it. */
+/**
+ * Measured: `npm run build` takes about 10 minutes on a fresh 2-core machine (10 min 40 s for a first run; less on
+ * more cores); the next start skips it.
+ */
 export function buildEstimate(cores = availableParallelism()): string {
-  const minutes = Math.max(1, Math.round(10 / Math.min(cores, 8)));
+  const minutes = Math.max(1, Math.round(20 / Math.min(cores, 8)));
   return `about ${minutes} minute${minutes === 1 ? '' : 's'} on ${cores} core${cores === 1 ? '' : 's'}`;
 }
 
@@ -84,6 +87,14 @@ export interface ConsoleLog {
   file: string;
   /** Each warning or error line, e.g. printed by the demo with a prefix. */
   onProblem: (line: string) => void;
+}
+
+/**
+ * A log that starts fresh for this run: the previous run's kept beside it as `FILE.1` (one generation), so the file
+ * holds this run's output only and never grows across runs.
+ */
+export function freshLog(file: string): void {
+  if (existsSync(file)) renameSync(file, `${file}.1`);
 }
 
 /** A line of the console's output that an operator must see: its warnings and errors (Node's and ours). */

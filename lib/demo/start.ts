@@ -8,7 +8,7 @@ import { Storage } from '@google-cloud/storage';
 import { startEmulator, type Emulator } from '../emulator';
 import { demoAuditKey } from './audit-key';
 import { banner } from './banner';
-import { startConsole, type ConsoleProcess } from './console';
+import { freshLog, startConsole, type ConsoleProcess } from './console';
 import { startHolders, type Holders } from './holders';
 import { PLATFORM_BUCKET } from './platform';
 import { S3_BUCKET } from './s3';
@@ -92,6 +92,7 @@ async function startDemoConsole(
   auditKey: string,
 ) {
   const consoleLog = join(o.dataDir, 'console.log');
+  freshLog(consoleLog); // this run's output only; the last run's is console.log.1
   const sources = [`gs://${BUCKET}/locks/`, `gs://${BUCKET}/ci/`, `gs://${PLATFORM_BUCKET}/`, `s3://${S3_BUCKET}/`];
   const console_ = await startConsole(
     o.ports.port,
