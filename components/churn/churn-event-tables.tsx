@@ -1,6 +1,7 @@
 'use client';
 // The churn page's four tables of events: takeovers of crashed holders, failures, force-releases, and deletions
 // outside Lockboard, each with the columns that say what happened.
+import { operatorText } from '@/lib/console/churn/operator-text';
 import type { ChurnEvent, ChurnSummary } from '@/lib/console/churn/summary';
 import { formatDuration } from '@/lib/text/format';
 import { EventTable } from './churn-parts';
@@ -17,7 +18,7 @@ const FAILURES: Columns = [
   ['What', (e) => (e.event === 'lost' ? 'lock lost' : (e.error ?? 'error'))],
 ];
 const FORCE_RELEASES: Columns = [
-  ['Operator', (e) => (e.verified ? (e.operator ?? '') : `${e.operator ?? '?'} (reported by a holder, not signed)`)],
+  ['Operator', operatorText],
   ['Reason', (e) => e.reason ?? ''],
   ['Generation', (e) => e.generation ?? ''],
   ['Outcome', (e) => (e.delete_confirmed === 'false' ? 'released (unconfirmed)' : (e.outcome ?? e.event))],

@@ -4,6 +4,7 @@ import { Storage } from '@google-cloud/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditRecord } from '@/lib/lock/audit/record';
 import { setAuditKey, signAuditFields, trustAuditRecords } from '@/lib/lock/audit/trust';
+import { operatorText } from '@/lib/console/churn/operator-text';
 import { startEmulator, type Emulator } from '@/lib/emulator';
 import { listAuditEvents } from '@/lib/lock/stores/gcs/audit-read';
 import { startRedis, type TestRedis } from '../helpers/redis';
@@ -71,7 +72,7 @@ describe('the audit trail', () => {
     expect(events.find((e) => e.reported_event === 'made-up')).toMatchObject({ event: 'unknown', verified: false });
     expect(JSON.stringify(events)).not.toContain('"sig"');
     const csv = await call(routes.audit.GET, '/api/audit?days=1&format=csv', { as: OPERATOR });
-    expect(csv.text.split('\n')[0]).toMatch(/,verified,reported_event,at_from$/);
+    expect(csv.text.split('\n')[0]).toMatch(/,verified,reported_event,at_from,signature$/);
   });
 
   it('refuses a record whose signed fields were changed, and drops wrong-typed fields', () => {
@@ -93,6 +94,25 @@ describe('the audit trail', () => {
     );
     expect(kept).toMatchObject({ id: '2', verified: false });
     expect(kept!.operator).toBeUndefined();
+  });
+
+  it('says a release signed with another key (a restart with a new key) is so, never a holder’s report', () => {
+    setAuditKey(KEY);
+    const at = new Date().toISOString();
+    const fields = { event: 'force-released', lock: 'a', operator: 'ops@example.com', reason: 'x' } as const;
+    const signed = { id: '1', at, ...signAuditFields(fields) } as AuditRecord;
+    const [other] = trustAuditRecords([signed], 'another-key-'.repeat(4));
+    expect(other).toMatchObject({ verified: false, signature: 'other-key' });
+    expect(operatorText(other!)).toBe(
+      'ops@example.com (signed with another audit key than this console’s, not checked)',
+    );
+    const [forged] = trustAuditRecords([{ id: '2', at, ...fields } as AuditRecord], KEY);
+    expect(forged).toMatchObject({ verified: false, signature: 'none' });
+    expect(operatorText(forged!)).toBe('ops@example.com (reported by a holder, not signed)');
+    const late = { ...signed, at: new Date(Date.now() + 3600_000).toISOString() };
+    expect(trustAuditRecords([late], KEY)[0]).toMatchObject({ verified: false, signature: 'copied' });
+    const [good] = trustAuditRecords([signed], KEY);
+    expect([good!.signature, operatorText(good!)]).toEqual(['verified', 'ops@example.com']);
   });
 
   it('times a back-dated Cloud Storage record by its creation, not by the name its writer chose', async () => {

@@ -21,6 +21,8 @@ const COLUMNS = [
   'reported_event',
   /** store (empty), signed or reported: who gave `at` (lib/lock/audit/record.ts) */
   'at_from',
+  /** verified, other-key (signed with a key this console does not hold), copied or none (a holder's report) */
+  'signature',
 ] as const;
 
 /** A byte-order mark: spreadsheets read the file as UTF-8 (✓, 日本語) instead of their locale's code page. */

@@ -38,12 +38,18 @@ export function signAuditFields<T extends object>(fields: T, now = Date.now()): 
   return { ...signed, sig: mac(key, signed) } as T;
 }
 
-function verified(r: Record<string, unknown>, key: string | undefined): boolean {
-  if (!key || typeof r.sig !== 'string' || typeof r.signed_at !== 'string') return false;
+/**
+ * What a record's signature says under `key`: unsigned ('none': a holder's report), signed but not by this key
+ * ('other-key': a key since replaced, never shown as a holder's report), a good signature from another time
+ * ('copied'), or 'verified'.
+ */
+function signatureOf(r: Record<string, unknown>, key: string | undefined): NonNullable<AuditRecord['signature']> {
+  if (typeof r.sig !== 'string' || typeof r.signed_at !== 'string') return 'none';
+  if (!key) return 'other-key';
   const expected = Buffer.from(mac(key, r));
   const given = Buffer.from(r.sig);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return false;
-  return Math.abs(Date.parse(r.signed_at) - Date.parse(String(r.at))) <= SKEW_MS;
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return 'other-key';
+  return Math.abs(Date.parse(r.signed_at) - Date.parse(String(r.at))) <= SKEW_MS ? 'verified' : 'copied';
 }
 
 /**
@@ -75,7 +81,8 @@ export function trustAuditRecords(
     for (const k of ['held_ms', 'stale_ms'] as const)
       if (typeof raw[k] === 'number' && Number.isFinite(raw[k])) r[k] = raw[k];
     if (raw.delete_confirmed === 'false') r.delete_confirmed = 'false';
-    r.verified = known && verified({ ...r, event }, key);
+    r.signature = signatureOf({ ...r, event }, key);
+    r.verified = known && r.signature === 'verified';
     datedBy(r, raw.at_from);
     delete r.sig;
     out.push(r);
