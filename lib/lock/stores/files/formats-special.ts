@@ -91,7 +91,7 @@ function ownLock(e: Entry, names: string[], c: Context): Reading | null {
   if (holder.gone) return { ...g, status: 'stale', basis: 'absence', why: `Stale: ${holder.why}.` };
   if (expiresMs <= c.nowMs)
     return { ...g, status: 'stale', basis: 'rule', why: 'Stale: not refreshed within its TTL.' };
-  return { ...g, status: 'fresh', why: `Refreshed within its TTL${holder.checked ? '' : ` (${holder.why})`}.` };
+  return { ...g, status: 'fresh', why: `Refreshed within its TTL${holder.checked ? '' : `; ${holder.why}`}.` };
 }
 
 /** `.git/**.lock`: git keeps no fd open while hooks run; a git process working in the repository is the holder. */

@@ -23,7 +23,9 @@ export function readInnerPids(): InnerPids {
       continue; // exited meanwhile
     }
     const levels = /^NSpid:\s*(.*)$/m.exec(status)?.[1]?.trim().split(/\s+/) ?? [];
-    for (const inner of levels.slice(1)) if (!out.has(Number(inner))) out.set(Number(inner), Number(pid));
+    // an inner pid equal to the host pid names nothing the host's list does not
+    for (const inner of levels.slice(1))
+      if (inner !== pid && !out.has(Number(inner))) out.set(Number(inner), Number(pid));
   }
   return out;
 }
