@@ -32,8 +32,12 @@ export const zookeeper: StoreDefinition = {
     };
   },
   async open(spec, o) {
-    const [{ ZooKeeperLockStore }, conn] = await Promise.all([import('./store'), connectZooKeeper(sourceOf(spec, o))]);
-    return new ZooKeeperLockStore({ conn, longHeldMs: o.longHeldMs, close: async () => conn.client.close() });
+    const [{ ZooKeeperLockStore }, conn] = await Promise.all([
+      import('./store'),
+      // a short session: a server restarted without its data refuses the old one until it times out (conn.ts)
+      connectZooKeeper(sourceOf(spec, o), { renew: true, sessionTimeoutMs: 10_000 }),
+    ]);
+    return new ZooKeeperLockStore({ conn, longHeldMs: o.longHeldMs, close: async () => conn.close() });
   },
   async acquire(spec, name, o) {
     const source = sourceOf(spec, o);
@@ -47,7 +51,7 @@ export const zookeeper: StoreDefinition = {
     const trail = new ZooKeeperLockStore({ conn, sessions: false });
     return holdOn({
       name: `${spec.id} ${path}`,
-      close: () => conn.client.close(),
+      close: () => conn.close(),
       acquire: async () => {
         const lock = await acquireZooKeeperLock({ conn, name: path, ...o });
         await trail

@@ -1,9 +1,10 @@
 // ZooKeeper's change feed for the console's live view: a child watch on every znode under the source path (lock
 // parents included), re-armed after each event, so a holder leaving or a contender queueing reaches the screen as the
 // server notifies it. A watch fires once and a lost connection may drop notifications: a reconnect or an expired
-// session is reported as missed (the console lists again), and an expired session ends the feed's watches.
+// session is reported as missed (the console lists again), and an expired session ends the feed's watches. A watch
+// that could not be armed while disconnected is armed on the reconnect; a new session (conn.ts) arms them all again.
 import type { ChangeFeed, ChangeFeedHandlers } from '../../store';
-import type { ZkConn } from './conn';
+import { isUnreachable, type ZkConn } from './conn';
 import { recipeNode } from './recipes';
 import { joinPath, nameOfPath } from './source';
 import { MAX_ZNODES } from './walk';
@@ -21,6 +22,8 @@ export async function startZooKeeperFeed(
   handlers: ChangeFeedHandlers,
 ): Promise<ChangeFeed | null> {
   const armed = new Set<string>();
+  /** Watches that could not be armed for want of a server: armed on the reconnect. */
+  const unarmed = new Set<string>();
   let stopped = false;
   const arm = async (path: string): Promise<void> => {
     if (stopped || armed.has(path) || armed.size >= MAX_ZNODES) return;
@@ -32,7 +35,7 @@ export async function startZooKeeperFeed(
         handlers.changed([nameOfPath(lockOfPath(event.path))], Date.now());
         void arm(path).catch(() => armed.delete(path));
       })
-      .catch(() => null);
+      .catch((err: unknown) => (isUnreachable(err) && unarmed.add(path), null));
     if (names === null) {
       armed.delete(path); // gone: its parent's watch re-arms it if it comes back
       return;
@@ -45,15 +48,25 @@ export async function startZooKeeperFeed(
     armed.clear();
     handlers.missed('the ZooKeeper session expired: its watches are gone');
   };
-  conn.client.on('disconnected', onDisconnected);
-  conn.client.on('expired', onExpired);
+  const rearm = () => {
+    const paths = [root, ...unarmed];
+    unarmed.clear();
+    for (const path of paths) void arm(path).catch(() => undefined);
+  };
+  const onRenewed = () => (onExpired(), rearm());
+  conn.on('disconnected', onDisconnected);
+  conn.on('expired', onExpired);
+  conn.on('reconnected', rearm);
+  conn.on('renewed', onRenewed);
   await arm(root);
   return {
     description: `ZooKeeper child watches on ${armed.size} znodes under ${conn.source.display}`,
     async stop() {
       stopped = true;
-      conn.client.removeListener('disconnected', onDisconnected);
-      conn.client.removeListener('expired', onExpired);
+      conn.removeListener('disconnected', onDisconnected);
+      conn.removeListener('expired', onExpired);
+      conn.removeListener('reconnected', rearm);
+      conn.removeListener('renewed', onRenewed);
     },
   };
 }

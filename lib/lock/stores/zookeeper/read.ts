@@ -1,6 +1,6 @@
 // Reading one logical lock: the recipe's nodes, one getData each (data and Stat in one request), grouped as the recipe
 // groups them (`<p>/leases` + `<p>/locks`, `<p>` + `<p>-__lock__`), holders and waiters in sequence order.
-import { long, type ZkConn, type ZNode } from './conn';
+import { isUnreachable, long, type ZkConn, type ZNode } from './conn';
 import { bySequence, formatOf, isKazooLease, isSelectorId, recipeNode, splitQueue, type ZkFormat } from './recipes';
 import { joinPath } from './source';
 
@@ -50,7 +50,10 @@ async function queueOf(conn: ZkConn, parent: string, names: string[]): Promise<C
 }
 
 async function childrenOrEmpty(conn: ZkConn, path: string): Promise<string[]> {
-  return conn.children(path).catch(() => []);
+  return conn.children(path).catch((err: unknown) => {
+    if (isUnreachable(err)) throw err;
+    return [];
+  });
 }
 
 /** Curator InterProcessSemaphoreV2: holders are the leases whose session does not own the `locks/` head. */

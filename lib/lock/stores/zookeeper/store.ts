@@ -7,7 +7,7 @@ import { assertVersion, notALockView, recordedRelease, type LockStore, type Lock
 import type { ChangeFeed, ChangeFeedHandlers, ReleaseRequest, StorePage, StoreReleaseResult } from '../../store';
 import { readEvents, recordEvent } from './audit';
 import { ZooKeeperClaims } from './claim';
-import type { ZkConn } from './conn';
+import { isUnreachable, type ZkConn } from './conn';
 import { startZooKeeperFeed } from './feed';
 import { isContenderNode, lockOfNode, partView } from './parts';
 import { readLock, type ZkLock } from './read';
@@ -93,10 +93,12 @@ export class ZooKeeperLockStore implements LockStore {
 
   /** The lock at `name` as the recipe groups it, or null when nothing holds it. */
   private async readAt(name: string): Promise<{ lock: ZkLock | null; exists: boolean; size: number }> {
+    // a node that cannot be read is absent; a server that cannot be reached is an error, never a free lock
+    const orNull = (err: unknown) => (isUnreachable(err) ? Promise.reject(err) : null);
     const [names, self, sibling] = await Promise.all([
-      this.o.conn.children(name).catch(() => null),
-      this.o.conn.exists(name).catch(() => null),
-      this.o.conn.exists(`${name}-__lock__`).catch(() => null),
+      this.o.conn.children(name).catch(orNull),
+      this.o.conn.exists(name).catch(orNull),
+      this.o.conn.exists(`${name}-__lock__`).catch(orNull),
     ]);
     if (!names || !self) return { lock: null, exists: false, size: 0 };
     const lock = await readLock(this.o.conn, name, names, sibling !== null);

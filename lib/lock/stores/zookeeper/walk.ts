@@ -1,7 +1,7 @@
 // The listing's walk: breadth-first under the source path, one getChildren per znode, reading each lock it finds.
 // Recipe nodes, a semaphore's `leases`/`locks`, a kazoo semaphore's `<p>-__lock__` and Lockboard's own trail are
 // read as parts of their lock, never walked into. Bounded, so a huge tree cannot hold a listing forever.
-import { codeOf, ZK, type ZkConn } from './conn';
+import { codeOf, isUnreachable, ZK, type ZkConn } from './conn';
 import { layoutOf, readLock, type ZkLock } from './read';
 import { recipeNode } from './recipes';
 import { joinPath } from './source';
@@ -28,11 +28,12 @@ export async function walkLocks(conn: ZkConn, root: string): Promise<Walked> {
     const next: typeof level = [];
     visited += level.length;
     const listed = await Promise.all(
-      // a znode gone meanwhile, or one this identity may not read, is skipped; the source path itself must be readable
+      // a znode gone meanwhile, or one this identity may not read, is skipped; the source path itself must be readable,
+      // and a walk that lost its server fails (skipping every znode would list the source as empty)
       level.map(async (p) => ({
         ...p,
         names: await conn.children(p.path).catch((err: unknown) => {
-          if (p.path === root && codeOf(err) === ZK.NO_AUTH) throw err;
+          if (isUnreachable(err) || (p.path === root && codeOf(err) === ZK.NO_AUTH)) throw err;
           return null;
         }),
       })),
