@@ -23,11 +23,17 @@ export function needRecipes(): void {
 const started: ChildProcess[] = [];
 const mounts: string[] = [];
 
-/** A pid P such that neither P nor P+1 is a process here: a holder given P+1 elsewhere is never alive by luck. */
+/**
+ * A pid P such that neither P nor P+1 is a process here, and far ahead of the next pids this host hands out (tests
+ * running beside fork many): a holder given P+1 elsewhere is never alive here by luck.
+ */
 export function freePid(): number {
+  const max = Number(fs.readFileSync('/proc/sys/kernel/pid_max', 'utf8'));
+  const last = Number(fs.readFileSync('/proc/sys/kernel/ns_last_pid', 'utf8'));
   for (;;) {
-    const p = 3000 + Math.floor(Math.random() * 27000);
-    if (!fs.existsSync(`/proc/${p}`) && !fs.existsSync(`/proc/${p + 1}`)) return p;
+    const p = 300 + Math.floor(Math.random() * (max - 302));
+    const ahead = (p - last + max) % max; // how soon this host's allocator reaches p
+    if (ahead > 5000 && !fs.existsSync(`/proc/${p}`) && !fs.existsSync(`/proc/${p + 1}`)) return p;
   }
 }
 
