@@ -82,6 +82,27 @@ describe('force-release audit', () => {
     await lock.release();
   });
 
+  it('records force-release-failed with Cloud Storage’s error when the DELETE keeps failing, and throws it', async () => {
+    t = await startTestEmulator();
+    const lock = await acquireLock({ ...base(), name: 'locks/f', audit: false });
+    // every DELETE answered 503: the release's retries run out
+    t.emulator!.faults.set({ rules: [{ method: 'DELETE', errorRate: 1, errorStatus: 503 }] });
+    const err = await forceReleaseLock({
+      ...base(),
+      name: 'locks/f',
+      generation: lock.generation,
+      audit: { operator: 'ops@example.com', reason: 'runner died' },
+    }).catch((e: unknown) => e);
+    t.emulator!.faults.clear();
+    expect(err).toBeInstanceOf(Error);
+    const events = await eventsOf('locks/f');
+    expect(events.map((e) => e.event)).toEqual(['force-release-requested', 'force-release-failed']);
+    expect(events[1]).toMatchObject({ outcome: 'failed', generation: lock.generation, operator: 'ops@example.com' });
+    expect(events[1]!.error).toBe((err as Error).message.replace(/\s+/g, ' ').trim());
+    expect((await getLock({ ...base(), name: 'locks/f' }))?.generation).toBe(lock.generation); // nothing deleted
+    await lock.release();
+  });
+
   it('reports an unconfirmed release when the DELETE response is lost, and the holder’s release claims nothing', async () => {
     t = await startTestEmulator();
     const lock = await acquireLock({ ...base(), name: 'locks/c' });

@@ -3,7 +3,12 @@
 import { AuditWriteError } from '../errors';
 import type { LockView, StoreReleaseOutcome, StoreReleaseResult } from '../store';
 
-type Mutation = () => Promise<{ outcome: StoreReleaseOutcome; current: LockView | null }>;
+type Mutation = () => Promise<{
+  outcome: StoreReleaseOutcome;
+  current: LockView | null;
+  /** The outcome record's own fields over the attempt's (GCS: the holder now, an unconfirmed delete); undefined: left out. */
+  record?: Record<string, string | undefined>;
+}>;
 
 /**
  * A force-release in every store's trail: the attempt recorded first (nothing is mutated when it cannot be: an
@@ -28,13 +33,13 @@ export async function recordedRelease(
   } catch (err) {
     throw new AuditWriteError(o.lock, o.trail, err, o.words);
   }
-  const { outcome, current } = await mutateOrRecordFailure(o, mutate);
+  const { outcome, current, record } = await mutateOrRecordFailure(o, mutate);
   let auditError: string | undefined;
   const done = await o
     .record({
       event: outcome === 'released' ? 'force-released' : 'force-release-refused',
       lock: o.lock,
-      ...o.fields,
+      ...defined({ ...o.fields, ...record }),
       outcome,
     })
     .catch((err: unknown) => {
@@ -49,6 +54,9 @@ export async function recordedRelease(
     ...(auditError ? { auditError } : {}),
   };
 }
+
+const defined = (fields: Record<string, string | undefined>): Record<string, string> =>
+  Object.fromEntries(Object.entries(fields).filter((e): e is [string, string] => e[1] !== undefined));
 
 /** The longest error kept in a `force-release-failed` record. */
 const ERROR_CHARS = 1000;

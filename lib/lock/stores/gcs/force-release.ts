@@ -1,11 +1,12 @@
 // forceReleaseLock: re-reads the object, refuses anything that is not a recognised lock, records the attempt in the
 // audit trail (refusing when it cannot: nothing unaudited is deleted), then deletes exactly the generation (and
-// metageneration) the operator saw. It can never delete a successor's lock (another generation) nor a data object.
+// metageneration) the operator saw, and records the outcome (a failure too), through recordedRelease as every store. It can never delete a successor's lock (another generation) nor a data object.
 // certmagic locks have their temporary hold cleared first, by a PATCH with the same conditions.
 import type { Storage } from '@google-cloud/storage';
 import { AuditWriter } from './audit';
 import { Backoff, sleep } from '../../holding/backoff';
-import { AuditWriteError, LockOptionsError } from '../../errors';
+import { recordedRelease } from '../../audit/recorded-release';
+import { LockOptionsError } from '../../errors';
 import { BucketObjects, isTransient, statusOf } from './client';
 import { inspectLock } from '../../objects/inspect';
 import { bodyFor } from './list';
@@ -53,59 +54,59 @@ export async function forceReleaseLock(options: ForceReleaseOptions): Promise<Fo
     }
   }
   const objects = new BucketObjects(storage, bucket);
-  const audit = options.audit || undefined;
-  const prefix = audit?.prefix ?? DEFAULT_AUDIT_PREFIX;
-  const writer = audit ? new AuditWriter(objects, prefix) : undefined;
-  const who = audit && { operator: audit.operator, reason: audit.reason };
-  const trail: NonNullable<ForceReleaseResult['audit']> = {};
-
-  const result = await releaseSeen(objects, name, generation, metageneration, async (current) => {
-    if (!writer) return;
-    try {
-      trail.attempt = await writer.recordNow({
-        event: 'force-release-requested',
-        lock: name,
-        identity: current.identity,
-        generation,
-        ...who,
-      });
-    } catch (err) {
-      throw new AuditWriteError(name, `gs://${bucket}/${prefix}`, err);
-    }
-  });
-  if (writer) {
-    try {
-      trail.outcome = await writer.recordNow({
-        event: result.outcome === 'released' ? 'force-released' : 'force-release-refused',
-        lock: name,
-        identity: result.current?.identity,
-        generation,
-        outcome: result.outcome,
-        ...who,
-        ...(result.confirmed === false ? { delete_confirmed: 'false' as const } : {}),
-      });
-    } catch (err) {
-      // The attempt is on record; the outcome is in the response (and the lock's state) even if this write failed
-      trail.outcomeError = (err as Error).message;
-    }
-  }
-  return writer ? { ...result, audit: trail } : result;
-}
-
-/** Re-read, judge, then (after `beforeWrite`, which may refuse by throwing) the conditional writes. */
-async function releaseSeen(
-  objects: BucketObjects,
-  name: string,
-  generation: string,
-  metageneration: string | undefined,
-  beforeWrite: (current: LockInfo) => Promise<void>,
-): Promise<ForceReleaseResult> {
   const current = await readCurrent(objects, name);
   if (!current) return { outcome: 'gone' };
   if (!current.releasable) return { outcome: 'not-a-lock', current };
   const judged = compare(current, generation, metageneration);
   if (judged) return judged;
-  await beforeWrite(current);
+  const write = () => writeSeen(objects, name, current, generation, metageneration);
+  return options.audit ? audited(objects, current, options, options.audit, write) : write();
+}
+
+/**
+ * The writes through the path every store's release takes (recordedRelease): the attempt recorded first (refused with
+ * AuditWriteError when it cannot be: nothing is deleted), the outcome after, a failure too (`force-release-failed`).
+ */
+async function audited(
+  objects: BucketObjects,
+  current: LockInfo,
+  o: ForceReleaseOptions,
+  audit: { prefix?: string; operator: string; reason: string },
+  write: () => Promise<ForceReleaseResult>,
+): Promise<ForceReleaseResult> {
+  const prefix = audit.prefix ?? DEFAULT_AUDIT_PREFIX;
+  const writer = new AuditWriter(objects, prefix);
+  const seen = { identity: current.identity, generation: o.generation, operator: audit.operator, reason: audit.reason };
+  let result: ForceReleaseResult = { outcome: 'gone' };
+  const done = await recordedRelease(
+    {
+      lock: o.name,
+      trail: `gs://${o.bucket}/${prefix}`,
+      fields: Object.fromEntries(Object.entries(seen).filter((e): e is [string, string] => e[1] !== undefined)),
+      record: (f) => writer.recordNow(f as never),
+    },
+    async () => {
+      result = await write();
+      // the outcome names the holder now (none once released), and a delete whose response was lost
+      const record = {
+        identity: result.current?.identity,
+        ...(result.confirmed === false ? { delete_confirmed: 'false' } : {}),
+      };
+      return { outcome: result.outcome, current: null, record };
+    },
+  );
+  const trail = { attempt: done.recorded?.attempt, outcome: done.recorded?.outcome, outcomeError: done.auditError };
+  return { ...result, audit: Object.fromEntries(Object.entries(trail).filter(([, v]) => v !== undefined)) };
+}
+
+/** The conditional writes on the generation seen (a certmagic hold cleared first, under the same conditions). */
+async function writeSeen(
+  objects: BucketObjects,
+  name: string,
+  current: LockInfo,
+  generation: string,
+  metageneration: string | undefined,
+): Promise<ForceReleaseResult> {
   let pinned = metageneration ?? current.metageneration;
   if (current.releaseRule === 'clear-hold-then-delete' && current.temporaryHold) {
     const cleared = await retrying(objects, name, generation, false, () =>
