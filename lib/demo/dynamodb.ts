@@ -1,9 +1,17 @@
 // The demo's DynamoDB: dynalite (npm, in this process) with Terraform's lock table holding the lock of a crashed
 // apply and its state digest (not a lock), a lock-client table with a lease that heartbeats, one whose holder died
 // and a FailClosed lock that never expires, and Lockboard's own DynamoDB locks taken by contenders.
-import { DynamoDBClient, PutItemCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import {
+  DeleteTableCommand,
+  DynamoDBClient,
+  ListTablesCommand,
+  PutItemCommand,
+  type AttributeValue,
+} from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
 import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createTable, withDynamoLock } from '../lock/stores/dynamodb';
 import { background } from './background';
@@ -19,11 +27,14 @@ export interface DemoDynamo {
 }
 
 const S = (s: string) => ({ S: s });
+const AUDIT_TABLE = 'lockboard-audit';
 
 type Put = (table: string, item: Record<string, AttributeValue>) => Promise<unknown>;
 
-async function startDynalite(port: number) {
-  const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+/** dynalite, its tables kept in `dir` where given (the audit table outlives a restart), else in memory. */
+async function startDynalite(port: number, dir: string | undefined) {
+  if (dir) mkdirSync(dir, { recursive: true });
+  const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0, ...(dir ? { path: dir } : {}) });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', resolve);
@@ -89,18 +100,26 @@ function holders(client: DynamoDBClient, put: Put, stop: Stopper): Promise<void>
   return [heartbeat, ...contenders];
 }
 
-export async function startDemoDynamo(port: number, stop: Stopper): Promise<DemoDynamo> {
-  const { server, endpoint } = await startDynalite(port);
+/** The last run's lock tables dropped (their locks start afresh); Lockboard's audit table is kept. */
+async function dropLockTables(client: DynamoDBClient): Promise<void> {
+  const { TableNames = [] } = await client.send(new ListTablesCommand({}));
+  for (const TableName of TableNames.filter((t) => t !== AUDIT_TABLE))
+    await client.send(new DeleteTableCommand({ TableName }));
+}
+
+export async function startDemoDynamo(port: number, stop: Stopper, dataDir?: string): Promise<DemoDynamo> {
+  const { server, endpoint } = await startDynalite(port, dataDir && join(dataDir, 'dynamodb'));
   const client = new DynamoDBClient({
     region: 'us-east-1',
     endpoint,
     credentials: { accessKeyId: 'demo', secretAccessKey: 'demo' },
   });
   const put: Put = (TableName, Item) => client.send(new PutItemCommand({ TableName, Item }));
+  await dropLockTables(client);
   await createTable(client, 'tf-locks', 'LockID');
   await createTable(client, 'app-locks', 'key');
   await createTable(client, 'jobs', 'key');
-  await createTable(client, 'lockboard-audit', 'lock', 'id');
+  await createTable(client, AUDIT_TABLE, 'lock', 'id');
   await seedTerraform(put);
   await seedLockClient(put);
   const loops = holders(client, put, stop);

@@ -52,8 +52,10 @@ async function staleGitLock(dir: string): Promise<void> {
 
 export async function startDemoFiles(dataDir: string, stop: Stopper): Promise<DemoFiles> {
   const dir = path.join(dataDir, 'lock-files');
-  fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
+  // the last run's lock files go; its audit trail (.lockboard, the source's default ?audit=) stays, as other trails do
+  for (const entry of fs.readdirSync(dir))
+    if (entry !== '.lockboard') fs.rmSync(path.join(dir, entry), { recursive: true, force: true });
   const children: ChildProcess[] = [];
   const python = fs.existsSync('/usr/bin/python3');
   const live = python

@@ -1,9 +1,11 @@
-// The demo's Redis, when Debian's redis-server is installed: a server of its own (no persistence) filled with locks
+// The demo's Redis, when Debian's redis-server is installed: a server of its own (its trail kept) filled with locks
 // of several formats (a SETNX lock whose holder crashed, python-redis-lock, Redisson, sidekiq-unique-jobs, Laravel),
 // Lockboard Redis locks held by simulated holders (contenders, and one that crashes and expires), and cache keys and
 // a counter beside them that are not locks. Keyspace notifications are on, so the console's Redis view is pushed.
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { createClient } from 'redis';
 import { acquireRedisLock, withRedisLock } from '../lock/stores/redis';
 import { background } from './background';
@@ -22,12 +24,18 @@ export interface DemoRedis {
 const newClient = (url: string) => createClient({ url });
 type RedisClient = ReturnType<typeof newClient>;
 
-/** redis-server on loopback, keyspace notifications on (the classes the Redis feed needs): changes are pushed. */
-function spawnRedis(port: number): ChildProcess {
+/**
+ * redis-server on loopback, keyspace notifications on (the classes the Redis feed needs): changes are pushed. Its
+ * data is kept in the demo's data directory (append-only file), so the audit trail outlives a restart as the other
+ * stores' trails do; the seed clears every other key.
+ */
+function spawnRedis(port: number, dir: string | undefined): ChildProcess {
+  if (dir) mkdirSync(dir, { recursive: true });
+  const kept = dir ? ['--dir', dir, '--appendonly', 'yes'] : ['--appendonly', 'no'];
   return spawnGroup(
     'redis-server',
     [
-      ...['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      ...['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...kept],
       ...['--notify-keyspace-events', 'Kg$hx'],
     ],
     { stdio: 'ignore' },
@@ -48,10 +56,18 @@ async function connect(url: string, port: number, stop: Stopper): Promise<RedisC
   }
 }
 
+/** Every key of the last run but Lockboard's (its audit stream and claims): locks start afresh, the trail is kept. */
+async function clearAllButTrail(client: RedisClient): Promise<void> {
+  const keys: string[] = [];
+  for await (const batch of client.scanIterator({ COUNT: 1000 })) keys.push(...[batch].flat());
+  const gone = keys.filter((k) => !k.startsWith('lockboard:'));
+  for (let i = 0; i < gone.length; i += 500) await client.sendCommand(['DEL', ...gone.slice(i, i + 500)]);
+}
+
 /** Locks of other libraries, written as each writes them, and keys that are not locks. */
 async function seed(client: RedisClient): Promise<void> {
   const cmd = (...args: string[]) => client.sendCommand(args);
-  await cmd('FLUSHDB');
+  await clearAllButTrail(client);
   await cmd('SET', 'lock.nightly-export', String(Date.now() / 1000 - 600)); // SETNX holder crashed 10 min ago
   await cmd('SET', 'lock:billing-sync', randomBytes(18).toString('base64'), 'EX', '300'); // python-redis-lock
   await cmd('HINCRBY', 'orders-reconcile', `${randomUUID()}:42`, '1'); // Redisson
@@ -90,15 +106,15 @@ function holders(client: RedisClient, stop: Stopper): Promise<void>[] {
   return loops;
 }
 
-/** Starts redis-server on `port`, or returns null (and says how to install it) when it is not installed. */
-export async function startDemoRedis(port: number, stop: Stopper): Promise<DemoRedis | null> {
+/** Starts redis-server on `port` (its data kept under `dataDir` where given), or returns null (and says how to install it) when it is not installed. */
+export async function startDemoRedis(port: number, stop: Stopper, dataDir?: string): Promise<DemoRedis | null> {
   if (spawnSync('redis-server', ['--version']).status !== 0) {
     console.log(
       'Redis locks: redis-server is not installed, so the demo shows none (apt-get install -y redis-server).',
     );
     return null;
   }
-  const server = spawnRedis(port);
+  const server = spawnRedis(port, dataDir && join(dataDir, 'redis'));
   const url = `redis://127.0.0.1:${port}/0`;
   const client = await connect(url, port, stop).catch((err: unknown) => {
     signalGroup(server, 'SIGKILL');

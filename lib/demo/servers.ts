@@ -51,12 +51,14 @@ async function stopServers(stop: Stopper, started: Record<string, Started | null
 
 export async function startDemoServers(dataDir: string, ports: DemoPorts) {
   const stop = new Stopper();
-  const redis = await optional('Redis locks', 'redis-port', () => startDemoRedis(ports.redisPort, stop));
+  const redis = await optional('Redis locks', 'redis-port', () => startDemoRedis(ports.redisPort, stop, dataDir));
   const postgres = await optional('PostgreSQL locks', 'pg-port', () => startDemoPostgres(dataDir, ports.pgPort, stop));
   const mysql = await optional('MySQL/MariaDB locks', 'mysql-port', () =>
     startDemoMysql(dataDir, ports.mysqlPort, stop),
   );
-  const dynamo = await optional('DynamoDB locks', 'dynamodb-port', () => startDemoDynamo(ports.dynamoPort, stop));
+  const dynamo = await optional('DynamoDB locks', 'dynamodb-port', () =>
+    startDemoDynamo(ports.dynamoPort, stop, dataDir),
+  );
   const files = await optional('lock files', null, () => startDemoFiles(dataDir, stop));
   const kube = await optional('Kubernetes Leases', 'kube-port', () => startDemoKube(dataDir, ports.kubePort, stop));
   const zk = await optional('ZooKeeper locks', 'zookeeper-port', () => startDemoZooKeeper(ports.zkPort, stop));
