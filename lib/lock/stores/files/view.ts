@@ -28,7 +28,8 @@ export function releaseNoteOf(r: Reading): string {
   if (r.status === 'free') return 'Removes the leftover file; nothing holds this lock.';
   if (r.status === 'unknown')
     return `Removes the file if it is unchanged. ${r.why} Make sure its holder has stopped first.`;
-  return 'Removes the file if it is still exactly the one you saw; no process holds it.';
+  if (r.basis === 'absence') return 'Removes the file if it is still exactly the one you saw; no process holds it.';
+  return `Removes the file if it is still exactly the one you saw. ${r.why} That is its tool’s rule, not proof: make sure its holder has stopped first.`;
 }
 
 export function filesView(

@@ -11,7 +11,8 @@ const LIVE_ADVICE =
 const FILES_WORDS: HealthWords = {
   meaning: {
     healthy: 'Held: a live process holds the file, or its tool’s own rule (a pid, a time) says it is still held.',
-    expired: 'Stale: no process holds it and its tool’s own rule says it was abandoned.',
+    expired:
+      'Stale: no process holds it (looked for everywhere it could run), or its tool’s own rule (a TTL, a heartbeat) says it was abandoned; the verdict says which.',
     unknown:
       'Liveness cannot be judged from this host (the note says why). The file stays until its tool or an operator removes it.',
     free: 'A leftover file: nothing holds this lock.',
@@ -22,7 +23,8 @@ const FILES_WORDS: HealthWords = {
   },
   advice: {
     healthy: LIVE_ADVICE,
-    expired: 'Yes: no process holds it.',
+    expired:
+      'Yes when its holder is judged gone: no process holds it. Stale by its tool’s rule only (verdict unknown): make sure its holder has stopped first.',
     'long-held': LIVE_ADVICE,
     unknown: 'Its liveness cannot be judged from here: make sure its holder has stopped first.',
     free: 'Nothing holds it: removing the leftover file is harmless.',
@@ -43,7 +45,7 @@ function terms(ttl: boolean): StoreTerms {
     versionName: 'device, inode, birth and modification times, size and content hash',
     since: 'Created',
     expiredMeans:
-      'stale: no process holds it; removing it is safe (some tools, like git, never take a stale lock over themselves)',
+      'stale: no process holds it, or its tool’s rule says it was abandoned (the verdict says which; only the first makes removing it safe). Some tools, like git, never take a stale lock over themselves',
     updated: 'Last modified',
     ...(ttl ? { ttl: 'Stale after' } : {}),
     liveness:
