@@ -1,6 +1,8 @@
 // Locks in Azure Blob Storage (stores.md): one List Blobs with metadata per 5 000 blobs (lease state, duration and
 // lock info of each, no body, never a request per blob), each lock judged on Azure's clock, every force-release the
 // one conditional mutation of its kind (release.ts), recorded in the container's trail before and after.
+import type { ClaimLeasing } from '../../claim-lease';
+import { AzureClaims } from './claim';
 import type { AuditRecord } from '../../audit/record';
 import { notALockView } from '../../not-a-lock';
 import { refuseAbsentPathName } from '../../objects/object-name';
@@ -168,8 +170,9 @@ export class AzureLockStore implements LockStore {
     return this.trail.record(fields);
   }
 
-  /** A create-only marker beside the trail (a blob put with If-None-Match: *): true for the one that created it. */
-  async claim(key: string): Promise<boolean> {
+  /** A create-only marker beside the trail (a blob put with If-None-Match: *), or its lease (claim.ts): see LockStore. */
+  async claim(key: string, lease?: ClaimLeasing): Promise<boolean> {
+    if (lease) return lease(new AzureClaims(this.o.blobs, this.auditPrefix));
     try {
       await this.o.blobs.upload(`${this.auditPrefix}claims/${key}.json`, '{}', { ifNoneMatch: '*' });
       return true;

@@ -5,6 +5,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { AuditRecord } from '../../audit/record';
 import { assertVersion, notALockView, recordedRelease, type LockStore, type LockView } from '../../store';
 import type { ReleaseRequest, StorePage, StoreReleaseResult } from '../../store';
+import type { ClaimLeasing } from '../../claim-lease';
 import { DynamoClaims } from './claim';
 import { DynamoAuditTrail } from './audit';
 import { DEFAULT_AUDIT_TABLE } from './source';
@@ -122,8 +123,9 @@ export class DynamoLockStore implements LockStore {
     return this.trail.read(from, to, lock);
   }
 
-  /** A create-only marker in the audit table: true for the one that created it. */
-  claim(key: string): Promise<boolean> {
+  /** A create-only marker in the audit table, or its lease (claim.ts): see LockStore. */
+  claim(key: string, lease?: ClaimLeasing): Promise<boolean> {
+    if (lease) return lease(this.claims);
     return this.claims.claim(key);
   }
 

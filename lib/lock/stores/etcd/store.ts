@@ -7,6 +7,7 @@ import { assertVersion, notALockView, recordedRelease, type LockStore, type Lock
 import type { ChangeFeed, ChangeFeedHandlers, ReleaseRequest, StorePage, StoreReleaseResult } from '../../store';
 import { AUDIT_PREFIX, readEtcdEvents, recordEtcdEvent } from './audit';
 import type { Etcd3Client } from './client';
+import type { ClaimLeasing } from '../../claim-lease';
 import { EtcdClaims } from './claim';
 import { readKeysOnly, readOneBounded, withBoundedValues } from './bounded-read';
 import { startEtcdFeed } from './feed';
@@ -58,8 +59,9 @@ export class EtcdLockStore implements LockStore {
     this.claims = new EtcdClaims(o.client);
   }
 
-  /** A create-only key beside the trail, on a lease of two days (claim.ts): true for the one that created it. */
-  claim(key: string): Promise<boolean> {
+  /** A create-only key beside the trail, on a lease of two days, or its lease (claim.ts): see LockStore. */
+  claim(key: string, lease?: ClaimLeasing): Promise<boolean> {
+    if (lease) return lease(this.claims);
     return this.claims.claim(key);
   }
 

@@ -7,7 +7,8 @@ import { assertVersion, notALockView, recordedRelease, type LockStore, type Lock
 import type { ChangeFeed, ChangeFeedHandlers, InspectOptions, ReleaseRequest } from '../../store';
 import type { StorePage, StoreReleaseResult } from '../../store';
 import { readEvents, recordEvent } from './audit';
-import { claimInKubernetes } from './claim';
+import type { ClaimLeasing } from '../../claim-lease';
+import { claimInKubernetes, KubernetesClaims } from './claim';
 import { startLeaseFeed } from './feed';
 import { notALock, readLease } from './formats';
 import type { Lease, LeaseApi } from './lease';
@@ -158,8 +159,9 @@ export class KubeLockStore implements LockStore {
     return readEvents(this.o.api, this.auditNs, from, to, lock);
   }
 
-  /** A create-only Lease beside the trail, in its namespace (claim.ts): true for the one that created it. */
-  claim(key: string): Promise<boolean> {
+  /** A create-only Lease beside the trail, in its namespace, or its lease (claim.ts): see LockStore. */
+  claim(key: string, lease?: ClaimLeasing): Promise<boolean> {
+    if (lease) return lease(new KubernetesClaims(this.o.api, this.auditNs));
     return claimInKubernetes(this.o.api, this.auditNs, key);
   }
 

@@ -7,6 +7,7 @@ import { assertVersion, notALockView, recordedRelease, type LockStore, type Lock
 import type { ReleaseRequest, StorePage, StoreReleaseResult } from '../../store';
 import { decodePosition, encodePosition, type TablePosition } from '../postgres/table-pages';
 import { MysqlAuditTrail } from './audit';
+import type { ClaimLeasing } from '../../claim-lease';
 import { MysqlClaims } from './claim';
 import type { Db } from './client';
 import { readNamedLocks, type NamedReading } from './named-locks';
@@ -188,8 +189,9 @@ export class MysqlLockStore implements LockStore {
     return this.trail.read(from, to, lock);
   }
 
-  /** A create-only row of lockboard_claims beside the trail (claim.ts): true for the one that inserted it. */
-  claim(key: string): Promise<boolean> {
+  /** A create-only row of lockboard_claims beside the trail, or its lease (claim.ts): see LockStore. */
+  claim(key: string, lease?: ClaimLeasing): Promise<boolean> {
+    if (lease) return lease(this.claims);
     return this.claims.claim(key);
   }
 }
