@@ -141,22 +141,18 @@ export class ZkConn extends EventEmitter {
   }
 
   /**
-   * A request unanswered after `readTimeoutMs` fails if the server has been silent since it went (the connection is
-   * dropped too: the library fails its other pending requests) or a reply could not be parsed since (it may have been
-   * this request's, which the library has lost); a server still sending is given another period.
+   * A request unanswered after `readTimeoutMs` fails, whatever became of it (the library loses the request whose reply
+   * had an unexpected xid); if the server has been silent since it went, the connection is dropped too, as the Java
+   * client does: the library fails its other pending requests and reconnects.
    */
   private deadline(reject: (err: Error) => void): () => void {
     const { guard } = this.opened;
     const ms = this.o.readTimeoutMs ?? Math.min(10_000, (this.sessionTimeoutMs * 2) / 3);
     const sentAt = performance.now();
-    let timer: NodeJS.Timeout;
-    const check = () => {
-      const silent = guard.lastDataAt < sentAt;
-      if (!silent && guard.lastFaultAt < sentAt) return void (timer = setTimeout(check, ms).unref());
-      if (silent) guard.drop();
+    const timer = setTimeout(() => {
+      if (guard.lastDataAt < sentAt) guard.drop();
       reject(notConnected(this.source.display, `no answer within ${ms / 1000} s`, 'ETIMEDOUT'));
-    };
-    timer = setTimeout(check, ms).unref();
+    }, ms).unref();
     return () => clearTimeout(timer);
   }
 

@@ -26,9 +26,8 @@ interface Manager {
 }
 
 export interface Guard {
-  /** When the server's bytes last arrived, and when a reply last could not be parsed (performance.now()). */
+  /** When the server's bytes last arrived (performance.now()). */
   readonly lastDataAt: number;
-  readonly lastFaultAt: number;
   /** Whether the client has a session it can send on. */
   connected(): boolean;
   /** Ends the connection now (pending requests fail with CONNECTION_LOSS); the client reconnects. */
@@ -41,10 +40,8 @@ export interface Guard {
 export function guardClient(client: Client, onFault: (err: Error) => void): Guard {
   const cm = (client as unknown as { connectionManager?: Manager }).connectionManager;
   let lastDataAt = performance.now();
-  let lastFaultAt = -Infinity;
   let abandoned = false;
-  if (!cm)
-    return { lastDataAt, lastFaultAt, connected: () => true, drop: () => undefined, abandon: () => client.close() };
+  if (!cm) return { lastDataAt, connected: () => true, drop: () => undefined, abandon: () => client.close() };
   const { onSocketData, onSocketClosed, onSocketConnected } = cm;
   cm.onSocketData = (buffer) => {
     lastDataAt = performance.now();
@@ -52,7 +49,6 @@ export function guardClient(client: Client, onFault: (err: Error) => void): Guar
     try {
       onSocketData.call(cm, buffer);
     } catch (err) {
-      lastFaultAt = performance.now();
       cm.pendingBuffer = null;
       cm.socket?.destroy();
       onFault(err instanceof Error ? err : new Error(String(err)));
@@ -67,9 +63,6 @@ export function guardClient(client: Client, onFault: (err: Error) => void): Guar
   return {
     get lastDataAt() {
       return lastDataAt;
-    },
-    get lastFaultAt() {
-      return lastFaultAt;
     },
     connected: () => cm.state === CONNECTED || cm.state === CONNECTED_READ_ONLY,
     drop: () => cm.socket?.destroy(),
