@@ -46,12 +46,30 @@ describe('PostgreSQL sources in the console', () => {
       ['postgres', bucket, 'public.lockboard_locks/billing'],
     ]);
     const row = locks.find((l) => l.name === 'public.lockboard_locks/billing')!;
+    // a version of another fencing token (the row's fields as read: name, token)
+    const [name, token] = JSON.parse(row.version) as [string, string];
     const stale = await call(routes.release.POST, '/api/locks/release', {
+      as: OPERATOR,
+      method: 'POST',
+      body: {
+        name: row.name,
+        bucket,
+        version: JSON.stringify([name, `${token}0`]),
+        acknowledgeAlive: true,
+        reason: 'x',
+      },
+    });
+    expect(stale.status).toBe(409);
+    // a version of no row's shape is the caller's mistake, said with what one looks like: nothing is attempted
+    const malformed = await call(routes.release.POST, '/api/locks/release', {
       as: OPERATOR,
       method: 'POST',
       body: { name: row.name, bucket, version: `${row.version}0`, acknowledgeAlive: true, reason: 'x' },
     });
-    expect(stale.status).toBe(409);
+    expect(malformed.status).toBe(400);
+    expect((malformed.json.error as { message: string }).message).toMatch(
+      /is not a version of .*: a PostgreSQL version is/,
+    );
     const done = await call(routes.release.POST, '/api/locks/release', {
       as: OPERATOR,
       method: 'POST',
