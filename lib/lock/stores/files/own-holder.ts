@@ -62,7 +62,7 @@ export function ownHolder(
   if (blind) return { gone: false, checked: false, why: `${blind}; its TTL decides` };
   const p = processInfo(g.pid, memo);
   const gone = (why: string) => ({ gone: true, checked: true, why: `its holder pid ${g.pid} ${why}` });
-  if (p.state === 'gone') return gone('on this host has exited');
+  if (p.state === 'gone') return gone('has exited (in this reader’s host, pid namespace and boot)');
   if (p.state === 'zombie') return gone('has exited (a zombie not yet reaped)');
   if (p.state === 'alive' && p.startTicks !== undefined && String(p.startTicks) !== g.pidStart)
     return gone(`has exited: that pid is now another process (${p.comm ?? '?'}), started at another time`);
