@@ -19,11 +19,11 @@ export class TransitionHeap<T = { name: string }> {
    * Keeps only the entries `keep` accepts (a row replaced since its entry was pushed is dead weight: a lock whose TTL
    * is extended every few seconds would otherwise leave one entry per extension until its old time passed).
    */
-  retain(keep: (row: T) => boolean): void {
+  retain(keep: (row: T, at: number) => boolean): void {
     const [ats, rows] = [this.ats, this.rows];
     this.ats = [];
     this.rows = [];
-    for (let i = 0; i < rows.length; i++) if (keep(rows[i]!)) this.push(ats[i]!, rows[i]!);
+    for (let i = 0; i < rows.length; i++) if (keep(rows[i]!, ats[i]!)) this.push(ats[i]!, rows[i]!);
   }
 
   private up(from: number, at: number, row: T): void {

@@ -9,6 +9,7 @@ import type { LockView } from '../store';
 import { TransitionHeap } from './heap';
 import { zeroVerdicts } from '../verdict/verdict';
 import { compact, healthAt, nextTransition, num, Row } from './row';
+import { internVerdict, type IndexVerdict } from './verdict-intern';
 
 export { Row } from './row';
 export type { IndexRow } from './row';
@@ -22,7 +23,7 @@ export interface RowChange {
   after?: Row;
 }
 
-/** A sentence with its figures masked: an age or a countdown ("wrote it 3 s ago") moves on every read. */
+/** A sentence with its figures masked: an age or a countdown ("wrote it 3 s ago") written as a number moves on every read. */
 const shapeOf = (sentence: string | undefined) => sentence?.replace(/\d+/g, '#');
 
 /**
@@ -31,8 +32,8 @@ const shapeOf = (sentence: string | undefined) => sentence?.replace(/\d+/g, '#')
  */
 export function rowChanged(a: Row, b: Row): boolean {
   if (a.version !== b.version || a.health !== b.health || a.pending !== b.pending) return true;
-  if (a.verdict?.verdict !== b.verdict?.verdict) return true;
-  if (a.verdict !== b.verdict && shapeOf(a.verdict?.sentence) !== shapeOf(b.verdict?.sentence)) return true;
+  if (a.judged?.verdict !== b.judged?.verdict) return true;
+  if (a.judged !== b.judged && shapeOf(a.judged?.sentence) !== shapeOf(b.judged?.sentence)) return true;
   // a waiter joining or leaving the queue behind an unchanged holder
   if ((a.waiters?.length ?? 0) !== (b.waiters?.length ?? 0)) return true;
   if (Number.isNaN(a.expires) !== Number.isNaN(b.expires)) return true;
@@ -47,10 +48,13 @@ const probe: { -readonly [K in keyof Parameters<typeof healthAt>[0]]: Parameters
   updated: Number.NaN,
 };
 
-/** `rowChanged` of `row` and the row `v` would make, without making it: most locks of a pass are as they were. */
-function unchanged(row: Row, v: LockView, now: number): boolean {
+/**
+ * `rowChanged` of `row` and the row `v` would make, without making it: most locks of a pass are as they were. The
+ * same words (figures that are marks aside, verdict/figures.ts) are unchanged: the row takes the new read's copy.
+ */
+function unchanged(row: Row, v: LockView, judged: IndexVerdict | undefined, now: number): boolean {
   if (row.version !== v.version || row.pending !== (v.pending === true)) return false;
-  if (row.verdict?.verdict !== v.verdict || row.verdict?.sentence !== v.sentence) return false;
+  if (row.judged?.verdict !== judged?.verdict || row.judged?.sentence !== judged?.sentence) return false;
   if ((row.waiters?.length ?? 0) !== (v.waiters?.length ?? 0)) return false;
   const expires = num(v.expiresAt);
   if (Number.isNaN(row.expires) !== Number.isNaN(expires) || Math.abs(row.expires - expires) > 1_000) return false;
@@ -62,6 +66,13 @@ function unchanged(row: Row, v: LockView, now: number): boolean {
   return healthAt(probe, now) === row.health;
 }
 
+/**
+ * The expiry a row keeps: a TTL read wobbles by the time between the clock's read and the TTL's, so within a second
+ * of the last it stays as it was (no change to show, no new transition to schedule).
+ */
+const steady = (before: Row | undefined, expires: number) =>
+  before && Math.abs(before.expires - expires) <= 1_000 ? before.expires : expires;
+
 export class LockIndex {
   readonly rows = new Map<string, Row>();
   readonly counts = zeroCounts();
@@ -69,7 +80,11 @@ export class LockIndex {
   readonly verdicts = zeroVerdicts();
   /** Rows listed before their body was read (metadata first): filters on owner see them once read. */
   pending = 0;
-  private readonly heap = new TransitionHeap<Row>();
+  /**
+   * Each row's next transition, by name: an entry outlives the row it was pushed for (a row replaced keeps its entry
+   * when its time is the same), and never keeps a replaced row alive.
+   */
+  private readonly heap = new TransitionHeap<string>();
   /** The listing pass under way: a row not stamped by a whole pass is gone. */
   private pass = 0;
   /** Names by pair key (one lock kept in two stores): few rows have one, so the map stays small. */
@@ -92,18 +107,21 @@ export class LockIndex {
   /** Sets `view` (health judged at `now`, the store's clock); the change, or undefined when nothing shown moved. */
   upsert(view: LockView, now: number): RowChange | undefined {
     const seen = this.rows.get(view.name);
-    if (seen && unchanged(seen, view, now)) {
+    const judged = internVerdict(view, now);
+    if (seen && unchanged(seen, view, judged, now)) {
       seen.pass = this.pass;
+      seen.judged = judged; // the same kind and words: its evidence and figures as this pass read them
       return undefined;
     }
-    let row = compact(view);
-    const judged = healthAt(row, now);
-    if (judged !== row.health) row = row.withHealth(judged);
+    let row = compact(view, judged, steady(seen, num(view.expiresAt)));
+    const health = healthAt(row, now);
+    if (health !== row.health) row = row.withHealth(health);
     row.pass = this.pass;
     const before = this.rows.get(row.name);
     const shown = !before || rowChanged(before, row);
-    if (before && !shown && before.verdict?.sentence === row.verdict?.sentence) {
+    if (before && !shown && before.judged?.sentence === row.judged?.sentence) {
       before.pass = this.pass;
+      before.judged = row.judged;
       return undefined;
     }
     // past here a row is replaced; when only its sentence's figures moved, reads see them but nothing is pushed
@@ -115,9 +133,9 @@ export class LockIndex {
       if (row.pairKey) this.pairs.set(row.pairKey, (this.pairs.get(row.pairKey) ?? new Set()).add(row.name));
     }
     const at = nextTransition(row, now);
-    if (at !== undefined) this.heap.push(at, row);
-    // entries of replaced rows: dropped once they outnumber the rows (amortised: at most one rebuild per n changes)
-    if (this.heap.size > 2 * this.rows.size + 1_024) this.heap.retain((r) => this.rows.get(r.name) === r);
+    if (at !== undefined && (!before || at !== nextTransition(before, now))) this.heap.push(at, row.name);
+    // entries no row is due at any more: dropped once they outnumber the rows (amortised: one rebuild per n changes)
+    if (this.heap.size > 2 * this.rows.size + 1_024) this.heap.retain((name, t) => this.dueAt(name, t));
     return shown ? { before, after: row } : undefined;
   }
 
@@ -156,8 +174,9 @@ export class LockIndex {
   /** Rows whose health moved with time by `now` (an expiry passed, a refresh overdue): moved, counted, returned. */
   sweep(now: number): RowChange[] {
     const moved: RowChange[] = [];
-    for (const row of this.heap.popDue(now)) {
-      if (this.rows.get(row.name) !== row) continue; // replaced or removed since: that row has its own entry
+    for (const name of this.heap.popDue(now)) {
+      const row = this.rows.get(name);
+      if (!row) continue; // removed since
       const health = healthAt(row, now);
       if (health === row.health) continue;
       const after = row.withHealth(health);
@@ -165,15 +184,21 @@ export class LockIndex {
       this.count(after, 1);
       this.rows.set(row.name, after);
       const at = nextTransition(after, now);
-      if (at !== undefined) this.heap.push(at, after);
+      if (at !== undefined) this.heap.push(at, name);
       moved.push({ before: row, after });
     }
     return moved;
   }
 
+  /** Whether the row named is still due to change at `at` (its expiry or its refresh's overdue time). */
+  private dueAt(name: string, at: number): boolean {
+    const r = this.rows.get(name);
+    return r !== undefined && (at === r.expires || at === r.updated + 1.5 * (r.refreshIntervalMs ?? Number.NaN));
+  }
+
   private count(row: Row, by: 1 | -1): void {
     this.counts[row.health] += by;
-    if (row.verdict) this.verdicts[row.verdict.verdict] += by;
+    if (row.judged) this.verdicts[row.judged.verdict] += by;
     if (row.pending) this.pending += by;
   }
 }

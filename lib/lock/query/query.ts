@@ -69,7 +69,7 @@ export function matcher(q: LockQuery): (r: Row) => boolean {
   const text = q.q?.trim().toLowerCase();
   return (r) =>
     (!q.health || r.health === q.health) &&
-    (!q.verdict || r.verdict?.verdict === q.verdict) &&
+    (!q.verdict || r.judged?.verdict === q.verdict) &&
     (!q.format || r.format === q.format) &&
     (!text || r.hay.includes(text));
 }
@@ -132,7 +132,7 @@ export function runQuery(sources: IndexedSource[], q: LockQuery): QueryResult {
         if (!within(row)) continue;
         total++;
         counts[row.health]++;
-        if (row.verdict) verdicts[row.verdict.verdict]++;
+        if (row.judged) verdicts[row.judged.verdict]++;
       }
       if (!match(row)) continue;
       matched++;

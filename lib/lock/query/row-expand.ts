@@ -12,6 +12,7 @@ const NO_METADATA: Record<string, string> = {};
 
 export function expand(r: Row): IndexRow {
   const s = r.shared;
+  const verdict = r.verdict;
   const row: IndexRow = {
     store: s.store,
     source: s.source,
@@ -49,9 +50,9 @@ export function expand(r: Row): IndexRow {
     temporaryHold: r.temporaryHold,
     pairKey: r.pairKey,
     waiters: r.waiters,
-    verdict: r.verdict?.verdict,
-    sentence: r.verdict?.sentence,
-    evidence: r.verdict?.evidence,
+    verdict: verdict?.verdict,
+    sentence: verdict?.sentence,
+    evidence: verdict?.evidence,
   };
   for (const [k, val] of Object.entries(optional)) if (val !== undefined) (row as Record<string, unknown>)[k] = val;
   return row;

@@ -5,8 +5,8 @@
 // less. Rebuilt into a LockView-shaped row (`expand`, row-expand.ts) only for the rows of a window.
 import type { LockView, LockWaiter } from '../store';
 import type { LockHealth } from '../types';
-import type { LockVerdict } from '../verdict/verdict';
-import { internVerdict } from './verdict-intern';
+import { internVerdict, type IndexVerdict } from './verdict-intern';
+import { RowVerdict } from './row-verdict';
 import { sharedOf, type Shared } from './shared';
 
 export { expand, type IndexRow } from './row-expand';
@@ -54,9 +54,17 @@ export class Row {
     /** name, owner, purpose and host, lower-cased, for the text filter. */
     readonly hay: string,
     readonly more: RowMore | undefined,
-    /** The holder's verdict (lib/lock/verdict), undefined for what is not judged (free locks, data). */
-    readonly verdict: LockVerdict | undefined,
+    /**
+     * The holder's verdict as the index keeps it (shared by locks judged alike, verdict-intern.ts), undefined for what
+     * is not judged (free locks, data). Replaced in place when a pass reads the same words again (lock-index.ts).
+     */
+    public judged: IndexVerdict | undefined,
   ) {}
+
+  /** The verdict with its words of the moment (rendered only when read: row-verdict.ts). */
+  get verdict(): RowVerdict | undefined {
+    return this.judged && new RowVerdict(this.judged, this.expires);
+  }
 
   get format(): LockView['format'] {
     return this.shared.format;
@@ -116,7 +124,7 @@ export class Row {
       this.flags,
       this.hay,
       this.more,
-      this.verdict,
+      this.judged,
     );
     r.pass = this.pass;
     return r;
@@ -147,7 +155,11 @@ function moreOf(v: LockView): RowMore | undefined {
   return more;
 }
 
-export function compact(v: LockView): Row {
+/**
+ * The index's row of `v`, its verdict as `judged` (the index's copy of `v`'s, read now unless given), and its expiry
+ * as `expires` (lock-index.ts keeps a row's expiry through a read's wobble).
+ */
+export function compact(v: LockView, judged = internVerdict(v, Date.now()), expires = num(v.expiresAt)): Row {
   const flags =
     (v.releasable ? RELEASABLE : 0) |
     (v.pending === true ? PENDING : 0) |
@@ -162,13 +174,13 @@ export function compact(v: LockView): Row {
     v.generation,
     num(v.createdAt),
     num(v.updatedAt),
-    num(v.expiresAt),
+    expires,
     v.heldMs,
     v.size,
     flags,
     hayOf(v),
     moreOf(v),
-    internVerdict(v),
+    judged,
   );
 }
 

@@ -2,8 +2,7 @@
 // and a sign maker stamped with the time of the read.
 import type { HolderSign } from './verdict';
 
-/** A duration in whole seconds, never negative: "12 s". */
-export const seconds = (ms: number): string => `${Math.max(0, Math.round(ms / 1000))} s`;
+export { seconds } from './figures';
 
 export type SignMaker = (
   points: HolderSign['points'],

@@ -2,6 +2,7 @@
 // lock's own bytes. Stores supply signs (what they read, and what it points to); this file alone turns them into one
 // verdict and one sentence, so the console, the API and the CLI judge every lock alike.
 import type { LockHealth } from '../types';
+import { hasFigures, markVerdict, renderVerdict } from './figures';
 
 /** Every verdict, most urgent first. */
 export const VERDICTS = ['gone', 'stalled', 'alive', 'unknown'] as const;
@@ -115,6 +116,7 @@ export function verdictOf(v: VerdictFields): LockVerdict | undefined {
 
 type Judgeable = VerdictFields & {
   health: LockHealth;
+  expiresAt?: string;
   format: string;
   signs?: HolderSign[];
   queuedFor?: string;
@@ -130,7 +132,11 @@ export function withVerdict<V extends Judgeable>(view: V): V {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
   const { signs, verdict, sentence, evidence, settleMs, ...rest } = view;
   if (!isJudged(view)) return rest as V;
-  const judged = judgeHolder(view);
+  const marked = judgeHolder(view);
+  // the words as read; the marked ones kept beside the view for the console's index (figures.ts)
+  const moving = hasFigures(marked.sentence) || marked.evidence.some((e) => hasFigures(e.fact));
+  const judged = moving ? renderVerdict(marked, view.expiresAt ? Date.parse(view.expiresAt) : Number.NaN) : marked;
+  if (moving) markVerdict(rest, marked);
   (rest as VerdictFields).verdict = judged.verdict;
   (rest as VerdictFields).sentence = judged.sentence;
   (rest as VerdictFields).evidence = judged.evidence;

@@ -3,6 +3,7 @@
 // a second read a fraction of its TTL later; no TTL and no expiry time → unknown, nothing in Redis can say.
 import type { HolderSign } from '../../verdict/verdict';
 import { byRule, RULE_IS_NOT_ABSENCE, seconds as secs, signsAt, type SignMaker } from '../../verdict/sign';
+import { EXPIRY, LEFT, LEFT_MS, PAST } from '../../verdict/figures';
 import type { ExpiryTrack } from '../../support/seen-since';
 import type { RedisReading } from './formats';
 
@@ -15,30 +16,7 @@ const clamp = (ms: number) => Math.ceil(Math.min(SETTLE_MAX_MS, Math.max(SETTLE_
 
 export function redisSigns(r: RedisReading, pttl: number, track: ExpiryTrack | undefined, now: number): HolderSign[] {
   const sign = signsAt(now);
-  if (r.staleAtMs !== undefined) {
-    const fact = `value names ${new Date(r.staleAtMs).toISOString()}`;
-    if (now >= r.staleAtMs)
-      return [
-        byRule(
-          sign(
-            'unknown',
-            `its value says it went stale ${secs(now - r.staleAtMs)} ago; by its format's rule the next acquirer takes it over; ${RULE_IS_NOT_ABSENCE}`,
-            fact,
-            'the value and Redis TIME',
-          ),
-        ),
-      ];
-    const settle = r.staleAtMs - now + 1000;
-    return [
-      sign(
-        'unknown',
-        `its value says it stays valid for ${secs(r.staleAtMs - now)} more unless its holder writes a new time; a read after that settles it`,
-        fact,
-        'the value and Redis TIME',
-        settle,
-      ),
-    ];
-  }
+  if (r.staleAtMs !== undefined) return staleSigns(r.staleAtMs, pttl, now, sign);
   if (pttl < 0 || !track)
     return [
       sign(
@@ -54,7 +32,8 @@ export function redisSigns(r: RedisReading, pttl: number, track: ExpiryTrack | u
 function ttlSigns(r: RedisReading, pttl: number, t: ExpiryTrack, now: number, sign: SignMaker): HolderSign[] {
   const ttl = r.ttlMs ?? pttl;
   const from = t.reads > 1 ? 'two reads of PTTL' : 'PTTL';
-  const fact = `PTTL ${pttl} ms; expiry ${new Date(t.expiresAt).toISOString()}${
+  // the expiry this read gives (the view's): its figures are marks, shared by every lock read alike (verdict/figures.ts)
+  const fact = `PTTL ${LEFT_MS} ms; expiry ${EXPIRY}${
     t.extendedAt !== undefined
       ? `, moved ${secs(t.extendedByMs!)} later at ${new Date(t.extendedAt).toISOString()}`
       : ''
@@ -72,7 +51,7 @@ function ttlSigns(r: RedisReading, pttl: number, t: ExpiryTrack, now: number, si
     return [
       sign(
         'unknown',
-        `seen once: its TTL (${secs(pttl)} left) is judged by two reads; a second read after ${secs(clamp(ttl / 2))} settles it`,
+        `seen once: its TTL (${LEFT} left) is judged by two reads; a second read after ${secs(clamp(ttl / 2))} settles it`,
         fact,
         from,
         clamp(ttl / 2),
@@ -81,10 +60,39 @@ function ttlSigns(r: RedisReading, pttl: number, t: ExpiryTrack, now: number, si
   return [
     sign(
       'unknown',
-      `its expiry has not moved between reads; it expires in ${secs(pttl)} unless its holder extends it`,
+      `its expiry has not moved between reads; it expires in ${LEFT} unless its holder extends it`,
       fact,
       from,
       clamp(pttl + 500),
+    ),
+  ];
+}
+
+/**
+ * A value naming its own stale time (the SETNX/GETSET formats). Where the key has no TTL that time is the view's
+ * expiry, and its figures are marks (verdict/figures.ts): locks read alike share one set of words.
+ */
+function staleSigns(staleAt: number, pttl: number, now: number, sign: SignMaker): HolderSign[] {
+  const marked = !(pttl > 0);
+  const fact = `value names ${marked ? EXPIRY : new Date(staleAt).toISOString()}`;
+  if (now >= staleAt)
+    return [
+      byRule(
+        sign(
+          'unknown',
+          `its value says it went stale ${marked ? PAST : secs(now - staleAt)} ago; by its format's rule the next acquirer takes it over; ${RULE_IS_NOT_ABSENCE}`,
+          fact,
+          'the value and Redis TIME',
+        ),
+      ),
+    ];
+  return [
+    sign(
+      'unknown',
+      `its value says it stays valid for ${marked ? LEFT : secs(staleAt - now)} more unless its holder writes a new time; a read after that settles it`,
+      fact,
+      'the value and Redis TIME',
+      staleAt - now + 1000,
     ),
   ];
 }
