@@ -2,7 +2,7 @@
 // One lock of the locks table: a row of the wide grid, or a card on a narrower screen (lock-table.tsx places them).
 import type { ReactNode } from 'react';
 import type { LockInfo } from '@/lib/lock/types';
-import { formatDuration, versionText } from '@/lib/text/format';
+import { formatDuration, heldOrSeen, recordsAcquireTime, versionText } from '@/lib/text/format';
 import { Countdown } from '../ui/countdown';
 import { HealthBadge } from '../ui/health-badge';
 import { VerdictBadge } from '../ui/verdict-badge';
@@ -63,7 +63,7 @@ export function LockCard({ lock, withSource, serverNow, row, action, name }: Pro
         <Countdown expiresAt={lock.expiresAt} serverNow={serverNow} />
       </div>
       <div role="cell" className="min-w-0 text-xs text-zinc-500">
-        held {formatDuration(serverNow - Date.parse(lock.createdAt))} ·{' '}
+        {heldOrSeen(lock, serverNow - Date.parse(lock.createdAt))} ·{' '}
         <span data-testid="generation">{versionText(lock)}</span> · {formatOf(lock)}
         {withSource && <Source lock={lock} className="block truncate font-mono" />}
       </div>
@@ -98,8 +98,10 @@ export function LockRow({ lock, withSource, serverNow, row, action, name }: Prop
       <div role="cell">
         <HealthBadge health={lock.health} /> <VerdictBadge verdict={verdictOf(lock)} />
       </div>
-      <div role="cell" className="tabular">
-        {formatDuration(serverNow - Date.parse(lock.createdAt))}
+      <div role="cell" className="tabular" data-testid="held-for">
+        {recordsAcquireTime(lock)
+          ? formatDuration(serverNow - Date.parse(lock.createdAt))
+          : heldOrSeen(lock, serverNow - Date.parse(lock.createdAt))}
       </div>
       <div role="cell" className="tabular">
         {formatDuration(serverNow - Date.parse(lock.updatedAt))} ago

@@ -23,6 +23,11 @@ export interface LockInfo {
   generation: string;
   metageneration: string;
   createdAt: string;
+  /**
+   * Set on a window's row (which carries no `terms`) where the format records no acquire time: `createdAt` is when
+   * the console first saw the lock, so the row says "seen for", never "held for" (as the CLI says "not recorded").
+   */
+  seenOnly?: true;
   updatedAt: string;
   ttlMs?: number;
   refreshIntervalMs?: number;

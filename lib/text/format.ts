@@ -63,7 +63,15 @@ export function releaseCommand(lock: Releasable): string {
 /** The label a store gives `createdAt` when its format records no acquire time (StoreTerms.since). */
 export const SEEN_SINCE = 'Seen since';
 
-/** Whether the lock's format records when it was acquired (else `createdAt` is only when it was first seen). */
-export function recordsAcquireTime(lock: { terms?: { since: string } }): boolean {
-  return lock.terms?.since !== SEEN_SINCE;
+/**
+ * Whether the lock's format records when it was acquired (else `createdAt` is only when it was first seen): from its
+ * terms on a whole lock, from `seenOnly` on a window's row.
+ */
+export function recordsAcquireTime(lock: { terms?: { since: string }; seenOnly?: true }): boolean {
+  return lock.terms?.since !== SEEN_SINCE && !lock.seenOnly;
+}
+
+/** "held 8s", or "seen 8s" where only the console's first sight is known (the CLI: "not recorded"). */
+export function heldOrSeen(lock: { terms?: { since: string }; seenOnly?: true }, ms: number): string {
+  return `${recordsAcquireTime(lock) ? 'held' : 'seen'} ${formatDuration(ms)}`;
 }
