@@ -44,7 +44,13 @@ export async function claimFor(
     const now = store.now();
     const r = await takeClaim(records, key, owner, now, leaseMs);
     if (r.held) {
-      const lease = new JobLease(records, r.held, () => store.now(), leaseMs);
+      const lease = new JobLease(
+        records,
+        r.held,
+        () => store.now(),
+        leaseMs,
+        (err) => warnOnce(store, err, log),
+      );
       leased = { won: true, lease, ...(r.takenFrom ? { takenFrom: r.takenFrom } : {}) };
     } else
       leased = {
@@ -54,6 +60,17 @@ export async function claimFor(
     return leased.won;
   });
   return leased ?? { won };
+}
+
+const said = new Set<string>();
+
+/** A claim write the store refused, said once per store and message (the claim then runs out and is taken over). */
+function warnOnce(store: LockStore, err: Error, log: (line: string) => void): void {
+  const line = `[lockboard] webhooks: a delivery claim on ${store.source} was not written (its lease runs out, and another replica may send the event again): ${err.message}`;
+  if (said.has(line)) return;
+  if (said.size > 1_000) said.clear();
+  said.add(line);
+  log(line);
 }
 
 /** The create-only marker (or this replica's memory): true for the one caller that claimed `key` first. */

@@ -16,6 +16,8 @@ export class JobLease {
     /** The store's clock (the lease's `until` is on it). */
     private readonly now: () => number,
     readonly leaseMs: number,
+    /** A write the store refused with an error (a lost UPDATE grant, the store down): said, never thrown. */
+    private readonly warn: (err: Error) => void = () => undefined,
   ) {}
 
   get attempts(): number {
@@ -60,7 +62,8 @@ export class JobLease {
         if (held) this.held = held;
         this.lost = !held || last;
         return held !== null;
-      } catch {
+      } catch (err) {
+        this.warn(err as Error);
         return !last; // unknown: still ours; a settlement not written lets the lease run out (then sent again)
       }
     });
