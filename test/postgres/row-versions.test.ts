@@ -1,5 +1,5 @@
-// Row versions on a real PostgreSQL that survive any character in any field (#57): ShedLock, Liquibase, the
-// unique-index table and db-scheduler rows with "|" in every text field release exactly as seen; a malformed version
+// Row versions on a real PostgreSQL that survive any character in any field (#57): ShedLock, Liquibase, Laravel's
+// cache_locks and db-scheduler rows with "|" in every text field release exactly as seen; a malformed version
 // is a usage error checked before anything is audited; a version in the older "|"-joined form still releases where it
 // is unambiguous (no field holds a "|").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +17,10 @@ beforeAll(async () => {
   );
   await pg.admin.query(
     `CREATE TABLE databasechangeloglock (id int PRIMARY KEY, locked boolean NOT NULL, lockgranted timestamp, lockedby varchar(255))`,
+  );
+  // Laravel's default cache migration (0001_01_01_000001_create_cache_table.php) on PostgreSQL
+  await pg.admin.query(
+    `CREATE TABLE cache_locks ("key" varchar(255) NOT NULL PRIMARY KEY, "owner" varchar(255) NOT NULL, "expiration" integer NOT NULL)`,
   );
   await pg.admin.query(`CREATE TABLE scheduled_tasks (task_name text, task_instance text, picked boolean,
     picked_by text, last_heartbeat timestamptz, version bigint, PRIMARY KEY (task_name, task_instance))`);
@@ -58,6 +62,25 @@ describe('row versions with "|" in every field', () => {
     expect((await release(now.name, now.version)).outcome).toBe('released');
     const { rows } = await pg.admin.query(`SELECT locked, lockedby FROM databasechangeloglock`);
     expect(rows).toEqual([{ locked: false, lockedby: null }]);
+  });
+
+  it('lists a Laravel cache lock by its expiration and deletes it when its key and owner hold "|", a new owner kept', async () => {
+    const key = 'laravel_cache|framework/schedule|6f1a';
+    await pg.admin.query('insert into "cache_locks" ("key", "owner", "expiration") values ($1, $2, $3)', [
+      key,
+      'Ab3|E6gH9jK2mN5p',
+      Math.floor(Date.now() / 1000) + 86_400,
+    ]);
+    const seen = (await store.list()).locks.find((l) => l.name === `public.cache_locks/${key}`)!;
+    expect(seen).toMatchObject({ format: 'laravel', formatLabel: 'Laravel cache lock', identity: 'Ab3|E6gH9jK2mN5p' });
+    expect(seen.health).toBe('healthy');
+    expect(Date.parse(seen.expiresAt!) - Date.now()).toBeGreaterThan(86_000_000);
+    // another process's Cache::lock() after expiry: a new owner
+    await pg.admin.query('update "cache_locks" set "owner" = $1', ['Zz9|Y8xX7wW6vV5u']);
+    expect((await release(seen.name, seen.version)).outcome).toBe('changed');
+    const now = (await store.inspect(seen.name))!;
+    expect((await release(now.name, now.version)).outcome).toBe('released');
+    expect((await pg.admin.query('SELECT 1 FROM cache_locks')).rows).toHaveLength(0);
   });
 
   it('unpicks a db-scheduler execution whose task name and instance hold "|"', async () => {

@@ -1,6 +1,6 @@
 // MySQL's and MariaDB's words, one file: a named lock lives as long as its holder's connection (ended only by KILL,
 // which rolls back its transaction); a lock table's row as its tool says (ShedLock's and Liquibase's truth tables are
-// the PostgreSQL store's); Laravel's by an expiration on the app's clock; Quartz's rows are shown, never cleared.
+// the PostgreSQL store's, Laravel's by an expiration on the app's clock, too); Quartz's rows are shown, never cleared.
 import type { StoreTerms } from '../../store';
 import type { HealthWords } from '../../types';
 import { ROW_WORDS } from '../postgres/words';
@@ -28,19 +28,6 @@ const NAMED_WORDS: HealthWords = {
   },
 };
 
-const LARAVEL: HealthWords = {
-  meaning: {
-    healthy: 'Held: its expiration (the app’s clock) has not passed by the database’s clock.',
-    expired: 'Its expiration has passed: the next Cache::lock() takes it over.',
-  },
-  changes: { healthy: 'Free when the expiration passes (24 h for a lock taken without seconds).' },
-  advice: {
-    healthy:
-      'Only if you know its job is gone (a crashed withoutOverlapping() task keeps its lock 24 h): the job is not told.',
-    expired: 'Yes: its expiration has passed.',
-  },
-};
-
 const QUARTZ: HealthWords = {
   meaning: {
     unknown:
@@ -52,7 +39,7 @@ const QUARTZ: HealthWords = {
 const ROWS: Record<MysqlTableKind, HealthWords> = {
   shedlock: ROW_WORDS.shedlock,
   liquibase: ROW_WORDS.liquibase,
-  laravel: LARAVEL,
+  laravel: ROW_WORDS.laravel,
   quartz: QUARTZ,
 };
 

@@ -31,6 +31,12 @@ export function releaseStatement(
         text: `UPDATE ${q} SET locked = false, lockgranted = NULL, lockedby = NULL WHERE id::text = $1 AND locked AND coalesce(lockedby, '') = $2 AND coalesce(lockgranted::text, '') = $3 RETURNING 1`,
         values: parts,
       };
+    case 'laravel':
+      // Laravel's own release() is DELETE … WHERE key AND owner; the expiration pins the very lock seen
+      return {
+        text: `DELETE FROM ${q} WHERE "key"::text = $1 AND coalesce(owner, '') = $2 AND expiration::text = $3 RETURNING 1`,
+        values: parts,
+      };
     case 'db-scheduler':
       return {
         text: `UPDATE ${q} SET picked = false, picked_by = NULL, last_heartbeat = NULL, version = version + 1 WHERE task_name = $1 AND task_instance = $2 AND version::text = $3 AND picked RETURNING 1`,

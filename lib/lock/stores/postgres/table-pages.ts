@@ -14,6 +14,7 @@ const KEY_COLUMNS: Record<TableKind, string[]> = {
   shedlock: ['name'],
   liquibase: ['id'],
   'db-scheduler': ['task_name', 'task_instance'],
+  laravel: ['key'],
 };
 
 /** The name a row is shown under (after `<schema>.<table>/`), in SQL over the row `b`. */
@@ -23,6 +24,7 @@ const NAME_SQL: Record<TableKind, string> = {
   shedlock: 'b.name::text',
   liquibase: `'changelog-lock-' || b.id::text`,
   'db-scheduler': `b.task_name::text || '/' || b.task_instance::text`,
+  laravel: 'b."key"::text',
 };
 
 export interface RowPage {

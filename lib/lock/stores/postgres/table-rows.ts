@@ -160,10 +160,30 @@ const dbSchedulerRows: KindRows = async (select) => {
   }));
 };
 
+const laravelRows: KindRows = async (select) => {
+  // the expiration is unix seconds on the app's clock, compared with the database's
+  const rows = await select<Record<string, string | null | boolean>>(
+    `"key"::text AS k, owner, expiration::text AS exp, expiration > extract(epoch from now()) AS held`,
+  );
+  return rows.map((r) => ({
+    pageKey: r.page_key,
+    key: String(r.k),
+    owner: String(r.owner ?? ''),
+    until: new Date(Number(r.exp) * 1000),
+    held: Boolean(r.held),
+    version: rowVersion([r.k, r.owner, r.exp]),
+    details: [
+      ['Owner', String(r.owner ?? '—')],
+      ['Expiration', `${new Date(Number(r.exp) * 1000).toISOString()} (the app’s clock: unix ${r.exp})`],
+    ],
+  }));
+};
+
 const READERS: Record<LockTable['kind'], KindRows> = {
   'lockboard-table': lockboardRows,
   'unique-index': uniqueIndexRows,
   shedlock: shedlockRows,
   liquibase: liquibaseRows,
   'db-scheduler': dbSchedulerRows,
+  laravel: laravelRows,
 };

@@ -1,13 +1,13 @@
 // Lock tables, found in the configured schemas by their shape: the unique-index design (`locks(named, pid, ins)` with
-// its `released` history), Lockboard's own (`lockboard_locks`), ShedLock, Liquibase's DATABASECHANGELOGLOCK and
-// db-scheduler. Each row is released by one conditional statement on exactly the version the operator saw.
+// its `released` history), Lockboard's own (`lockboard_locks`), ShedLock, Liquibase's DATABASECHANGELOGLOCK,
+// db-scheduler and Laravel's cache_locks. Each row is released by one conditional statement on exactly the version the operator saw.
 
 /** What Lockboard needs of a pg Client or Pool: one query at a time. */
 export interface Queryable {
   query<R = Record<string, unknown>>(text: string, values?: unknown[]): Promise<{ rows: R[]; rowCount: number | null }>;
 }
 
-export type TableKind = 'unique-index' | 'lockboard-table' | 'shedlock' | 'liquibase' | 'db-scheduler';
+export type TableKind = 'unique-index' | 'lockboard-table' | 'shedlock' | 'liquibase' | 'db-scheduler' | 'laravel';
 
 export interface LockTable {
   schema: string;
@@ -34,6 +34,7 @@ export const SHAPES: [TableKind, string[]][] = [
   ['shedlock', ['name', 'lock_until', 'locked_at', 'locked_by']],
   ['liquibase', ['id', 'locked', 'lockgranted', 'lockedby']],
   ['db-scheduler', ['task_name', 'task_instance', 'picked', 'picked_by', 'last_heartbeat', 'version']],
+  ['laravel', ['key', 'owner', 'expiration']],
 ];
 
 export async function findLockTables(db: Queryable, schemas: string[]): Promise<LockTable[]> {

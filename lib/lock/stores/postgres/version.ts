@@ -23,6 +23,7 @@ export const ROW_VERSIONS: Record<TableKind, RowVersionKind> = {
   'unique-index': { label: 'a unique-index lock row', fields: ['NAMED', 'PID', 'INS'], patterns: { 1: /^\d+$/ } },
   shedlock: { label: 'a ShedLock row', fields: ['NAME', 'LOCKED_BY', 'LOCKED_AT', 'LOCK_UNTIL'] },
   liquibase: { label: 'a Liquibase lock row', fields: ['ID', 'LOCKEDBY', 'LOCKGRANTED'], patterns: { 0: /^-?\d+$/ } },
+  laravel: { label: 'a Laravel cache lock', fields: ['KEY', 'OWNER', 'EXPIRATION'], patterns: { 2: /^-?\d+$/ } },
   'db-scheduler': {
     label: 'a db-scheduler execution',
     fields: ['TASK_NAME', 'TASK_INSTANCE', 'VERSION'],

@@ -14,6 +14,7 @@ const KIND_LABEL: Record<string, string> = {
   shedlock: 'ShedLock',
   liquibase: 'Liquibase changelog lock',
   'db-scheduler': 'db-scheduler execution',
+  laravel: 'Laravel cache lock',
 };
 
 export function tableRowView(t: LockTable, r: TableRow, now: number, source: string, longHeldMs?: number): LockView {

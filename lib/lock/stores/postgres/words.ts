@@ -1,6 +1,6 @@
 // PostgreSQL's words and truth table, per format: an advisory lock lives exactly as long as its holder's session; a
 // lock row is judged by its holder's session (Lockboard's table, the seed's unique-index table), by a time it names
-// (ShedLock), by a heartbeat (db-scheduler), or not at all (Liquibase).
+// (ShedLock, Laravel), by a heartbeat (db-scheduler), or not at all (Liquibase).
 import type { StoreTerms } from '../../store';
 import type { HealthWords } from '../../types';
 import type { TableKind } from './tables';
@@ -84,12 +84,26 @@ const DB_SCHEDULER: HealthWords = {
   },
 };
 
+const LARAVEL: HealthWords = {
+  meaning: {
+    healthy: 'Held: its expiration (the app’s clock) has not passed by the database’s clock.',
+    expired: 'Its expiration has passed: the next Cache::lock() takes it over.',
+  },
+  changes: { healthy: 'Free when the expiration passes (24 h for a lock taken without seconds).' },
+  advice: {
+    healthy:
+      'Only if you know its job is gone (a crashed withoutOverlapping() task keeps its lock 24 h): the job is not told.',
+    expired: 'Yes: its expiration has passed.',
+  },
+};
+
 export const ROW_WORDS: Record<TableKind, HealthWords> = {
   'lockboard-table': SESSION_ROW,
   'unique-index': SESSION_ROW,
   shedlock: SHEDLOCK,
   liquibase: LIQUIBASE,
   'db-scheduler': DB_SCHEDULER,
+  laravel: LARAVEL,
 };
 
 const TRAIL =
