@@ -216,10 +216,54 @@ describe('the holders of a lock that is free now', () => {
       ev({ event: 'acquired', lock: 'k', at: at(1), generation: '1', identity: 'a' }),
       ev({ event: 'acquired', lock: 'k', at: at(5), generation: '2', identity: 'b' }),
     ];
-    expect(timeline(events).map((t) => t.ended)).toEqual(['held', 'held']);
+    expect(timeline(events).map((t) => t.ended)).toEqual(['held', 'ended, not recorded']);
     expect(timeline(events, { free: true }).map((t) => t.ended)).toEqual([
       'ended, not recorded',
       'ended, not recorded',
     ]);
+  });
+
+  it('shows one holder at a time: an older generation never held beside a newer one, read free or not', () => {
+    const events = [
+      ev({ event: 'acquired', lock: 'k', at: at(1), generation: '1', identity: 'a' }),
+      ev({ event: 'observed-created', lock: 'k', at: at(3), generation: '2', identity: 'b' }),
+      ev({ event: 'acquired', lock: 'k', at: at(5), generation: '3', identity: 'c' }),
+    ];
+    for (const free of [false, true, false]) {
+      const tenures = timeline(events, { free });
+      expect(tenures.filter((t) => t.ended === 'held').length).toBeLessThanOrEqual(1);
+      expect(tenures.slice(1).map((t) => t.ended)).toEqual(['ended, not recorded', 'ended, not recorded']);
+    }
+  });
+});
+
+describe('a generation’s end on the lock’s history and on the churn page', () => {
+  const released = ev({ event: 'released', lock: 'k', at: at(4), generation: '7', held_ms: 1000, outcome: 'ok' });
+  const outside = ev({ event: 'deleted-outside', lock: 'k', at: at(3), generation: '7', identity: 'a' });
+  const acquired = ev({ event: 'acquired', lock: 'k', at: at(1), generation: '7', identity: 'a' });
+  const churnSays = (events: AuditRecord[]) =>
+    summarise(events, new Date(at(0)), new Date(at(30))).deletedOutside.some((e) => e.generation === '7')
+      ? 'deleted outside'
+      : 'released';
+
+  it('agree that a generation Lockboard released was not deleted outside, in any order read', () => {
+    for (const events of [
+      [acquired, outside, released],
+      [acquired, released, { ...outside, at: at(6) }],
+    ]) {
+      expect(timeline(events, { free: true })[0]!.ended).toBe('released');
+      expect(churnSays(events)).toBe('released');
+    }
+  });
+
+  it('agree that a generation deleted with no Lockboard release was deleted outside', () => {
+    const unconfirmed = { ...released, delete_confirmed: 'false' as const };
+    for (const events of [
+      [acquired, outside],
+      [acquired, unconfirmed, { ...outside, at: at(6) }],
+    ]) {
+      expect(timeline(events, { free: true })[0]!.ended).toBe('deleted outside');
+      expect(churnSays(events)).toBe('deleted outside');
+    }
   });
 });

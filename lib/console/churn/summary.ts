@@ -1,5 +1,6 @@
 // Churn arithmetic over audit events: pure functions, used by the summary route and unit-tested on their own.
 import { KNOWN_AUDIT_EVENTS, type AuditEventKind, type AuditRecord } from '@/lib/lock/audit/record';
+import { outsideDeletions } from './generation-ends';
 
 /** Every event kind, in the trail's order (one list: lib/lock/audit/record.ts). */
 export const EVENT_KINDS: AuditEventKind[] = [...KNOWN_AUDIT_EVENTS];
@@ -145,6 +146,7 @@ export function summarise(all: ChurnEvent[], from: Date, to: Date, top = 10): Ch
     forceReleases: events
       .filter((e) => ['force-released', 'force-release-refused', 'force-release-failed'].includes(e.event))
       .sort(newestFirst),
-    deletedOutside: events.filter((e) => e.event === 'deleted-outside').sort(newestFirst),
+    // as the lock's history says it: a generation Lockboard released was not deleted outside it
+    deletedOutside: [...outsideDeletions(events)].sort(newestFirst),
   };
 }

@@ -1,5 +1,6 @@
 // A lock's holders over time from its audit events (pure; shown on the lock page).
 import type { AuditRecord } from '@/lib/lock/audit/record';
+import { outsideDeletions } from './generation-ends';
 
 export interface Tenure {
   generation: string;
@@ -41,9 +42,11 @@ const chronological = (a: AuditRecord, b: AuditRecord) => (a.at < b.at ? -1 : a.
  */
 export function timeline(events: AuditRecord[], o: { free?: boolean } = {}): Tenure[] {
   const byGeneration = new Map<string, Tenure>();
+  const outside = outsideDeletions(events); // the churn page's rule: a released generation was not deleted outside
   const ordered = [...events].sort(chronological);
   for (const e of ordered) {
     if (!e.generation && !ENDINGS.has(e.event)) continue;
+    if (e.event === 'deleted-outside' && !outside.has(e)) continue;
     if (e.event === 'acquired' || e.event === 'took-over') {
       byGeneration.set(e.generation!, { generation: e.generation!, identity: e.identity, from: e.at, ended: 'held' });
       if (e.event === 'took-over' && e.previous_generation) {
@@ -80,7 +83,19 @@ export function timeline(events: AuditRecord[], o: { free?: boolean } = {}): Ten
     else if (e.event === 'observed-deleted' && tenure.ended === 'held')
       Object.assign(tenure, { ended: 'released', to: e.at });
   }
-  const tenures = [...byGeneration.values()].reverse();
-  if (o.free) for (const t of tenures) if (t.ended === 'held') t.ended = 'ended, not recorded';
-  return tenures;
+  return oneHolder([...byGeneration.values()].reverse(), o.free === true);
+}
+
+/**
+ * One holder at a time: a tenure still "held" when a later one began ended before it, unrecorded (an expiry, a
+ * crashed holder); only the newest may be held, and not when nothing holds the lock now. So an older generation no
+ * longer shows as held beside the newer one, nor flips with each read of whether the lock is free.
+ */
+function oneHolder(newestFirst: Tenure[], free: boolean): Tenure[] {
+  let later = free;
+  for (const t of newestFirst) {
+    if (t.ended === 'held' && later) t.ended = 'ended, not recorded';
+    if (t.from !== undefined) later = true;
+  }
+  return newestFirst;
 }
