@@ -2,7 +2,8 @@
 // not be reached, which table or grant is missing, which SDK is not installed, and the store's own words for it.
 import { GcsCallError } from './stores/gcs/client';
 
-const NETWORK = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|57P01|08006|08001)$/;
+/** Network codes (HPE_…: Node's HTTP parser met a server that does not speak HTTP on the endpoint's port). */
+const NETWORK = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|57P01|08006|08001|HPE_[A-Z_]+)$/;
 /** Codes the stores give their configuration errors: a missing table, region or SDK; PostgreSQL's missing grant. */
 const CONFIG = /^(TABLE_MISSING|CONFIG|SDK_MISSING|42501)$/;
 

@@ -5,7 +5,8 @@ export const CREDENTIALS =
   'credentials come from AZURE_STORAGE_CONNECTION_STRING (its BlobEndpoint for Azurite or a sovereign cloud), ' +
   'AZURE_STORAGE_KEY, AZURE_STORAGE_SAS_TOKEN, or Entra ID (DefaultAzureCredential: az login, a managed identity, AZURE_CLIENT_ID…)';
 
-const NETWORK = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EPIPE|EAI_AGAIN)$/;
+/** Network codes, and Node's HTTP parser's (HPE_…): what answered on the endpoint's port does not speak HTTP. */
+const NETWORK = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EPIPE|EAI_AGAIN|HPE_[A-Z_]+)$/;
 
 export function azureStatus(err: unknown): number | undefined {
   const s = (err as { statusCode?: unknown })?.statusCode;

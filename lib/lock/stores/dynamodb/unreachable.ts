@@ -5,7 +5,8 @@
 // throttling) is left as it is.
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 
-const NETWORK = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EPIPE|EAI_AGAIN)$/;
+/** Network codes, and Node's HTTP parser's (HPE_…): what answered on the endpoint's port does not speak HTTP. */
+const NETWORK = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EPIPE|EAI_AGAIN|HPE_[A-Z_]+)$/;
 
 /** `err` in DynamoDB's words when the request reached no server; `err` itself otherwise. */
 export function dynamoUnreachable(err: unknown, source: string, endpoint?: string): unknown {

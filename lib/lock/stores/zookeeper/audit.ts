@@ -2,7 +2,7 @@
 // `e-<milliseconds>-<seq>` so a window is chosen from the names and only its events are read; each is dated by its
 // node's ctime (the server's), not by the name or body its writer chose.
 import { AUDIT_STRING_FIELDS, type AuditRecord } from '../../audit/record';
-import { long, type ZkConn } from './conn';
+import { isUnreachable, long, type ZkConn } from './conn';
 import { joinPath } from './source';
 import { signAuditFields } from '../../audit/trust';
 import { jsonObject } from '../../support/untrusted';
@@ -30,7 +30,11 @@ export async function readEvents(
   lock?: string,
 ): Promise<AuditRecord[]> {
   const dir = auditPath(base);
-  const names = await conn.children(dir).catch(() => [] as string[]);
+  // no trail yet is an empty one; a server that cannot be reached is an error, never an empty trail
+  const names = await conn.children(dir).catch((err: unknown) => {
+    if (isUnreachable(err)) throw err;
+    return [] as string[];
+  });
   const inWindow = names.filter((n) => {
     const ms = Number(/^e-(\d+)-/.exec(n)?.[1]);
     return ms >= from.getTime() && ms < to.getTime();
