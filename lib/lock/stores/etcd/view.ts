@@ -62,7 +62,9 @@ export function etcdView(r: EtcdReading, lease: LeaseInfo | null, c: ViewContext
     updatedAt: new Date(since).toISOString(),
     heldMs: Math.max(0, c.now - since),
     ...(lease ? { ttlMs: lease.granted * 1000, expiresAt: new Date(c.now + lease.ttl * 1000).toISOString() } : {}),
-    ...(lease ? { afterExpiry: 'expired' as const } : {}),
+    // no afterExpiry: a keepalive renews the lease without a write (the watch sees none), and a lease that runs out
+    // has its keys deleted by etcd (the watch sees that). A row made expired at the read's expiry was not: the list
+    // said "Expired" while the page's fresh read said "Alive". expiresAt is as of the read, as the TTL detail says
     health,
     metadata: {},
     details: [
