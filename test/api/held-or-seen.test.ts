@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LockInfo } from '@/lib/lock';
 import { acquireRedisLock } from '@/lib/lock/stores/redis';
 import { heldOrSeen, recordsAcquireTime } from '@/lib/text/format';
-import { call, importRoutes, SECRET, type Routes } from '../helpers/routes';
+import { call, routesFor, type Routes } from '../helpers/routes';
 import { startRedis, type TestRedis } from '../helpers/redis';
 
 const OPERATOR = 'ops@example.com';
@@ -20,14 +20,7 @@ beforeAll(async () => {
   const held = await acquireRedisLock({ client: r.client, name: 'locks:deploy', identity: 'runner-1', ttlMs: 60_000 });
   stopHolder = () => held.release();
   bucket = `redis://127.0.0.1:${r.port}/0`;
-  Object.assign(process.env, {
-    LOCKBOARD_SOURCES: `${bucket}?match=locks:*`,
-    LOCKBOARD_OPERATORS: OPERATOR,
-    NEXTAUTH_SECRET: SECRET,
-  });
-  delete process.env.LOCKBOARD_BUCKET;
-  delete process.env.LOCKBOARD_PREFIXES;
-  routes = await importRoutes();
+  routes = await routesFor(`${bucket}?match=locks:*`, OPERATOR);
 }, 30_000);
 afterAll(async () => {
   await stopHolder?.();

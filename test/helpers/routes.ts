@@ -68,3 +68,15 @@ export async function importRoutes() {
   };
 }
 export type Routes = Awaited<ReturnType<typeof importRoutes>>;
+
+/**
+ * The routes of a console on `sources` (LOCKBOARD_SOURCES) with `operators` granted every lock, and `env` beside:
+ * the bucket variables of the single-bucket form cleared, as every multi-source test sets them.
+ */
+export async function routesFor(sources: string, operators: string, env: Record<string, string> = {}) {
+  Object.assign(process.env, { LOCKBOARD_SOURCES: sources, LOCKBOARD_OPERATORS: operators, NEXTAUTH_SECRET: SECRET });
+  Object.assign(process.env, env);
+  delete process.env.LOCKBOARD_BUCKET;
+  delete process.env.LOCKBOARD_PREFIXES;
+  return importRoutes();
+}
