@@ -113,7 +113,7 @@ export class Notifier {
       const key = claimKey(event.id, hook.name);
       const claim = await claimFor(store, key, this.owner, this.leaseMs, this.log);
       if (claim.won) this.queue.push(hook.name, event, claim.lease);
-      else if (claim.retryAt) this.takeovers.watch(key, { event, source, hook: hook.name, at: claim.retryAt });
+      else if (claim.retryAt) this.takeovers.watch(key, { event, source, hook: hook.name }, claim.retryAt);
     }
   }
 
@@ -123,7 +123,7 @@ export class Notifier {
     await Promise.all(trailsOf(all, all).map((t) => this.readOne(t)));
     for (const t of this.takeovers.due(Date.now()))
       await this.offer(t.event, t.source, t.hook).catch((err: unknown) => {
-        this.takeovers.watch(claimKey(t.event.id, t.hook), { ...t, at: Date.now() + this.leaseMs / 2 });
+        this.takeovers.watch(claimKey(t.event.id, t.hook), t, Date.now() + this.leaseMs / 2);
         this.log(`[lockboard] webhooks: claim of ${t.event.id} not read (retried): ${(err as Error).message}`);
       });
     await this.tellGone(all);
@@ -173,19 +173,17 @@ export class Notifier {
     }
   }
 
+  /** Each state in the delivery log; a series that ended settles its claim, a dropped one hands it back. */
   private report(job: DeliveryJob, state: JobState): void {
     reportJob(this.deliveries, job, state, this.host(job.webhook), this.log);
-    const lease = job.lease;
+    const { lease, event, webhook } = job;
     if (!lease || state === 'pending' || state === 'retrying' || state === 'handed-over') return;
-    if (state === 'dropped') {
-      void lease.release(job.attempts); // expired at once: any replica's next pass, this one's included, takes it
-      const source = this.o.sources().find((s) => s.id === job.event.lock.source);
-      const at = Date.now() + this.leaseMs;
-      if (source)
-        this.takeovers.watch(claimKey(job.event.id, job.webhook), { event: job.event, source, hook: job.webhook, at });
-      return;
-    }
-    void lease.settle(state === 'delivered' ? 'delivered' : 'failed', job.attempts);
+    if (state !== 'dropped') return void lease.settle(state === 'delivered' ? 'delivered' : 'failed', job.attempts);
+    void lease.release(job.attempts); // expired at once for the other replicas; this one's full queue waits a lease
+    const source = this.o.sources().find((s) => s.id === event.lock.source);
+    const again = Date.now() + this.leaseMs;
+    const key = claimKey(event.id, webhook);
+    if (source) this.takeovers.watch(key, { event, source, hook: webhook }, again, { recheck: false });
   }
 
   private hook(name: string) {
