@@ -3,6 +3,8 @@ import type { ReactNode } from 'react';
 import { SignOutButton } from '@/components/sign-out-button';
 import { Logo } from '@/components/ui/logo';
 import { currentUser } from '@/lib/server/auth/session';
+import { AccessFileNotice } from '@/components/access-file-notice';
+import { accessFileState } from '@/lib/server/auth/access-file';
 
 export const dynamic = 'force-dynamic';
 
@@ -45,6 +47,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
           )}
         </div>
       </header>
+      {user?.role === 'operator' && <AccessFileNotice state={accessFileState()} />}
       <main>{children}</main>
     </div>
   );

@@ -58,6 +58,8 @@ const schema = z
     LOCKBOARD_VIEWERS: z.string().optional().transform(list),
     /** Grants of roles over lock address globs, and API tokens (lib/server/auth/grants.ts): a JSON or YAML file. */
     LOCKBOARD_ACCESS_FILE: z.string().min(1).optional(),
+    /** How long an access file that cannot be used keeps its last good grants before they are withdrawn (5m) */
+    LOCKBOARD_ACCESS_GRACE: durationMs.optional(),
     LOCKBOARD_DEMO: z
       .enum(['0', '1', ''])
       .optional()
