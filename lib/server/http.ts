@@ -9,6 +9,7 @@ import { allows, type Role } from './auth/roles';
 import { sessionDeadline, sessionIdentity } from './auth/session-guard';
 import { sessionRefused } from './auth/session-revocations';
 import { ApiError, errorResponse } from './api-error';
+import { boardOf, type Board } from './board';
 
 export interface RouteUser {
   /** The actor: the signed-in e-mail address, or the API token's name. */
@@ -24,11 +25,19 @@ export interface RouteUser {
   sid?: string;
 }
 
-type Handler<P> = (req: NextRequest, ctx: { user: RouteUser; params: P }) => Promise<Response>;
+/** What a handler is given: the caller, the route's parameters, and `board`, the console within the caller's grants. */
+export interface RouteContext<P> {
+  user: RouteUser;
+  params: P;
+  board: Board;
+}
+
+type Handler<P> = (req: NextRequest, ctx: RouteContext<P>) => Promise<Response>;
 
 /**
  * Bearer token or session check (401), role check from the grants (403), same-origin check for a session's mutations
- * (a bearer request carries no cookie: nothing to forge), error mapping.
+ * (a bearer request carries no cookie: nothing to forge), error mapping. The handler reads and releases locks only
+ * through `board`, built from the caller's access: no route can leave the scope out.
  */
 export function withRole<P = Record<string, never>>(needed: Role, handler: Handler<P>) {
   return async (req: NextRequest, context: { params: Promise<P> }): Promise<Response> => {
@@ -39,7 +48,7 @@ export function withRole<P = Record<string, never>>(needed: Role, handler: Handl
       if (!allows(user.role, needed))
         throw new ApiError('forbidden', `This action needs the ${needed} role; you are a ${user.role}.`);
       if (!user.access.token && req.method !== 'GET' && req.method !== 'HEAD') assertSameOrigin(req);
-      return await handler(req, { user, params: await context.params });
+      return await handler(req, { user, params: await context.params, board: boardOf(user.access) });
     } catch (err) {
       return errorResponse(err);
     }

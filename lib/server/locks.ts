@@ -1,31 +1,29 @@
 // Console-side lock queries shared by the locks route, the metrics route and server prefetching: every store through
 // its LockStore and the one list cache.
 import 'server-only';
-import { VERDICTS, zeroVerdicts, type VerdictCounts } from '@/lib/lock/verdict/verdict';
+import type { VerdictCounts } from '@/lib/lock/verdict/verdict';
 import { withoutSensitive, type InspectOptions, type LockView } from '@/lib/lock/store';
 import { ApiError } from './api-error';
 import { partnersOf } from './pairs';
 import { storeFor } from './stores';
-import { HEALTHS } from '@/lib/console/health';
-import { zeroCounts, type HealthCounts, type IndexRow } from '../lock/query/lock-index';
+import type { HealthCounts, IndexRow } from '../lock/query/lock-index';
 import { expand } from '../lock/query/row';
 import { decodeCursor, runQuery, type LockQuery } from '../lock/query/query';
 import { rowView as windowRow } from '../lock/query/row-view';
-import { stateForScope, type SourceState } from './listing-status';
+import type { SourceState } from './listing-status';
+import { indexedOf, latest, sourceStates, withinOf } from './lock-status';
 import { watcherFor } from './live/watch';
 import type { Source } from './sources';
-import { addressBase, lockAddress } from '../lock/address';
-import { namesMatcher } from './auth/glob';
-import type { Row } from '../lock/query/lock-index';
+import { lockAddress } from '../lock/address';
 import { inScope, type Scope } from './auth/access';
 
 /**
- * What a caller may see: `scope` the locks at all (undefined: every lock), `sensitive` the sensitive fields of which
- * (a boolean for every lock in scope alike).
+ * What a caller may see: `scope` the locks at all (EVERY_LOCK said explicitly, never by leaving it out), `sensitive`
+ * the sensitive fields of which (a boolean for every lock in scope alike). Built from the caller's access (viewerOf).
  */
 export interface Viewer {
-  scope?: Scope;
-  sensitive?: boolean | ((address: string) => boolean);
+  scope: Scope;
+  sensitive: boolean | ((address: string) => boolean);
   /** Whether the caller may release this lock (their release grants, a releaser's rule); absent: not judged here. */
   release?: MayRelease;
 }
@@ -100,16 +98,6 @@ const NOT_YOURS =
   'Your grants do not let you release this lock (a releaser only once it has expired or its holder is gone).';
 
 /**
- * The rows of `source` inside `scope`, as the query tests them, by name (the scope's globs cut to this source):
- * undefined where every row is (the index's own counts serve).
- */
-export function withinOf(source: Source, scope: Scope): ((row: Row) => boolean) | undefined {
-  if (scope === undefined) return undefined;
-  const names = namesMatcher(scope.globs, `${addressBase(source)}/`);
-  return names && ((row) => names(row.name));
-}
-
-/**
  * A window's row: what the table paints, without the sentences every lock of a format shares (the store's terms, the
  * release note): the lock page and the release dialog read the whole lock. Keeps a window of 100 under 100 KB.
  */
@@ -127,7 +115,7 @@ export const READY_MS = 1_500;
 export async function queryForConsole(
   selection: { id: string; sources: Source[] },
   query: LockQuery,
-  o: Viewer = {},
+  o: Viewer,
 ): Promise<LocksResponse> {
   if (query.cursor && !decodeCursor(query.cursor))
     throw new ApiError('bad_request', 'cursor is not one this console gave: start again without it.');
@@ -142,53 +130,19 @@ export async function queryForConsole(
   return window;
 }
 
-/**
- * The selection's counts (by health and by verdict) and listing progress, from the indexes' running counts (no pass
- * over the rows), or within a scope, counted over the rows inside it (one pass).
- */
-export function statusOf(selection: { sources: Source[] }, scope?: Scope) {
-  let counts = zeroCounts();
-  let verdicts = zeroVerdicts();
-  let total = 0;
-  const states = selection.sources.map((s) => {
-    const w = watcherFor(s);
-    total += w.index.size;
-    for (const h of HEALTHS) counts[h] += w.index.counts[h];
-    for (const v of VERDICTS) verdicts[v] += w.index.verdicts[v];
-    return stateForScope(w.state(s.id), scope !== undefined);
-  });
-  if (scope !== undefined) {
-    ({ total, counts, verdicts } = runQuery(
-      selection.sources.map((s) => ({ ...indexedOf(s), within: withinOf(s, scope) })),
-      { sort: 'name', order: 'asc', limit: 0 },
-    ));
-  }
-  const complete = states.every((st) => st.complete);
-  return {
-    serverTime: states.reduce((t, st) => (st.serverTime > t ? st.serverTime : t), ''),
-    total,
-    counts,
-    verdicts,
-    skipped: states.reduce((n, st) => n + st.skipped, 0),
-    complete,
-    sources: states,
-  };
-}
-
 /** The window as the indexes hold it now (no waiting): the stream's snapshot and resets. */
 export function windowOf(selection: { id: string; sources: Source[] }, query: LockQuery, viewer: Viewer) {
-  const indexed = selection.sources.map((s) => ({ s, w: watcherFor(s) }));
   const result = runQuery(
-    indexed.map(({ s }) => ({ ...indexedOf(s), within: withinOf(s, viewer.scope) })),
+    selection.sources.map((s) => ({ ...indexedOf(s), within: withinOf(s, viewer.scope) })),
     query,
   );
   const sensitive = viewer.sensitive;
   const byId = new Map(selection.sources.map((s) => [s.id, s]));
-  const states = indexed.map(({ s, w }) => stateForScope(w.state(s.id), viewer.scope !== undefined));
+  const states = sourceStates(selection.sources, viewer.scope);
   const complete = states.every((st) => st.complete);
   const single = selection.sources.length === 1 ? selection.sources[0]! : undefined;
   const response: LocksResponse = {
-    serverTime: states.reduce((t, st) => (st.serverTime > t ? st.serverTime : t), ''),
+    serverTime: latest(states),
     source: selection.id,
     ...(single ? { bucket: single.bucketId, prefix: single.prefix } : {}),
     locks: result.rows.map(({ source, row }) =>
@@ -207,12 +161,6 @@ export function windowOf(selection: { id: string; sources: Source[] }, query: Lo
   return response;
 }
 
-/** A source's index as the query reads it. */
-function indexedOf(s: Source) {
-  const index = watcherFor(s).index;
-  return { id: s.id, rows: index.rows.values(), counts: index.counts, verdicts: index.verdicts, size: index.size };
-}
-
 /**
  * One lock (or what is there instead) with the server time it was judged at, on that store's clock. A lock outside
  * the viewer's scope answers exactly as one that does not exist: the store is asked all the same (the same time).
@@ -220,12 +168,11 @@ function indexedOf(s: Source) {
 export async function getForConsole(
   source: Source,
   name: string,
-  viewer: boolean | Viewer = false,
+  v: Viewer,
   inspect: InspectOptions = {},
 ): Promise<
   (ConsoleLock & { serverTime: string }) | { name: string; bucket: string; absent: true; serverTime: string }
 > {
-  const v: Viewer = typeof viewer === 'boolean' ? { sensitive: viewer } : viewer;
   const store = await storeFor(source);
   const found = await store.inspect(name, inspect);
   const view = found && inScope(v.scope, lockAddress(source, name)) ? found : null;

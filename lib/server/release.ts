@@ -78,10 +78,10 @@ export async function forceReleasePinned(
   seen: SeenLock,
   operator: string,
   reason: string,
-  access?: Access,
+  access: Access,
 ): Promise<ConsoleReleaseResult> {
   const source = sourceOf(seen);
-  if (access) assertMayRelease(access, source, seen.name);
+  assertMayRelease(access, source, seen.name);
   if (source.readOnly)
     throw new ApiError('conflict', `${source.id} is read-only: ${source.readOnly} Nothing was deleted.`);
   const version =
@@ -94,8 +94,7 @@ export async function forceReleasePinned(
   const store = await storeFor(source);
   // one inspection, the holder read now, for both checks (a lock file's is a scan of every process)
   const now = await store.inspect(seen.name);
-  if (access && releaseRight(access, lockAddress(source, seen.name)) !== 'any')
-    assertGoneOrExpired(now, source, seen.name);
+  if (releaseRight(access, lockAddress(source, seen.name)) !== 'any') assertGoneOrExpired(now, source, seen.name);
   assertVerdictAllows(now, { ...seen, version });
   const owner = seen.owner ?? (seen.identity !== undefined ? ownerDigest(seen.identity) : undefined);
   const result = await store.forceRelease({
@@ -108,7 +107,7 @@ export async function forceReleasePinned(
   });
   countForceRelease(result.outcome);
   // the same lock kept in another store (Terraform's migration window) is released with it, by that store's rule
-  const allowed = (s: Source, name: string) => !access || releaseRight(access, lockAddress(s, name)) === 'any';
+  const allowed = (s: Source, name: string) => releaseRight(access, lockAddress(s, name)) === 'any';
   const pairs = result.released
     ? await releasePartners(result.released, source, operator, reason, allowed).catch(() => [])
     : [];

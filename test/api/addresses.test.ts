@@ -8,7 +8,7 @@ import { releaseRight, sourceInScope, type Access } from '@/lib/server/auth/acce
 import { someGlobMatches } from '@/lib/server/auth/glob';
 import { parseGrants } from '@/lib/server/auth/grants';
 import { setHeldGauge } from '@/lib/server/metrics/held-gauge';
-import { metrics } from '@/lib/server/metrics/metrics';
+import { scrapeGauges } from '@/lib/server/metrics/lock-gauges';
 import { parseWebhooksConfig } from '@/lib/server/notify/config';
 import { eventOfRecord } from '@/lib/server/notify/trail-events';
 import type { Source } from '@/lib/server/sources';
@@ -74,8 +74,9 @@ describe('a lock’s address', () => {
   it('labels the held-seconds metric with the same address, for every store', async () => {
     const sources = STORES.map(([url]) => sourceOf(url));
     const rows = STORES.map(([, name], i) => ({ source: sources[i]!.id, name, heldMs: 60_000 }));
-    await setHeldGauge(sources, 100, async () => ({ locks: rows }));
-    const text = await metrics.registry.metrics();
+    const gauges = scrapeGauges();
+    await setHeldGauge(gauges.held, sources, 100, async () => ({ locks: rows }));
+    const text = await gauges.registry.metrics();
     const labels = [...text.matchAll(/^lockboard_lock_held_seconds\{address="([^"]*)"/gm)].map((m) => m[1]);
     for (const [, , address] of STORES) expect(labels).toContain(address);
   });

@@ -5,6 +5,10 @@ import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '@/lib/emulator';
 import { SECRET } from '../helpers/routes';
+import { EVERY_LOCK } from '@/lib/server/auth/access';
+
+/** Every lock, said as the console's functions want it: never by leaving the scope out. */
+const EVERY = { scope: EVERY_LOCK, sensitive: true };
 import { s3ClientFor } from '../helpers/s3';
 
 let emulator: Emulator;
@@ -53,11 +57,11 @@ describe('windows from the index', () => {
     const deep = sources().find((s) => s.id === 's3://deep/a/')!;
     const sel = { id: deep.id, sources: [deep] };
     const q = { sort: 'name' as const, order: 'asc' as const, limit: 100 };
-    const first = await queryForConsole(sel, q);
+    const first = await queryForConsole(sel, q, EVERY);
     expect(first.locks.length).toBeLessThanOrEqual(100);
     expect(first.sources[0]!.listed).toBeGreaterThan(0);
-    await until(async () => (await queryForConsole(sel, q)).complete);
-    const whole = await queryForConsole(sel, q);
+    await until(async () => (await queryForConsole(sel, q, EVERY)).complete);
+    const whole = await queryForConsole(sel, q, EVERY);
     expect(whole.total).toBe(1000);
     expect(whole.counts.unknown).toBe(1000); // a Terraform lock's liveness cannot be judged
     expect(whole.skipped).toBe(1500);
@@ -66,14 +70,14 @@ describe('windows from the index', () => {
     const names: string[] = [];
     let cursor: string | undefined;
     do {
-      const w = await queryForConsole(sel, { ...q, ...(cursor ? { cursor } : {}) });
+      const w = await queryForConsole(sel, { ...q, ...(cursor ? { cursor } : {}) }, EVERY);
       names.push(...w.locks.map((l) => l.name));
       cursor = w.nextCursor;
     } while (cursor);
     expect(names).toHaveLength(1000);
     expect(new Set(names).size).toBe(1000);
     expect(names).toEqual([...names].sort());
-    const desc = await queryForConsole(sel, { ...q, order: 'desc', limit: 3 });
+    const desc = await queryForConsole(sel, { ...q, order: 'desc', limit: 3 }, EVERY);
     expect(desc.locks.map((l) => l.name)).toEqual(names.slice(-3).reverse());
   });
 
@@ -84,6 +88,7 @@ describe('windows from the index', () => {
     const w = await queryForConsole(
       { id: deep.id, sources: [deep] },
       { q: 'U99', sort: 'name', order: 'asc', limit: 100 },
+      EVERY,
     );
     // u99@ci, u990..u999@ci: owners anywhere in the set, found case-insensitively
     expect(w.matched).toBe(11);
@@ -96,10 +101,10 @@ describe('windows from the index', () => {
     const source = sources().find((s) => s.id === 's3://empty-ish/a/')!;
     const sel = { id: source.id, sources: [source] };
     const q = { sort: 'name' as const, order: 'asc' as const, limit: 100 };
-    const first = await queryForConsole(sel, q);
+    const first = await queryForConsole(sel, q, EVERY);
     if (first.total === 0) expect(first.complete).toBe(false);
-    await until(async () => (await queryForConsole(sel, q)).complete);
-    expect((await queryForConsole(sel, q)).locks.map((l) => l.name)).toEqual(['a/zz.tflock']);
+    await until(async () => (await queryForConsole(sel, q, EVERY)).complete);
+    expect((await queryForConsole(sel, q, EVERY)).locks.map((l) => l.name)).toEqual(['a/zz.tflock']);
   });
 
   it('refuses a cursor it did not give with a 400 that says what to do', async () => {
@@ -107,7 +112,11 @@ describe('windows from the index', () => {
     const { sources } = await import('@/lib/server/sources');
     const deep = sources().find((s) => s.id === 's3://deep/a/')!;
     await expect(
-      queryForConsole({ id: deep.id, sources: [deep] }, { sort: 'name', order: 'asc', limit: 5, cursor: 'garbage' }),
+      queryForConsole(
+        { id: deep.id, sources: [deep] },
+        { sort: 'name', order: 'asc', limit: 5, cursor: 'garbage' },
+        EVERY,
+      ),
     ).rejects.toThrow(/start again without it/);
   });
 });

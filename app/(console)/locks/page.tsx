@@ -4,11 +4,10 @@ import { getQueryClient } from '@/components/get-query-client';
 import { RememberListQuery } from '@/components/locks/list-return';
 import { LocksView } from '@/components/locks/locks-view';
 import { firstValues, lockQueryOf } from '@/lib/server/lock-query';
-import { queryForConsole } from '@/lib/server/locks';
 import { requireRole } from '@/lib/server/auth/session';
-import { ALL_SOURCES, matchSources, type Selection, type Source } from '@/lib/server/sources';
-import { sourcesFor } from '@/lib/server/scoped-sources';
-import { viewerOf } from '@/lib/server/auth/access';
+import { ApiError } from '@/lib/server/api-error';
+import type { Board } from '@/lib/server/board';
+import type { Selection } from '@/lib/server/sources';
 import { allows } from '@/lib/server/auth/roles';
 import { locksQuery } from '@/lib/console/queries';
 
@@ -22,7 +21,7 @@ export default async function LocksPage({ searchParams }: { searchParams: Promis
   const qs = new URLSearchParams(given).toString();
   const user = await requireRole('viewer', `/locks${qs ? `?${qs}` : ''}`);
   // the sources with something in the user's grants: the selector offers no other
-  const configured = sourcesFor(user.access);
+  const configured = user.board.sources();
   if (configured.length === 0) {
     return (
       <p className="p-6">
@@ -33,7 +32,7 @@ export default async function LocksPage({ searchParams }: { searchParams: Promis
   }
   const requested = typeof params.source === 'string' ? params.source : undefined;
   const legacyPrefix = typeof params.prefix === 'string' ? params.prefix : undefined;
-  const { selection, unknown } = selectionOf(configured, requested, legacyPrefix);
+  const { selection, unknown } = selectionOf(user.board, requested, legacyPrefix);
   const source = selection.id;
   const queryClient = getQueryClient();
   // The server answers the address's query from the sources' indexes for a fast first paint (a first listing page
@@ -55,7 +54,7 @@ export default async function LocksPage({ searchParams }: { searchParams: Promis
   };
   await queryClient.prefetchQuery({
     ...locksQuery(source, asked),
-    queryFn: () => queryForConsole(selection, { ...asked, limit: query.limit }, viewerOf(user.access)),
+    queryFn: () => user.board.query(selection, { ...asked, limit: query.limit }),
   });
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
@@ -75,19 +74,18 @@ export default async function LocksPage({ searchParams }: { searchParams: Promis
 }
 
 /**
- * The sources shown: those the address asks for, within the caller's; with none asked (or one not configured), the
- * landing: all of the caller's sources at once (what is gone or stalled anywhere is counted), or their only one.
+ * The sources shown: the route's selection (board.select); one it would refuse (not configured, or none of the
+ * caller's) shows the caller's landing with a note naming what was asked.
  */
 function selectionOf(
-  configured: Source[],
+  board: Board,
   requested: string | undefined,
   legacyPrefix: string | undefined,
 ): { selection: Selection; unknown?: string } {
-  const landing: Selection =
-    configured.length > 1 ? { id: ALL_SOURCES, sources: configured } : { id: configured[0]!.id, sources: configured };
-  if (requested === undefined && legacyPrefix === undefined) return { selection: landing };
-  const asked = matchSources(requested, legacyPrefix);
-  const mine = asked?.sources.filter((s) => configured.some((c) => c.id === s.id)) ?? [];
-  if (asked && (asked.id === ALL_SOURCES || mine.length)) return { selection: { id: asked.id, sources: mine } };
-  return { selection: landing, unknown: requested ?? legacyPrefix };
+  try {
+    return { selection: board.select(requested, legacyPrefix) };
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    return { selection: board.select(), unknown: requested ?? legacyPrefix };
+  }
 }

@@ -3,13 +3,12 @@
 // operators only. An ended session is told as a `signed-out` event on a 200 stream, as on the list's stream.
 import { lockStreamQuery as query } from '@/lib/server/api-schemas';
 import { parseWith } from '@/lib/server/request-body';
-import { oneLockStream } from '@/lib/server/live/one-lock-stream';
 import { sourceOfLock } from '@/lib/server/sources';
 import { sseRoute } from '@/lib/server/live/sse-route';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = sseRoute((req, user) => {
+export const GET = sseRoute((req, board) => {
   const { name, bucket } = parseWith(query, Object.fromEntries(req.nextUrl.searchParams));
-  return oneLockStream(sourceOfLock(name, bucket), name, user, { signal: req.signal });
+  return board.live.lock(sourceOfLock(name, bucket), name, { signal: req.signal });
 });

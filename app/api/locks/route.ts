@@ -4,12 +4,9 @@
 import { json } from '@/lib/server/api-error';
 import { withRole } from '@/lib/server/http';
 import { lockQueryOf } from '@/lib/server/lock-query';
-import { queryForConsole } from '@/lib/server/locks';
-import { viewerOf } from '@/lib/server/auth/access';
-import { resolveSourcesFor } from '@/lib/server/scoped-sources';
 
-export const GET = withRole('viewer', async (req, { user }) => {
+export const GET = withRole('viewer', async (req, { board }) => {
   const { source, prefix, query } = lockQueryOf(Object.fromEntries(req.nextUrl.searchParams));
   // only the locks in the caller's grants: rows, total, matched and counts alike
-  return json(await queryForConsole(resolveSourcesFor(user.access, source, prefix), query, viewerOf(user.access)));
+  return json(await board.query(board.select(source, prefix), query));
 });

@@ -3,7 +3,7 @@
 // deliveries name locks of every scope.
 import { ApiError, json } from '@/lib/server/api-error';
 import { withRole, type RouteUser } from '@/lib/server/http';
-import { scopeOf } from '@/lib/server/auth/access';
+import { isEveryLock, scopeOf } from '@/lib/server/auth/access';
 import { webhookTestBody } from '@/lib/server/api-schemas';
 import { sendTestMessage, webhookSummaries } from '@/lib/server/notify';
 import { readJson } from '@/lib/server/request-body';
@@ -12,7 +12,7 @@ export const dynamic = 'force-dynamic';
 
 /** 403 for an operator whose grants cover only some locks. */
 function assertOperatesEverything(user: RouteUser): void {
-  if (scopeOf(user.access, 'operator') !== undefined)
+  if (!isEveryLock(scopeOf(user.access, 'operator')))
     throw new ApiError('forbidden', 'Webhooks need the operator role over every lock ("*").');
 }
 

@@ -2,7 +2,7 @@
 // they may see (the list, the CSV export and the churn summary alike).
 import 'server-only';
 import { lockAddress } from '@/lib/lock/address';
-import { inScope, scopeOf, sourceInScope, type Access } from '../auth/access';
+import { inScope, isEveryLock, scopeOf, sourceInScope, type Access } from '../auth/access';
 import { sources } from '../sources';
 import { readEvents, type AuditWindow, type EventsRead } from './events';
 
@@ -11,13 +11,12 @@ export async function readEventsFor(access: Access, window: AuditWindow): Promis
   const scope = scopeOf(access);
   const byId = new Map(sources().map((s) => [s.id, s]));
   const visible = new Set(sources().flatMap((s) => (sourceInScope(access, s) ? [s.id] : [])));
-  const events =
-    scope === undefined
-      ? read.events
-      : read.events.filter((e) => {
-          const s = byId.get(e.source);
-          return s !== undefined && inScope(scope, lockAddress(s, e.lock));
-        });
+  const events = isEveryLock(scope)
+    ? read.events
+    : read.events.filter((e) => {
+        const s = byId.get(e.source);
+        return s !== undefined && inScope(scope, lockAddress(s, e.lock));
+      });
   const unreachable = read.unreachable.flatMap((f) => {
     const mine = f.sources.filter((id) => visible.has(id));
     return mine.length ? [{ ...f, sources: mine }] : [];

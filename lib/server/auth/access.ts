@@ -1,5 +1,6 @@
 // What a caller may do, per lock: the grants that name them (their e-mail, its domain, their SSO groups, or their API
-// token) added up. A scope is a predicate over lock addresses (lib/lock/address.ts); `undefined` means every lock.
+// token) added up. A scope is a predicate over lock addresses (lib/lock/address.ts), or EVERY_LOCK, said explicitly:
+// no function takes a missing scope to mean every lock.
 import 'server-only';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { lockAddress } from '@/lib/lock/address';
@@ -20,8 +21,14 @@ export interface Access {
   token?: boolean;
 }
 
-/** A predicate over lock addresses, with the globs it tests; undefined: every lock. */
-export type Scope = GlobTest | undefined;
+/** Every lock: a grant on "*", or the metrics token. Only ever given by name, never a default. */
+export const EVERY_LOCK = Object.freeze({ everyLock: true as const });
+
+/** A predicate over lock addresses with the globs it tests, or EVERY_LOCK. */
+export type Scope = GlobTest | typeof EVERY_LOCK;
+
+/** Whether `scope` is every lock. */
+export const isEveryLock = (scope: Scope): scope is typeof EVERY_LOCK => scope === EVERY_LOCK;
 
 function accessOfGrants(actor: string, grants: { role: Role; locks: string[] }[], token?: boolean): Access {
   const role = grants.reduce<Role | null>((r, g) => higher(r, g.role), null);
@@ -51,13 +58,18 @@ export function tokenAccess(token: string, config: ConsoleEnv = env(), now = Dat
   return accessOfGrants(found.name, [{ role: found.role, locks: found.locks }], true);
 }
 
+/** A reader of every lock that is no person's session or grant (the metrics token): every lock, by name. */
+export function everyLockReader(actor: string): Access {
+  return { actor, role: 'viewer', grants: [{ role: 'viewer', locks: ['*'] }], token: true };
+}
+
 /** The locks `access` may see with at least role `needed`. */
 export function scopeOf(access: Access, needed: Role = 'viewer'): Scope {
-  return anyGlob(access.grants.filter((g) => allows(g.role, needed)).flatMap((g) => g.locks));
+  return anyGlob(access.grants.filter((g) => allows(g.role, needed)).flatMap((g) => g.locks)) ?? EVERY_LOCK;
 }
 
 /** Whether `address` is in `scope`. */
-export const inScope = (scope: Scope, address: string) => scope === undefined || scope(address);
+export const inScope = (scope: Scope, address: string) => isEveryLock(scope) || scope(address);
 
 /** Whether some lock of `source` may be in the access's scope (the sources selector, audit trails). */
 export function sourceInScope(access: Access, source: Pick<SourceSpec, 'id' | 'prefix'>): boolean {
@@ -88,11 +100,12 @@ export function viewerOf(access: Access): {
   release: (address: string, view: { health: string; verdict?: unknown }) => boolean;
 } {
   const scope = scopeOf(access);
-  const operator = allows(access.role, 'operator') ? scopeOf(access, 'operator') : anyGlob([]);
-  const releaser = allows(access.role, 'releaser') ? scopeOf(access, 'releaser') : anyGlob([]);
+  const none = anyGlob([])!;
+  const operator = allows(access.role, 'operator') ? scopeOf(access, 'operator') : none;
+  const releaser = allows(access.role, 'releaser') ? scopeOf(access, 'releaser') : none;
   const release = (address: string, view: { health: string; verdict?: unknown }) =>
     inScope(operator, address) ||
     ((view.health === 'expired' || view.verdict === 'gone') && inScope(releaser, address));
   if (!allows(access.role, 'operator')) return { scope, sensitive: false, release };
-  return { scope, sensitive: operator ?? true, release };
+  return { scope, sensitive: isEveryLock(operator) ? true : operator, release };
 }

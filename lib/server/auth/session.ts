@@ -7,12 +7,15 @@ import { authOptions } from './auth';
 import { accessOf, type Access } from './access';
 import { safeReturnPath } from './return-path';
 import { allows, type Role } from './roles';
+import { boardOf, type Board } from '../board';
 
 export interface PageUser {
   email: string;
   role: Role;
   /** What the user may see and release, per lock (lib/server/auth/access.ts). */
   access: Access;
+  /** The console within the user's grants: the page reads locks only through it (lib/server/board.ts). */
+  board: Board;
 }
 
 /** The signed-in user with a role that allows `needed`; redirects to sign-in (returning to `returnTo`) or 403s. */
@@ -23,7 +26,7 @@ export async function requireRole(needed: Role, returnTo: string): Promise<PageU
   const access = accessOf(email, session?.groups ?? []);
   const role = access.role;
   if (!role || !allows(role, needed)) forbidden();
-  return { email, role, access };
+  return { email, role, access, board: boardOf(access) };
 }
 
 /** The signed-in user for display (the layout's header); never an access decision. */

@@ -14,7 +14,8 @@ import type { RouteUser } from '../http';
 import { matcher, runQuery, type LockQuery } from '../../lock/query/query';
 import { expand } from '../../lock/query/row';
 import type { Row } from '../../lock/query/lock-index';
-import { consoleView, READY_MS, rowView, statusOf, windowOf, withinOf, type Viewer } from '../locks';
+import { consoleView, READY_MS, rowView, windowOf, type Viewer } from '../locks';
+import { serverTimeOf, statusOf, withinOf } from '../lock-status';
 import { metrics } from '../metrics/metrics';
 import { isStopping, onStop } from '../process/shutdown';
 import { sourceContains, type Source } from '../sources';
@@ -134,6 +135,8 @@ function startTimers(
   };
   sse.after(TICK_MS, tick);
   const counts = () => {
+    // grants withdrawn (a token removed from the access file, the file deleted): ended within a second, not a tick
+    if (!user.unchanged()) return sse.close();
     o.sendCounts();
     sse.after(COUNTS_MS, counts);
   };
@@ -254,7 +257,7 @@ async function begin(
   if (isStopping()) return (sse.write('retry: 2000\n\n'), sse.close()); // the route closes this connection
   o.signal.addEventListener('abort', sse.close, { once: true });
   sse.write('retry: 1000\n\n'); // headers go out with the first chunk
-  const serverTime = () => statusOf(selection).serverTime;
+  const serverTime = () => serverTimeOf(selection.sources);
   startTimers(sse, user, selection, { serverTime, send: h.send, sendCounts: h.sendCounts });
   for (const s of selection.sources) sse.onClose(watcherFor(s).subscribe(h.onChange(s)));
   // the same freshness as a query: a quick source is listed now, a big one answers from its index at once

@@ -9,7 +9,8 @@ import { inScope, viewerOf } from '../auth/access';
 import { lockAddress } from '@/lib/lock/address';
 import { env } from '../env';
 import type { RouteUser } from '../http';
-import { getForConsole, statusOf } from '../locks';
+import { getForConsole } from '../locks';
+import { serverTimeOf } from '../lock-status';
 import { metrics } from '../metrics/metrics';
 import { isStopping, onStop } from '../process/shutdown';
 import type { Source } from '../sources';
@@ -19,6 +20,7 @@ import { signedOutNow } from '../auth/session-revocations';
 
 const TICK_MS = 15_000;
 const COALESCE_MS = 100;
+const ACCESS_CHECK_MS = 1_000;
 const EPOCH = randomBytes(4).toString('hex');
 const open = processWide('oneLockStreams', () => new Set<() => void>());
 
@@ -72,10 +74,13 @@ export function oneLockStream(
       sse.after(Math.max(0, ends - Date.now()), sse.close);
       const tick = () => {
         if (!user.unchanged() || signedOutNow(user.sid)) return sse.close();
-        send('tick', { serverTime: statusOf({ sources: [source] }).serverTime });
+        send('tick', { serverTime: serverTimeOf([source]) });
         sse.after(TICK_MS, tick);
       };
       sse.after(TICK_MS, tick);
+      // grants withdrawn (a token removed from the access file, the file deleted): ended within a second
+      const check = () => (user.unchanged() ? sse.after(ACCESS_CHECK_MS, check) : sse.close());
+      sse.after(ACCESS_CHECK_MS, check);
       // a lock outside the reader's scope is never watched: no event tells when it changes
       if (inScope(viewer.scope, lockAddress(source, name))) sse.onClose(watcherFor(source).subscribe(onChange));
       await read(false);

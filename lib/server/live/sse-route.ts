@@ -3,7 +3,9 @@
 // (EventSource gives a script no status, never retries a 401, and the browser would log a failed load).
 import 'server-only';
 import type { NextRequest } from 'next/server';
-import { withRole, type RouteUser } from '../http';
+import { withRole } from '../http';
+import type { Board } from '../board';
+import { liveBoardOf, type LiveBoard } from './live-board';
 import { isStopping } from '../process/shutdown';
 
 const HEADERS = {
@@ -12,9 +14,12 @@ const HEADERS = {
   'x-accel-buffering': 'no',
 };
 
-export function sseRoute(open: (req: NextRequest, user: RouteUser) => ReadableStream<Uint8Array>) {
-  const stream = withRole('viewer', async (req, { user }) => {
-    const body = open(req, user);
+/** The stream route's opening: given the caller's board and its streams (never the bare stream functions). */
+type Open = (req: NextRequest, board: Board & { live: LiveBoard }) => ReadableStream<Uint8Array>;
+
+export function sseRoute(open: Open) {
+  const stream = withRole('viewer', async (req, { user, board }) => {
+    const body = open(req, { ...board, live: liveBoardOf(user) });
     // a process that is stopping ends the stream at once and closes the connection: a browser reconnecting every
     // second on a kept-alive socket would otherwise hold the server's graceful close open for as long as the tab is
     return new Response(body, { headers: isStopping() ? { ...HEADERS, connection: 'close' } : HEADERS });

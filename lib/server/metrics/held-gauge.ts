@@ -1,23 +1,10 @@
 // lockboard_lock_held_seconds{address,verdict}: opt-in (LOCKBOARD_LOCK_GAUGE), for at most N locks across every
 // source, the longest held first, so an alert can name the lock (the other lock series stop at the source).
 import 'server-only';
-import { Gauge } from 'prom-client';
+import type { Gauge } from 'prom-client';
 import { MAX_LIMIT } from '@/lib/lock/query/query';
-import { processWide } from '../process/process-wide';
 import { lockAddress } from '@/lib/lock/address';
 import type { Source } from '../sources';
-import { metrics } from './metrics';
-
-const held = processWide(
-  'heldGauge',
-  () =>
-    new Gauge({
-      name: 'lockboard_lock_held_seconds',
-      help: 'Seconds each lock has been held, by address and verdict (opt-in: LOCKBOARD_LOCK_GAUGE locks, the longest held first).',
-      labelNames: ['address', 'verdict'] as const,
-      registers: [metrics.registry],
-    }),
-);
 
 interface HeldRow {
   source: string;
@@ -26,8 +13,13 @@ interface HeldRow {
 }
 type Page = (cursor: string | undefined, limit: number) => Promise<{ locks: HeldRow[]; nextCursor?: string }>;
 
-/** Sets the gauge from the longest-held locks, paged `MAX_LIMIT` at a time up to `cap`. */
-export async function setHeldGauge(all: Source[], cap: number, page: Page): Promise<void> {
+/** Sets `held` (a scrape's, lib/server/metrics/lock-gauges.ts) from the longest-held locks, `MAX_LIMIT` a page up to `cap`. */
+export async function setHeldGauge(
+  held: Gauge<'address' | 'verdict'>,
+  all: Source[],
+  cap: number,
+  page: Page,
+): Promise<void> {
   held.reset();
   if (cap <= 0) return;
   const byId = new Map(all.map((s) => [s.id, s]));

@@ -1,8 +1,9 @@
 // Lock state for /api/metrics, set on prom-client gauges at each scrape from the sources' indexes: locks per
-// source by health, seconds since each lock's last refresh, and whether each source could be read at all.
+// source by health, seconds since each lock's last refresh, the longest held, and whether each source could be read.
+// Each scrape has gauges of its own in a registry of its own: a scoped scrape never shows another's values, and the
+// process-wide counters (requests, streams, releases of every lock) are added only for a scraper of every lock.
 import 'server-only';
-import { processWide } from '../process/process-wide';
-import { Gauge } from 'prom-client';
+import { Gauge, Registry } from 'prom-client';
 import { LOCK_HEALTHS as HEALTHS, type LockHealth, type LockInfo } from '@/lib/lock';
 import { metrics } from './metrics';
 import { VERDICTS, type VerdictCounts } from '@/lib/lock/verdict/verdict';
@@ -21,8 +22,8 @@ export type SourceListing =
     }
   | { source: Source; error: string };
 
-function build() {
-  const registers = [metrics.registry];
+function build(registry: Registry) {
+  const registers = [registry];
   const where = ['store', 'bucket', 'prefix'] as const;
   return {
     locks: new Gauge({
@@ -49,17 +50,31 @@ function build() {
       labelNames: [...where] as const,
       registers,
     }),
+    held: new Gauge({
+      name: 'lockboard_lock_held_seconds',
+      help: 'Seconds each lock has been held, by address and verdict (opt-in: LOCKBOARD_LOCK_GAUGE locks, the longest held first).',
+      labelNames: ['address', 'verdict'] as const,
+      registers,
+    }),
   };
 }
 
-const gauges = processWide('lockGauges', build);
+/** One scrape's lock gauges, in a registry of their own. */
+export function scrapeGauges() {
+  const registry = new Registry();
+  return { registry, ...build(registry) };
+}
+export type ScrapeGauges = ReturnType<typeof scrapeGauges>;
 
-/** Sets the lock-state gauges from this scrape's listings and renders every metric of this replica. */
-export async function renderMetrics(listings: SourceListing[]): Promise<string> {
-  gauges.locks.reset();
-  gauges.byVerdict.reset();
-  gauges.sinceRefresh.reset();
-  gauges.up.reset();
+/**
+ * Sets this scrape's lock-state gauges from its listings and renders them, with every process-wide metric of this
+ * replica only for `processWide` (the metrics token, or a caller over every lock).
+ */
+export async function renderMetrics(
+  listings: SourceListing[],
+  gauges: ScrapeGauges,
+  processWide: boolean,
+): Promise<string> {
   for (const listing of listings) {
     const where = { store: listing.source.store, bucket: listing.source.bucket, prefix: listing.source.prefix };
     gauges.up.set(where, 'error' in listing ? 0 : 1);
@@ -74,9 +89,10 @@ export async function renderMetrics(listings: SourceListing[]): Promise<string> 
       gauges.sinceRefresh.set({ ...where, lock: l.name, format: l.format, health: l.health }, seconds);
     }
   }
+  if (!processWide) return gauges.registry.metrics();
   for (const outcome of ['released', 'changed', 'refreshed', 'gone', 'not-a-lock'])
     metrics.forceReleases.inc({ outcome }, 0);
-  return metrics.registry.metrics();
+  return Registry.merge([metrics.registry, gauges.registry]).metrics();
 }
 
 export const METRICS_CONTENT_TYPE = metrics.registry.contentType;

@@ -2,9 +2,7 @@ import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import { getQueryClient } from '@/components/get-query-client';
 import { LockDetail } from '@/components/lock/lock-detail';
 import { ApiError } from '@/lib/server/api-error';
-import { getForConsole } from '@/lib/server/locks';
 import { requireRole } from '@/lib/server/auth/session';
-import { viewerOf } from '@/lib/server/auth/access';
 import { allows } from '@/lib/server/auth/roles';
 import { sourceOfLock, type Source } from '@/lib/server/sources';
 import { lockHref, lockQuery, NAME_IN_QUERY } from '@/lib/console/queries';
@@ -43,7 +41,7 @@ export default async function LockPage({
     ...lockQuery(name, bucket),
     queryFn: async () => {
       // outside the user's grants: the page of a lock that does not exist
-      const lock = await getForConsole(source, name, viewerOf(user.access));
+      const lock = await user.board.get(source, name);
       return 'absent' in lock ? null : lock;
     },
   });

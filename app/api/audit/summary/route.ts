@@ -2,12 +2,11 @@
 // the trails that could not be read (`unreachable`: their sources, the store's words, the last good read)
 import { summarise } from '@/lib/console/churn/summary';
 import { parseWindow } from '@/lib/server/audit/events';
-import { readEventsFor } from '@/lib/server/audit/scoped-events';
 import { json } from '@/lib/server/api-error';
 import { withRole } from '@/lib/server/http';
 
-export const GET = withRole('viewer', async (req, { user }) => {
+export const GET = withRole('viewer', async (req, { board }) => {
   const window = parseWindow(req.nextUrl.searchParams);
-  const { events, unreachable } = await readEventsFor(user.access, window);
+  const { events, unreachable } = await board.events(window);
   return json({ ...summarise(events, window.from, window.to), unreachable });
 });

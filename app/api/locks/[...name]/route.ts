@@ -4,16 +4,14 @@ import { lockGetQuery as query } from '@/lib/server/api-schemas';
 import { json } from '@/lib/server/api-error';
 import { parseWith } from '@/lib/server/request-body';
 import { withRole } from '@/lib/server/http';
-import { getForConsole } from '@/lib/server/locks';
-import { viewerOf } from '@/lib/server/auth/access';
 import { sourceOfLock } from '@/lib/server/sources';
 import { NAME_IN_QUERY } from '@/lib/console/queries';
 
-export const GET = withRole<{ name: string[] }>('viewer', async (req, { params, user }) => {
+export const GET = withRole<{ name: string[] }>('viewer', async (req, { params, board }) => {
   const q = parseWith(query, Object.fromEntries(req.nextUrl.searchParams));
   const { bucket } = q;
   // a name with `.` or `..` segments comes whole in ?name= (lockHref)
   const name = params.name.join('/') === NAME_IN_QUERY && q.name !== undefined ? q.name : params.name.join('/');
   // outside the caller's grants: exactly the answer for a lock that does not exist
-  return json(await getForConsole(sourceOfLock(name, bucket), name, viewerOf(user.access)));
+  return json(await board.get(sourceOfLock(name, bucket), name));
 });

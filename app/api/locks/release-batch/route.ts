@@ -8,14 +8,12 @@ import { ApiError, json } from '@/lib/server/api-error';
 import { readJson } from '@/lib/server/request-body';
 import { withRole } from '@/lib/server/http';
 import { releaseBatchBody } from '@/lib/server/api-schemas';
-import type { Access } from '@/lib/server/auth/access';
+import type { Board } from '@/lib/server/board';
 import { sourceOfLock, sources } from '@/lib/server/sources';
 import {
   MAX_BATCH,
   OUTCOME_MESSAGES,
-  forceReleasePinned,
   seenLock,
-  assertMayRelease,
   type ConsoleReleaseResult,
   UNCONFIRMED_MESSAGE,
 } from '@/lib/server/release';
@@ -37,7 +35,7 @@ type BatchResult = Partial<z.output<typeof seenLock>> & {
   audit?: ConsoleReleaseResult['audit'];
 };
 
-export const POST = withRole('releaser', async (req, { user }) => {
+export const POST = withRole('releaser', async (req, { board }) => {
   const input = await readJson(req, body, BATCH_BODY_LIMIT);
   const results: BatchResult[] = new Array(input.locks.length);
   const seenKeys = new Set<string>();
@@ -52,7 +50,7 @@ export const POST = withRole('releaser', async (req, { user }) => {
     seenKeys.add(key);
     return { seen: parsed.data };
   });
-  assertAllInScope(checked, user.access);
+  assertAllInScope(checked, board);
   let next = 0;
   const worker = async () => {
     while (next < input.locks.length) {
@@ -65,7 +63,7 @@ export const POST = withRole('releaser', async (req, { user }) => {
         continue;
       }
       try {
-        const r = await forceReleasePinned(seen, user.email, input.reason, user.access);
+        const r = await board.release(seen, input.reason);
         results[i] = {
           ...seen,
           outcome: r.outcome,
@@ -98,13 +96,13 @@ export const POST = withRole('releaser', async (req, { user }) => {
 });
 
 /** 403 naming every lock of the batch outside the caller's grants: nothing is released then. */
-function assertAllInScope(checked: { seen?: z.output<typeof seenLock> }[], access: Access): void {
+function assertAllInScope(checked: { seen?: z.output<typeof seenLock> }[], board: Board): void {
   const outside: string[] = [];
   for (const { seen } of checked) {
     if (!seen) continue;
     try {
       const named = seen.source === undefined ? undefined : sources().find((s) => s.id === seen.source);
-      assertMayRelease(access, sourceOfLock(seen.name, named?.bucketId ?? seen.bucket), seen.name);
+      board.assertMayRelease(sourceOfLock(seen.name, named?.bucketId ?? seen.bucket), seen.name);
     } catch (err) {
       if (err instanceof ApiError && err.code === 'forbidden') outside.push(String(err.extra.address));
     }

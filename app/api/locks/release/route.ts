@@ -3,12 +3,12 @@
 import { ApiError, json } from '@/lib/server/api-error';
 import { readJson } from '@/lib/server/request-body';
 import { withRole } from '@/lib/server/http';
-import { OUTCOME_MESSAGES, forceReleasePinned, UNCONFIRMED_MESSAGE } from '@/lib/server/release';
+import { OUTCOME_MESSAGES, UNCONFIRMED_MESSAGE } from '@/lib/server/release';
 import { releaseBody as body } from '@/lib/server/api-schemas';
 
-export const POST = withRole('releaser', async (req, { user }) => {
+export const POST = withRole('releaser', async (req, { board }) => {
   const input = await readJson(req, body);
-  const result = await forceReleasePinned(input, user.email, input.reason, user.access);
+  const result = await board.release(input, input.reason);
   const recorded = { audit: result.audit };
   if (result.outcome === 'released') {
     return json({
