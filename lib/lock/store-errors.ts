@@ -4,6 +4,12 @@ import { GcsCallError } from './stores/gcs/client';
 
 /** Network codes (HPE_…: Node's HTTP parser met a server that does not speak HTTP on the endpoint's port). */
 const NETWORK = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|57P01|08006|08001|HPE_[A-Z_]+)$/;
+/**
+ * etcd3's requests that reached no server, which carry no code: gRPC's UNAVAILABLE and DEADLINE_EXCEEDED, and the
+ * client's circuit breaker, opened by those, refusing the next calls for a while.
+ */
+const GRPC_UNREACHABLE =
+  /^(14 UNAVAILABLE|4 DEADLINE_EXCEEDED)\b|^Execution prevented because the circuit breaker is open/;
 /** Codes the stores give their configuration errors: a missing table, region or SDK; PostgreSQL's missing grant. */
 const CONFIG = /^(TABLE_MISSING|CONFIG|SDK_MISSING|42501)$/;
 
@@ -17,6 +23,7 @@ export function storeUnavailable(err: unknown): string | null {
     return /^Cannot reach /.test(message)
       ? `${message} (${code})`
       : `The lock store is unavailable (${code}): ${message}`;
+  if (GRPC_UNREACHABLE.test(message)) return `The lock store is unavailable: ${message}`;
   if (err instanceof GcsCallError && err.status !== 400)
     return `Cloud Storage is unavailable (${err.status || 'no response'}): ${message}`;
   // An AWS SDK request that could not complete (unreachable, throttled, denied)
