@@ -3,6 +3,7 @@ import { spawnSync, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
+import { consoleAnswers } from './answers';
 import { signalGroup, spawnGroup, stopGroup } from './children';
 
 export interface ConsoleProcess {
@@ -145,15 +146,10 @@ export async function startConsole(
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the console exited during start-up:\n${output}`);
-    try {
-      const res = await fetch(`${url}/api/health`);
-      if (res.ok) break;
-    } catch {
-      // not listening yet
-    }
+    if (await consoleAnswers(url)) break;
     if (Date.now() > deadline) {
       signalGroup(child, 'SIGKILL');
-      throw new Error(`the console did not answer /api/health within 30 s:\n${output}`);
+      throw new Error(`the console did not answer /api/health and /login within 30 s:\n${output}`);
     }
     await new Promise((r) => setTimeout(r, 150));
   }
