@@ -27,6 +27,9 @@ const STRANGER = 'mallory@elsewhere.example';
 const BOT = 'bot-token-0123456789abcdef'; // operator over ci/*
 const READER = 'reader-token-0123456789abcdef'; // viewer over ci/*
 const EXPIRED = 'expired-token-0123456789abcdef'; // expired yesterday
+const NIA = 'nia@example.com'; // viewer of one lock of the locks/ source
+const NARROW = 'narrow-token-0123456789abcdef'; // viewer of that one lock
+const METRICS = 'metrics-token-0123456789';
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
 const grants = (annLocks = "['gs://test-bucket/ci/*']") => `
@@ -43,6 +46,9 @@ grants:
   - who: [${ANN}]
     role: viewer
     locks: ${annLocks}
+  - who: [${NIA}]
+    role: viewer
+    locks: ['gs://test-bucket/locks/deploy']
 tokens:
   - name: ci-bot
     sha256: ${sha(BOT)}
@@ -57,6 +63,10 @@ tokens:
     role: operator
     locks: ['*']
     expires: ${new Date(Date.now() - 86_400_000).toISOString()}
+  - name: narrow
+    sha256: ${sha(NARROW)}
+    role: viewer
+    locks: ['gs://test-bucket/locks/deploy']
 `;
 
 beforeAll(async () => {
@@ -67,7 +77,7 @@ beforeAll(async () => {
     LOCKBOARD_GCS_ENDPOINT: t.emulator!.url,
     LOCKBOARD_PREFIXES: 'locks/,ci/',
     LOCKBOARD_ACCESS_FILE: FILE,
-    LOCKBOARD_METRICS_TOKEN: 'metrics-token-0123456789',
+    LOCKBOARD_METRICS_TOKEN: METRICS,
     NEXTAUTH_SECRET: SECRET,
   });
   delete process.env.LOCKBOARD_SOURCES;
@@ -129,6 +139,65 @@ describe('the list and the one query within the scope', () => {
     expect((await list({ as: STRANGER })).status).toBe(403);
     expect((await list({ bearer: 'no-such-token-0123456789' })).status).toBe(401);
     expect((await list({ bearer: EXPIRED })).status).toBe(401);
+  });
+});
+
+describe('counts within the scope, where it cuts a source', () => {
+  // locks/deploy alone of the locks/ source: nothing says how many other keys that source holds
+  const lean = (st: Record<string, unknown>) => {
+    expect(st.listed).toBe(1);
+    expect(st.skipped).toBe(0);
+    expect(st).not.toHaveProperty('estimate');
+    expect(st).not.toHaveProperty('skippedWhy');
+  };
+
+  it('a listing’s total, counts and sources[].listed count only the locks in scope', async () => {
+    for (const who of [{ as: NIA }, { bearer: NARROW }] as Who[]) {
+      const r = await list(who);
+      expect(names(r)).toEqual(['locks/deploy']);
+      expect(r.json.total).toBe(1);
+      expect(r.json.skipped).toBe(0);
+      const counts = r.json.counts as Record<string, number>;
+      expect(Object.values(counts).reduce((a, b) => a + b, 0)).toBe(1);
+      const states = r.json.sources as Record<string, unknown>[];
+      expect(states.map((st) => st.source)).toEqual([`gs://${t.bucket}/locks/`]);
+      for (const st of states) lean(st);
+    }
+    // a reader of every lock is told every key walked
+    const all = await list({ as: OPS }, `source=gs://${t.bucket}/locks/`);
+    expect((all.json.sources as { listed: number }[])[0]!.listed).toBeGreaterThanOrEqual(2);
+  });
+
+  it('the stream’s snapshot and counts events count only the locks in scope', async () => {
+    const s = await openStream(routes.stream.GET, NIA, { path: '/api/locks/stream' });
+    const snapshot = await s.next('snapshot');
+    expect(snapshot.total).toBe(1);
+    for (const st of snapshot.sources as Record<string, unknown>[]) lean(st);
+    // a change in scope (its holder refreshes it) sends counts: of the scope, each source's `listed` too
+    await held[0]!.refresh();
+    const counts = await s.next('counts', 15_000);
+    expect(counts.total).toBe(1);
+    for (const st of counts.sources as Record<string, unknown>[]) lean(st);
+    s.close();
+  });
+
+  it('metrics: a scoped token gets its lock series only, no process-wide series; the metrics token gets all', async () => {
+    const scoped = await call(routes.metrics.GET, '/api/metrics', { bearer: NARROW });
+    expect(scoped.status).toBe(200);
+    const held = [...scoped.text.matchAll(/^lockboard_locks\{[^}]*\} (\d+)$/gm)].map((m) => Number(m[1]));
+    expect(held.reduce((a, b) => a + b, 0)).toBe(1);
+    expect(scoped.text).not.toMatch(/lock="locks\/db-migrate"/);
+    for (const series of [
+      'lockboard_force_releases_total',
+      'lockboard_streams',
+      'lockboard_process_cpu',
+      'lockboard_access_file_degraded',
+    ])
+      expect(scoped.text, series).not.toContain(series);
+    const whole = await call(routes.metrics.GET, '/api/metrics', { bearer: METRICS });
+    for (const series of ['lockboard_force_releases_total', 'lockboard_process_cpu', 'lockboard_access_file_degraded'])
+      expect(whole.text, series).toContain(series);
+    expect(whole.text).toMatch(/lock="locks\/db-migrate"/);
   });
 });
 
