@@ -35,9 +35,10 @@ export const ROUTES: RouteDoc[] = [
   {
     path: '/api/health',
     method: 'get',
-    summary: 'Liveness for load balancers.',
+    summary:
+      'Liveness for load balancers: "degraded" while the access file is deleted or cannot be used (its last good grants kept for LOCKBOARD_ACCESS_GRACE, then withdrawn).',
     access: 'none',
-    answers: { 200: '{ status: "ok" }' },
+    answers: { 200: '{ status: "ok" | "degraded" }' },
   },
   {
     path: '/api/openapi.json',
@@ -135,7 +136,8 @@ export const ROUTES: RouteDoc[] = [
   {
     path: '/api/metrics',
     method: 'get',
-    summary: 'Prometheus metrics: LOCKBOARD_METRICS_TOKEN (every lock) or an API token (its grants only).',
+    summary:
+      'Prometheus metrics: LOCKBOARD_METRICS_TOKEN (every lock, and the process-wide series) or an API token (the lock series within its grants only; the process-wide series only for a token over every lock).',
     access: 'metrics',
     produces: 'text/plain',
     answers: { 200: 'The Prometheus text format.', 401: 'No valid bearer token.', 404: 'Metrics are disabled.' },
