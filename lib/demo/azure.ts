@@ -1,5 +1,5 @@
-// The demo's Azure Blob Storage: Azurite (npm, a child process on a free loopback port, in memory, stopped with the
-// demo) holding a crashed Terraform apply's lease (azurerm layout), the stuck lease Terraform cannot clear (no lock
+// The demo's Azure Blob Storage: Azurite (npm, a child process on a free loopback port, its blobs in the data
+// directory where given so the audit trail outlives a restart, the last run's locks cleared; stopped with the demo) holding a crashed Terraform apply's lease (azurerm layout), the stuck lease Terraform cannot clear (no lock
 // info), a live WebJobs singleton renewed by a simulated host, and Lockboard's own lease lock taken by contenders.
 import { spawnGroup } from './children';
 import { randomUUID } from 'node:crypto';
@@ -7,6 +7,8 @@ import { createRequire } from 'node:module';
 import { createServer, type AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { BlobServiceClient, type ContainerClient } from '@azure/storage-blob';
+import { mkdirSync } from 'node:fs';
+import { DEFAULT_AUDIT_PREFIX } from '../lock/holding/options';
 import { withAzureLock } from '../lock/stores/azure';
 import { sleep } from './sleep';
 import type { Stopper } from './stopper';
@@ -25,9 +27,10 @@ function freePort(): Promise<number> {
   });
 }
 
-async function startAzurite(port: number) {
+async function startAzurite(port: number, dir: string | undefined) {
   const main = join(dirname(createRequire(import.meta.url).resolve('azurite/package.json')), 'dist/src/blob/main.js');
-  const args = ['--blobHost', '127.0.0.1', '--blobPort', String(port), '--inMemoryPersistence', '--loose'];
+  const kept = dir ? ['--location', dir] : ['--inMemoryPersistence'];
+  const args = ['--blobHost', '127.0.0.1', '--blobPort', String(port), ...kept, '--loose'];
   const child = spawnGroup(process.execPath, [main, ...args, '--skipApiVersionCheck', '--disableTelemetry'], {
     stdio: 'ignore',
   });
@@ -77,11 +80,27 @@ async function liveSingleton(c: ContainerClient, name: string, signal: AbortSign
   }
 }
 
-export async function startDemoAzure(stop: Stopper) {
-  const { child, url } = await startAzurite(await freePort());
+/** The last run's blobs but Lockboard's trail (.lockboard/audit/ in each container): its leases broken, deleted. */
+async function clearAllButTrail(service: BlobServiceClient): Promise<void> {
+  for await (const container of service.listContainers()) {
+    const c = service.getContainerClient(container.name);
+    for await (const blob of c.listBlobsFlat()) {
+      if (blob.name.startsWith(DEFAULT_AUDIT_PREFIX)) continue;
+      const b = c.getBlobClient(blob.name);
+      if (blob.properties.leaseState === 'leased') await b.getBlobLeaseClient().breakLease(0);
+      await b.delete();
+    }
+  }
+}
+
+export async function startDemoAzure(stop: Stopper, dataDir?: string) {
+  const dir = dataDir && join(dataDir, 'azurite');
+  if (dir) mkdirSync(dir, { recursive: true });
+  const { child, url } = await startAzurite(await freePort(), dir);
   const connectionString = `DefaultEndpointsProtocol=http;AccountName=${ACCOUNT};AccountKey=${KEY};BlobEndpoint=${url}/${ACCOUNT};`;
   // few retries: at shutdown the holders' last requests meet a stopped Azurite
   const service = BlobServiceClient.fromConnectionString(connectionString, { retryOptions: { maxTries: 2 } });
+  await clearAllButTrail(service);
   const [tf, hosts, jobs] = ['tfstate', 'azure-webjobs-hosts', 'jobs'].map((n) => service.getContainerClient(n));
   for (const c of [tf!, hosts!, jobs!]) await c.createIfNotExists();
   await crashedApply(tf!, 'prod.terraform.tfstate');

@@ -61,10 +61,12 @@ export async function startDemoServers(dataDir: string, ports: DemoPorts) {
   );
   const files = await optional('lock files', null, () => startDemoFiles(dataDir, stop));
   const kube = await optional('Kubernetes Leases', 'kube-port', () => startDemoKube(dataDir, ports.kubePort, stop));
-  const zk = await optional('ZooKeeper locks', 'zookeeper-port', () => startDemoZooKeeper(ports.zkPort, stop));
+  const zk = await optional('ZooKeeper locks', 'zookeeper-port', () => startDemoZooKeeper(ports.zkPort, stop, dataDir));
   const etcd = await optional('etcd locks', 'etcd-port', () => startDemoEtcd(dataDir, ports.etcdPort, stop));
   // Azurite from npm, on a free port (loaded only here: the Azure SDK is no other part's)
-  const azure = await optional('Azure Blob locks', null, async () => (await import('./azure')).startDemoAzure(stop));
+  const azure = await optional('Azure Blob locks', null, async () =>
+    (await import('./azure')).startDemoAzure(stop, dataDir),
+  );
   const started: Record<string, Started | null> = {
     Redis: redis,
     PostgreSQL: postgres,

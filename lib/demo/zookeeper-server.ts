@@ -2,7 +2,7 @@
 // Ready when `srvr` says it is serving: `ruok` answers `imok` earlier, while requests are still refused
 // (facts-coordination Part B §3.1).
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fourLetters } from '../lock/stores/zookeeper/sessions';
@@ -42,11 +42,13 @@ export interface ZooKeeperServer {
 /** `words`: the four-letter words the server answers (4lw.commands.whitelist); `cons` tells the verdict its sessions, `conf` and `srvr` whether the members read are the whole ensemble. */
 export async function startZooKeeperServer(
   port: number,
-  o: { tickMs?: number; words?: string } = {},
+  o: { tickMs?: number; words?: string; dataDir?: string } = {},
 ): Promise<ZooKeeperServer> {
   const cp = zookeeperClasspath();
   if (!cp) throw new Error(`ZooKeeper is not installed: ${INSTALL_ZOOKEEPER}`);
-  const dir = mkdtempSync(join(tmpdir(), 'lockboard-zk-'));
+  // `dataDir`: the data kept there across starts (the demo's trail), else a directory of its own, removed at stop
+  const dir = o.dataDir ?? mkdtempSync(join(tmpdir(), 'lockboard-zk-'));
+  if (o.dataDir) mkdirSync(dir, { recursive: true });
   writeFileSync(
     join(dir, 'zoo.cfg'),
     [
@@ -78,7 +80,7 @@ export async function startZooKeeperServer(
       await Promise.race([exited, new Promise((r) => setTimeout(r, 3_000))]);
       if (child.exitCode === null && child.signalCode === null) signalGroup(child, 'SIGKILL');
     }
-    rmSync(dir, { recursive: true, force: true });
+    if (!o.dataDir) rmSync(dir, { recursive: true, force: true });
   };
   const hosts = `127.0.0.1:${port}`;
   for (let i = 0; i < 200; i++) {

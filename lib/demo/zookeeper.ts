@@ -2,6 +2,7 @@
 // Lockboard's own lock contended by three workers (a holder and two waiters at any time), real kazoo recipes (a Lock
 // with two waiters, a Semaphore, an Election) and real Curator ones (a LeaderLatch, an InterProcessMutex) where those
 // are installed, and a configuration znode that is not a lock.
+import { join } from 'node:path';
 import { acquireZooKeeperLock } from '../lock/stores/zookeeper/acquire';
 import { connectZooKeeper, type ZkConn } from '../lock/stores/zookeeper/conn';
 import { parseZooKeeperSource } from '../lock/stores/zookeeper/source';
@@ -63,16 +64,30 @@ export function zookeeperHolders(url: string, stop: Stopper, conns: ZkConn[] = [
   });
 }
 
-/** Starts ZooKeeper on `port` with holders and waiters, or returns null (saying how to install it). */
-export async function startDemoZooKeeper(port: number, stop: Stopper): Promise<DemoZooKeeper | null> {
+/**
+ * The last run's znodes but Lockboard's trail (`.lockboard/audit` and what leads to it), deepest first: its locks
+ * start afresh (an old session's ephemeral nodes too, which would hold the new contenders until it expires).
+ */
+async function clearAllButTrail(conn: ZkConn, path = '/'): Promise<boolean> {
+  let kept = path.endsWith('/.lockboard/audit') || path === '/zookeeper';
+  if (kept) return true;
+  for (const child of await conn.children(path).catch(() => [] as string[]))
+    if (await clearAllButTrail(conn, `${path === '/' ? '' : path}/${child}`)) kept = true;
+  if (!kept && path !== '/') await conn.remove(path, -1).catch(() => undefined);
+  return kept;
+}
+
+/** Starts ZooKeeper on `port` (its data kept under `dataDir` where given), or returns null (saying how to install it). */
+export async function startDemoZooKeeper(port: number, stop: Stopper, dataDir?: string): Promise<DemoZooKeeper | null> {
   if (!zookeeperClasspath()) {
     console.log(`ZooKeeper locks: ZooKeeper is not installed, so the demo shows none (${INSTALL_ZOOKEEPER}).`);
     return null;
   }
-  const server = await startZooKeeperServer(port);
+  const server = await startZooKeeperServer(port, dataDir ? { dataDir: join(dataDir, 'zookeeper') } : {});
   const url = `zookeeper://${server.hosts}/`;
   const admin = await connectZooKeeper(parseZooKeeperSource(url));
   const conns: ZkConn[] = [admin];
+  await clearAllButTrail(admin);
   await admin.mkdirp('/config/payments');
   await admin
     .create('/config/payments/limits', Buffer.from('{"daily":10000}'), admin.zk.CreateMode.PERSISTENT)

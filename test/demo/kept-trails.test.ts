@@ -7,9 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from 'redis';
 import { describe, expect, it } from 'vitest';
+import { BlobServiceClient } from '@azure/storage-blob';
+import { startDemoAzure } from '@/lib/demo/azure';
 import { startDemoDynamo } from '@/lib/demo/dynamodb';
 import { startDemoFiles } from '@/lib/demo/files';
 import { startDemoRedis } from '@/lib/demo/redis';
+import { startDemoZooKeeper } from '@/lib/demo/zookeeper';
+import { connectZooKeeper } from '@/lib/lock/stores/zookeeper/conn';
+import { parseZooKeeperSource } from '@/lib/lock/stores/zookeeper/source';
 import { Stopper } from '@/lib/demo/stopper';
 import { freePort } from '../helpers/browser';
 
@@ -54,6 +59,45 @@ describe('the demo’s trails across restarts', () => {
       await demo.stop();
     }
   }, 60_000);
+
+  it('keeps the Azure trail (.lockboard/audit/ blobs) over three starts, the last run’s leased blobs cleared', async () => {
+    const dir = dataDir();
+    for (const run of [1, 2, 3]) {
+      const stopper = new Stopper();
+      const demo = await startDemoAzure(stopper, dir);
+      const service = BlobServiceClient.fromConnectionString(demo.env.AZURE_STORAGE_CONNECTION_STRING);
+      const jobs = service.getContainerClient('jobs');
+      await jobs.getBlockBlobClient(`.lockboard/audit/run-${run}.json`).upload('{}', 2);
+      const names: string[] = [];
+      for await (const b of jobs.listBlobsFlat({ prefix: '.lockboard/audit/run-' })) names.push(b.name);
+      expect(names).toHaveLength(run);
+      // the crashed apply's infinite lease is the seed's own, made afresh each start
+      const tf = service.getContainerClient('tfstate').getBlobClient('prod.terraform.tfstate');
+      expect((await tf.getProperties()).leaseState).toBe('leased');
+      stopper.stop();
+      await Promise.allSettled(demo.loops);
+      await demo.stop();
+    }
+  }, 120_000);
+
+  it('keeps the ZooKeeper trail (.lockboard/audit) over two starts, the last run’s znodes cleared', async () => {
+    const dir = dataDir();
+    for (const run of [1, 2]) {
+      const stopper = new Stopper();
+      const demo = await startDemoZooKeeper(await freePort(), stopper, dir);
+      if (!demo) return; // ZooKeeper not installed: the demo shows none
+      const conn = await connectZooKeeper(parseZooKeeperSource(demo.url));
+      await conn.mkdirp('/.lockboard/audit');
+      await conn.create(`/.lockboard/audit/run-${run}`, Buffer.from('{}'), 0);
+      expect((await conn.children('/.lockboard/audit')).filter((n) => n.startsWith('run-'))).toHaveLength(run);
+      if (run === 1) await conn.mkdirp('/left/over');
+      else expect(await conn.exists('/left/over')).toBeNull();
+      conn.client.close();
+      stopper.stop();
+      await Promise.allSettled(demo.loops);
+      await demo.stop();
+    }
+  }, 180_000);
 
   it('keeps the lock-file trail (.lockboard) and clears the last run’s lock files', async () => {
     const dir = dataDir();
