@@ -34,7 +34,7 @@ export const zookeeper: StoreDefinition = {
   async open(spec, o) {
     const [{ ZooKeeperLockStore }, conn] = await Promise.all([
       import('./store'),
-      // a short session: a server restarted without its data refuses the old one until it times out (conn.ts)
+      // a short session: a server restarted without its data refuses the old one until it times out (kept-client.ts)
       connectZooKeeper(sourceOf(spec, o), { renew: true, sessionTimeoutMs: 10_000 }),
     ]);
     return new ZooKeeperLockStore({ conn, longHeldMs: o.longHeldMs, close: async () => conn.close() });

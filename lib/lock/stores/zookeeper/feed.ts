@@ -2,7 +2,7 @@
 // parents included), re-armed after each event, so a holder leaving or a contender queueing reaches the screen as the
 // server notifies it. A watch fires once and a lost connection may drop notifications: a reconnect or an expired
 // session is reported as missed (the console lists again), and an expired session ends the feed's watches. A watch
-// that could not be armed while disconnected is armed on the reconnect; a new session (conn.ts) arms them all again.
+// that could not be armed while disconnected is armed on the reconnect; a new session (kept-client.ts) arms them all again.
 import type { ChangeFeed, ChangeFeedHandlers } from '../../store';
 import { isUnreachable, type ZkConn } from './conn';
 import { recipeNode } from './recipes';

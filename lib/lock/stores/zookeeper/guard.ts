@@ -6,9 +6,10 @@
 //
 // The guard shadows three handlers of one client's ConnectionManager with its own properties (the module, its
 // prototype and every other client are untouched; no file is patched). A throw while parsing drops the bytes buffered
-// so far and destroys the socket: the library's own way out of a reply it does not expect (pending requests fail with
-// CONNECTION_LOSS, but the one whose reply it was is lost with it: conn.ts's deadline fails it; it reconnects unless closing). An abandoned client stays closed: a socket its reconnect timer opens
-// later is destroyed. It also notes when bytes last arrived: node-zookeeper-client keeps no read timeout (conn.ts does).
+// so far and destroys the socket: the library's own way out of a reply it does not expect (its pending requests fail
+// with CONNECTION_LOSS; the one whose reply it was is lost with it, and kept-client.ts's deadline fails that one; it
+// reconnects unless closing). An abandoned client stays closed: a socket its reconnect timer opens later is
+// destroyed. It also notes when bytes last arrived: node-zookeeper-client keeps no read timeout (kept-client.ts does).
 import type { Client } from 'node-zookeeper-client';
 
 /** ConnectionManager's states (lib/ConnectionManager.js STATES). */

@@ -10,7 +10,7 @@ const LOST: Record<number, string> = {
   [-112]: 'its session expired (SESSION_EXPIRED)',
 };
 
-/** The error of a request made while the client has no connection (conn.ts fails it at once). */
+/** The error of a request made while the client has no connection (kept-client.ts fails it at once). */
 export function notConnected(display: string, why: string, code = 'ECONNRESET'): Error {
   return Object.assign(new Error(`Cannot reach ${display}: ${why}`), { code });
 }
