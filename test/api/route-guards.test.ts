@@ -93,16 +93,20 @@ describe('every route and page is scoped or publicly reasoned', () => {
     expect(text, `${file} is a client page`).not.toMatch(/^['"]use client['"]/m);
   });
 
-  it.each([...routes, ...pages].filter((f) => f !== 'app/api/auth/[...nextauth]/route.ts'))(
-    '%s: no unscoped read (its data through the board)',
-    (file) => {
-      const names = importedNames(source(file));
-      expect(
-        names.filter((n) => UNSCOPED.includes(n)),
-        file,
-      ).toEqual([]);
-    },
-  );
+  it('the metrics route scopes its scraper through a board too', () => {
+    expect(source('app/api/metrics/route.ts')).toMatch(/boardOf\(scraper\(req\)\)/);
+  });
+
+  it('no file under app/ or components/ imports an unscoped read: their data comes through the board', () => {
+    const files = [...filesUnder('app', /\.tsx?$/), ...filesUnder('components', /\.tsx?$/)];
+    expect(files).toEqual(expect.arrayContaining([...routes, ...pages]));
+    const offenders = files.flatMap((file) =>
+      importedNames(source(file))
+        .filter((n) => UNSCOPED.includes(n))
+        .map((n) => `${file}: ${n}`),
+    );
+    expect(offenders).toEqual([]);
+  });
 });
 
 describe('every guarded route refuses an anonymous caller', () => {
