@@ -3,7 +3,7 @@
 // runs, taken over by one replica once it ran out (its attempts kept), refused to the replica it was taken from
 // (renewal and settlement), settled and never taken again; and a claim is never listed as a lock nor read as an event.
 // Times are passed to the protocol, so nothing here waits for a lease to run out.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,14 +20,18 @@ import { startPostgres, type TestPostgres } from '../helpers/postgres';
 import { startRedis, type TestRedis } from '../helpers/redis';
 import { startKube, type TestKube } from '../helpers/kubernetes';
 import { startS3, type S3Target } from '../helpers/s3';
+import { startZooKeeper } from '../helpers/zookeeper';
+import type { ZooKeeperServer } from '@/lib/demo/zookeeper-server';
 
 let gcs: Target, s3: S3Target, dynamo: TestDynamo, redis: TestRedis, pg: TestPostgres;
-let maria: TestMariadb, etcd: TestEtcd, az: TestAzurite;
+let maria: TestMariadb, etcd: TestEtcd, az: TestAzurite, zk: ZooKeeperServer;
+let dir: string;
 let env: Record<string, string | undefined>;
 const opened: LockStore[] = [];
 
 beforeAll(async () => {
-  [gcs, s3, dynamo, redis, pg, maria, etcd, az] = await Promise.all([
+  dir = mkdtempSync(join(tmpdir(), 'lb-claims-'));
+  [gcs, s3, dynamo, redis, pg, maria, etcd, az, zk] = await Promise.all([
     startTestEmulator(),
     startS3(['tf-state']),
     startDynamo(),
@@ -36,6 +40,7 @@ beforeAll(async () => {
     startMariadb(),
     startEtcd(),
     startAzurite(),
+    startZooKeeper(),
   ]);
   await Promise.all([dynamo.table('tf-locks', 'LockID'), dynamo.table('lockboard-audit', 'lock', 'id')]);
   await az.container('tfstate');
@@ -52,7 +57,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.allSettled(opened.map((s) => s.close()));
   await Promise.allSettled([gcs, s3].map((t) => t?.close()));
-  await Promise.allSettled([dynamo, redis, pg, maria, etcd, az].map((t) => t?.stop()));
+  await Promise.allSettled([dynamo, redis, pg, maria, etcd, az, zk].map((t) => t?.stop()));
+  rmSync(dir, { recursive: true, force: true });
 });
 
 const SOURCES: [string, () => string][] = [
@@ -64,6 +70,8 @@ const SOURCES: [string, () => string][] = [
   ['PostgreSQL', () => pg.url],
   ['MariaDB', () => maria.url],
   ['etcd', () => `etcd://${etcd.endpoint}/app/`],
+  ['ZooKeeper', () => `zookeeper://${zk.hosts}/app`],
+  ['lock files', () => `file://${dir}?depth=3`],
 ];
 
 async function open(url: string): Promise<LockStore> {
@@ -132,7 +140,12 @@ async function checkLeases(url: string): Promise<void> {
     expect(taken.held?.lease).toMatchObject({ owner: other, attempts: 2, state: 'pending' });
     expect(await renewClaim(wr, renewed, later, LEASE)).toBeNull();
     expect(await settleClaim(wr, renewed, 'delivered')).toBeNull();
-    expect(await settleClaim(or, taken.held!, 'delivered', 3)).not.toBeNull();
+    let mine = taken.held!;
+    for (let i = 1; i <= 4; i++) mine = (await renewClaim(or, mine, later + i, LEASE, 2 + i))!; // a few writes on
+    expect(await takeClaim(wr, key, winner, later + 5, LEASE)).toMatchObject({
+      lease: { owner: other, attempts: 6, until: later + 4 + LEASE },
+    });
+    expect(await settleClaim(or, mine, 'delivered', 3)).not.toBeNull();
     expect(await takeClaim(wr, key, winner, later + 10 * LEASE, LEASE)).toMatchObject({
       lease: { state: 'delivered', owner: other, attempts: 3 },
     });

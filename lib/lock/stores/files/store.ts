@@ -18,6 +18,7 @@ import { scanHolders, withLockTable, type HolderScan } from './proc';
 import { thisHost } from './process';
 import type { Context, Reading } from './reading';
 import { removeIfSame } from './release';
+import type { ClaimLeasing } from '../../claim-lease';
 import { FileClaims } from './claim';
 import type { FilesSource } from './source';
 import { filesView } from './view';
@@ -184,8 +185,9 @@ export class FilesLockStore implements LockStore {
     return { view: notALockView({ kind: this.kind, source: this.source, name, what, nowMs: Date.now(), terms }) };
   }
 
-  /** A create-only marker beside the trail (claim.ts): true for the one that created it. */
-  claim(key: string): Promise<boolean> {
+  /** A create-only marker beside the trail, or its lease (claim.ts): see LockStore. */
+  claim(key: string, lease?: ClaimLeasing): Promise<boolean> {
+    if (lease) return lease(this.claims);
     return Promise.resolve().then(() => this.claims.claim(key));
   }
 

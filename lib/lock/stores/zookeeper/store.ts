@@ -6,6 +6,7 @@ import type { AuditRecord } from '../../audit/record';
 import { assertVersion, notALockView, recordedRelease, type LockStore, type LockView } from '../../store';
 import type { ChangeFeed, ChangeFeedHandlers, ReleaseRequest, StorePage, StoreReleaseResult } from '../../store';
 import { readEvents, recordEvent } from './audit';
+import type { ClaimLeasing } from '../../claim-lease';
 import { ZooKeeperClaims } from './claim';
 import { isUnreachable, type ZkConn } from './conn';
 import { startZooKeeperFeed } from './feed';
@@ -55,9 +56,10 @@ export class ZooKeeperLockStore implements LockStore {
 
   private claims: ZooKeeperClaims | undefined;
 
-  /** A create-only persistent node beside the trail (claim.ts): true for the one that created it. */
-  claim(key: string): Promise<boolean> {
-    return (this.claims ??= new ZooKeeperClaims(this.o.conn, this.root)).claim(key);
+  /** A create-only persistent node beside the trail, or its lease (claim.ts): see LockStore. */
+  claim(key: string, lease?: ClaimLeasing): Promise<boolean> {
+    this.claims ??= new ZooKeeperClaims(this.o.conn, this.root);
+    return lease ? lease(this.claims) : this.claims.claim(key);
   }
 
   changes(handlers: ChangeFeedHandlers): Promise<ChangeFeed | null> {
