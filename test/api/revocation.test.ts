@@ -12,6 +12,9 @@ import { acquireLock, type Lock } from '@/lib/lock';
 import { startTestEmulator, type Target } from '../helpers/gcs';
 import { call, importRoutes, SECRET, type Routes } from '../helpers/routes';
 import { openStream } from '../helpers/stream';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { AccessFileNotice } from '@/components/access-file-notice';
 
 let t: Target;
 let routes: Routes;
@@ -79,6 +82,8 @@ const degraded = async () =>
   (await call(routes.metrics.GET as never, '/api/metrics', { bearer: METRICS })).text
     .split('\n')
     .filter((l) => l.startsWith('lockboard_access_file_degraded{') && l.endsWith(' 1'));
+/** The notice every page an operator sees carries (app/(console)/layout.tsx), as it renders now. */
+const notice = () => renderToStaticMarkup(createElement(AccessFileNotice, { state: access.accessFileState() }));
 const quiet = () => {
   vi.spyOn(console, 'error').mockImplementation(() => undefined);
   vi.spyOn(console, 'info').mockImplementation(() => undefined);
@@ -123,6 +128,7 @@ describe('a deleted access file', () => {
     expect(await health()).toBe('degraded');
     expect(access.accessFileState()).toMatchObject({ state: 'deleted', file: FILE });
     expect(await degraded()).toEqual(['lockboard_access_file_degraded{state="deleted"} 1']);
+    expect(notice()).toMatch(/was deleted: every grant and token it gave is withdrawn/);
     // a broken file written in its place has no last good grants to keep: the deleted file's are gone
     writeFileSync(FILE, 'grants: [');
     later(access.ACCESS_CHECK_MS);
@@ -148,6 +154,7 @@ describe('a file that cannot be used', () => {
     expect(Date.parse(state.until) - Date.parse(state.since)).toBe(access.ACCESS_GRACE_MS);
     expect(state.problem).toMatch(/grants\.0\.role must be one of viewer, releaser, operator/);
     expect(await degraded()).toEqual(['lockboard_access_file_degraded{state="grace"} 1']);
+    expect(notice()).toContain(`stay in force until ${state.until}`);
     expect(vi.mocked(console.error).mock.calls.flat().join(' ')).toMatch(/stay in force until .*then every grant/);
     // another broken edit does not start the grace again
     later(access.ACCESS_GRACE_MS - 2 * access.ACCESS_CHECK_MS);
@@ -162,10 +169,12 @@ describe('a file that cannot be used', () => {
     expect(await health()).toBe('degraded');
     expect(access.accessFileState().state).toBe('closed');
     expect(await degraded()).toEqual(['lockboard_access_file_degraded{state="closed"} 1']);
+    expect(notice()).toMatch(/last good grants were withdrawn at/);
     // fixed: in force again at the next check
     writeFileSync(FILE, file());
     later(access.ACCESS_CHECK_MS);
     expect((await list({ as: ANN })).status).toBe(200);
     expect(await degraded()).toEqual([]);
+    expect(notice()).toBe('');
   });
 });
