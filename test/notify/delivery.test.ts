@@ -269,4 +269,30 @@ describe('webhooks from the audit trail', () => {
       actor: 'runner-9',
     });
   });
+
+  it('tells a gone holder whose claim failed on a later pass (it is marked told only once claimed)', async () => {
+    const r = await receiver();
+    const hooks = [hook('gone', r.url, ['gs://test-bucket/locks/flaky'], { events: ['holder-gone'], after: 0 })];
+    const n = new Notifier({ sources, config: () => ({ webhooks: hooks }), log: () => undefined }); // passes run here
+    open.push(n);
+    const view = { name: 'locks/flaky', version: '8.1', identity: 'runner-7', verdict: 'gone', sentence: 'gone' };
+    n.holders.observe(sources()[0]!, [view], Date.now());
+    const claims = async () =>
+      (await t.storage.bucket(t.bucket).getFiles({ prefix: '.lockboard/audit/claims/' }))[0].length;
+    const before = await claims();
+    // the claim's create is refused (the store answers 503) on the first pass
+    t.emulator!.faults.set({ rules: [{ method: 'POST', query: 'claims', errorRate: 1, errorStatus: 503 }] });
+    try {
+      await n.poll();
+      expect(n.queue.size).toBe(0);
+      expect(await claims()).toBe(before); // nothing claimed
+    } finally {
+      t.emulator!.faults.clear();
+    }
+    await n.poll(); // the claim made now: told, once
+    await until(() => r.received.length === 1, 'the gone holder told');
+    await n.poll();
+    await new Promise((ok) => setTimeout(ok, 200));
+    expect(r.received).toHaveLength(1);
+  });
 });
