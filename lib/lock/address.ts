@@ -27,3 +27,36 @@ export function addresser(spec: Pick<SourceSpec, 'id' | 'prefix'>): (name: strin
   const base = `${addressBase(spec)}/`;
   return (name) => base + (name.startsWith('/') ? name.replace(/^\/+/, '') : name);
 }
+
+type Parse = (source: string) => Pick<SourceSpec, 'id' | 'prefix'>;
+
+function parsed(parse: Parse, source: string): Pick<SourceSpec, 'id' | 'prefix'> | undefined {
+  try {
+    return parse(source);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A lock's address taken apart: the most specific source whose address of the rest is `address` itself (credentials
+ * in it aside), so every address the console shows (`kubernetes://team-a/leader`, `redis://h:6379/0/lock:jobs`) is
+ * one the CLI takes. `parse` is the registry's source parser; undefined where no split gives back the address.
+ */
+export function splitAddress(address: string, parse: Parse): { source: string; name: string } | undefined {
+  const m = /^([a-z][a-z0-9+.-]*:\/\/)([^?#]*)$/i.exec(address);
+  if (!m) return undefined;
+  const wanted = `${m[1]}${m[2]!.replace(/^[^/@]*@/, '')}`;
+  const parts = m[2]!.split('/');
+  // a source in its own right (`kubernetes://team-a`) is not read as an every-namespace source's lock `team-a`
+  const isSource = parsed(parse, address) !== undefined;
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const rest = parts.slice(i).join('/');
+    const source = m[1] + parts.slice(0, i).join('/');
+    const spec = rest && !(i === 0 && isSource) ? parsed(parse, source) : undefined;
+    if (!spec) continue;
+    const name = rest.startsWith(spec.prefix) ? rest : spec.prefix + rest;
+    if (lockAddress(spec, name) === wanted) return { source, name };
+  }
+  return undefined;
+}

@@ -1,6 +1,8 @@
 // One address per lock, in the README's form for every store: the rows' `address`, a webhook's body and filter, the
-// held-seconds metric's label and a grant all use it, so a grant or a filter copied from the README matches.
+// held-seconds metric's label and a grant all use it, so a grant or a filter copied from the README matches, and the
+// CLI takes the address itself as a lock.
 import { describe, expect, it } from 'vitest';
+import { resolveTarget } from '@/lib/cli/target';
 import { lockAddress } from '@/lib/lock/address';
 import { parseSource } from '@/lib/lock/stores';
 import type { SourcedAuditRecord } from '@/lib/server/audit/trails';
@@ -69,6 +71,17 @@ describe('a lock’s address', () => {
       {},
     );
     expect(someGlobMatches(hooks.webhooks[0]!.locks, event!.lock.address)).toBe(true);
+  });
+
+  it.each(STORES)('%s: the CLI takes the address itself, %s', (_url, name, address) => {
+    const target = resolveTarget({}, [address], { wantName: true });
+    expect(lockAddress(target.spec, target.name!)).toBe(address);
+    expect(target.name!.endsWith(name.split('/').pop()!)).toBe(true);
+  });
+
+  it('keeps a source alone a source for the CLI (it names no lock)', () => {
+    for (const source of ['kubernetes://team-a', 'redis://cache:6379/0', 'dynamodb://tf-locks'])
+      expect(() => resolveTarget({}, [source], { wantName: true }), source).toThrow(/names a source, not a lock/);
   });
 
   it('labels the held-seconds metric with the same address, for every store', async () => {

@@ -2,6 +2,7 @@
 // Definitions load their SDK only when a source of theirs is opened, so a GCS-only install loads no other SDK. Every
 // definition listed opens its stores judged (lib/lock/verdict/judged-store.ts): a source opened through the registry,
 // or by a definition taken from STORES, hands out views with their verdicts.
+import { splitAddress } from '../address';
 import { redactUrl } from '../support/redact-url';
 import type { LockStore } from '../store';
 import { judgedStore } from '../verdict/judged-store';
@@ -96,10 +97,15 @@ export function parseSource(url: string, env: Record<string, string | undefined>
   }
 }
 
-/** `url` is a source, or a whole lock's URL (`gs://bucket/locks/a`): the source and the name in it. */
+/**
+ * `url` is a source, or a whole lock's URL (`gs://bucket/locks/a`), or a lock's address as the console shows it
+ * (`kubernetes://team-a/leader`, lib/lock/address.ts): the source and the name in it.
+ */
 export function splitLockUrl(url: string, name?: string): { source: string; name?: string } {
   if (name !== undefined) return { source: url, name };
-  return definitionOf(url)?.splitLockUrl?.(url) ?? { source: url };
+  const own = definitionOf(url)?.splitLockUrl?.(url);
+  if (own) return own;
+  return splitAddress(url, (source) => parseSource(source, {})) ?? { source: url };
 }
 
 export function openSource(spec: SourceSpec, o: OpenOptions): Promise<LockStore> {
