@@ -55,9 +55,21 @@ function stateOf(s: Source, scope: Scope, inScope: number): SourceState {
   return seen;
 }
 
-/** Each source's listing state within `scope` (a scoped reader's: one pass over the rows). */
-export function sourceStates(sources: Source[], scope: Scope): SourceState[] {
-  return sources.map((s) => stateOf(s, scope, isEveryLock(scope) ? 0 : tallyOf(s, scope).total));
+/**
+ * The sources as one query pass reads them within `scope`, each row in scope counted as the query tests it (once a
+ * row), and the sources' states from those counts once the pass is done: a scoped window costs one pass, not two.
+ */
+export function scopedPass(sources: Source[], scope: Scope) {
+  const inScope = new Map<string, number>();
+  const indexed = sources.map((s) => {
+    const index = indexedOf(s);
+    const within = withinOf(s, scope);
+    if (!within) inScope.set(s.id, index.size);
+    else inScope.set(s.id, 0);
+    const counted = within && ((row: Row) => within(row) && (inScope.set(s.id, inScope.get(s.id)! + 1), true));
+    return { ...index, within: counted };
+  });
+  return { indexed, states: () => sources.map((s) => stateOf(s, scope, inScope.get(s.id)!)) };
 }
 
 /** The selection's counts (by health and by verdict) and listing progress within `scope`. */

@@ -11,7 +11,7 @@ import { expand } from '../lock/query/row';
 import { decodeCursor, runQuery, type LockQuery } from '../lock/query/query';
 import { rowView as windowRow } from '../lock/query/row-view';
 import type { SourceState } from './listing-status';
-import { indexedOf, latest, sourceStates, withinOf } from './lock-status';
+import { latest, scopedPass } from './lock-status';
 import { watcherFor } from './live/watch';
 import type { Source } from './sources';
 import { lockAddress } from '../lock/address';
@@ -132,13 +132,11 @@ export async function queryForConsole(
 
 /** The window as the indexes hold it now (no waiting): the stream's snapshot and resets. */
 export function windowOf(selection: { id: string; sources: Source[] }, query: LockQuery, viewer: Viewer) {
-  const result = runQuery(
-    selection.sources.map((s) => ({ ...indexedOf(s), within: withinOf(s, viewer.scope) })),
-    query,
-  );
+  const pass = scopedPass(selection.sources, viewer.scope);
+  const result = runQuery(pass.indexed, query);
   const sensitive = viewer.sensitive;
   const byId = new Map(selection.sources.map((s) => [s.id, s]));
-  const states = sourceStates(selection.sources, viewer.scope);
+  const states = pass.states();
   const complete = states.every((st) => st.complete);
   const single = selection.sources.length === 1 ? selection.sources[0]! : undefined;
   const response: LocksResponse = {
