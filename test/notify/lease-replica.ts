@@ -1,10 +1,10 @@
 // A console replica for test/notify/takeover.test.ts, in a process of its own (`node --conditions=react-server
 // --import tsx`): a Notifier over the sources of its environment telling one webhook (argv: its URL, the lease in
-// ms), until it is killed. It prints `owner <id>` first, then `pass <n> <queued> <attempts made>` after each pass.
+// ms, the delay between attempts in ms), until it is killed. It prints `owner <id>` first, then `pass <n> <queued> <attempts made>` after each pass.
 import { Notifier } from '@/lib/server/notify/notifier';
 import { sources } from '@/lib/server/sources';
 
-const [url, leaseMs] = [process.argv[2]!, Number(process.argv[3])];
+const [url, leaseMs, delayMs] = [process.argv[2]!, Number(process.argv[3]), Number(process.argv[4] ?? 200)];
 const n = new Notifier({
   sources,
   config: () => ({
@@ -14,7 +14,7 @@ const n = new Notifier({
   }),
   pollMs: 100,
   leaseMs,
-  retry: { baseDelayMs: 200, maxDelayMs: 400 },
+  retry: { baseDelayMs: delayMs, maxDelayMs: 2 * delayMs },
   log: (line) => console.error(line),
 });
 console.log(`owner ${n.owner}`);

@@ -2,6 +2,7 @@
 // replica in a process of its own claims one force-release per store while the receiver is down (503), retries, and
 // is killed (SIGKILL) mid-series. The receiver comes back; a second replica (this process) takes each claim over once
 // its lease ran out and delivers it, continuing the same series (same X-Lockboard-Delivery, attempts counted on).
+// A replica paused (SIGSTOP) instead of killed sends nothing more once resumed: its renewal is refused, it stops.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimKey } from '@/lib/server/notify/claims';
@@ -53,10 +54,19 @@ async function claimOf(source: Source, eventId: string): Promise<ClaimLease | un
 const ids = () => new Set(r.received.map((x) => (JSON.parse(x.body) as { id: string }).id));
 const attemptsOf = (id: string) => r.received.filter((x) => x.headers['x-lockboard-delivery'] === id).length;
 
-function startChild(): Promise<string> {
+function startChild(delayMs = 200): Promise<string> {
+  out.length = 0;
   child = spawn(
     process.execPath,
-    ['--conditions=react-server', '--import', 'tsx', 'test/notify/lease-replica.ts', r.url, String(LEASE_MS)],
+    [
+      '--conditions=react-server',
+      '--import',
+      'tsx',
+      'test/notify/lease-replica.ts',
+      r.url,
+      String(LEASE_MS),
+      String(delayMs),
+    ],
     { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   child.stdout!.on('data', (b: Buffer) => out.push(b.toString()));
@@ -131,6 +141,57 @@ describe('a replica killed mid-retry', () => {
       );
     } finally {
       await second.stop();
+    }
+  }, 120_000);
+
+  it('stops sending, once resumed, a series taken over while it was paused (its renewal is refused)', async () => {
+    r.received.length = 0;
+    r.script.length = 0;
+    r.script.push(...Array<number>(100_000).fill(503));
+    const first = await startChild(1_000); // a second between attempts
+    const redisSource = sources().find((s) => s.store === 'redis')!;
+    await (
+      await storeFor(redisSource)
+    ).record({ event: 'force-released', lock: 'paused', operator: 'ops@example.com' });
+    const forLock = () =>
+      r.received.filter((x) => (JSON.parse(x.body) as { lock: { name: string } }).lock.name === 'paused');
+    await until(() => forLock().length === 1, 'the first attempt', 30_000);
+    child!.kill('SIGSTOP'); // paused between attempts, its lease running out
+    const id = forLock()[0]!.headers['x-lockboard-delivery'] as string;
+    expect(await claimOf(redisSource, id)).toMatchObject({ owner: first, state: 'pending' });
+    r.script.length = 0;
+    const second = new Notifier({
+      sources,
+      config: () => ({
+        webhooks: [{ name: 'team', url: r.url, format: 'json', events: ['force-released'], after: 600_000 }],
+      }),
+      pollMs: 100,
+      leaseMs: LEASE_MS,
+      log: () => undefined,
+    });
+    second.start();
+    try {
+      await until(() => forLock().length === 2, 'the other replica to deliver it', 30_000);
+      for (let i = 0; (await claimOf(redisSource, id))?.state !== 'delivered'; i++) {
+        expect(i, 'the claim settled').toBeLessThan(100);
+        await new Promise((ok) => setTimeout(ok, 100));
+      }
+      child!.kill('SIGCONT');
+      const passes = () => (out.join('').match(/^pass /gm) ?? []).length;
+      const resumedAt = passes();
+      await until(() => passes() > resumedAt + 10, 'the first replica to run on', 30_000);
+      expect(forLock()).toHaveLength(2); // nothing more from the first: its renewal before the attempt was refused
+      expect(
+        out
+          .join('')
+          .split('\n')
+          .filter((l) => l.startsWith('pass '))
+          .at(-1),
+      ).toMatch(/^pass \d+ 0 /);
+      expect(await claimOf(redisSource, id)).toMatchObject({ owner: second.owner, state: 'delivered' });
+    } finally {
+      await second.stop();
+      child!.kill('SIGKILL');
     }
   }, 120_000);
 });
