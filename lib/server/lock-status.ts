@@ -14,7 +14,7 @@ import { namesMatcher } from './auth/glob';
 import { isEveryLock, type Scope } from './auth/access';
 
 /** A source's index as the query reads it. */
-export function indexedOf(s: Source) {
+function indexedOf(s: Source) {
   const index = watcherFor(s).index;
   return { id: s.id, rows: index.rows.values(), counts: index.counts, verdicts: index.verdicts, size: index.size };
 }
