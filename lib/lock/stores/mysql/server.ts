@@ -26,13 +26,19 @@ const EXACT_START = {
   mysql: `SELECT UNIX_TIMESTAMP() - VARIABLE_VALUE AS start FROM performance_schema.global_status WHERE VARIABLE_NAME = 'Uptime'`,
 };
 
+/** Connections whose status table could not be read: not asked again (the estimate serves). */
+const refused = new WeakSet<Db>();
+
 async function exactStart(db: Db, mariadb: boolean): Promise<number | undefined> {
+  if (refused.has(db)) return undefined;
   try {
     const [row] = await db.rows<{ start: string | number }>(EXACT_START[mariadb ? 'mariadb' : 'mysql']);
     const start = Number(row?.start);
     return Number.isFinite(start) && start > 0 ? Math.round(start) : undefined;
-  } catch {
-    return undefined; // the status table not granted: the estimate below
+  } catch (err) {
+    // the status table not granted (or absent): the estimate below, and not asked again; any other error: this read
+    if (/DENIED|NO_SUCH_TABLE|UNKNOWN_TABLE/.test(String((err as { code?: unknown }).code))) refused.add(db);
+    return undefined;
   }
 }
 
