@@ -1,11 +1,10 @@
-// The notifier of one console replica: it reads each trail every few seconds (trail-window.ts: windows that overlap,
+// The notifier of one console replica: it reads each trail every few seconds (trail-reader.ts: windows that overlap,
 // wide where records carry their writer's clock), turns the records into events, claims each event for each webhook
 // that wants it (claims.ts: a lease across replicas, where the store keeps them) and queues the claimed ones. It keeps
 // its leases alive while it delivers, settles them, and takes over the claims of replicas that stopped keeping theirs.
 // Holders gone long enough join them.
 import type { AuditRecord } from '@/lib/lock/audit/record';
-import { trustAuditRecords } from '@/lib/lock/audit/trust';
-import { attribute, readTrailWindow, trailsOf, type Trail } from '../audit/trails';
+import { trailsOf, type Trail } from '../audit/trails';
 import type { Source } from '../sources';
 import { storeFor } from '../stores';
 import type { AttemptOptions } from './attempt';
@@ -19,8 +18,7 @@ import { DeliveryQueue, type DeliveryJob, type JobState } from './queue';
 import type { RetryPolicy } from './retry';
 import { reportJob, sendJob } from './sender';
 import { Takeovers } from './takeovers';
-import { eventOfRecord } from './trail-events';
-import { TrailWindows } from './trail-window';
+import { TrailReader } from './trail-reader';
 
 export interface NotifierOptions {
   sources: () => Source[];
@@ -40,8 +38,6 @@ export interface NotifierOptions {
   readTrail?: (trail: Trail, from: Date, to: Date) => Promise<AuditRecord[]>;
 }
 
-const MAX_SEEN = 50_000;
-
 export class Notifier {
   readonly deliveries = new DeliveryLog();
   readonly holders = new HolderGoneTracker();
@@ -49,10 +45,7 @@ export class Notifier {
   /** This replica, as its claims name it. */
   readonly owner = newOwner();
   readonly takeovers = new Takeovers();
-  private readonly seen = new Set<string>();
-  /** Trails whose last read failed (logged once, until one is read again). */
-  private readonly failing = new Set<string>();
-  private readonly windows: TrailWindows;
+  private readonly trails: TrailReader;
   private readonly leaseMs: number;
   private timer: NodeJS.Timeout | undefined;
   private keeper: NodeJS.Timeout | undefined;
@@ -62,7 +55,7 @@ export class Notifier {
   constructor(private readonly o: NotifierOptions) {
     this.log = o.log ?? ((line) => console.warn(line));
     this.leaseMs = o.leaseMs ?? DEFAULT_LEASE_MS;
-    this.windows = new TrailWindows(Date.now() - (o.lookbackMs ?? 10 * 60_000));
+    this.trails = new TrailReader({ ...o, log: this.log, offer: (event, source) => this.offer(event, source) });
     this.queue = new DeliveryQueue({
       send: (job) => sendJob(this.hook(job.webhook), job, o.attempt ?? {}),
       report: (job, state) => this.report(job, state),
@@ -120,39 +113,13 @@ export class Notifier {
   private async pass(): Promise<void> {
     if (this.o.config().webhooks.length === 0) return;
     const all = this.o.sources();
-    await Promise.all(trailsOf(all, all).map((t) => this.readOne(t)));
+    await Promise.all(trailsOf(all, all).map((t) => this.trails.read(t)));
     for (const t of this.takeovers.due(Date.now()))
       await this.offer(t.event, t.source, t.hook).catch((err: unknown) => {
         this.takeovers.watch(claimKey(t.event.id, t.hook), t, Date.now() + this.leaseMs / 2);
         this.log(`[lockboard] webhooks: claim of ${t.event.id} not read (retried): ${(err as Error).message}`);
       });
     await this.tellGone(all);
-  }
-
-  private async readOne(trail: Trail): Promise<void> {
-    const now = Date.now();
-    const w = this.windows.next(trail.key, now);
-    try {
-      const read = this.o.readTrail ?? readTrailWindow;
-      const trusted = trustAuditRecords(await read(trail, new Date(w.from), new Date(w.to)));
-      for (const r of attribute(trail, trusted)) await this.offerRecord(trail, r);
-      this.windows.read(trail.key, now, w.wide, trusted);
-      if (this.failing.delete(trail.key)) this.log(`[lockboard] webhooks: trail of ${trail.sources[0]?.id} read again`);
-    } catch (err) {
-      if (this.failing.has(trail.key)) return;
-      this.failing.add(trail.key);
-      this.log(`[lockboard] webhooks: trail of ${trail.sources[0]?.id} not read (retried): ${(err as Error).message}`);
-    }
-  }
-
-  private async offerRecord(trail: Trail, r: ReturnType<typeof attribute>[number]): Promise<void> {
-    const key = `${trail.key}\u0000${r.id}`;
-    if (this.seen.has(key)) return;
-    const source = trail.sources.find((s) => s.id === r.source);
-    const event = source && eventOfRecord(trail.key, r, source, this.o.linkBase);
-    if (source && event) await this.offer(event, source); // a failed claim throws: the record is offered again
-    if (this.seen.size >= MAX_SEEN) this.seen.delete(this.seen.values().next().value!);
-    this.seen.add(key);
   }
 
   private async tellGone(all: Source[]): Promise<void> {
