@@ -2,7 +2,7 @@
 // wrong port). Each source opened as the console opens it, against a loopback server that answers every connection
 // with bytes that are neither HTTP, RESP nor ZooKeeper's frames: its listing and its trail fail as unavailable
 // (store-errors.ts: the console's unreachable note, the CLI's exit 3), never as an empty source or an uncaught throw.
-import { createServer, type Server } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LockStore } from '@/lib/lock/store';
 import { storeUnavailable } from '@/lib/lock/store-errors';
@@ -11,6 +11,7 @@ import { openSource, parseSource } from '@/lib/lock/stores';
 const GARBAGE = Buffer.from('\u0000\u0000\u0000\u0020garbage\r\n-ERR x\r\n$-9\r\n' + '\u00ff'.repeat(64), 'latin1');
 const ACCOUNT_KEY = 'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
 let server: Server;
+const sockets = new Set<Socket>();
 let port: number;
 const opened: LockStore[] = [];
 const uncaught: unknown[] = [];
@@ -20,6 +21,7 @@ beforeAll(async () => {
   process.on('uncaughtException', note);
   process.on('unhandledRejection', note);
   server = createServer((s) => {
+    sockets.add(s);
     s.on('error', () => undefined);
     s.write(GARBAGE);
     s.on('data', () => s.writable && s.write(GARBAGE));
@@ -32,7 +34,7 @@ afterAll(async () => {
   await Promise.allSettled(opened.map((s) => s.close?.()));
   process.removeListener('uncaughtException', note);
   process.removeListener('unhandledRejection', note);
-  server.closeAllConnections?.();
+  for (const s of sockets) s.destroy();
   await new Promise((r) => server.close(r));
 });
 
