@@ -1,9 +1,9 @@
-// Webhook delivery claims as leases (#57): one record per event and webhook beside the trail, `{ owner, until, state }`,
-// every change to it one conditional write of the store's own (created only if absent, replaced only if unchanged
-// since it was read). The replica that creates it delivers, renewing `until` while it does, and marks it `delivered`
-// or `failed` at the end. A `pending` claim whose `until` has passed (its replica crashed, was restarted or dropped it)
-// is taken over by the first replica to replace it, keeping the series' attempts and start: every event is delivered
-// at least once however replicas come and go; a receiver drops a repeat by its X-Lockboard-Delivery.
+// Webhook delivery claims as leases (#57): one record per event and webhook beside the trail, `{ owner, until, state
+// }`, every change to it one conditional write of the store's own (created only if absent, replaced only if unchanged
+// since it was read). The replica that creates it delivers, renewing `until` while it does, and marks it `delivered` or
+// `failed` at the end. A `pending` claim whose `until` has passed (its replica crashed, was restarted or dropped it) is
+// taken over by the first replica to replace it, keeping the series' attempts and start: every event is delivered at
+// least once however replicas come and go; a receiver drops a repeat by its X-Lockboard-Delivery.
 
 export type ClaimState = 'pending' | 'delivered' | 'failed';
 

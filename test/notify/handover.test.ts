@@ -3,13 +3,12 @@
 // looks again every 10 s), without waiting for a lease to run out. Two notifiers in this process share the store and
 // one receiver.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeLease, type ClaimLease } from '@/lib/lock/claim-lease';
-import { claimKey } from '@/lib/server/notify/claims';
-import { Notifier } from '@/lib/server/notify/notifier';
+import type { Notifier } from '@/lib/server/notify/notifier';
 import { sources } from '@/lib/server/sources';
 import { storeFor } from '@/lib/server/stores';
 import { startRedis, type TestRedis } from '../helpers/redis';
 import { SECRET } from '../helpers/routes';
+import { claimOf, teamReplica } from './leases';
 import { startReceiver, until, type Receiver } from './receiver';
 
 const LEASE_MS = 30_000; // long: a takeover here is never a lease running out
@@ -33,32 +32,12 @@ afterAll(async () => {
 });
 
 function replica(o: { maxQueue?: number } = {}): Notifier {
-  const n = new Notifier({
-    sources,
-    config: () => ({
-      webhooks: [{ name: 'team', url: r.url, format: 'json', events: ['force-released'], after: 600_000 }],
-    }),
-    pollMs: 100,
-    leaseMs: LEASE_MS,
-    retry: { baseDelayMs: 200, maxDelayMs: 400 },
-    log: () => undefined,
-    ...o,
-  });
+  const n = teamReplica(r.url, { leaseMs: LEASE_MS, retry: { baseDelayMs: 200, maxDelayMs: 400 }, ...o });
   running.push(n);
-  n.start();
   return n;
 }
 
-async function claimOf(eventId: string): Promise<ClaimLease | undefined> {
-  const store = await storeFor(sources()[0]!);
-  let lease: ClaimLease | undefined;
-  await store.claim!(claimKey(eventId, 'team'), async (records) => {
-    const read = await records.read(claimKey(eventId, 'team'));
-    lease = read ? decodeLease(read.body) : undefined;
-    return false;
-  });
-  return lease;
-}
+const claimOfEvent = (eventId: string) => claimOf(sources()[0]!, eventId);
 
 const record = async (lock: string) =>
   (await storeFor(sources()[0]!)).record({ event: 'force-released', lock, operator: 'ops@example.com', reason: 'x' });
@@ -81,15 +60,15 @@ describe('a replica handing its claims back', () => {
     await until(() => idsOf('second').length === 1, 'the second event tried');
     const [first, second] = [idsOf('first')[0]!, idsOf('second')[0]!];
     expect(a.deliveries.recent('team').find((d) => d.id === first)?.status).toBe('dropped');
-    expect(await claimOf(first)).toMatchObject({ owner: a.owner, state: 'pending', until: 0 });
-    expect(await claimOf(second)).toMatchObject({ owner: a.owner, state: 'pending' });
+    expect(await claimOfEvent(first)).toMatchObject({ owner: a.owner, state: 'pending', until: 0 });
+    expect(await claimOfEvent(second)).toMatchObject({ owner: a.owner, state: 'pending' });
 
     const b = replica();
     await until(() => a.queue.size === 1 && b.queue.size === 1, 'the dropped series taken over by the other replica');
-    expect((await claimOf(first))?.owner).toBe(b.owner);
+    expect((await claimOfEvent(first))?.owner).toBe(b.owner);
     const stoppedAt = Date.now();
     await a.stop(); // a rolling restart: the second series handed back
-    expect(await claimOf(second)).toMatchObject({ owner: a.owner, until: 0 });
+    expect(await claimOfEvent(second)).toMatchObject({ owner: a.owner, until: 0 });
     r.script.length = 0; // the receiver is back
     await until(
       () => b.deliveries.recent('team').filter((d) => d.status === 'delivered').length === 2,
@@ -98,7 +77,8 @@ describe('a replica handing its claims back', () => {
     );
     const tookMs = Date.now() - stoppedAt;
     expect(tookMs).toBeLessThan(LEASE_MS);
-    for (const id of [first, second]) expect(await claimOf(id)).toMatchObject({ owner: b.owner, state: 'delivered' });
+    for (const id of [first, second])
+      expect(await claimOfEvent(id)).toMatchObject({ owner: b.owner, state: 'delivered' });
     console.log(`[handover] both series delivered by the other replica ${tookMs} ms after the first stopped`);
   }, 60_000);
 });

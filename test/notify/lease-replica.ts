@@ -1,6 +1,7 @@
-// A console replica for test/notify/takeover.test.ts, in a process of its own (`node --conditions=react-server
-// --import tsx`): a Notifier over the sources of its environment telling one webhook (argv: its URL, the lease in
-// ms, the delay between attempts in ms), until it is killed. It prints `owner <id>` first, then `pass <n> <queued> <attempts made>` after each pass.
+// A console replica for test/notify/takeover.test.ts, in a process of its own (`node --conditions=react-server --import
+// tsx`): a Notifier over the sources of its environment telling one webhook (argv: its URL, the lease in ms, the delay
+// between attempts in ms), until it is killed. It prints `owner <id>` first, then `pass <n> <queued> <attempts made>`
+// after each pass.
 import { Notifier } from '@/lib/server/notify/notifier';
 import { sources } from '@/lib/server/sources';
 

@@ -5,15 +5,13 @@
 // A replica paused (SIGSTOP) instead of killed sends nothing more once resumed: its renewal is refused, it stops.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimKey } from '@/lib/server/notify/claims';
-import { decodeLease, type ClaimLease } from '@/lib/lock/claim-lease';
-import { Notifier } from '@/lib/server/notify/notifier';
-import { sources, type Source } from '@/lib/server/sources';
+import { sources } from '@/lib/server/sources';
 import { storeFor } from '@/lib/server/stores';
 import { startTestEmulator, type Target } from '../helpers/gcs';
 import { startPostgres, type TestPostgres } from '../helpers/postgres';
 import { startRedis, type TestRedis } from '../helpers/redis';
 import { SECRET } from '../helpers/routes';
+import { claimOf, teamReplica } from './leases';
 import { startReceiver, until, type Receiver } from './receiver';
 
 const LEASE_MS = 1_500;
@@ -38,18 +36,6 @@ afterAll(async () => {
   child?.kill('SIGKILL');
   await Promise.all([r?.close(), redis?.stop(), pg?.stop(), gcs?.close()]);
 });
-
-/** The claim of `eventId` for the webhook `team` as the store holds it. */
-async function claimOf(source: Source, eventId: string): Promise<ClaimLease | undefined> {
-  const store = await storeFor(source);
-  let lease: ClaimLease | undefined;
-  await store.claim!(claimKey(eventId, 'team'), async (records) => {
-    const read = await records.read(claimKey(eventId, 'team'));
-    lease = read ? decodeLease(read.body) : undefined;
-    return false;
-  });
-  return lease;
-}
 
 const ids = () => new Set(r.received.map((x) => (JSON.parse(x.body) as { id: string }).id));
 const attemptsOf = (id: string) => r.received.filter((x) => x.headers['x-lockboard-delivery'] === id).length;
@@ -108,17 +94,7 @@ describe('a replica killed mid-retry', () => {
     const before = new Map(eventIds.map((id) => [id, attemptsOf(id)]));
     r.script.length = 0; // the receiver is back
 
-    const second = new Notifier({
-      sources,
-      config: () => ({
-        webhooks: [{ name: 'team', url: r.url, format: 'json', events: ['force-released'], after: 600_000 }],
-      }),
-      pollMs: 100,
-      leaseMs: LEASE_MS,
-      retry: { baseDelayMs: 200 },
-      log: () => undefined,
-    });
-    second.start();
+    const second = teamReplica(r.url, { leaseMs: LEASE_MS, retry: { baseDelayMs: 200 } });
     try {
       const delivered = () => second.deliveries.recent('team').filter((d) => d.status === 'delivered');
       await until(() => delivered().length === 3, 'the second replica to deliver all three', 30_000);
@@ -160,16 +136,7 @@ describe('a replica killed mid-retry', () => {
     const id = forLock()[0]!.headers['x-lockboard-delivery'] as string;
     expect(await claimOf(redisSource, id)).toMatchObject({ owner: first, state: 'pending' });
     r.script.length = 0;
-    const second = new Notifier({
-      sources,
-      config: () => ({
-        webhooks: [{ name: 'team', url: r.url, format: 'json', events: ['force-released'], after: 600_000 }],
-      }),
-      pollMs: 100,
-      leaseMs: LEASE_MS,
-      log: () => undefined,
-    });
-    second.start();
+    const second = teamReplica(r.url, { leaseMs: LEASE_MS });
     try {
       await until(() => forLock().length === 2, 'the other replica to deliver it', 30_000);
       for (let i = 0; (await claimOf(redisSource, id))?.state !== 'delivered'; i++) {

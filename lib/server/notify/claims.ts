@@ -1,9 +1,9 @@
 // One delivery series per event and webhook across every replica, at least once. Where the store keeps its claims as
-// leases (LockStore.claim with a `lease`) the claim is a lease (lib/lock/claim-lease.ts): the replica that creates it delivers and
-// keeps it alive; one that finds it pending tries again when its lease runs out, and takes it over if it did (its
-// replica crashed, restarted or dropped it). A store with only create-only markers (`claim`) delivers at most once
-// across replicas (a claim lost with its replica is not sent again); one with neither claims within this replica, and
-// says so once.
+// leases (LockStore.claim with a `lease`) the claim is a lease (lib/lock/claim-lease.ts): the replica that creates it
+// delivers and keeps it alive; one that finds it pending tries again when its lease runs out, and takes it over if it
+// did (its replica crashed, restarted or dropped it). A store with only create-only markers (`claim`) delivers at most
+// once across replicas (a claim lost with its replica is not sent again); one with neither claims within this replica,
+// and says so once.
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { takeClaim } from '@/lib/lock/claim-lease';

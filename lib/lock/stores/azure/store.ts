@@ -2,7 +2,7 @@
 // lock info of each, no body, never a request per blob), each lock judged on Azure's clock, every force-release the
 // one conditional mutation of its kind (release.ts), recorded in the container's trail before and after.
 import type { ClaimLeasing } from '../../claim-lease';
-import { AzureClaims } from './claim';
+import { azureClaims } from './claim';
 import type { AuditRecord } from '../../audit/record';
 import { notALockView } from '../../not-a-lock';
 import { refuseAbsentPathName } from '../../objects/object-name';
@@ -172,7 +172,7 @@ export class AzureLockStore implements LockStore {
 
   /** A create-only marker beside the trail (a blob put with If-None-Match: *), or its lease (claim.ts): see LockStore. */
   async claim(key: string, lease?: ClaimLeasing): Promise<boolean> {
-    if (lease) return lease(new AzureClaims(this.o.blobs, this.auditPrefix));
+    if (lease) return lease(azureClaims(this.o.blobs, this.auditPrefix));
     try {
       await this.o.blobs.upload(`${this.auditPrefix}claims/${key}.json`, '{}', { ifNoneMatch: '*' });
       return true;

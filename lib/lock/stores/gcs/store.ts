@@ -12,7 +12,8 @@ import type { LockInfo } from '../../types';
 import { AuditWriter } from './audit';
 import { listAuditEvents } from './audit-read';
 import { gapPage, trailGap } from '../../objects/around-trail';
-import { GcsClaims } from './claim';
+import { gcsClaims } from './claim';
+import type { ObjectClaims } from '../../objects/claim-objects';
 import { BucketObjects, statusOf } from './client';
 import { forceReleaseLock } from './force-release';
 import { startGcsFeed } from './feed';
@@ -40,14 +41,14 @@ export class GcsLockStore implements LockStore {
   private readonly objects: BucketObjects;
   private readonly prefix: string;
   private readonly auditPrefix: string;
-  private readonly claims: GcsClaims;
+  private readonly claims: ObjectClaims;
 
   constructor(private readonly o: GcsStoreOptions) {
     this.prefix = o.prefix ?? '';
     this.auditPrefix = o.auditPrefix ?? DEFAULT_AUDIT_PREFIX;
     this.source = `gs://${o.bucket}/${this.prefix}`;
     this.objects = new BucketObjects(o.storage, o.bucket);
-    this.claims = new GcsClaims(this.objects, this.auditPrefix);
+    this.claims = gcsClaims(this.objects, this.auditPrefix);
   }
 
   now(): number {

@@ -13,7 +13,8 @@ import { assertVersion, recordedRelease, type LockStore, type LockView, type Rel
 import type { ListOptions, StorePage, StoreReleaseResult } from '../../store';
 import type { ClaimLeasing } from '../../claim-lease';
 import { auditWords, S3AuditTrail } from './audit';
-import { S3Claims } from './claim';
+import { s3Claims } from './claim';
+import type { ObjectClaims } from '../../objects/claim-objects';
 import { s3Status, S3Objects, type S3Body, type S3Listed } from './objects';
 import { LOCKBOARD_BODY_LIMIT, objectOf, releasedMarker, s3View } from './view';
 import { judge, ReadOnlySourceError } from './release-rules';
@@ -48,7 +49,7 @@ export class S3LockStore implements LockStore {
   readonly readOnly?: string;
   private readonly auditPrefix: string;
   private readonly trail: S3AuditTrail;
-  private claims: S3Claims | undefined;
+  private claims: ObjectClaims | undefined;
   /** Bodies (and their metadata) by key and ETag: an ETag is the MD5 of the body, so a cached one is never stale. */
   private readonly bodies = new Map<string, S3Body>();
 
@@ -198,7 +199,7 @@ export class S3LockStore implements LockStore {
 
   /** A create-only marker under the audit prefix (If-None-Match: *), or its lease (claim.ts): see LockStore. */
   async claim(key: string, lease?: ClaimLeasing): Promise<boolean> {
-    if (lease) return lease((this.claims ??= new S3Claims(this.objects, this.auditPrefix)));
+    if (lease) return lease((this.claims ??= s3Claims(this.objects, this.auditPrefix)));
     try {
       await this.objects.put(`${this.auditPrefix}claims/${key}.json`, '{}', { ifNoneMatch: '*' });
       return true;
