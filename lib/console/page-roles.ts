@@ -24,9 +24,11 @@ export function pageNeed(pathname: string): PageNeed {
 /** Why a signed-in account may not open a page, naming the role or grant it lacks. */
 export function forbiddenReason(need: PageNeed, user: { email: string; role: Role | null } | null): string {
   const wanted = need.everyLock ? `the ${need.role} role over every lock ("*")` : `the ${need.role} role`;
-  const ask = `Ask an administrator for a ${need.role} grant${need.everyLock ? ' on "*"' : ''} in the access file (LOCKBOARD_ACCESS_FILE), then sign in again.`;
+  const ask = `Ask an administrator for ${article(need.role)} ${need.role} grant${need.everyLock ? ' on "*"' : ''} in the access file (LOCKBOARD_ACCESS_FILE), then sign in again.`;
   if (!user?.role)
     return `${user ? `${user.email} has` : 'This account has'} no grant: it is not on the Lockboard viewer or operator list. The ${need.page} page needs ${wanted}. ${ask}`;
-  const have = user.role === need.role ? `${user.role} over some locks only` : `a ${user.role}`;
+  const have = user.role === need.role ? `${user.role} over some locks only` : `${article(user.role)} ${user.role}`;
   return `The ${need.page} page needs ${wanted}; ${user.email} is ${have}. ${ask}`;
 }
+
+const article = (word: string) => (/^[aeiou]/.test(word) ? 'an' : 'a');

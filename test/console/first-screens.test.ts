@@ -13,7 +13,7 @@ describe('the 403 page', () => {
     expect(text).toMatch(
       /^The Webhooks page needs the operator role over every lock \("\*"\); viewer@demo\.lockboard is a viewer\./,
     );
-    expect(text).toMatch(/operator grant on "\*"/);
+    expect(text).toMatch(/an operator grant on "\*"/);
   });
 
   it('tells an operator of some locks only that it lacks a grant on "*", not that it is on no list', () => {
