@@ -75,6 +75,18 @@ describe.each(SIZES)('at $width px', (size) => {
     60_000,
   );
 
+  it('lands the viewer on All sources, with no release control', async () => {
+    const context = await c.contextAs('viewer@demo.lockboard', size);
+    const page = await context.newPage();
+    await page.goto(`${c.app.url}/locks`, { waitUntil: 'networkidle' });
+    expect(await sourceShown(page)).toBe('all');
+    await page.locator('[data-lock="ci/build"]').waitFor();
+    expect(await countsAndRows(page)).toEqual({ all: 3, rows: 3 });
+    expect(await page.getByTestId('bulk-release').count()).toBe(0);
+    await shot(page, `viewer-${size.width}`);
+    await context.close();
+  }, 60_000);
+
   it('tells a viewer on /webhooks the role it needs', async () => {
     const context = await c.contextAs('viewer@demo.lockboard', size);
     const page = await context.newPage();
