@@ -2,7 +2,9 @@
 // watcher does, at 10 000, 100 000 and 1 000 000 (SCALE_SIZES to choose). Per size: a cold full index against a bare
 // SCAN + pipelined GET/PTTL of the same keys in the same run, time to the first page (a first screen), bytes per lock
 // in the index, and the cost of the queries a page makes (first window, filter, sort, exact name, next window), each
-// over every lock; the window's JSON size (bytes a lock measured in a process of its own: indexBytesPerLock). Then
+// over every lock; the window's JSON size. The index's memory is measured in a process of its own
+// (indexBytesPerLock), of the judged views the console keeps and of the raw views without verdicts beside them: bytes
+// a lock, heap and RSS once indexed, peak RSS (SCALE_PASSES more passes before the bytes are read again: 0). Then
 // GCS, S3 and DynamoDB at 100 000 locks each (scale-stores.ts), Azure at 100 000 blobs (scale-azure.ts) and MariaDB
 // with 10 000 named locks and 100 000 ShedLock rows (scale-mysql.ts); SCALE_STORE_SIZE=0 to skip them. The Redis
 // index is of the judged store, and answers `verdict=gone` too (redis-py locks: all unknown, so no row matches).
@@ -20,6 +22,7 @@ import { benchScaleMysql } from './scale-mysql';
 import { printTable, quantile, round, writeJson } from './report';
 
 const SIZES = (process.env.SCALE_SIZES ?? '10000,100000,1000000').split(',').map(Number);
+const PASSES = Number(process.env.SCALE_PASSES ?? 0);
 
 function timed<T>(fn: () => T, runs = 5): { ms: number; value: T } {
   const times: number[] = [];
@@ -43,7 +46,8 @@ export async function benchScale() {
       const store = judgedStore(new RedisLockStore({ client: r.client as never, source: 'redis://bench/0' }));
       const cold = await indexRedis(store as RedisLockStore);
       // measured in a process of its own: this one's heap holds the fill's and the bare scan's leftovers
-      const bytesPerLock = indexBytesPerLock(r.url, n, 0).cold;
+      const judged = indexBytesPerLock(r.url, n, PASSES);
+      const raw = indexBytesPerLock(r.url, n, PASSES, true);
       const ix = cold.index;
       const src = () => [
         { id: 'redis://bench/0', rows: ix.rows.values(), counts: ix.counts, verdicts: ix.verdicts, size: ix.size },
@@ -69,7 +73,13 @@ export async function benchScale() {
         'cold index s': round(cold.ms / 1000, 2),
         ratio: round(cold.ms / bare.ms, 2),
         'first page ms': round(cold.firstPageMs),
-        'B/lock': Math.round(bytesPerLock),
+        'B/lock raw / judged': `${Math.round(raw.cold)} / ${Math.round(judged.cold)}`,
+        ...(PASSES
+          ? { [`B/lock after ${PASSES} passes`]: `${Math.round(raw.after)} / ${Math.round(judged.after)}` }
+          : {}),
+        'heap MB raw / judged': `${raw.heapMb} / ${judged.heapMb}`,
+        'RSS MB raw / judged': `${raw.rssMb} / ${judged.rssMb}`,
+        'peak RSS MB raw / judged': `${raw.peakRssMb} / ${judged.peakRssMb}`,
         'window ms': round(first.ms),
         'filter ms': round(filter.ms),
         'no-match ms': round(owner.ms),

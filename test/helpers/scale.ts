@@ -61,19 +61,36 @@ export async function indexRedis(
   return { index, ms: performance.now() - started, firstPageMs, pages };
 }
 
+/** What indexing a Redis source cost, in a process of its own (index-memory.ts). */
+export interface IndexMemory {
+  rows: number;
+  /** Bytes a lock (V8's heap and typed arrays, after full collections) after the cold pass, and after the others. */
+  cold: number;
+  after: number;
+  /** The process's heap and RSS once the cold pass is done, and its peak RSS (MB). */
+  heapMb: number;
+  rssMb: number;
+  peakRssMb: number;
+}
+
 /**
- * The bytes a lock the console's index of the Redis at `url` costs (V8's heap and typed arrays, after full collections),
- * measured in a Node process of its own (index-memory.ts): after a cold pass, and after `passes` more.
+ * What the console's index of the Redis at `url` costs, measured in a Node process of its own (index-memory.ts):
+ * after a cold pass, and after `passes` more; of judged views (the console's) unless `raw` (no verdicts).
  */
-export function indexBytesPerLock(
-  url: string,
-  locks: number,
-  passes = 2,
-): { rows: number; cold: number; after: number } {
+export function indexBytesPerLock(url: string, locks: number, passes = 2, raw = false): IndexMemory {
   const out = execFileSync(
     process.execPath,
-    ['--expose-gc', '--import', 'tsx', 'test/helpers/index-memory.ts', url, String(locks), String(passes)],
-    { encoding: 'utf8', timeout: 600_000 },
+    [
+      '--expose-gc',
+      '--import',
+      'tsx',
+      'test/helpers/index-memory.ts',
+      url,
+      String(locks),
+      String(passes),
+      ...(raw ? ['raw'] : []),
+    ],
+    { encoding: 'utf8', timeout: 1_800_000, maxBuffer: 1 << 20 },
   );
-  return JSON.parse(out.trim().split('\n').pop()!) as { rows: number; cold: number; after: number };
+  return JSON.parse(out.trim().split('\n').pop()!) as IndexMemory;
 }
