@@ -5,6 +5,7 @@ import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import type { LockInfo } from '@/lib/lock/types';
 import type { LocksData } from '@/lib/console/queries';
 import type { FollowedWindow } from './use-more-windows';
+import { withCountsOf } from './window-counts';
 
 export interface Change {
   bucket: string;
@@ -18,7 +19,13 @@ export interface Change {
 export type StreamWriters = ReturnType<typeof streamWriters>;
 
 /** The writes of one stream: `key` is the query's first window, `intoWindow` the window followed (if not that one). */
-export function streamWriters(client: QueryClient, key: QueryKey, intoWindow?: FollowedWindow['write']) {
+export function streamWriters(
+  client: QueryClient,
+  key: QueryKey,
+  intoWindow?: FollowedWindow['write'],
+  /** The query filters (q, health, verdict): a row leaving the window may only have stopped matching. */
+  filtered = false,
+) {
   const update = (fn: (old: LocksData) => LocksData) => client.setQueryData<LocksData>(key, (old) => old && fn(old));
   const updateRows = (fn: (old: LocksData) => LocksData) =>
     intoWindow ? intoWindow((w) => fn(w as LocksData)) : update(fn);
@@ -31,7 +38,11 @@ export function streamWriters(client: QueryClient, key: QueryKey, intoWindow?: F
         update((old) => ({ ...snap, locks: old.locks, nextCursor: old.nextCursor }));
       }
     },
-    change: (change: Change) => updateRows((old) => applyChange(old, change)),
+    // the first window's counts move with its rows (window-counts.ts); a scrolled window's wait for the server's
+    change: (change: Change) =>
+      intoWindow
+        ? updateRows((old) => applyChange(old, change))
+        : update((old) => withCountsOf(old, applyChange(old, change), filtered)),
     counts: (c: Omit<LocksData, 'locks'>) =>
       update((old) => ({ ...old, ...c, locks: old.locks, nextCursor: old.nextCursor })),
     tick: (serverTime: string) => {

@@ -36,7 +36,7 @@ export function useLockStream(
     const key = locksQuery(source, query).queryKey;
     return connectLockStream(`/api/locks/stream?${params}`, {
       // into this stream's window, fixed while it is open
-      write: streamWriters(client, key, writer.current),
+      write: streamWriters(client, key, writer.current, Boolean(query.q || query.health || query.verdict)),
       setState,
       // the poll says why (a 401 sends the user to sign in)
       refused: () => void client.invalidateQueries({ queryKey: key }),

@@ -39,7 +39,7 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
     password: 'ci-team',
     role: 'operator',
     locks: DEMO_TEAM_LOCKS,
-    about: `the CI team: operator over ${DEMO_TEAM_LOCKS.join(', ')} only`,
+    about: `the CI team, over ${DEMO_TEAM_LOCKS.join(', ')} only`,
   },
 ];
 
