@@ -113,7 +113,7 @@ export class LockIndex {
       seen.judged = judged; // the same kind and words: its evidence and figures as this pass read them
       return undefined;
     }
-    let row = compact(view, judged, steady(seen, num(view.expiresAt)));
+    let row = compact(view, { judged, expires: steady(seen, num(view.expiresAt)), before: seen });
     const health = healthAt(row, now);
     if (health !== row.health) row = row.withHealth(health);
     row.pass = this.pass;

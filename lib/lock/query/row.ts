@@ -132,11 +132,11 @@ export class Row {
 }
 
 /** The filter's text: name, owner, purpose and host, lower-cased; the name itself (no copy) when that is all of it. */
-function hayOf(v: LockView): string {
+function hayOf(v: LockView, name: string): string {
   const rest = [v.identity, v.purpose, v.host].filter(Boolean);
-  if (rest.length) return [v.name, ...rest].join('\u0000').toLowerCase();
-  const lower = v.name.toLowerCase();
-  return lower === v.name ? v.name : lower;
+  if (rest.length) return [name, ...rest].join('\u0000').toLowerCase();
+  const lower = name.toLowerCase();
+  return lower === name ? name : lower;
 }
 
 function moreOf(v: LockView): RowMore | undefined {
@@ -155,17 +155,25 @@ function moreOf(v: LockView): RowMore | undefined {
   return more;
 }
 
-/**
- * The index's row of `v`, its verdict as `judged` (the index's copy of `v`'s, read now unless given), and its expiry
- * as `expires` (lock-index.ts keeps a row's expiry through a read's wobble).
- */
-export function compact(v: LockView, judged = internVerdict(v, Date.now()), expires = num(v.expiresAt)): Row {
+/** What the index already knows of a lock it makes a row of (lock-index.ts). */
+export interface Known {
+  /** The index's copy of the view's verdict (undefined: not judged; with no `Known` at all, it is read now). */
+  judged?: IndexVerdict;
+  /** The expiry the row keeps (a read's wobble aside). */
+  expires?: number;
+  /** The row it replaces: its name string is kept (the index's map holds it as the key; a new one would be a copy). */
+  before?: Row;
+}
+
+/** The index's row of `v`. */
+export function compact(v: LockView, k: Known = { judged: internVerdict(v, Date.now()) }): Row {
+  const name = k.before?.name === v.name ? k.before.name : v.name;
   const flags =
     (v.releasable ? RELEASABLE : 0) |
     (v.pending === true ? PENDING : 0) |
     (v.temporaryHold === undefined ? 0 : HOLD_SET | (v.temporaryHold ? HOLD : 0));
   return new Row(
-    v.name,
+    name,
     sharedOf(v),
     v.health,
     v.identity,
@@ -174,13 +182,13 @@ export function compact(v: LockView, judged = internVerdict(v, Date.now()), expi
     v.generation,
     num(v.createdAt),
     num(v.updatedAt),
-    expires,
+    k.expires ?? num(v.expiresAt),
     v.heldMs,
     v.size,
     flags,
-    hayOf(v),
+    hayOf(v, name),
     moreOf(v),
-    judged,
+    k.judged,
   );
 }
 
