@@ -146,3 +146,32 @@ describe("a lock page's back link", () => {
     await context.close();
   }, 60_000);
 });
+
+describe('counts beside a changing window', () => {
+  it("keep in step with the scoped account's rows when its lock is released (never All 1 over no rows)", async () => {
+    const lock = held.find((l) => l.name === 'ci/build')!;
+    const context = await c.contextAs('ci-team@demo.lockboard', SIZES[0]);
+    const page = await context.newPage();
+    await page.goto(`${c.app.url}/locks`, { waitUntil: 'networkidle' });
+    await page.getByTestId('updated').filter({ hasText: 'live' }).waitFor();
+    expect(await countsAndRows(page)).toEqual({ all: 1, rows: 1 });
+    freezeHolder(lock);
+    await forceReleaseLock({
+      storage: t.storage,
+      bucket: BUCKET,
+      name: 'ci/build',
+      generation: lock.generation,
+      audit: { operator: 'e2e', reason: 'counts in step' },
+    });
+    // sampled while the change arrives and before the server's coalesced counts (at most a second later)
+    const seen: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      const { all, rows } = await countsAndRows(page);
+      seen.push(`${all}/${rows}`);
+      await page.waitForTimeout(50);
+    }
+    expect(seen.filter((s) => s !== '1/1' && s !== '0/0')).toEqual([]);
+    expect(seen[seen.length - 1]).toBe('0/0');
+    await context.close();
+  }, 60_000);
+});
