@@ -2,6 +2,7 @@
 // whenever it changes; a change that does not parse is refused, logged, and the last good configuration kept.
 import { readFileSync, unwatchFile, watchFile } from 'node:fs';
 import { parseWebhooksConfig, WebhooksConfigError, type WebhooksConfig } from './config';
+import { plural } from '@/lib/text/plural';
 
 const NONE: WebhooksConfig = { webhooks: [] };
 
@@ -26,7 +27,7 @@ export function openWebhooksFile(
     try {
       good = readConfig(file, env);
       refusal = undefined;
-      log(`[lockboard] ${file} reloaded: ${good.webhooks.length} webhook(s)`);
+      log(`[lockboard] ${file} reloaded: ${plural('webhook', good.webhooks.length)}`);
     } catch (err) {
       refusal = (err as Error).message;
       log(`[lockboard] ${file} refused, keeping the last good webhooks: ${refusal}`);

@@ -5,6 +5,7 @@ import { postOnce, type AttemptOptions, type AttemptResult } from './attempt';
 import type { Webhook } from './config';
 import type { DeliveryLog, DeliveryStatus } from './deliveries';
 import type { DeliveryJob } from './queue';
+import { plural } from '@/lib/text/plural';
 import { renderBody, signBody } from './render';
 
 export function sendJob(hook: Webhook | undefined, job: DeliveryJob, o: AttemptOptions): Promise<AttemptResult> {
@@ -44,7 +45,7 @@ export function reportJob(
   if (state !== 'delivered') {
     const why = job.lastError ? `: ${job.lastError}` : '';
     warn(
-      `[lockboard] webhook ${job.webhook} (${host ?? 'removed'}) ${state} ${job.event.event} of ${job.event.lock.address} after ${job.attempts} attempt(s)${why}`,
+      `[lockboard] webhook ${job.webhook} (${host ?? 'removed'}) ${state} ${job.event.event} of ${job.event.lock.address} after ${plural('attempt', job.attempts)}${why}`,
     );
   }
 }

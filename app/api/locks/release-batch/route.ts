@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { AuditWriteError, LockOptionsError, ReleaseIncompleteError } from '@/lib/lock';
 import { ApiError, json } from '@/lib/server/api-error';
 import { readJson } from '@/lib/server/request-body';
+import { plural } from '@/lib/text/plural';
 import { withRole } from '@/lib/server/http';
 import { releaseBatchBody } from '@/lib/server/api-schemas';
 import type { Board } from '@/lib/server/board';
@@ -110,7 +111,7 @@ function assertAllInScope(checked: { seen?: z.output<typeof seenLock> }[], board
   if (outside.length)
     throw new ApiError(
       'forbidden',
-      `Nothing was released: ${outside.length} lock(s) lie outside your grants (${outside.slice(0, 5).join(', ')}${outside.length > 5 ? ', …' : ''}).`,
+      `Nothing was released: ${plural('lock', outside.length)} ${outside.length === 1 ? 'lies' : 'lie'} outside your grants (${outside.slice(0, 5).join(', ')}${outside.length > 5 ? ', …' : ''}).`,
       { outside },
     );
 }
