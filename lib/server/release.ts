@@ -97,14 +97,16 @@ export async function forceReleasePinned(
   if (releaseRight(access, lockAddress(source, seen.name)) !== 'any') assertGoneOrExpired(now, source, seen.name);
   assertVerdictAllows(now, { ...seen, version });
   const owner = seen.owner ?? (seen.identity !== undefined ? ownerDigest(seen.identity) : undefined);
-  const result = await store.forceRelease({
-    name: seen.name,
-    version,
-    reason,
-    operator,
-    ...(owner ? { ownerDigest: owner } : {}),
-    ...(seen.acceptTwoLeaders ? { acceptTwoLeaders: true } : {}),
-  });
+  const result = await store
+    .forceRelease({
+      name: seen.name,
+      version,
+      reason,
+      operator,
+      ...(owner ? { ownerDigest: owner } : {}),
+      ...(seen.acceptTwoLeaders ? { acceptTwoLeaders: true } : {}),
+    })
+    .finally(invalidateOpenSlices); // the trail has the attempt, and an outcome, even when the release threw
   countForceRelease(result.outcome);
   // the same lock kept in another store (Terraform's migration window) is released with it, by that store's rule
   const allowed = (s: Source, name: string) => releaseRight(access, lockAddress(s, name)) === 'any';
@@ -112,7 +114,7 @@ export async function forceReleasePinned(
     ? await releasePartners(result.released, source, operator, reason, allowed).catch(() => [])
     : [];
   changedOnThisReplica(source, [seen.name]); // fresh listings; every open stream sees the release at once
-  invalidateOpenSlices();
+  invalidateOpenSlices(); // the partners' releases added to the trails too
   return {
     ...(pairs.length ? { pairs } : {}),
     outcome: result.outcome,
