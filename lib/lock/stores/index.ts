@@ -103,8 +103,9 @@ export function parseSource(url: string, env: Record<string, string | undefined>
  */
 export function splitLockUrl(url: string, name?: string): { source: string; name?: string } {
   if (name !== undefined) return { source: url, name };
-  const own = definitionOf(url)?.splitLockUrl?.(url);
-  if (own) return own;
+  const definition = definitionOf(url);
+  // a store that splits its own addresses (an object store: a prefix ends with "/") says when a URL names no lock
+  if (definition?.splitLockUrl) return definition.splitLockUrl(url) ?? { source: url };
   return splitAddress(url, (source) => parseSource(source, {})) ?? { source: url };
 }
 
