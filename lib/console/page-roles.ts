@@ -21,12 +21,19 @@ export function pageNeed(pathname: string): PageNeed {
   return PAGES[top] ?? PAGES['/locks']!;
 }
 
+/**
+ * Why an account with no grant at all may open no page: the same on every page (the server renders it, with no need
+ * of the address).
+ */
+export function noGrantReason(user: { email: string } | null): string {
+  return `${user ? `${user.email} has` : 'This account has'} no grant: it is not on the Lockboard viewer or operator list. Every page needs at least the viewer role. Ask an administrator for a viewer grant in the access file (LOCKBOARD_ACCESS_FILE), then sign in again.`;
+}
+
 /** Why a signed-in account may not open a page, naming the role or grant it lacks. */
 export function forbiddenReason(need: PageNeed, user: { email: string; role: Role | null } | null): string {
+  if (!user?.role) return noGrantReason(user);
   const wanted = need.everyLock ? `the ${need.role} role over every lock ("*")` : `the ${need.role} role`;
   const ask = `Ask an administrator for ${article(need.role)} ${need.role} grant${need.everyLock ? ' on "*"' : ''} in the access file (LOCKBOARD_ACCESS_FILE), then sign in again.`;
-  if (!user?.role)
-    return `${user ? `${user.email} has` : 'This account has'} no grant: it is not on the Lockboard viewer or operator list. The ${need.page} page needs ${wanted}. ${ask}`;
   const have = user.role === need.role ? `${user.role} over some locks only` : `${article(user.role)} ${user.role}`;
   return `The ${need.page} page needs ${wanted}; ${user.email} is ${have}. ${ask}`;
 }

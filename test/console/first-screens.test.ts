@@ -25,7 +25,7 @@ describe('the 403 page', () => {
   it('tells an account with no grant which role a lock page needs', () => {
     const text = forbiddenReason(pageNeed('/locks/ci/build'), { email: 'mallory@elsewhere.example', role: null });
     expect(text).toMatch(/mallory@elsewhere\.example has no grant: it is not on the Lockboard viewer or operator list/);
-    expect(text).toMatch(/The Locks page needs the viewer role\./);
+    expect(text).toMatch(/Every page needs at least the viewer role\./);
   });
 });
 
