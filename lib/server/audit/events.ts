@@ -36,11 +36,18 @@ export interface AuditWindow {
   event?: string;
 }
 
-/** from/to default to the last 24 hours; at most 31 days per request. */
+/**
+ * A record is stamped on its store's clock, which may run ahead of the console's (a Date header read to the second):
+ * an open window ends this far past the console's now, so the newest records are never cut off as "future".
+ */
+const STORE_CLOCK_AHEAD_MS = 60_000;
+
+/** from/to default to the last 24 hours (to now, with the stores' clocks' lead); at most 31 days per request. */
 export function parseWindow(params: URLSearchParams): AuditWindow {
   const raw = parseWith(windowSchema, Object.fromEntries([...params].filter(([k]) => k in windowSchema.shape)));
-  const to = raw.to ? new Date(raw.to) : new Date();
-  const from = raw.from ? new Date(raw.from) : new Date(to.getTime() - 86_400_000);
+  const now = Date.now();
+  const to = raw.to ? new Date(raw.to) : new Date(now + STORE_CLOCK_AHEAD_MS);
+  const from = raw.from ? new Date(raw.from) : new Date(now - 86_400_000);
   if (from >= to) throw new ApiError('bad_request', '"from" must be before "to".');
   if (to.getTime() - from.getTime() > MAX_WINDOW_MS) {
     throw new ApiError('bad_request', 'The window is longer than 31 days; ask for at most 31 days per request.');
