@@ -12,7 +12,7 @@ import { releasePartners } from './pairs';
 import { countForceRelease } from './metrics/metrics';
 import { storeFor } from './stores';
 import { changedOnThisReplica } from './live/watch';
-import { sourceOfLock, sources, type Source } from './sources';
+import { sourceById, sourceOfLock, type Source } from './sources';
 import { lockAddress } from '@/lib/lock/address';
 import { releaseRight, type Access } from './auth/access';
 
@@ -132,7 +132,7 @@ export async function forceReleasePinned(
 /** The source holding the lock: in the named source's container when the request names one, else found by name. */
 function sourceOf(seen: SeenLock) {
   if (seen.source === undefined) return sourceOfLock(seen.name, seen.bucket);
-  const named = sources().find((s) => s.id === seen.source);
+  const named = sourceById(seen.source);
   if (!named) throw new ApiError('bad_request', `Source ${JSON.stringify(seen.source)} is not configured.`);
   return sourceOfLock(seen.name, named.bucketId);
 }

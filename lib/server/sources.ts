@@ -41,13 +41,19 @@ export interface Selection {
 }
 
 /** Like resolveSources, but undefined for a source or prefix that is not configured (pages show a message). */
+/** The configured source `id` names: exactly, or written without the "/" its id ends with (a lock's row names it so). */
+export function sourceById(id: string): Source | undefined {
+  const list = sources();
+  return list.find((s) => s.id === id) ?? list.find((s) => s.id === `${id}/`);
+}
+
 export function matchSources(source?: string, prefix?: string): Selection | undefined {
   const list = sources();
   if (list.length === 0) return undefined;
   if (source === ALL_SOURCES) return { id: ALL_SOURCES, sources: list };
   const chosen =
     source !== undefined
-      ? list.find((s) => s.id === source)
+      ? sourceById(source)
       : prefix !== undefined
         ? list.find((s) => s.bucketId === list[0]!.bucketId && s.prefix === prefix)
         : list[0];
