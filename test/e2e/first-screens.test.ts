@@ -48,9 +48,15 @@ const sourceShown = (page: Page) =>
     .inputValue();
 
 /** The "All N" chip's count and the rows drawn. */
+// Both read in one task of the page, so a render between two reads cannot pair old counts with new rows.
 async function countsAndRows(page: Page): Promise<{ all: number; rows: number }> {
-  const chip = await page.getByRole('group', { name: 'Filter by health' }).getByRole('button').first().textContent();
-  return { all: Number(chip!.replace(/\D/g, '')), rows: await page.locator('[data-lock]').count() };
+  return page.evaluate(() => {
+    const chip = document.querySelector('[role="group"][aria-label="Filter by health"] button');
+    return {
+      all: Number((chip?.textContent ?? '').replace(/\D/g, '')),
+      rows: document.querySelectorAll('[data-lock]').length,
+    };
+  });
 }
 
 describe.each(SIZES)('at $width px', (size) => {
