@@ -1,4 +1,3 @@
-import type { Storage } from '@google-cloud/storage';
 import type { HealthWords } from './health-words';
 
 export type { HealthWords } from './health-words';
@@ -132,31 +131,4 @@ export interface GcsObjectResource {
   size?: string | number;
   temporaryHold?: boolean;
   metadata?: Record<string, string | number | boolean | null> | null;
-}
-
-export interface LockOptions {
-  storage: Storage;
-  bucket: string;
-  /** The full object name, e.g. `locks/deploy-prod`. */
-  name: string;
-  /** Unique per live holder; default `<hostname>:<pid>:<8 random hex>`. Pass a stable one to allow adoption after a restart. */
-  identity?: string;
-  ttlMs?: number;
-  refreshIntervalMs?: number;
-  maxRefreshFailures?: number;
-  purpose?: string;
-  /** Audit events under `prefix` (default `.lockboard/audit/`), or `false` to write none. */
-  audit?: { prefix?: string } | false;
-  /** Called while waiting, each time the holder is read. */
-  onWait?: (holder: LockInfo) => void;
-  /** Called when a storage request failed and will be retried after `retryInMs` (unreachable, 429, 5xx). */
-  onStorageError?: (error: Error, retryInMs: number) => void;
-  /** Per-request timeout for acquire and release requests (default 10 s). */
-  requestTimeoutMs?: number;
-}
-
-export interface AcquireOptions extends LockOptions {
-  /** undefined = wait without limit; 0 = try once. */
-  timeoutMs?: number;
-  signal?: AbortSignal;
 }

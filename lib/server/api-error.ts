@@ -1,7 +1,7 @@
 // One error type for the API, one map from code to status, and one function that turns any error into
 // `{ error: { code, message } }` (dub's lib/api/errors.ts is the model).
-import { AuditWriteError, GcsCallError, LockOptionsError, ReleaseIncompleteError } from '@/lib/lock';
-import { storeUnavailable } from '@/lib/lock/store-errors';
+import { AuditWriteError, LockOptionsError, ReleaseIncompleteError } from '@/lib/lock/errors';
+import { storeRefusedRequest, storeUnavailable } from '@/lib/lock/store-errors';
 import { branded } from '@/lib/lock/support/branded';
 
 const STATUS = {
@@ -41,9 +41,9 @@ export function errorResponse(err: unknown): Response {
     const retry: Record<string, string> = err.code === 'storage_unavailable' ? { 'retry-after': '2' } : {};
     return json({ error: { code: err.code, message: err.message }, ...err.extra }, STATUS[err.code], retry);
   }
-  // A client mistake the lock core or Cloud Storage rejected (a bad name, page token or generation): 400, not 5xx.
-  if (err instanceof LockOptionsError || (err instanceof GcsCallError && err.status === 400)) {
-    return json({ error: { code: 'bad_request', message: err.message } }, 400);
+  // A client mistake the lock core or a store rejected (a bad name, page token or generation): 400, not 5xx.
+  if (err instanceof LockOptionsError || storeRefusedRequest(err)) {
+    return json({ error: { code: 'bad_request', message: (err as Error).message } }, 400);
   }
   if (err instanceof AuditWriteError) {
     return json({ error: { code: 'audit_unavailable', message: err.message }, deleted: false }, 503, {

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { LockOptionsError } from '../errors';
 import { MAX_TIMER_MS } from '../time';
-import type { AcquireOptions, LockInfo } from '../types';
+import type { LockInfo } from '../types';
 
 /** Per-request timeout of a store call the protocol makes. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
@@ -33,54 +33,8 @@ export interface LeaseRequest<H extends LockInfo = LockInfo> extends LockRequest
   refreshIntervalMs?: number;
 }
 
-export interface ResolvedOptions extends AcquireOptions {
-  identity: string;
-  ttlMs: number;
-  refreshIntervalMs: number;
-  maxRefreshFailures: number;
-  requestTimeoutMs: number;
-  auditPrefix: string | null;
-}
-
 export function defaultIdentity(): string {
   return `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-}
-
-export function resolveOptions(options: AcquireOptions): ResolvedOptions {
-  if (!options || typeof options !== 'object') throw new LockOptionsError('Expected an options object');
-  const { storage, bucket, name } = options;
-  if (!storage || typeof storage.bucket !== 'function') {
-    throw new LockOptionsError('Expected `storage` to be a Storage instance from @google-cloud/storage');
-  }
-  if (typeof bucket !== 'string' || bucket === '')
-    throw new LockOptionsError('Expected `bucket` to be a non-empty string');
-  validateLockName(name);
-  const ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
-  checkNumber('ttlMs', ttlMs, 1000, MAX_TIMER_MS);
-  const refreshIntervalMs = options.refreshIntervalMs ?? Math.floor(ttlMs / 8);
-  checkNumber('refreshIntervalMs', refreshIntervalMs, 1);
-  if (refreshIntervalMs > ttlMs / 3) {
-    throw new LockOptionsError(
-      `Expected \`refreshIntervalMs\` to be at most ttlMs / 3 (${Math.floor(ttlMs / 3)}), got ${refreshIntervalMs}`,
-    );
-  }
-  const maxRefreshFailures = options.maxRefreshFailures ?? 3;
-  checkNumber('maxRefreshFailures', maxRefreshFailures, 1);
-  if (options.timeoutMs !== undefined) checkNumber('timeoutMs', options.timeoutMs, 0, Number.MAX_SAFE_INTEGER);
-  const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-  checkNumber('requestTimeoutMs', requestTimeoutMs, 1, MAX_TIMER_MS);
-  const identity = options.identity ?? defaultIdentity();
-  if (typeof identity !== 'string' || identity === '' || identity.length > 512) {
-    throw new LockOptionsError('Expected `identity` to be a string of 1 to 512 characters');
-  }
-  if (
-    options.purpose !== undefined &&
-    (typeof options.purpose !== 'string' || options.purpose.length > MAX_PURPOSE_LENGTH)
-  ) {
-    throw new LockOptionsError(`Expected \`purpose\` to be a string of at most ${MAX_PURPOSE_LENGTH} characters`);
-  }
-  const auditPrefix = options.audit === false ? null : (options.audit?.prefix ?? DEFAULT_AUDIT_PREFIX);
-  return { ...options, identity, ttlMs, refreshIntervalMs, maxRefreshFailures, requestTimeoutMs, auditPrefix };
 }
 
 export function validateLockName(name: unknown): asserts name is string {
@@ -92,7 +46,7 @@ export function validateLockName(name: unknown): asserts name is string {
   if (!name.isWellFormed()) throw new LockOptionsError('Expected `name` to be valid Unicode (it has a lone surrogate)');
 }
 
-function checkNumber(option: string, value: unknown, min: number, max = Number.MAX_SAFE_INTEGER): void {
+export function checkNumber(option: string, value: unknown, min: number, max = Number.MAX_SAFE_INTEGER): void {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < min) {
     throw new LockOptionsError(`Expected \`${option}\` to be a number of at least ${min}, got ${String(value)}`);
   }

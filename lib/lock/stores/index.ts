@@ -19,7 +19,7 @@ import { s3 } from './s3/definition';
 import { zookeeper } from './zookeeper/definition';
 import type { HeldLock, OpenOptions, RunOptions, SourceSpec, StoreDefinition } from './types';
 
-export type { HeldLock, OpenOptions, RunOptions, SourceSpec, StoreDefinition } from './types';
+export type { HeldLock, OpenOptions, RunOptions, SourceSpec, StoreDefinition, StoreErrorJudgement } from './types';
 
 /** The definition, opening its stores judged. */
 const judgedOpen = (d: StoreDefinition): StoreDefinition => ({

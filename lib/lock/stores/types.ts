@@ -2,6 +2,8 @@
 // Lockboard's own lock is taken on it for `lockboard run`. One definition per store folder; no SDK imported here.
 import type { LockInfo } from '../types';
 import type { LockStore, VersionShape } from '../store';
+import type { StoreHolds } from '../hold-types';
+import type { Discovery } from './discovery';
 
 /** A parsed source URL: what the console and the CLI need to list, release and audit under it. */
 export interface SourceSpec {
@@ -55,6 +57,12 @@ export interface HeldLock {
   releaseWith(details: { outcome: 'ok' | 'error'; error?: string }): Promise<{ outcome: string }>;
 }
 
+/**
+ * A store's own error judged: its service unavailable now (the console answers 503, the CLI exits 3), with the words to
+ * show; or a request the store refused as malformed, the client's mistake (the console answers 400).
+ */
+export type StoreErrorJudgement = { unavailable: string } | { clientMistake: string };
+
 export interface StoreDefinition {
   kind: string;
   /** For people: "Cloud Storage", "S3", "Redis", "PostgreSQL". */
@@ -74,7 +82,14 @@ export interface StoreDefinition {
   splitLockUrl?(url: string): { source: string; name: string } | undefined;
   /** Configuration problems for the console's start-up, by variable. */
   configIssues?(env: Record<string, string | undefined>, o: { demo: boolean }): { variable: string; message: string }[];
+  /**
+   * Optional: judges the errors of its own client or SDK (an error class, an SDK's error shape) that the core's codes
+   * (lib/lock/store-errors.ts) do not; undefined for an error not its own. Loads no SDK.
+   */
+  judgeError?(err: unknown): StoreErrorJudgement | undefined;
   open(spec: SourceSpec, o: OpenOptions): Promise<LockStore>;
+  /** Optional: holds (`lockboard hold`): the formats it writes a hold in and its create-only write (lib/lock/hold.ts). */
+  hold?(): Promise<StoreHolds>;
   /** Lockboard's own lock on this store (`lockboard run`). */
   acquire(spec: SourceSpec, name: string, o: OpenOptions & RunOptions): Promise<HeldLock>;
   /**
@@ -82,6 +97,8 @@ export interface StoreDefinition {
    * where the store needs no source for it. Resolves to what was done, for people.
    */
   init?(spec: SourceSpec | undefined, o: OpenOptions & { schema?: string }): Promise<string>;
+  /** Optional: finds the sources under a store without a path (`lockboard discover`, lib/lock/stores/discovery.ts). */
+  discover?: Discovery;
 }
 
 /** A message for a missing optional SDK: what to install. */

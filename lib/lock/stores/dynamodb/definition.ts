@@ -3,6 +3,7 @@
 // server such as dynalite). The table's key schema is read once with DescribeTable.
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { holdOn, isLoopback, missingSdk, runOptions, type OpenOptions, type StoreDefinition } from '../types';
+import { judgeAwsError } from '../aws/unavailable';
 import { auditOf, DEFAULT_AUDIT_TABLE, parseDynamoSource, tableOf } from './source';
 import { DYNAMODB_VERSION } from './version';
 
@@ -31,6 +32,7 @@ export const dynamodb: StoreDefinition = {
   kind: 'dynamodb',
   label: 'DynamoDB',
   versionShape: DYNAMODB_VERSION,
+  judgeError: judgeAwsError,
   watchIntervalMs: 3_000,
   schemes: ['dynamodb'],
   form: 'dynamodb://TABLE',

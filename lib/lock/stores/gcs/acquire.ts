@@ -10,9 +10,9 @@ import { hostname } from 'node:os';
 import { BucketObjects, GcsCallError, isTransient, statusOf, type Preconditions } from './client';
 import { inspectLock, LOCKBOARD_FORMAT } from '../../objects/inspect';
 import { Lock } from './lock';
-import { resolveOptions, type ResolvedOptions } from '../../holding/options';
+import { resolveOptions, type AcquireOptions, type ResolvedOptions } from './options';
 import { monotonicNow, setLongTimeout } from '../../time';
-import type { AcquireOptions, GcsObjectResource, LockInfo } from '../../types';
+import type { GcsObjectResource, LockInfo } from '../../types';
 
 const IMMEDIATE_RETRIES = 3;
 

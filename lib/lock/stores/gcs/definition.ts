@@ -2,6 +2,7 @@
 // loaded when a source is opened (LOCKBOARD_GCS_ENDPOINT for the emulator, else Application Default Credentials).
 import type { Storage } from '@google-cloud/storage';
 import { isLoopback, type OpenOptions, type SourceSpec, type StoreDefinition } from '../types';
+import { judgeGcsError } from './unreachable';
 import { parseGcsSource, splitGcsLockUrl } from './source';
 import { GCS_VERSION } from './version';
 
@@ -22,11 +23,13 @@ export const gcs: StoreDefinition = {
   kind: 'gcs',
   label: 'Cloud Storage',
   versionShape: GCS_VERSION,
+  judgeError: judgeGcsError,
   watchIntervalMs: 2_000,
   schemes: ['gs'],
   form: 'gs://BUCKET/PREFIX',
   parse: parseGcsSource,
   splitLockUrl: splitGcsLockUrl,
+  hold: async () => (await import('./hold')).gcsHolds(storageFor),
   configIssues(env, o) {
     return o.demo && !isLoopback(env.LOCKBOARD_GCS_ENDPOINT)
       ? [

@@ -28,5 +28,6 @@ export { type GcsStoreOptions } from './store';
 export const GcsLockStore = judgedStoreClass(GcsStoreReads);
 export type GcsLockStore = Judged<GcsStoreReads>;
 export { parseGcsSource } from './source';
-export type { AcquireOptions, GcsObjectResource, LockOptions } from '../../types';
+export type { GcsObjectResource } from '../../types';
+export type { AcquireOptions, LockOptions } from './options';
 export type { LockView, StorePage, StoreReleaseResult, StoreReleaseOutcome } from '../../store';

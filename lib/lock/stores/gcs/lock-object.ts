@@ -1,7 +1,7 @@
 // The lock handle's requests that stand on their own: the loss deadline, the release's conditional DELETE with its
 // retries, and the reconciliation of a refresh whose response never arrived.
 import { Backoff, sleep } from '../../holding/backoff';
-import type { ResolvedOptions } from '../../holding/options';
+import type { ResolvedOptions } from './options';
 import type { AuditEvent } from '../../audit/record';
 import type { GcsObjectResource } from '../../types';
 import type { AuditWriter } from './audit';

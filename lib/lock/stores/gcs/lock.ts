@@ -7,7 +7,7 @@ import { deleteHeldObject, holderEvent, lossAfter, ourMetageneration, patchExpir
 import type { HeldObject, LockInit, ReleaseDetails } from './lock-object';
 import type { AuditWriter } from './audit';
 import type { ReleaseOutcome } from './lock-object';
-import type { ResolvedOptions } from '../../holding/options';
+import type { ResolvedOptions } from './options';
 import { monotonicNow } from '../../time';
 
 export type { ReleaseDetails, ReleaseOutcome } from './lock-object';

@@ -2,6 +2,7 @@
 // when a source is opened, with its own variables (AWS_REGION, AWS_ENDPOINT_URL_S3 for an emulator, path style).
 import type { S3Client } from '@aws-sdk/client-s3';
 import { holdOn, isLoopback, missingSdk, runOptions, type OpenOptions, type StoreDefinition } from '../types';
+import { judgeAwsError } from '../aws/unavailable';
 import { parseS3Source, splitS3LockUrl } from './source';
 import { S3_VERSION } from './version';
 
@@ -32,11 +33,13 @@ export const s3: StoreDefinition = {
   kind: 's3',
   label: 'S3',
   versionShape: S3_VERSION,
+  judgeError: judgeAwsError,
   watchIntervalMs: 3_000,
   schemes: ['s3'],
   form: 's3://BUCKET/PREFIX',
   parse: parseS3Source,
   splitLockUrl: splitS3LockUrl,
+  hold: async () => (await import('./hold')).s3Holds(s3Client),
   configIssues(env, o) {
     const issues = [];
     if (o.demo && !isLoopback(env.AWS_ENDPOINT_URL_S3))
