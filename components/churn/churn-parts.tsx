@@ -1,7 +1,8 @@
 'use client';
 // The churn page's building blocks: a figure, a ranking, and the table of events.
 import Link from 'next/link';
-import type { ChurnEvent, TrailFault } from '@/lib/console/churn/summary';
+import type { ReactNode } from 'react';
+import type { ChurnEvent, MemoryOnlyTrail, TrailFault } from '@/lib/console/churn/summary';
 import { formatTime } from '@/lib/text/format';
 import { lockHref } from '@/lib/console/queries';
 import { SafeText } from '../ui/safe-text';
@@ -132,22 +133,51 @@ function EventRow({ event: e, columns }: { event: ChurnEvent; columns: EventColu
   );
 }
 
-/** Trails that could not be read: their sources, the store's words, and when they were last read. */
-export function UnreachableTrails({ faults }: { faults: TrailFault[] }) {
-  if (faults.length === 0) return null;
+/** Notes on some trails, one a line, each keyed by the sources it names: amber, announced as a status. */
+function TrailNotes<T extends { sources: string[] }>(p: { notes: T[]; testId: string; line: (n: T) => ReactNode }) {
+  if (p.notes.length === 0) return null;
   return (
     <ul
       role="status"
-      data-testid="churn-unreachable"
+      data-testid={p.testId}
       className="space-y-1 rounded-md bg-amber-50 p-3 text-sm text-amber-950 dark:bg-amber-950 dark:text-amber-100"
     >
-      {faults.map((f) => (
-        <li key={f.sources.join(',')}>
+      {p.notes.map((n) => (
+        <li key={n.sources.join(',')}>{p.line(n)}</li>
+      ))}
+    </ul>
+  );
+}
+
+/** Trails that could not be read: their sources, the store's words, and when they were last read. */
+export function UnreachableTrails({ faults }: { faults: TrailFault[] }) {
+  return (
+    <TrailNotes
+      notes={faults}
+      testId="churn-unreachable"
+      line={(f) => (
+        <>
           <strong>{f.sources.join(', ')}</strong> unreachable ({f.store}): {f.message}.{' '}
           {f.lastGoodAt ? `Last good read ${formatTime(f.lastGoodAt)}; ` : 'Not read since the console started; '}
           the figures below leave its events out.
-        </li>
-      ))}
-    </ul>
+        </>
+      )}
+    />
+  );
+}
+
+/** Trails their stores keep in memory only: what they hold now is shown, and a restart of their server loses it. */
+export function MemoryOnlyTrails({ trails }: { trails: MemoryOnlyTrail[] }) {
+  return (
+    <TrailNotes
+      notes={trails}
+      testId="churn-memory-only"
+      line={(t) => (
+        <>
+          <strong>{t.sources.join(', ')}</strong>: audit trail in memory only ({t.store}). {t.message} The figures below
+          hold only what this server kept since it last started.
+        </>
+      )}
+    />
   );
 }

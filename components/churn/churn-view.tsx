@@ -5,7 +5,7 @@ import { formatTime } from '@/lib/text/format';
 import { summaryQuery } from '@/lib/console/queries';
 import { ChurnControls } from './churn-controls';
 import { ChurnFigures } from './churn-figures';
-import { UnreachableTrails } from './churn-parts';
+import { MemoryOnlyTrails, UnreachableTrails } from './churn-parts';
 import { useChurnWindow } from './use-churn-window';
 
 export function ChurnView() {
@@ -27,6 +27,7 @@ export function ChurnView() {
         </p>
       )}
       {s?.unreachable && <UnreachableTrails faults={s.unreachable} />}
+      {s?.memoryOnly && <MemoryOnlyTrails trails={s.memoryOnly} />}
       {s && s.total === 0 && (
         <div className="rounded-lg border border-dashed border-zinc-300 p-8 text-center text-sm text-zinc-600 dark:border-zinc-700">
           No audit events in this window. Widen the range. Force-releases are always recorded; holders record theirs in

@@ -1,6 +1,6 @@
 // Query keys, fetchers and options shared by the server prefetch and the client hooks (no server-only imports).
 import type { QueryClient } from '@tanstack/react-query';
-import type { ChurnSummary, TrailFault } from '@/lib/console/churn/summary';
+import type { ChurnSummary, MemoryOnlyTrail, TrailFault } from '@/lib/console/churn/summary';
 import type { AuditRecord } from '@/lib/lock/audit/record';
 import type { LockHealth, LockInfo } from '@/lib/lock/types';
 import type { Verdict } from '@/lib/lock/verdict/verdict';
@@ -143,7 +143,7 @@ export const summaryQuery = (w: ChurnWindow) => ({
   queryKey: ['audit-summary', w] as const,
   queryFn: () => {
     const { from, to } = auditWindow(w);
-    return apiFetch<ChurnSummary & { unreachable?: TrailFault[] }>(
+    return apiFetch<ChurnSummary & { unreachable?: TrailFault[]; memoryOnly?: MemoryOnlyTrail[] }>(
       `/api/audit/summary?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`,
     );
   },

@@ -118,7 +118,11 @@ export interface VersionShape {
   describe: string;
 }
 
-/** Every store, one interface (stores.md); optional capabilities are optional members, checked where used. */
+/**
+ * The library contract every store keeps (docs/stores.md): list, inspect, one guarded force-release, the trail, the
+ * clock. What only the console needs (claims, push observers, change feeds, estimates) is a capability of its own
+ * below, each with its type guard, as Terraform keeps `ClientLocker` beside `Client`.
+ */
 export interface LockStore {
   /** The source as shown, never with credentials. */
   readonly source: string;
@@ -131,34 +135,67 @@ export interface LockStore {
   readAudit(from: Date, to: Date, lock?: string): Promise<AuditRecord[]>;
   /** One event in the store's trail; resolves to its id. */
   record(fields: Record<string, string>): Promise<string>;
+  /** The store's clock as last read (server time, milliseconds). */
+  now(): number;
+  close(): Promise<void>;
+  /** Optional: why this source is listed but never cleared (e.g. an endpoint without conditional deletes). */
+  readonly readOnly?: string;
   /**
-   * Optional: creates the marker `key` (letters, digits, `-`) beside the trail only if it is absent, as the change
+   * Optional: why this store's audit trail would not survive its server's restart (kept in memory only, e.g. Redis
+   * with no save rule and appendonly no), or null where it would or the server does not say. Absent where a trail
+   * always outlives a restart.
+   */
+  memoryOnlyTrail?(): Promise<string | null>;
+}
+
+/** Capability: create-only markers and claim leases beside the trail (one webhook delivery per event across replicas). */
+export interface ClaimingStore extends LockStore {
+  /**
+   * Creates the marker `key` (letters, digits, `-`) beside the trail only if it is absent, as the change
    * feed's outside deletions are written once: true for the one caller, of every replica, that created it (one
    * webhook delivery per event across replicas); false when it was there already. Given `lease`, a store that keeps
    * claims as leases (claim-lease.ts: each record created, read and replaced by one conditional write, so a claim whose
    * replica died is taken over) hands its claim records to it instead and answers what it answers; a store that does
    * not ignores it and makes its marker.
    */
-  claim?(key: string, lease?: ClaimLeasing): Promise<boolean>;
-  /** The store's clock as last read (server time, milliseconds). */
-  now(): number;
-  close(): Promise<void>;
-  /** Optional: why this source is listed but never cleared (e.g. an endpoint without conditional deletes). */
-  readonly readOnly?: string;
-  /** Optional: records one change notification of the store in its trail (GCS: a Pub/Sub push of a bucket). */
-  observe?(notification: never): Promise<{ written: string[]; ignored?: string }>;
-  /**
-   * Optional change feed: calls `changed` with the names that changed, as the store reports them, until stopped.
-   * Resolves to null where this store has none here (e.g. Redis without keyspace events enabled by its operator):
-   * the console then lists at the store's own pace.
-   */
-  changes?(handlers: ChangeFeedHandlers): Promise<ChangeFeed | null>;
-  /**
-   * Optional: how many keys, objects or rows a full listing walks (Redis DBSIZE), for a listing's progress ("listed
-   * 230 000 of ~1 000 000 keys"); absent where the store has no cheap estimate.
-   */
-  estimateTotal?(): Promise<number>;
+  claim(key: string, lease?: ClaimLeasing): Promise<boolean>;
 }
+
+/** Capability: records one change notification of the store in its trail (GCS: a Pub/Sub push of a bucket). */
+export interface ObservingStore extends LockStore {
+  observe(notification: never): Promise<{ written: string[]; ignored?: string }>;
+}
+
+/**
+ * Capability: a change feed that calls `changed` with the names that changed, as the store reports them, until stopped.
+ * Resolves to null where this store has none here (e.g. Redis without keyspace events enabled by its operator): the
+ * console then lists at the store's own pace.
+ */
+export interface FeedingStore extends LockStore {
+  changes(handlers: ChangeFeedHandlers): Promise<ChangeFeed | null>;
+}
+
+/**
+ * Capability: how many keys, objects or rows a full listing walks (Redis DBSIZE), for a listing's progress ("listed
+ * 230 000 of ~1 000 000 keys"); absent where the store has no cheap estimate.
+ */
+export interface EstimatingStore extends LockStore {
+  estimateTotal(): Promise<number>;
+}
+
+/** Every capability a store may have beside the contract, each member optional: what a judged store forwards. */
+export type StoreCapabilities = Partial<
+  Omit<ClaimingStore & ObservingStore & FeedingStore & EstimatingStore, keyof LockStore>
+>;
+
+const has =
+  <S extends LockStore>(member: Exclude<keyof S, keyof LockStore>) =>
+  (store: LockStore): store is S =>
+    typeof (store as unknown as Record<PropertyKey, unknown>)[member] === 'function';
+export const canClaim = has<ClaimingStore>('claim');
+export const canObserve = has<ObservingStore>('observe');
+export const hasChangeFeed = has<FeedingStore>('changes');
+export const canEstimate = has<EstimatingStore>('estimateTotal');
 
 /** Whether a view is one the store's listing shows (a lock, not data, a key of another kind or a queued waiter). */
 export const isListedLock = (v: LockView): boolean =>

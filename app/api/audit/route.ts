@@ -1,5 +1,6 @@
 // GET /api/audit – audit events of a window (≤ 31 days), newest first, each with its source, `limit` (≤ 5 000, default
-// 200) per page with a cursor; format=csv exports all; trails that could not be read are listed in `unreachable`
+// 200) per page with a cursor; format=csv exports all; trails that could not be read are listed in `unreachable`, and
+// trails their stores keep in memory only (lost on a restart of the server) in `memoryOnly`
 import { toCsv } from '@/lib/console/churn/csv';
 import { parseWindow } from '@/lib/server/audit/events';
 import { ApiError, json } from '@/lib/server/api-error';
@@ -12,7 +13,7 @@ export const GET = withRole('viewer', async (req, { board }) => {
   const params = req.nextUrl.searchParams;
   const window = parseWindow(params);
   // only the events of locks in the caller's grants (the CSV export too)
-  const { events: read, unreachable } = await board.events(window);
+  const { events: read, unreachable, memoryOnly } = await board.events(window);
   const all = read.filter((e) => !window.event || e.event === window.event);
   const newestFirst = [...all].reverse();
   if (params.get('format') === 'csv') {
@@ -23,6 +24,8 @@ export const GET = withRole('viewer', async (req, { board }) => {
         'cache-control': 'no-store',
         // The export is of the trails that answered; the others are named so a partial file is never taken as whole
         ...(unreachable.length ? { 'x-lockboard-unreachable': unreachable.flatMap((f) => f.sources).join(', ') } : {}),
+        // and the trails a restart of their server would lose, so an export is never taken as lasting where it is not
+        ...(memoryOnly.length ? { 'x-lockboard-memory-only': memoryOnly.flatMap((f) => f.sources).join(', ') } : {}),
       },
     });
   }
@@ -42,6 +45,7 @@ export const GET = withRole('viewer', async (req, { board }) => {
     total: newestFirst.length,
     events,
     unreachable,
+    memoryOnly,
     ...(nextCursor ? { nextCursor } : {}),
   });
 });

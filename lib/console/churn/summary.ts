@@ -29,6 +29,13 @@ export interface TrailFault {
   lastGoodAt: string | null;
 }
 
+/** A trail kept only in memory (its store says it would not survive its server's restart): its sources and why. */
+export interface MemoryOnlyTrail {
+  sources: string[];
+  store: string;
+  message: string;
+}
+
 export interface ChurnSummary {
   from: string;
   to: string;

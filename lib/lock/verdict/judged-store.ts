@@ -8,6 +8,7 @@ import type {
   LockStore,
   LockView,
   ReleaseRequest,
+  StoreCapabilities,
   StorePage,
   StoreReleaseResult,
 } from '../store';
@@ -16,12 +17,14 @@ import { withVerdict } from './verdict';
 const judgeOrNull = (v: LockView | null) => (v ? withVerdict(v) : v);
 const judgeAll = (views: LockView[]) => views.map((v) => withVerdict(v));
 
-/** The members a LockStore may lack (its optional capabilities). */
+/** A store with whichever capabilities it has (store.ts: ClaimingStore, ObservingStore, FeedingStore…). */
+type CapableStore = LockStore & StoreCapabilities;
+/** The members a store may lack: the contract's optional members and every capability. */
 type Capability = {
-  [K in keyof LockStore]-?: Record<never, never> extends Pick<LockStore, K> ? K : never;
-}[keyof LockStore];
+  [K in keyof CapableStore]-?: Record<never, never> extends Pick<CapableStore, K> ? K : never;
+}[keyof CapableStore];
 /**
- * Every capability, each delegated where the store has it: a capability added to LockStore and not named here fails
+ * Every capability, each delegated where the store has it: a capability added to store.ts and not named here fails
  * to compile (it would otherwise be dropped by every judged store, as a missing `claim` would send every replica's
  * webhook).
  */
@@ -31,23 +34,25 @@ const DELEGATED: Record<Capability, true> = {
   observe: true,
   changes: true,
   estimateTotal: true,
+  memoryOnlyTrail: true,
 };
 const CAPABILITIES = Object.keys(DELEGATED) as Capability[];
 
 /** The store's own views judged, its other members delegated; a capability the store lacks stays absent. */
 export class JudgedStore implements LockStore {
   // TypeScript's private, not #private: a caller's Object.create(store) (the CLI's honest times) still reaches it
-  private readonly inner: LockStore;
+  private readonly inner: CapableStore;
   // declared, never defined as fields: an optional member is an own property only where the store has it
-  declare readonly readOnly?: LockStore['readOnly'];
-  declare readonly claim?: LockStore['claim'];
-  declare readonly observe?: LockStore['observe'];
-  declare readonly changes?: LockStore['changes'];
-  declare readonly estimateTotal?: LockStore['estimateTotal'];
+  declare readonly readOnly?: CapableStore['readOnly'];
+  declare readonly claim?: CapableStore['claim'];
+  declare readonly observe?: CapableStore['observe'];
+  declare readonly changes?: CapableStore['changes'];
+  declare readonly estimateTotal?: CapableStore['estimateTotal'];
+  declare readonly memoryOnlyTrail?: CapableStore['memoryOnlyTrail'];
 
   constructor(store: LockStore) {
     // judging twice would fold away the signs the verdict came from: a judged store is wrapped by its own store
-    const inner = store instanceof JudgedStore ? store.inner : store;
+    const inner: CapableStore = store instanceof JudgedStore ? store.inner : store;
     this.inner = inner;
     for (const key of CAPABILITIES) {
       const value: unknown = inner[key];

@@ -5,8 +5,8 @@ import { z } from 'zod';
 import { EVENT_KINDS } from '@/lib/console/churn/summary';
 import { ApiError } from '../api-error';
 import { parseWith } from '../request-body';
-import { attribute, faultOf, markGood, readTrailWindow, trailsOf, type Trail } from './trails';
-import type { TrailFault } from '@/lib/console/churn/summary';
+import { attribute, faultOf, markGood, memoryOnlyOf, readTrailWindow, trailsOf, type Trail } from './trails';
+import type { MemoryOnlyTrail, TrailFault } from '@/lib/console/churn/summary';
 import type { SourcedAuditRecord } from './trails';
 import { sourceOfLock, sources } from '../sources';
 import { trustAuditRecords } from '@/lib/lock/audit/trust';
@@ -61,10 +61,14 @@ const CLOSED_SLICE_CACHE_MS = 10 * 60_000;
 
 export type { SourcedAuditRecord } from './trails';
 
-/** The events of a window, and the trails that could not be read (their sources shown unreachable). */
+/**
+ * The events of a window, the trails that could not be read (their sources shown unreachable), and the trails read
+ * that their stores keep in memory only (lost on a restart of the server: said beside the events).
+ */
 export interface EventsRead {
   events: SourcedAuditRecord[];
   unreachable: TrailFault[];
+  memoryOnly: MemoryOnlyTrail[];
 }
 
 /**
@@ -90,9 +94,9 @@ export async function readEvents(w: AuditWindow): Promise<EventsRead> {
       const slices: Promise<SourcedAuditRecord[]>[] = [];
       for (let d = first; d < w.to.getTime(); d += SLICE_MS) slices.push(readSlice(trail, d, w.lock));
       try {
-        const events = (await Promise.all(slices)).flat();
+        const [events, memoryOnly] = await Promise.all([Promise.all(slices), memoryOnlyOf(trail)]);
         markGood(trail);
-        return { events };
+        return { events: events.flat(), memoryOnly };
       } catch (err) {
         return { fault: faultOf(trail, err) };
       }
@@ -111,7 +115,8 @@ export async function readEvents(w: AuditWindow): Promise<EventsRead> {
     .flatMap((r) => r.events ?? [])
     .filter((e) => e.at >= from && e.at < to && mine(e))
     .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
-  return { events, unreachable };
+  const memoryOnly = read.flatMap((r) => (r.memoryOnly ? [r.memoryOnly] : []));
+  return { events, unreachable, memoryOnly };
 }
 
 /** One UTC day of one trail, read through its store and cached (closed days for longer). */

@@ -1,5 +1,5 @@
-// The audit events a caller may read: only those of locks in their grants, and only the unreachable trails of sources
-// they may see (the list, the CSV export and the churn summary alike).
+// The audit events a caller may read: only those of locks in their grants, and only the unreachable (or memory-only)
+// trails of sources they may see (the list, the CSV export and the churn summary alike).
 import 'server-only';
 import { lockAddress } from '@/lib/lock/address';
 import { inScope, isEveryLock, scopeOf, sourceInScope, type Access } from '../auth/access';
@@ -17,9 +17,17 @@ export async function readEventsFor(access: Access, window: AuditWindow): Promis
         const s = byId.get(e.source);
         return s !== undefined && inScope(scope, lockAddress(s, e.lock));
       });
-  const unreachable = read.unreachable.flatMap((f) => {
+  return {
+    events,
+    unreachable: visibleOnly(read.unreachable, visible),
+    memoryOnly: visibleOnly(read.memoryOnly, visible),
+  };
+}
+
+/** The trails' notes naming only the sources the caller may see (a note of none of them is left out). */
+function visibleOnly<T extends { sources: string[] }>(notes: T[], visible: Set<string>): T[] {
+  return notes.flatMap((f) => {
     const mine = f.sources.filter((id) => visible.has(id));
     return mine.length ? [{ ...f, sources: mine }] : [];
   });
-  return { events, unreachable };
 }

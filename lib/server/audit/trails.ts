@@ -3,7 +3,7 @@
 // that fails or does not answer in time is reported unreachable in its store's words, the others still read.
 import 'server-only';
 import { processWide } from '../process/process-wide';
-import type { TrailFault } from '@/lib/console/churn/summary';
+import type { MemoryOnlyTrail, TrailFault } from '@/lib/console/churn/summary';
 import type { AuditRecord } from '@/lib/lock/audit/record';
 import { storeUnavailable } from '@/lib/lock/store-errors';
 import { definitionByKind } from '@/lib/lock/stores';
@@ -94,4 +94,30 @@ export function faultOf(trail: Trail, err: unknown): TrailFault {
     message: storeUnavailable(err) ?? (err as Error)?.message ?? String(err),
     lastGoodAt: at === undefined ? null : new Date(at).toISOString(),
   };
+}
+
+/** How long a trail's answer to "kept in memory only?" is reused: a server's persistence rarely changes. */
+const MEMORY_ONLY_MS = 60_000;
+const memoryOnlyAsked = processWide(
+  'trailMemoryOnly',
+  () => new Map<string, { at: number; value: Promise<string | null> }>(),
+);
+
+/**
+ * The trail's store's own word that it keeps the trail in memory only (the optional `memoryOnlyTrail`), or null: a
+ * store without the capability, one that does not say, or one that does not answer in time claims nothing.
+ */
+export async function memoryOnlyOf(trail: Trail): Promise<MemoryOnlyTrail | null> {
+  const first = trail.sources[0]!;
+  const hit = memoryOnlyAsked.get(trail.key);
+  let value = hit && Date.now() - hit.at < MEMORY_ONLY_MS ? hit.value : undefined;
+  if (!value) {
+    value = storeFor(first).then((store) => (store.memoryOnlyTrail ? store.memoryOnlyTrail() : null));
+    memoryOnlyAsked.set(trail.key, { at: Date.now(), value });
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), TRAIL_TIMEOUT_MS)));
+  const message = await Promise.race([value.catch(() => null), late]).finally(() => clearTimeout(timer));
+  if (!message) return null;
+  return { sources: trail.sources.map((s) => s.id), store: definitionByKind(first.store).label, message };
 }

@@ -119,7 +119,7 @@ export const ROUTES: RouteDoc[] = [
     access: 'viewer',
     query: windowSchema.extend(auditPageQuery.shape),
     answers: {
-      200: '{ from, to, total, events, unreachable, nextCursor } or text/csv',
+      200: '{ from, to, total, events, unreachable, memoryOnly, nextCursor } or text/csv',
       ...BAD,
       ...AUTH,
       503: 'No trail could be read.',
@@ -131,7 +131,12 @@ export const ROUTES: RouteDoc[] = [
     summary: `Churn of a window: counts per hour, top locks, hold times, takeovers, force-releases. ${SCOPED}`,
     access: 'viewer',
     query: windowSchema,
-    answers: { 200: 'The summary and the unreachable trails.', ...BAD, ...AUTH, 503: 'No trail could be read.' },
+    answers: {
+      200: 'The summary, the unreachable trails and those kept in memory only.',
+      ...BAD,
+      ...AUTH,
+      503: 'No trail could be read.',
+    },
   },
   {
     path: '/api/metrics',

@@ -10,6 +10,7 @@ import { RedisConn, type RedisClientLike } from './conn';
 import { startRedisFeed } from './feed';
 import { isCompanionKey, readRedisKey, type RedisKeyRead, type RedisReading } from './formats';
 import { auditWords, readEvents, recordEvent } from './audit';
+import { memoryOnlyTrail } from './persistence';
 import type { ClaimLeasing } from '../../claim-lease';
 import { claimInRedis, RedisClaims } from './claim';
 import { isOversized, readBatch, readOne } from './read';
@@ -195,6 +196,11 @@ export class RedisLockStore implements LockStore {
 
   readAudit(from: Date, to: Date, lock?: string): Promise<AuditRecord[]> {
     return readEvents(this.conn, this.stream, from, to, lock);
+  }
+
+  /** Why the trail is lost on the server's restart (no save rule, appendonly no), or null: persistence.ts. */
+  memoryOnlyTrail(): Promise<string | null> {
+    return memoryOnlyTrail(this.conn, this.stream);
   }
 
   /** A create-only marker beside the trail (SET NX, kept two days), or its lease: claim.ts. */
