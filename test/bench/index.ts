@@ -1,5 +1,5 @@
 // npm run bench: every benchmark, each printing a table and writing bench-results/<name>.json.
-// Run one with: npm run bench -- scale | verdicts | scale-azure | scale-mysql | scale-console | emulator | lock-core | handover | formats | console | churn | cli-startup | events | s3 | redis | postgres | dynamodb | kubernetes | live | live-soak | ls | ls-rss | files | zookeeper | etcd | truth | faults | untrusted | untrusted-etcd
+// Run one with: npm run bench -- scale | verdicts | scale-azure | scale-mysql | scale-console | scale-demo | emulator | lock-core | handover | formats | console | churn | cli-startup | events | s3 | redis | postgres | dynamodb | kubernetes | live | live-soak | ls | ls-rss | files | zookeeper | etcd | truth | faults | untrusted | untrusted-etcd
 import { benchChurn } from './churn';
 import { benchCliStartup } from './cli-startup';
 import { benchDynamodb } from './dynamodb';
@@ -28,6 +28,7 @@ import { benchZooKeeper } from './zookeeper';
 
 const ALL: Record<string, () => Promise<unknown>> = {
   'scale-console': async () => (await import('./scale-console')).benchScaleConsole(),
+  'scale-demo': async () => (await import('./scale-demo')).benchScaleDemo(),
   scale: async () => {
     // the index of a million locks: a larger heap, and gc exposed for the bytes-per-lock figure
     const r = spawnSync(

@@ -6,6 +6,7 @@
 // issue measured 15 MB and 1.4–1.7 s per listing at 10 000 locks, 151 MB and 21–25 s at 100 000.
 import { readFileSync } from 'node:fs';
 import { encode } from 'next-auth/jwt';
+import type { BrowserContext } from 'playwright-core';
 import { startBrowserConsole } from '../helpers/console-browser';
 import { startRedis } from '../helpers/redis';
 import { fillRedis } from '../helpers/scale';
@@ -17,12 +18,12 @@ const VIEWER = 'viewer@demo.lockboard';
 const METRICS_TOKEN = 'bench-metrics-token-0123456789';
 
 /** The process's resident memory now (VmRSS) or at its peak (VmHWM), in MB. */
-const rssMb = (pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS') =>
+export const rssMb = (pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS') =>
   Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 /** SCALE_CONSOLE_SOAK: seconds the console is left running its passes after the figures, then its RSS read again. */
 const SOAK_S = Number(process.env.SCALE_CONSOLE_SOAK ?? 0);
 
-async function timedGet(url: string, cookie: string) {
+export async function timedGet(url: string, cookie: string) {
   const started = performance.now();
   const res = await fetch(url, { headers: { cookie, accept: 'application/json' } });
   const text = await res.text();
@@ -30,7 +31,7 @@ async function timedGet(url: string, cookie: string) {
 }
 
 /** Opens the stream: bytes until its snapshot, then bytes over `idleMs`, and the time a `change` naming `lock` takes. */
-async function streamFigures(url: string, cookie: string, idleMs: number, change: () => Promise<void>) {
+export async function streamFigures(url: string, cookie: string, idleMs: number, change: () => Promise<void>) {
   const ctl = new AbortController();
   const res = await fetch(url, { headers: { cookie, accept: 'text/event-stream' }, signal: ctl.signal });
   const reader = res.body!.getReader();
@@ -66,7 +67,7 @@ async function streamFigures(url: string, cookie: string, idleMs: number, change
   return { connectBytes, idleBytesPerS: idleBytes / (idleMs / 1000), changeMs };
 }
 
-interface Visit {
+export interface Visit {
   rowMs: number;
   ttfb: number;
   fcp: number;
@@ -74,8 +75,7 @@ interface Visit {
 }
 
 /** A fresh browser context opens `url`: the time to its first row, where it went (first byte, paint), its JS heap. */
-async function firstRow(c: Awaited<ReturnType<typeof startBrowserConsole>>, url: string): Promise<Visit> {
-  const context = await c.contextAs(VIEWER);
+export async function firstRow(context: BrowserContext, url: string): Promise<Visit> {
   const page = await context.newPage();
   const opened = performance.now();
   await page.goto(url);
@@ -141,7 +141,7 @@ export async function benchScaleConsole() {
       const externalMb = gauge('external_memory_bytes');
       // the locks page in a fresh browser: the first visit since the console started, then another (console warm)
       const visits = [];
-      for (let i = 0; i < 2; i++) visits.push(await firstRow(c, `${c.app.url}/locks`));
+      for (let i = 0; i < 2; i++) visits.push(await firstRow(await c.contextAs(VIEWER), `${c.app.url}/locks`));
       const [first, warmVisit] = visits as [Visit, Visit];
       rows.push({
         locks: n,
