@@ -17,6 +17,7 @@ Commands:
   status <lock>         one lock in detail (exit 0 held, 10 free, 13 not a lock)
   why <lock>            why it is held: its holder gone, stalled, alive or unknown, and the evidence
   release <lock>        force-release exactly the version seen (operators; audited)
+  discover <target>…    find where locks live (gs://, redis://HOST:PORT, --from-terraform DIR…), read-only
   emulator              run the local GCS (and S3) emulator
   postgres init <src>   create Lockboard's PostgreSQL lock tables
   dynamodb init [src]   create Lockboard's DynamoDB audit table (and lock table)
@@ -39,6 +40,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   status: async () => (await import('./inspect')).statusCommand,
   why: async () => (await import('./why')).whyCommand,
   release: async () => (await import('./release')).releaseCommand,
+  discover: async () => (await import('./discover/command')).discoverCommand,
   emulator: async () => (await import('../emulator/command')).runEmulatorCommand,
   postgres: async () => (await import('./postgres')).postgresCommand,
   dynamodb: async () => (await import('./dynamodb')).dynamodbCommand,

@@ -6,6 +6,7 @@ import { holdOn, isLoopback, missingSdk, runOptions, type OpenOptions, type Stor
 import { judgeAwsError } from '../aws/unavailable';
 import { auditOf, DEFAULT_AUDIT_TABLE, parseDynamoSource, tableOf } from './source';
 import { DYNAMODB_VERSION } from './version';
+import { dynamoDiscovery } from './discover';
 
 export async function dynamoClient(env: OpenOptions['env']): Promise<DynamoDBClient> {
   let sdk: typeof import('@aws-sdk/client-dynamodb');
@@ -37,6 +38,7 @@ export const dynamodb: StoreDefinition = {
   schemes: ['dynamodb'],
   form: 'dynamodb://TABLE',
   parse: parseDynamoSource,
+  discover: dynamoDiscovery(dynamoClient),
   configIssues(env, o) {
     const issues = [];
     if (o.demo && !isLoopback(env.AWS_ENDPOINT_URL_DYNAMODB))

@@ -3,6 +3,7 @@
 import { holdOn, runOptions, type SourceSpec, type StoreDefinition } from '../types';
 import { parseEtcdSource } from './source';
 import { ETCD_VERSION } from './version';
+import { etcdDiscovery } from './discover';
 
 export const etcd: StoreDefinition = {
   kind: 'etcd',
@@ -12,6 +13,7 @@ export const etcd: StoreDefinition = {
   watchIntervalMs: 2_000,
   schemes: ['etcd', 'etcds'],
   form: 'etcd://HOST:PORT[,HOST:PORT]/PREFIX',
+  discover: etcdDiscovery,
   parse(url, env) {
     const s = parseEtcdSource(url, env);
     // the container is the cluster (its audit trail is one); requests name the source with its prefix

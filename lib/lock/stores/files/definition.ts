@@ -2,6 +2,7 @@
 // (`lockboard run --source file:///DIR`) is a generation directory `<name>.lockd/` inside DIR.
 import { holdOn, runOptions, type StoreDefinition } from '../types';
 import { FILES_VERSION } from './version';
+import { filesDiscovery } from './discover';
 import { parseFilesSource } from './source';
 
 export const files: StoreDefinition = {
@@ -11,6 +12,7 @@ export const files: StoreDefinition = {
   watchIntervalMs: 2_000,
   schemes: ['file'],
   form: 'file:///DIR?depth=N',
+  discover: filesDiscovery,
   parse(url) {
     const s = parseFilesSource(url);
     // Directories recording into one ?audit= directory share its trail: read once, each event counted once

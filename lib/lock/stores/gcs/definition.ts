@@ -5,6 +5,7 @@ import { isLoopback, type OpenOptions, type SourceSpec, type StoreDefinition } f
 import { judgeGcsError } from './unreachable';
 import { parseGcsSource, splitGcsLockUrl } from './source';
 import { GCS_VERSION } from './version';
+import { gcsDiscovery } from './discover';
 
 const clients = new Map<string, Storage>();
 
@@ -29,6 +30,7 @@ export const gcs: StoreDefinition = {
   form: 'gs://BUCKET/PREFIX',
   parse: parseGcsSource,
   splitLockUrl: splitGcsLockUrl,
+  discover: gcsDiscovery(storageFor),
   hold: async () => (await import('./hold')).gcsHolds(storageFor),
   configIssues(env, o) {
     return o.demo && !isLoopback(env.LOCKBOARD_GCS_ENDPOINT)

@@ -4,6 +4,7 @@ import { holdOn, runOptions, type OpenOptions, type SourceSpec, type StoreDefini
 import { kubeTargetOf } from './kubeconfig';
 import { parseKubeSource, type KubeSource } from './source';
 import { KUBERNETES_VERSION } from './version';
+import { kubernetesDiscovery } from './discover';
 
 /** The namespace of the source's audit Lease: `?audit=`, the source's, else the kubeconfig context's. */
 const auditNamespaceOf = (s: KubeSource, env: Record<string, string | undefined>): string | undefined =>
@@ -29,6 +30,7 @@ export const kubernetes: StoreDefinition = {
   watchIntervalMs: 2_000,
   schemes: ['kubernetes'],
   form: 'kubernetes://NAMESPACE',
+  discover: kubernetesDiscovery,
   parse(url, env) {
     const s = parseKubeSource(url);
     // Sources whose records go to one audit Lease (one cluster, one namespace) share its trail: read once, each event

@@ -4,6 +4,7 @@
 import { holdOn, type StoreDefinition } from '../types';
 import { parseMysqlSource } from './source';
 import { MYSQL_VERSION } from './version';
+import { mysqlDiscovery } from './discover';
 
 const usage = (message: string) => Object.assign(new Error(message), { code: 'USAGE' });
 
@@ -14,6 +15,7 @@ export const mysql: StoreDefinition = {
   watchIntervalMs: 1_000,
   schemes: ['mysql', 'mariadb'],
   form: 'mysql://USER@HOST:PORT/DB',
+  discover: mysqlDiscovery,
   credentials: 'the password in the URL or MYSQL_PWD; TLS as ?ssl=true or ?ssl-ca=FILE',
   parse(url) {
     const p = parseMysqlSource(url);

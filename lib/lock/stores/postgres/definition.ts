@@ -4,6 +4,7 @@
 import { holdOn, missingSdk, type OpenOptions, type SourceSpec, type StoreDefinition } from '../types';
 import { parsePostgresSource } from './source';
 import { POSTGRES_VERSION } from './version';
+import { postgresDiscovery } from './discover';
 
 async function pgModule(): Promise<typeof import('pg')> {
   try {
@@ -39,6 +40,7 @@ export const postgres: StoreDefinition = {
   watchIntervalMs: 1_000,
   schemes: ['postgres', 'postgresql'],
   form: 'postgres://USER@HOST:PORT/DB',
+  discover: postgresDiscovery(connect),
   parse(url) {
     const p = parsePostgresSource(url);
     return { kind: 'postgres', id: p.display, bucket: p.display, bucketId: p.display, prefix: '', url: p.url };

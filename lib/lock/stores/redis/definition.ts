@@ -5,6 +5,7 @@ import { holdOn, missingSdk, runOptions, type OpenOptions, type SourceSpec, type
 import type { RedisClientLike } from './conn';
 import { parseRedisSource } from './source';
 import { REDIS_VERSION } from './version';
+import { redisDiscovery } from './discover';
 
 async function connect(spec: SourceSpec, o: OpenOptions) {
   let redis: typeof import('redis');
@@ -42,6 +43,7 @@ export const redis: StoreDefinition = {
   watchIntervalMs: 1_000,
   schemes: ['redis', 'rediss'],
   form: 'redis://HOST:PORT/DB?match=PATTERN',
+  discover: redisDiscovery(connect),
   parse(url, env) {
     const r = parseRedisSource(url, env);
     const bucketId = r.display.replace(/\?.*$/, '');

@@ -5,6 +5,7 @@ import { holdOn, isLoopback, missingSdk, runOptions, type OpenOptions, type Stor
 import { judgeAwsError } from '../aws/unavailable';
 import { parseS3Source, splitS3LockUrl } from './source';
 import { S3_VERSION } from './version';
+import { s3Discovery } from './discover';
 
 async function s3Client(env: OpenOptions['env']): Promise<S3Client> {
   let sdk: typeof import('@aws-sdk/client-s3');
@@ -39,6 +40,7 @@ export const s3: StoreDefinition = {
   form: 's3://BUCKET/PREFIX',
   parse: parseS3Source,
   splitLockUrl: splitS3LockUrl,
+  discover: s3Discovery(s3Client),
   hold: async () => (await import('./hold')).s3Holds(s3Client),
   configIssues(env, o) {
     const issues = [];

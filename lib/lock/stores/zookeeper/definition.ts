@@ -5,6 +5,7 @@ import { holdOn, type OpenOptions, type SourceSpec, type StoreDefinition } from 
 import { connectZooKeeper } from './conn';
 import { nameOfPath, parseZooKeeperSource, pathOfName } from './source';
 import { ZOOKEEPER_VERSION } from './version';
+import { zookeeperDiscovery } from './discover';
 
 function sourceOf(spec: SourceSpec, o: OpenOptions) {
   return parseZooKeeperSource(spec.url, o.env);
@@ -17,6 +18,7 @@ export const zookeeper: StoreDefinition = {
   watchIntervalMs: 2_000,
   schemes: ['zookeeper', 'zk'],
   form: 'zookeeper://HOST:PORT/PATH',
+  discover: zookeeperDiscovery,
   parse(url, env) {
     const z = parseZooKeeperSource(url, env);
     const bucketId = z.display;

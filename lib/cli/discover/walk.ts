@@ -1,0 +1,127 @@
+// One target of `lockboard discover`, store-neutral: its store's discovery capability names the roots under it
+// (buckets, databases, tables, a whole keyspace), and each root is listed page by page through the store, as
+// `lockboard ls` lists it, until the target's bounds are reached. Nothing is written: listings only.
+import { canEstimate, type LockStore } from '../../lock/store';
+import { definitionOf, openSource, parseSource, type StoreDefinition } from '../../lock/stores';
+import type { Discovery } from '../../lock/stores/discovery';
+import { redactUrl } from '../../lock/support/redact-url';
+import { Budget, type CappedBy, type Limits } from './budget';
+import { RootTally, type Candidate } from './tally';
+
+export interface TargetReport {
+  target: string;
+  store: string;
+  /** Roots found, and how many of them were listed. */
+  roots: number;
+  listed: number;
+  requests: number;
+  sampled: number;
+  elapsedMs: number;
+  cappedBy?: CappedBy;
+  candidates: Candidate[];
+  /** What could not be looked at, in the store's words: never left out silently. */
+  problems: string[];
+  /** The target itself could not be reached (nothing under it was looked at). */
+  unreachable?: string;
+}
+
+export type Progress = (t: {
+  target: string;
+  roots: number;
+  listed: number;
+  sampled: number;
+  requests: number;
+}) => void;
+
+type Env = Record<string, string | undefined>;
+
+const words = (err: unknown) => redactUrl((err as Error).message ?? String(err)).replace(/\s+/g, ' ');
+
+/** The definition of a target and its discovery, or the problem and its fix (a usage error). */
+export function discoveryOf(target: string): { definition: StoreDefinition; discovery: Discovery } | string {
+  const definition = definitionOf(target);
+  if (!definition) return `${JSON.stringify(redactUrl(target))} is not a store a target can name`;
+  const discovery = definition.discover;
+  if (!discovery) return `${definition.label} sources cannot be discovered yet: name them (${definition.form})`;
+  return { definition, discovery };
+}
+
+export async function discoverTarget(target: string, limits: Limits, env: Env, progress: Progress) {
+  const found = discoveryOf(target);
+  if (typeof found === 'string') throw new Error(found);
+  const { definition, discovery } = found;
+  const budget = new Budget(limits);
+  const report: TargetReport = {
+    target: redactUrl(target),
+    store: definition.label,
+    ...{ roots: 0, listed: 0, requests: 0, sampled: 0, elapsedMs: 0, candidates: [], problems: [] },
+  };
+  const tell = () =>
+    progress({ target: report.target, roots: report.roots, listed: report.listed, ...budgetFigures(budget) });
+  try {
+    const roots = await budget.within(
+      discovery.roots(target, { env, spend: () => budget.spend(), limit: limits.sample }),
+    );
+    report.roots = roots.roots.length;
+    report.problems.push(...roots.problems);
+    if (roots.capped) report.problems.push(`more ${definition.label} containers exist than were looked at`);
+    for (const root of roots.roots) {
+      if (budget.spent()) {
+        report.problems.push(`${sourceId(root, env)}: not listed (${budget.cappedBy} bound reached)`);
+        continue;
+      }
+      await listRoot(root, { discovery, budget, env, report });
+      report.listed++;
+      tell();
+    }
+  } catch (err) {
+    report.unreachable = words(err);
+  }
+  report.candidates.sort((a, b) => b.locks - a.locks || a.source.localeCompare(b.source));
+  return Object.assign(report, budgetFigures(budget), { elapsedMs: budget.elapsedMs }, capped(budget));
+}
+
+const budgetFigures = (b: Budget) => ({ requests: b.requests, sampled: b.sampled });
+const capped = (b: Budget) => (b.cappedBy ? { cappedBy: b.cappedBy } : {});
+
+function sourceId(url: string, env: Env): string {
+  try {
+    return parseSource(url, env).id;
+  } catch {
+    return redactUrl(url);
+  }
+}
+
+interface RootContext {
+  discovery: Discovery;
+  budget: Budget;
+  env: Env;
+  report: TargetReport;
+}
+
+/** One root listed through its store, page by page within the budget; its failure is the root's problem alone. */
+async function listRoot(root: string, c: RootContext): Promise<void> {
+  const spec = parseSource(root, c.env);
+  let store: LockStore | undefined;
+  try {
+    store = await c.budget.within(openSource(spec, { env: c.env, role: 'cli' }));
+    const tally = new RootTally(spec.prefix);
+    const estimate = canEstimate(store) && c.budget.spend() ? await c.budget.within(store.estimateTotal()) : undefined;
+    let token: string | undefined;
+    let more = true;
+    while (more && c.budget.spend()) {
+      const pageSize = Math.max(1, Math.min(1000, c.budget.sampleLeft));
+      const page = await c.budget.within(store.list(token, { pageSize }));
+      c.budget.take(page.locks.length + page.skipped);
+      tally.add(page.locks, page.skipped);
+      token = page.nextPageToken;
+      more = token !== undefined;
+    }
+    const sourceOf = (group: string) => sourceId((group && c.discovery.narrow?.(root, group)) || root, c.env);
+    c.report.candidates.push(...tally.candidates(sourceOf, { estimate, capped: more }));
+  } catch (err) {
+    c.report.problems.push(`${spec.id}: ${words(err)}`);
+  } finally {
+    await store?.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,22 @@
+// Discovery of lock files: `file:///DIR` is walked as `ls file:///DIR?depth=N` walks it (N = DISCOVER_DEPTH unless
+// the target gives ?depth=), its lock files grouped by the subdirectory they are in.
+import { selfRoot, type Discovery } from '../discovery';
+import { parseFilesSource } from './source';
+
+/** How deep a directory is walked by default (lock-file conventions live near the top: /var/lock, .git, run/). */
+const DISCOVER_DEPTH = 3;
+
+export const filesDiscovery: Discovery = {
+  target: 'file:///DIR[?depth=N]',
+  async roots(target) {
+    const s = parseFilesSource(target);
+    const depth = new URL(target).searchParams.has('depth') ? s.depth : DISCOVER_DEPTH;
+    return selfRoot(`file://${s.dir}${depth ? `?depth=${depth}` : ''}`);
+  },
+  narrow(root, group) {
+    if (!group.endsWith('/')) return undefined;
+    const s = parseFilesSource(root);
+    const depth = s.depth - 1;
+    return `file://${s.dir}/${encodeURI(group.slice(0, -1))}${depth > 0 ? `?depth=${depth}` : ''}`;
+  },
+};
