@@ -5,10 +5,20 @@ import { Logo } from '@/components/ui/logo';
 import { currentUser } from '@/lib/server/auth/session';
 import { AccessFileNotice } from '@/components/access-file-notice';
 import { accessFileState } from '@/lib/server/auth/access-file';
+import { accessOf, isEveryLock, scopeOf } from '@/lib/server/auth/access';
+import { mayOpen, NAV_PAGES, pageNeed } from '@/lib/console/page-roles';
+import type { Role } from '@/lib/server/auth/roles';
+
+/** Whether the user's grants of a role cover every lock (a page such as Webhooks needs that). */
+const everyLockOf =
+  (user: { email: string; groups: string[] }) =>
+  (role: Role): boolean =>
+    isEveryLock(scopeOf(accessOf(user.email, user.groups), role));
 
 export const dynamic = 'force-dynamic';
 
-// Display only: every page decides access itself (requireRole) before it reads any data.
+// Display only: every page decides access itself (requireRole) before it reads any data; the header links only the
+// pages the user may open (lib/console/page-roles.ts mayOpen, as the pages decide).
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
   const user = await currentUser();
   return (
@@ -18,17 +28,12 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
           <Logo /> Lockboard
         </Link>
         <nav aria-label="Main" className="flex gap-4 text-sm">
-          <Link prefetch={false} href="/locks" className="hover:underline">
-            Locks
-          </Link>
-          <Link prefetch={false} href="/churn" className="hover:underline">
-            Churn &amp; audit
-          </Link>
-          {user?.role === 'operator' && (
-            <Link prefetch={false} href="/webhooks" className="hover:underline">
-              Webhooks
-            </Link>
-          )}
+          {user &&
+            NAV_PAGES.filter((path) => mayOpen(path, user.role, everyLockOf(user))).map((path) => (
+              <Link key={path} prefetch={false} href={path} className="hover:underline">
+                {pageNeed(path).page}
+              </Link>
+            ))}
         </nav>
         <div className="ml-auto flex items-center gap-3 text-sm">
           {user && (

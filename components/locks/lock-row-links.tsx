@@ -1,8 +1,9 @@
 'use client';
-// A lock row's two ways on: its name, a link to the lock's page, and Release… for an operator who may.
+// A lock row's two ways on: its name, a link to the lock's page, and Release… for a releaser or operator.
 import Link from 'next/link';
 import type { LockInfo } from '@/lib/lock/types';
 import { lockHref } from '@/lib/console/queries';
+import { releaseTone, TONE_CLASSES } from '@/lib/console/release-tone';
 
 export function NameLink({ lock }: { lock: LockInfo }) {
   return (
@@ -16,12 +17,18 @@ export function NameLink({ lock }: { lock: LockInfo }) {
   );
 }
 
+/**
+ * Release… on a row: red only for a lock the caller may release whose holder is done (expired, overdue, gone,
+ * stalled); quiet on a healthy or live holder's row, and on one the caller may not release (its dialog says why).
+ */
 export function ReleaseButton({ lock, onRelease }: { lock: LockInfo; onRelease: (lock: LockInfo) => void }) {
+  const tone = releaseTone(lock);
   return (
     <button
       type="button"
       onClick={() => onRelease(lock)}
-      className="rounded px-2 py-1 text-xs font-medium text-red-700 ring-1 ring-inset ring-red-300 hover:bg-red-50 dark:text-red-300 dark:ring-red-700 dark:hover:bg-red-950"
+      className={`rounded px-2 py-1 text-xs ${TONE_CLASSES[tone]}`}
+      data-tone={tone}
       aria-label={`Force-release ${lock.name}`}
     >
       Release…

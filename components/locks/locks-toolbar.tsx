@@ -4,6 +4,7 @@
 import { useRouter } from 'next/navigation';
 import { ALL_SOURCES, type SourceOption } from '@/lib/console/queries';
 import { formatCount } from '@/lib/text/format';
+import { TONE_CLASSES } from '@/lib/console/release-tone';
 import { BULK_LIMIT } from '../release/use-bulk-release';
 import { LiveIndicator } from './listing-notes';
 import type { LiveState } from './lock-stream-connection';
@@ -15,6 +16,8 @@ export function LocksToolbar(p: {
   onText: (text: string) => void;
   /** The locks the server matched; null when releasing is not allowed. */
   releasable: number | null;
+  /** Of those, the ones the bulk release would tick (release-tone.ts readyCount); null where the counts cannot say. */
+  ready: number | null;
   /** Locks judged gone over the whole selection (the server's count). */
   gone: number;
   busy: boolean;
@@ -37,7 +40,9 @@ export function LocksToolbar(p: {
           className="ml-2 w-56 max-w-full rounded-md border border-zinc-300 bg-transparent px-2 py-1 dark:border-zinc-600"
         />
       </label>
-      {p.releasable !== null && <ReleaseShown matched={p.releasable} busy={p.busy} onClick={p.onBulk} />}
+      {p.releasable !== null && (
+        <ReleaseShown matched={p.releasable} ready={p.ready} busy={p.busy} onClick={p.onBulk} />
+      )}
       {p.releasable !== null && <ReleaseGone gone={p.gone} busy={p.busy} onClick={p.onGone} />}
       <LiveIndicator state={p.live} ago={p.ago} fetching={p.fetching} />
     </div>
@@ -69,23 +74,30 @@ function SourcePicker({ sources, source }: { sources: SourceOption[]; source: st
 
 // A bulk release over locks that may be healthy is a secondary action, never the loudest thing on the page; only
 // "Release all gone" with something gone to clear is red.
-const QUIET =
-  'rounded-md px-3 py-1 text-sm text-zinc-700 ring-1 ring-inset ring-zinc-300 hover:bg-zinc-100 disabled:cursor-not-allowed disabled:opacity-50 dark:text-zinc-300 dark:ring-zinc-600 dark:hover:bg-zinc-800';
-const LOUD =
-  'rounded-md px-3 py-1 text-sm font-medium text-red-700 ring-1 ring-inset ring-red-300 hover:bg-red-50 disabled:cursor-not-allowed disabled:opacity-50 dark:text-red-300 dark:ring-red-700 dark:hover:bg-red-950';
+const QUIET = `rounded-md px-3 py-1 text-sm ${TONE_CLASSES.quiet}`;
+const LOUD = `rounded-md px-3 py-1 text-sm ${TONE_CLASSES.loud}`;
 
-/** "Release shown": the locks the server matched, up to a batch. */
-function ReleaseShown({ matched, busy, onClick }: { matched: number; busy: boolean; onClick: () => void }) {
+/**
+ * "Release shown": the locks the server matched, up to a batch, counted as what it would tick (expired ones; never a
+ * healthy or live holder, listed unticked for an operator to choose by name), or uncounted where the counts cannot say.
+ */
+function ReleaseShown(p: { matched: number; ready: number | null; busy: boolean; onClick: () => void }) {
+  const ready = p.ready === null ? null : Math.min(p.ready, BULK_LIMIT);
+  const shown = formatCount(Math.min(p.matched, BULK_LIMIT));
+  const ticks =
+    ready === null
+      ? 'the dialog ticks only the expired ones'
+      : `the dialog ticks ${ready === 0 ? 'none' : `the ${formatCount(ready)} expired`}`;
   return (
     <button
       type="button"
-      disabled={matched === 0 || busy}
-      onClick={onClick}
+      disabled={p.matched === 0 || p.busy}
+      onClick={p.onClick}
       className={QUIET}
-      title="Release the locks this filter matches, each checked and confirmed by name first"
+      title={`Review the ${shown} locks this filter matches: ${ticks}; a healthy or live holder is never ticked, and each is checked and confirmed by name first`}
       data-testid="bulk-release"
     >
-      Release shown ({Math.min(matched, BULK_LIMIT)})…
+      {ready === null ? 'Release shown…' : `Release shown (${formatCount(ready)} expired)…`}
     </button>
   );
 }

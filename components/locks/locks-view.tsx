@@ -3,6 +3,7 @@
 import { useMemo, useState } from 'react';
 import { withLiveHealth } from '@/lib/console/health';
 import { ALL_SOURCES, type SourceOption } from '@/lib/console/queries';
+import { readyCount } from '@/lib/console/release-tone';
 import { LockTable } from './lock-table';
 import { HealthChips } from './health-chips';
 import { VerdictChips } from './verdict-chips';
@@ -22,11 +23,13 @@ interface Props {
   /** The source shown: a configured id or "all". */
   source: string;
   canRelease: boolean;
+  /** The caller may release any lock it sees (an operator), not only expired or gone ones (a releaser). */
+  releasesAny?: boolean;
   /** A `source` (or `prefix`) in the address that is not configured: said above the list, which shows `source`. */
   unknownSource?: string;
 }
 
-export function LocksView({ sources, source, canRelease, unknownSource }: Props) {
+export function LocksView({ sources, source, canRelease, releasesAny = false, unknownSource }: Props) {
   const url = useUrlState();
   const { health, verdict, sort } = url;
   const wanted = wantedQuery(url);
@@ -52,6 +55,7 @@ export function LocksView({ sources, source, canRelease, unknownSource }: Props)
         text={text}
         onText={setText}
         releasable={canRelease ? (data?.matched ?? 0) : null}
+        ready={readyCount(data?.counts, wanted, releasesAny)}
         gone={data?.verdicts?.gone ?? 0}
         busy={actions.busy}
         onBulk={actions.openBulk}

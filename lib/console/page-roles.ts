@@ -1,5 +1,6 @@
-// The role each console page needs, in one place: the pages check it (requireRole) and the 403 page names it.
-import type { Role } from '@/lib/server/auth/roles';
+// The role each console page needs, in one place: the pages check it (requireRole, mayOpen), the 403 page names it,
+// and the header links only the pages the account may open.
+import { allows, type Role } from '@/lib/server/auth/roles';
 
 export interface PageNeed {
   /** The page's name as the navigation shows it. */
@@ -14,6 +15,18 @@ const PAGES: Record<string, PageNeed> = {
   '/churn': { page: 'Churn & audit', role: 'viewer' },
   '/locks': { page: 'Locks', role: 'viewer' },
 };
+
+/** The pages of the header's navigation, in its order. */
+export const NAV_PAGES = ['/locks', '/churn', '/webhooks'] as const;
+
+/**
+ * Whether an account may open the page at `pathname`: its highest role allows the page's, and where the page needs
+ * that role over every lock, `everyLockAs(role)` says the account's grants of that role cover "*".
+ */
+export function mayOpen(pathname: string, role: Role | null, everyLockAs: (role: Role) => boolean): boolean {
+  const need = pageNeed(pathname);
+  return allows(role, need.role) && (!need.everyLock || everyLockAs(need.role));
+}
 
 /** What the page at `pathname` needs (a lock's page is the Locks page's). */
 export function pageNeed(pathname: string): PageNeed {

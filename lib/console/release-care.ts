@@ -17,9 +17,12 @@ export function needsTypedName(lock: Judged): boolean {
   );
 }
 
-/** A bulk release preselects only the locks a single release would clear without their name typed. */
-export function preselected<L extends Judged>(locks: L[], key: (l: L) => string): Set<string> {
-  return new Set(locks.filter((l) => !needsTypedName(l)).map(key));
+/**
+ * A bulk release preselects only the locks a single release would clear without their name typed, and never one whose
+ * verdict says its holder is alive.
+ */
+export function preselected<L extends Judged & { verdict?: string }>(locks: L[], key: (l: L) => string): Set<string> {
+  return new Set(locks.filter((l) => !needsTypedName(l) && l.verdict !== 'alive').map(key));
 }
 
 /** The chosen locks whose name must still be typed (exactly) before the bulk release may go ahead. */

@@ -66,6 +66,7 @@ export default async function LocksPage({ searchParams }: { searchParams: Promis
           sources={configured.map(({ id, bucket, prefix }) => ({ id, bucket, prefix }))}
           source={source}
           canRelease={allows(user.role, 'releaser')}
+          releasesAny={allows(user.role, 'operator')}
           unknownSource={unknown}
         />
       </Suspense>
