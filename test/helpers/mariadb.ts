@@ -1,4 +1,4 @@
-// Debian's MariaDB for tests: a throwaway server per suite (mariadb-install-db into a temporary directory, then
+// Debian's MariaDB for tests: a throwaway server per suite (a copy of what mariadb-install-db made once, then
 // mariadbd on a free loopback port with performance_schema on and the metadata_lock_info plugin loaded), stopped by the
 // test that started it. A machine without it fails with the command that installs it.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import mysql from 'mysql2/promise';
 import { freePort } from './browser';
 import { delay } from './requests';
+import { copyTemplate } from './template-dir';
 
 const SERVER = process.env.LOCKBOARD_MARIADBD ?? '/usr/sbin/mariadbd';
 const INSTALL = ['/usr/bin/mariadb-install-db', '/usr/bin/mysql_install_db'].find((p) => existsSync(p));
@@ -24,6 +25,20 @@ export interface TestMariadb {
   stop(): Promise<void>;
 }
 
+/** `dir/data` and `dir/tmp`: a fresh server's, copied from what mariadb-install-db made once on this machine. */
+function installDb(dir: string, asRoot: string[]): void {
+  const args = ['--no-defaults', ...asRoot, '--auth-root-authentication-method=normal', '--skip-test-db'];
+  const version = spawnSync(SERVER, ['--version'], { encoding: 'utf8' }).stdout;
+  copyTemplate(`mariadb ${version} ${INSTALL} ${args.join(' ')}`, dir, (template) => {
+    const tmp = join(template, 'tmp');
+    mkdirSync(tmp);
+    const init = spawnSync(INSTALL!, [...args, `--datadir=${join(template, 'data')}`, `--tmpdir=${tmp}`], {
+      encoding: 'utf8',
+    });
+    if (init.status !== 0) throw new Error(`mariadb-install-db failed: ${init.stderr || init.stdout}`);
+  });
+}
+
 export async function startMariadb(o: { extraArgs?: string[] } = {}): Promise<TestMariadb> {
   if (!existsSync(SERVER) || !INSTALL)
     throw new Error(
@@ -31,22 +46,9 @@ export async function startMariadb(o: { extraArgs?: string[] } = {}): Promise<Te
     );
   const dir = mkdtempSync(join(tmpdir(), 'lockboard-mariadb-'));
   const asRoot = process.getuid?.() === 0 ? ['--user=root'] : [];
-  // a temporary directory of its own: bootstraps sharing /tmp at once collide on their #sql-temptable files
+  // a temporary directory of its own: servers sharing /tmp at once collide on their #sql-temptable files
   const tmp = join(dir, 'tmp');
-  mkdirSync(tmp);
-  const init = spawnSync(
-    INSTALL,
-    [
-      '--no-defaults',
-      `--datadir=${join(dir, 'data')}`,
-      ...asRoot,
-      '--auth-root-authentication-method=normal',
-      '--skip-test-db',
-      `--tmpdir=${tmp}`,
-    ],
-    { encoding: 'utf8' },
-  );
-  if (init.status !== 0) throw new Error(`mariadb-install-db failed: ${init.stderr || init.stdout}`);
+  installDb(dir, asRoot);
   const port = await freePort();
   const server: ChildProcess = spawn(
     SERVER,

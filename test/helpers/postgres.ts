@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { freePort } from './browser';
 import { delay } from './requests';
+import { copyTemplate } from './template-dir';
 
 const BIN = process.env.LOCKBOARD_PG_BIN ?? '/usr/lib/postgresql/15/bin';
 
@@ -25,6 +26,25 @@ function asPostgres(cmd: string, args: string[]): string[] {
   return process.getuid?.() === 0 ? ['runuser', '-u', 'postgres', '--', cmd, ...args] : [cmd, ...args];
 }
 
+/** Owned by the `postgres` user when run as root (initdb and postgres refuse to run as root). */
+function ownDir(dir: string): void {
+  if (process.getuid?.() !== 0) return;
+  const id = (flag: string) => Number(spawnSync('id', [flag, 'postgres']).stdout);
+  chownSync(dir, id('-u'), id('-g'));
+}
+
+/** `dir/data`: a fresh cluster, copied from the one initdb made once on this machine (test/helpers/template-dir.ts). */
+function initCluster(dir: string): void {
+  const initdb = ['-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8'];
+  const version = spawnSync(join(BIN, 'initdb'), ['--version'], { encoding: 'utf8' }).stdout;
+  copyTemplate(`postgres ${version} ${BIN} ${initdb.join(' ')} uid ${process.getuid?.()}`, dir, (template) => {
+    ownDir(template);
+    const [initCmd, ...initArgs] = asPostgres(join(BIN, 'initdb'), ['-D', join(template, 'data'), ...initdb]);
+    const init = spawnSync(initCmd!, initArgs, { encoding: 'utf8' });
+    if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr}`);
+  });
+}
+
 export async function startPostgres(): Promise<TestPostgres> {
   if (!existsSync(join(BIN, 'initdb'))) {
     throw new Error(
@@ -33,25 +53,8 @@ export async function startPostgres(): Promise<TestPostgres> {
   }
   const dir = mkdtempSync(join(tmpdir(), 'lockboard-pg-'));
   chmodSync(dir, 0o700);
-  if (process.getuid?.() === 0)
-    chownSync(
-      dir,
-      Number(spawnSync('id', ['-u', 'postgres']).stdout),
-      Number(spawnSync('id', ['-g', 'postgres']).stdout),
-    );
-  const [initCmd, ...initArgs] = asPostgres(join(BIN, 'initdb'), [
-    '-D',
-    join(dir, 'data'),
-    '-U',
-    'postgres',
-    '-A',
-    'trust',
-    '--no-sync',
-    '-E',
-    'UTF8',
-  ]);
-  const init = spawnSync(initCmd!, initArgs, { encoding: 'utf8' });
-  if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr}`);
+  ownDir(dir);
+  initCluster(dir);
   const port = await freePort();
   const [cmd, ...args] = asPostgres(join(BIN, 'postgres'), [
     '-D',
