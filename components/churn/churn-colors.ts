@@ -17,4 +17,7 @@ export const CHURN_COLORS: Record<ChartedKind, string> = {
   'observed-created': '#0e7490',
   'observed-deleted': '#4d7c0f',
   'deleted-outside': '#db2777',
+  'hold-placed': '#9333ea',
+  'hold-ended': '#a16207',
+  'hold-expired': '#c026d3',
 };

@@ -18,6 +18,8 @@ Commands:
   why <lock>            why it is held: its holder gone, stalled, alive or unknown, and the evidence
   release <lock>        force-release exactly the version seen (operators; audited)
   discover <target>…    find where locks live (gs://, redis://HOST:PORT, --from-terraform DIR…), read-only
+  hold <src> <name>     hold a lock on purpose, with a reason and an end, in its contenders' own format
+  unhold <src> <name>   end a hold (a pinned release of exactly that hold)
   emulator              run the local GCS (and S3) emulator
   postgres init <src>   create Lockboard's PostgreSQL lock tables
   dynamodb init [src]   create Lockboard's DynamoDB audit table (and lock table)
@@ -41,6 +43,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   why: async () => (await import('./why')).whyCommand,
   release: async () => (await import('./release')).releaseCommand,
   discover: async () => (await import('./discover/command')).discoverCommand,
+  hold: async () => (await import('./hold')).holdCommand,
+  unhold: async () => (await import('./hold')).unholdCommand,
   emulator: async () => (await import('../emulator/command')).runEmulatorCommand,
   postgres: async () => (await import('./postgres')).postgresCommand,
   dynamodb: async () => (await import('./dynamodb')).dynamodbCommand,

@@ -85,7 +85,7 @@ export async function releaseCommand(argv: string[]): Promise<number> {
   }
 }
 
-function safeUser(): string {
+export function safeUser(): string {
   try {
     return userInfo().username;
   } catch {

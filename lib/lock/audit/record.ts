@@ -15,6 +15,10 @@ export const KNOWN_AUDIT_EVENTS = [
   'observed-created',
   'observed-deleted',
   'deleted-outside',
+  /** A hold (lib/lock/hold.ts) placed, ended by an operator, or past its `until`: `operator`, `reason`, `until`. */
+  'hold-placed',
+  'hold-ended',
+  'hold-expired',
 ] as const;
 
 export type AuditEventKind = (typeof KNOWN_AUDIT_EVENTS)[number];
@@ -33,6 +37,8 @@ export interface AuditEvent {
   error?: string;
   operator?: string;
   reason?: string;
+  /** For holds: when the hold ends (ISO, the store's clock). */
+  until?: string;
   /**
    * "false" on a release whose DELETE response was lost and whose retry found the object gone: it was deleted, but
    * by this request or by another party's (the holder's own release, an operator) cannot be known. Only a
@@ -90,4 +96,5 @@ export const AUDIT_STRING_FIELDS = [
   'signed_at',
   'sig',
   'container',
+  'until',
 ] as const;
