@@ -1,7 +1,7 @@
 // The etcd source's change feed on Debian's etcd: a watch on the prefix names the lock a real `etcdctl lock`
 // changed within a second, resumes after the server restarts, and reports a compacted revision as missed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChangeFeed, LockStore } from '@/lib/lock/store';
+import type { ChangeFeed, FeedingStore, LockStore } from '@/lib/lock/store';
 import { openSource, parseSource } from '@/lib/lock/stores';
 import { startEtcdFeed } from '@/lib/lock/stores/etcd/feed';
 import { Etcd3 } from 'etcd3';
@@ -43,7 +43,7 @@ function recorder() {
 describe('the etcd change feed', () => {
   it('names the lock an etcdctl lock queued on within a second, and again after the server restarts', async () => {
     const r = recorder();
-    const feed = (await store.changes!(r.handlers))!;
+    const feed = (await (store as FeedingStore).changes(r.handlers))!;
     try {
       expect(feed.description).toMatch(/etcd watch/);
       const h = await etcd.queue(['lock', '--ttl', '30', 'jobs/deploy']);

@@ -2,7 +2,7 @@
 // etcd3): every layout read, waiters in grant order, and each trap of facts-coordination.md as a test that fails
 // without its protection.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LockStore } from '@/lib/lock/store';
+import type { EstimatingStore, LockStore } from '@/lib/lock/store';
 import { openSource, parseSource } from '@/lib/lock/stores';
 import { startEtcd, type TestEtcd } from '../helpers/etcd';
 import { delay } from '../helpers/requests';
@@ -65,7 +65,7 @@ describe('the etcd store', () => {
         ['npm-candidate'],
       ]);
       expect(page.skipped).toBe(1); // config/app
-      expect(await store.estimateTotal!()).toBeGreaterThanOrEqual(page.skipped + page.locks.length);
+      expect(await (store as EstimatingStore).estimateTotal()).toBeGreaterThanOrEqual(page.skipped + page.locks.length);
       expect((await store.inspect('config/app'))!.releasable).toBe(false);
     } finally {
       await releaseNpm();

@@ -4,7 +4,7 @@
 // Gone; the store re-lists, tells the console it missed changes, and watches again: the gap's change is shown and the
 // deleted Lease goes, in the store's feed and in the console's live stream.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LockStore } from '@/lib/lock/store';
+import type { FeedingStore, LockStore } from '@/lib/lock/store';
 import { openSource, parseSource } from '@/lib/lock/stores';
 import { startKube, type TestKube } from '../helpers/kubernetes';
 import { startKubeProxy, type KubeProxy } from '../helpers/kube-proxy';
@@ -69,7 +69,10 @@ describe('a Lease watch answered 410 Gone by the real apiserver', () => {
     const store: LockStore = await openSource(parseSource(SOURCE, env), { env, role: 'cli' });
     const missed: string[] = [];
     const changed: string[] = [];
-    const feed = (await store.changes!({ changed: (n) => changed.push(...n), missed: (why) => missed.push(why) }))!;
+    const feed = (await (store as FeedingStore).changes({
+      changed: (n) => changed.push(...n),
+      missed: (why) => missed.push(why),
+    }))!;
     try {
       await delay(300); // the watch is open
       changeDuringTheGap('s-changed', 's-deleted');

@@ -1,7 +1,7 @@
 // The Lease store on a real kube-apiserver (Debian's source, Debian's etcd) with Leases written by a real client-go
 // LeaderElector and by kubectl: what is listed, how a release is pinned, and the traps of facts-coordination §1.4.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LockStore } from '@/lib/lock/store';
+import type { FeedingStore, LockStore } from '@/lib/lock/store';
 import { openSource, parseSource } from '@/lib/lock/stores';
 import { connectKubernetes, type LeaseApi } from '@/lib/lock/stores/kubernetes';
 import { startKube, type TestKube } from '../helpers/kubernetes';
@@ -157,7 +157,7 @@ describe('Kubernetes Leases on a real apiserver', () => {
 
   it('feeds the console from a Lease watch within a second, leaving node heartbeats out', async () => {
     const changed: { names: string[]; at: number }[] = [];
-    const feed = (await store.changes!({
+    const feed = (await (store as FeedingStore).changes({
       changed: (names) => changed.push({ names, at: Date.now() }),
       missed: () => {},
     }))!;

@@ -2,7 +2,16 @@
 // page, a view read later, an inspection, a release's result), carries its verdict and no raw signs; a capability the
 // store lacks stays absent; a store judged twice keeps its verdicts; a store class exported judged judges.
 import { describe, expect, it } from 'vitest';
-import type { LockStore, LockView, StoreReleaseResult } from '@/lib/lock/store';
+import {
+  canClaim,
+  canEstimate,
+  canObserve,
+  hasChangeFeed,
+  type LockStore,
+  type LockView,
+  type StoreCapabilities,
+  type StoreReleaseResult,
+} from '@/lib/lock/store';
 import { STORES } from '@/lib/lock/stores';
 import { judgedStore, judgedStoreClass, JudgedStore } from '@/lib/lock/verdict/judged-store';
 import type { HolderSign } from '@/lib/lock/verdict/verdict';
@@ -18,7 +27,7 @@ class SignsOnly implements LockStore {
   readonly source = 'fake://signs/';
   readonly kind = 'fake';
   readonly versionShape = { test: () => true, describe: 'any' };
-  constructor(extras: Partial<LockStore> = {}) {
+  constructor(extras: Partial<LockStore> & StoreCapabilities = {}) {
     Object.assign(this, extras);
   }
   async list(_token?: string, o: Parameters<LockStore['list']>[1] = {}) {
@@ -72,9 +81,15 @@ describe('a judged store', () => {
     expect(await full.claim?.('won')).toBe(true);
     expect(await full.estimateTotal?.()).toBe(7);
     expect('changes' in full).toBe(false);
-    expect(judgedStore(new SignsOnly({ readOnly: 'no conditional deletes' } as Partial<LockStore>)).readOnly).toBe(
-      'no conditional deletes',
-    );
+    // the console's type guards answer for a judged store as for its store
+    expect([canClaim(full), canEstimate(full), hasChangeFeed(full), canObserve(full)]).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
+    expect([canClaim(bare), canEstimate(bare)]).toEqual([false, false]);
+    expect(judgedStore(new SignsOnly({ readOnly: 'no conditional deletes' })).readOnly).toBe('no conditional deletes');
   });
 
   it('keeps its verdicts when judged again (the signs are never folded twice)', async () => {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renewClaim, settleClaim, takeClaim, type ClaimRecords } from '@/lib/lock/claim-lease';
-import type { LockStore } from '@/lib/lock/store';
+import type { ClaimingStore, LockStore } from '@/lib/lock/store';
 import { openSource, parseSource } from '@/lib/lock/stores';
 import { claimKey } from '@/lib/server/notify/claims';
 import { startAzurite, type TestAzurite } from '../helpers/azurite';
@@ -83,7 +83,7 @@ async function open(url: string): Promise<LockStore> {
 /** The store's claim records, as it hands them to a lease (none: it keeps create-only markers). */
 async function recordsOf(store: LockStore, key: string): Promise<ClaimRecords | undefined> {
   let records: ClaimRecords | undefined;
-  await store.claim!(key, async (r) => {
+  await (store as ClaimingStore).claim(key, async (r) => {
     records = r;
     return false;
   });

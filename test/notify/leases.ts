@@ -5,6 +5,7 @@ import { claimKey } from '@/lib/server/notify/claims';
 import { Notifier, type NotifierOptions } from '@/lib/server/notify/notifier';
 import { sources, type Source } from '@/lib/server/sources';
 import { storeFor } from '@/lib/server/stores';
+import type { ClaimingStore } from '@/lib/lock/store';
 
 /** A started replica telling `url` of force-releases, passing every 100 ms. */
 export function teamReplica(url: string, o: Partial<NotifierOptions> = {}): Notifier {
@@ -25,7 +26,7 @@ export function teamReplica(url: string, o: Partial<NotifierOptions> = {}): Noti
 export async function claimOf(source: Source, eventId: string): Promise<ClaimLease | undefined> {
   const store = await storeFor(source);
   let lease: ClaimLease | undefined;
-  await store.claim!(claimKey(eventId, 'team'), async (records) => {
+  await (store as ClaimingStore).claim(claimKey(eventId, 'team'), async (records) => {
     const read = await records.read(claimKey(eventId, 'team'));
     lease = read ? decodeLease(read.body) : undefined;
     return false;

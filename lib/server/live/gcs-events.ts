@@ -2,7 +2,7 @@
 // does not redeliver it forever), then recorded by the GCS store's notifications (lib/lock/stores/gcs/notifications).
 import 'server-only';
 import { z } from 'zod';
-import type { LockStore } from '@/lib/lock/store';
+import { canObserve } from '@/lib/lock/store';
 import { NotificationError, RedeliverLater } from '@/lib/lock/stores/gcs/notifications';
 import type { Observation } from '@/lib/lock/stores/gcs/notifications';
 import type { GcsObjectResource } from '@/lib/lock/types';
@@ -86,8 +86,8 @@ export async function observe(n: ReturnType<typeof parsePush>): Promise<Observat
   for (const source of about)
     heardOf(source, [objectId], Number.isFinite(sentAt) ? sentAt : undefined, 'notifications to /api/gcs-events');
   for (const source of about) {
-    const store: LockStore = await storeFor(source);
-    if (!store.observe) continue;
+    const store = await storeFor(source);
+    if (!canObserve(store)) continue;
     try {
       return await store.observe(n as never);
     } catch (err) {

@@ -3,7 +3,7 @@
 // closed when the process stops. A source with no feed (or one that failed) is looked at again at most every
 // 5 minutes, for a notification config added since; why it has none is logged once, not at every look.
 import 'server-only';
-import type { ChangeFeed, ChangeFeedHandlers } from '@/lib/lock/store';
+import { canObserve, hasChangeFeed, type ChangeFeed, type ChangeFeedHandlers } from '@/lib/lock/store';
 import { setFeedMode } from '../metrics/metrics';
 import { storeFor } from '../stores';
 import type { Source } from '../sources';
@@ -60,11 +60,13 @@ export class SourceFeed {
   private async start(): Promise<void> {
     this.checkedAt = Date.now();
     const store = await storeFor(this.source);
-    this.pushRoute = typeof store.observe === 'function';
-    const feed = await (store.changes?.(this.handlers) ?? Promise.resolve(null)).catch((err: unknown) => {
-      this.warnOnce((err as Error).message);
-      return null;
-    });
+    this.pushRoute = canObserve(store);
+    const feed = await (hasChangeFeed(store) ? store.changes(this.handlers) : Promise.resolve(null)).catch(
+      (err: unknown) => {
+        this.warnOnce((err as Error).message);
+        return null;
+      },
+    );
     if (this.closed) return void (await feed?.stop().catch(() => undefined));
     this.feed = feed;
     setFeedMode(this.source, feed ? feed.description : null);

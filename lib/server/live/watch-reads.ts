@@ -4,7 +4,7 @@
 import 'server-only';
 import { mapLimit } from '@/lib/lock/support/map-limit';
 import { sleep } from '@/lib/lock/holding/backoff';
-import { isListedLock, type LockView } from '@/lib/lock/store';
+import { canEstimate, isListedLock, type LockView } from '@/lib/lock/store';
 import { storeUnavailable } from '@/lib/lock/store-errors';
 import type { LockIndex, RowChange } from '../../lock/query/lock-index';
 import type { ListingStatus } from '../listing-status';
@@ -26,7 +26,7 @@ export async function listPass(
   o: { publish: (changes: RowChange[]) => void; progress: () => void },
 ): Promise<void> {
   const store = await storeFor(source).catch(() => undefined);
-  status.begin(await store?.estimateTotal?.().catch(() => undefined));
+  status.begin(store && canEstimate(store) ? await store.estimateTotal().catch(() => undefined) : undefined);
   index.beginPass();
   o.progress();
   let token: string | undefined;

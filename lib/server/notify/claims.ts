@@ -7,7 +7,7 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { takeClaim } from '@/lib/lock/claim-lease';
-import type { LockStore } from '@/lib/lock/store';
+import { canClaim, type LockStore } from '@/lib/lock/store';
 import { stableId } from './event';
 import { JobLease } from './job-lease';
 
@@ -37,7 +37,7 @@ export async function claimFor(
   leaseMs: number,
   log: (line: string) => void,
 ): Promise<ClaimOutcome> {
-  if (!store.claim) return { won: await claimOnce(store, key, log) };
+  if (!canClaim(store)) return { won: await claimOnce(store, key, log) };
   let leased: ClaimOutcome | undefined;
   // a store that keeps leases hands its records to the callback; one that does not makes its create-only marker
   const won = await store.claim(key, async (records) => {
@@ -75,7 +75,7 @@ function warnOnce(store: LockStore, err: Error, log: (line: string) => void): vo
 
 /** The create-only marker (or this replica's memory): true for the one caller that claimed `key` first. */
 export async function claimOnce(store: LockStore, key: string, log: (line: string) => void): Promise<boolean> {
-  if (store.claim) return store.claim(key);
+  if (canClaim(store)) return store.claim(key);
   if (!warned.has(store.kind)) {
     warned.add(store.kind);
     log(
