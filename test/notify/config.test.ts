@@ -37,7 +37,7 @@ describe('the webhooks file', () => {
     expect(webhooks[0]).toMatchObject({ format: 'slack', secret: ENV.LOCKBOARD_WEBHOOK_SECRET, after: 900_000 });
     expect(webhooks[1]).toMatchObject({ format: 'json', after: 600_000 });
     expect(webhooks[1]!.locks).toBeUndefined();
-    expect(webhooks[1]!.events).toHaveLength(5);
+    expect(webhooks[1]!.events).toHaveLength(8);
   });
 
   it('reads JSON', () => {
@@ -56,7 +56,7 @@ describe('the webhooks file', () => {
     const text = GOOD.replace('holder-gone]', 'holder-lost]').replace('after: 15m', 'after: soon\n    retries: 3');
     const lines = problem(text).split('\n');
     expect(lines).toContain(
-      '/etc/lockboard/webhooks.yaml:6: webhooks[0].events[1] must be one of force-released, release-refused, taken-over, deleted-outside, holder-gone',
+      '/etc/lockboard/webhooks.yaml:6: webhooks[0].events[1] must be one of force-released, release-refused, taken-over, deleted-outside, holder-gone, hold-placed, hold-ended, hold-expired',
     );
     expect(lines).toContain('/etc/lockboard/webhooks.yaml:8: webhooks[0].after must be a duration like 10m or 1h');
     expect(lines).toContain(

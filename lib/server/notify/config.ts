@@ -10,6 +10,9 @@ export const NOTIFY_EVENTS = [
   'taken-over',
   'deleted-outside',
   'holder-gone',
+  'hold-placed',
+  'hold-ended',
+  'hold-expired',
 ] as const;
 export type NotifyEventKind = (typeof NOTIFY_EVENTS)[number];
 

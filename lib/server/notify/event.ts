@@ -20,6 +20,8 @@ export interface NotifyEvent {
    * its `actor` is null and the name it gives is `claimedActor`.
    */
   verified: boolean | null;
+  /** A hold's end (hold-placed, hold-ended, hold-expired): ISO, the store's clock. */
+  until?: string;
   claimedActor?: string;
 }
 

@@ -11,6 +11,9 @@ const TITLES: Record<NotifyEvent['event'], string> = {
   'taken-over': 'Lock taken over',
   'deleted-outside': 'Lock deleted outside Lockboard',
   'holder-gone': 'Lock holder gone',
+  'hold-placed': 'Lock held on purpose',
+  'hold-ended': 'Hold ended',
+  'hold-expired': 'Hold past its end',
   test: 'Test message from Lockboard',
 };
 
@@ -23,6 +26,7 @@ export function slackMessage(e: NotifyEvent): { text: string; blocks: object[] }
     `*${title}*: ${slackCode(e.lock.address)}`,
     e.actor ? `*Who:* ${slackCode(e.actor)}` : who,
     e.reason ? `*Why:* ${slackCode(e.reason)}` : undefined,
+    e.until ? `*Until:* ${slackCode(e.until)}` : undefined,
     e.outcome ? `*Outcome:* ${slackCode(e.outcome)}` : undefined,
     e.sentence ? `*Verdict:* ${escapeSlack(e.verdict ?? '')}: ${slackCode(e.sentence)}` : undefined,
     e.link && e.link.length <= 1_000 ? `<${escapeSlack(e.link)}|Open the lock in Lockboard>` : undefined,

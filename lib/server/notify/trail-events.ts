@@ -15,10 +15,13 @@ const KINDS: Partial<Record<string, NotifyEventKind>> = {
   'force-release-refused': 'release-refused',
   'took-over': 'taken-over',
   'deleted-outside': 'deleted-outside',
+  'hold-placed': 'hold-placed',
+  'hold-ended': 'hold-ended',
+  'hold-expired': 'hold-expired',
 };
 
 /** The operators' acts: told as theirs only from a signed record (when the deployment signs). */
-const OPERATOR_ACTS: readonly NotifyEventKind[] = ['force-released', 'release-refused'];
+const OPERATOR_ACTS: readonly NotifyEventKind[] = ['force-released', 'release-refused', 'hold-placed', 'hold-ended'];
 
 /** The event a record tells, or undefined for records no webhook hears of (acquired, released, …). */
 export function eventOfRecord(
@@ -52,6 +55,7 @@ export function eventOfRecord(
     link: lockLink(linkBase, record.lock, source.bucketId),
     verified,
     ...(forged && actor ? { claimedActor: actor } : {}),
+    ...(record.until !== undefined ? { until: record.until } : {}),
   };
 }
 
