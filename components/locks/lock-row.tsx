@@ -7,6 +7,7 @@ import { Countdown } from '../ui/countdown';
 import { HealthBadge } from '../ui/health-badge';
 import { VerdictBadge } from '../ui/verdict-badge';
 import { verdictOf } from '@/lib/lock/verdict/verdict';
+import { sentenceAt } from '@/lib/lock/verdict/figures';
 import { gridOf } from './lock-table-header';
 
 /** The format with its store (the table mixes stores under "All sources"). */
@@ -53,7 +54,8 @@ export function LockCard({ lock, withSource, serverNow, row, action, name }: Pro
         {name}
       </div>
       <div role="cell" className="justify-self-end">
-        <HealthBadge health={lock.health} /> <VerdictBadge verdict={verdictOf(lock)} />
+        <HealthBadge health={lock.health} />{' '}
+        <VerdictBadge verdict={verdictOf(lock)} sentence={sentenceAt(lock, serverNow)} />
       </div>
       <div role="cell" className="min-w-0 break-words" title={lock.identity}>
         {lock.identity ?? <span className="text-zinc-500">unknown</span>}
@@ -96,7 +98,8 @@ export function LockRow({ lock, withSource, serverNow, row, action, name }: Prop
         <div className="truncate text-xs text-zinc-500">{[lock.host, lock.purpose].filter(Boolean).join(' · ')}</div>
       </div>
       <div role="cell">
-        <HealthBadge health={lock.health} /> <VerdictBadge verdict={verdictOf(lock)} />
+        <HealthBadge health={lock.health} />{' '}
+        <VerdictBadge verdict={verdictOf(lock)} sentence={sentenceAt(lock, serverNow)} />
       </div>
       <div role="cell" className="tabular" data-testid="held-for">
         {recordsAcquireTime(lock)

@@ -1,4 +1,5 @@
 // The holder's verdict (gone, stalled, alive, unknown) as a small badge, its sentence on hover (lib/lock/verdict).
+// A row's sentence ticks: its moving figures ("expires in 12 s") are rendered from the row's times on the page.
 import type { LockVerdict, Verdict } from '@/lib/lock/verdict/verdict';
 
 /** Each verdict's colours (the row's badge, the list's chips). */
@@ -9,11 +10,12 @@ export const VERDICT_STYLE: Record<Verdict, string> = {
   unknown: 'bg-zinc-100 text-zinc-800 ring-zinc-500/30 dark:bg-zinc-800 dark:text-zinc-200',
 };
 
-export function VerdictBadge({ verdict }: { verdict: LockVerdict | undefined }) {
+/** `sentence`: the verdict's words of the moment where the row renders them from its times (figures.ts `sentenceAt`). */
+export function VerdictBadge({ verdict, sentence }: { verdict: LockVerdict | undefined; sentence?: string }) {
   if (!verdict) return null;
   return (
     <span
-      title={verdict.sentence}
+      title={sentence ?? verdict.sentence}
       data-verdict={verdict.verdict}
       className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${VERDICT_STYLE[verdict.verdict]}`}
     >

@@ -76,6 +76,8 @@ export interface LockInfo {
   verdict?: Verdict;
   /** The verdict in one sentence, in the store's own words. */
   sentence?: string;
+  /** A window's row: the sentence with its moving figures as marks, which the browser renders from the row's times. */
+  sentenceMarks?: string;
   /** What was read beyond the lock's bytes: what it said, where, when. */
   evidence?: Evidence[];
   /** `unknown` until a second read this long after the first (a renewal, an expiry moving). */

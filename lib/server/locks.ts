@@ -144,7 +144,7 @@ export function windowOf(selection: { id: string; sources: Source[] }, query: Lo
     source: selection.id,
     ...(single ? { bucket: single.bucketId, prefix: single.prefix } : {}),
     locks: result.rows.map(({ source, row }) =>
-      rowView(consoleView(byId.get(source)!, expand(row), sensitive, viewer.release)),
+      rowView(consoleView(byId.get(source)!, expand(row, true), sensitive, viewer.release)),
     ),
     matched: result.matched,
     total: result.total,

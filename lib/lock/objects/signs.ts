@@ -3,14 +3,10 @@
 // by the format's own rule → expired (unknown: a rule is no evidence of absence); overdue in between → unknown until its TTL settles it. A TTL format with no stated
 // interval: a refresh seen within the TTL → alive; taken and never refreshed → unknown until the TTL settles it.
 // Heartbeat-less formats (Terraform, Pulumi, plain objects) → unknown, in the format's words of what would settle it.
+import { AFTER_CREATION, LEFT_MIN, minutes as ago, PAST_MIN, SINCE_MIN, UPDATED } from '../verdict/figures';
 import { byRule, RULE_IS_NOT_ABSENCE } from '../verdict/sign';
 import type { HolderSign } from '../verdict/verdict';
 import type { FormatReading, LockFormatModule, ObjectView } from './formats';
-
-const ago = (ms: number) => {
-  const s = Math.max(0, Math.round(ms / 1000));
-  return s >= 120 ? `${Math.round(s / 60)} min` : `${s} s`;
-};
 
 interface Seen {
   format: LockFormatModule;
@@ -20,13 +16,17 @@ interface Seen {
   staleAt?: number;
 }
 
-/** The evidence: the object's write time and the format's own fields, read with it (one ISO time: 100 000 a pass). */
+/**
+ * The evidence: the object's write time and the format's own fields, read with it. Its times are marks (figures.ts),
+ * filled from the view's own times (updatedAt, createdAt, expiresAt: the format's stale time), so objects read alike
+ * share one set of words; the creation is the view's only where the format records no acquire time of its own.
+ */
 function factOf({ view, reading, staleAt, now }: Seen): string {
-  let fact = `updated ${new Date(view.updatedMs).toISOString()}`;
-  if (view.createdMs !== view.updatedMs) fact += `, ${ago(view.updatedMs - view.createdMs)} after its creation`;
+  let fact = `updated ${UPDATED}`;
+  if (view.createdMs !== view.updatedMs)
+    fact += `, ${reading.acquiredMs === undefined ? AFTER_CREATION : ago(view.updatedMs - view.createdMs)} after its creation`;
   if (reading.refreshMs !== undefined) fact += `, refresh every ${ago(reading.refreshMs)}`;
-  if (staleAt !== undefined)
-    fact += now < staleAt ? `, stale in ${ago(staleAt - now)}` : `, stale ${ago(now - staleAt)} ago`;
+  if (staleAt !== undefined) fact += now < staleAt ? `, stale in ${LEFT_MIN}` : `, stale ${PAST_MIN} ago`;
   return fact;
 }
 
@@ -35,16 +35,20 @@ let lastNow = NaN;
 let lastAt = '';
 const isoNow = (now: number) => (now === lastNow ? lastAt : ((lastNow = now), (lastAt = new Date(now).toISOString())));
 
-/** The holder's signs from the object as read, at `now` on the store's clock. None for a released marker. */
+/**
+ * The holder's signs from the object as read, at `now` on the store's clock. None for a released marker. Its figures
+ * are marks: how long since the last write (SINCE_MIN), until or past the stale time (the view's expiry: LEFT_MIN,
+ * PAST_MIN); a wait that settles it runs to that expiry (`settleAfterExpiryMs`).
+ */
 export function objectSigns(s: Seen): HolderSign[] {
   const { format, reading, view, now, staleAt } = s;
   if (reading.released) return [];
   const fact = factOf(s);
   const from = `the object's write times and ${format.label} fields`;
   const at = isoNow(now);
-  const sign = (points: HolderSign['points'], says: string, settleMs?: number): HolderSign[] => {
+  const sign = (points: HolderSign['points'], says: string, settles?: true): HolderSign[] => {
     const one: HolderSign = { points, says, fact, from, at }; // no spreads: a listing builds 100 000 of these
-    if (settleMs && settleMs > 0) one.settleMs = Math.round(settleMs);
+    if (settles) one.settleAfterExpiryMs = 0; // a read at the stale time settles it
     return [one];
   };
   const age = now - view.updatedMs;
@@ -59,23 +63,22 @@ export function objectSigns(s: Seen): HolderSign[] {
   if (now >= staleAt)
     return sign(
       'unknown',
-      `its last write was ${ago(age)} ago, ${ago(now - staleAt)} past ${format.label}’s own expiry: by that rule a contender takes it over; ${RULE_IS_NOT_ABSENCE}`,
+      `its last write was ${SINCE_MIN} ago, ${PAST_MIN} past ${format.label}’s own expiry: by that rule a contender takes it over; ${RULE_IS_NOT_ABSENCE}`,
     ).map(byRule);
-  const left = staleAt - now;
   if (reading.refreshMs !== undefined) {
     if (age <= 1.5 * reading.refreshMs)
-      return sign('alive', `its holder wrote it ${ago(age)} ago (it refreshes every ${ago(reading.refreshMs)})`);
+      return sign('alive', `its holder wrote it ${SINCE_MIN} ago (it refreshes every ${ago(reading.refreshMs)})`);
     return sign(
       'unknown',
-      `its refresh is overdue (last ${ago(age)} ago, every ${ago(reading.refreshMs)}); by ${format.label}’s rule it expires in ${ago(left)} unless it refreshes`,
-      left,
+      `its refresh is overdue (last ${SINCE_MIN} ago, every ${ago(reading.refreshMs)}); by ${format.label}’s rule it expires in ${LEFT_MIN} unless it refreshes`,
+      true,
     );
   }
   if (view.updatedMs > view.createdMs)
-    return sign('alive', `its holder refreshed it ${ago(age)} ago, within its expiry (in ${ago(left)})`);
+    return sign('alive', `its holder refreshed it ${SINCE_MIN} ago, within its expiry (in ${LEFT_MIN})`);
   return sign(
     'unknown',
-    `taken ${ago(age)} ago and not refreshed since; ${format.label} states no refresh interval: a refresh before its expiry (in ${ago(left)}) would show it alive, none would make it expire`,
-    left,
+    `taken ${SINCE_MIN} ago and not refreshed since; ${format.label} states no refresh interval: a refresh before its expiry (in ${LEFT_MIN}) would show it alive, none would make it expire`,
+    true,
   );
 }

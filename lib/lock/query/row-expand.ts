@@ -10,7 +10,11 @@ const iso = (ms: number) => (Number.isNaN(ms) ? undefined : new Date(ms).toISOSt
 const NO_DETAILS: [string, string][] = [];
 const NO_METADATA: Record<string, string> = {};
 
-export function expand(r: Row): IndexRow {
+/**
+ * The row as a view; with `marks`, a window's row for the browser: its sentence's moving figures also as marks
+ * (`sentenceMarks`), which the page renders from the row's times on every tick (verdict/figures.ts `sentenceAt`).
+ */
+export function expand(r: Row, marks = false): IndexRow {
   const s = r.shared;
   const verdict = r.verdict;
   const row: IndexRow = {
@@ -52,6 +56,7 @@ export function expand(r: Row): IndexRow {
     waiters: r.waiters,
     verdict: verdict?.verdict,
     sentence: verdict?.sentence,
+    sentenceMarks: marks ? verdict?.sentenceMarks : undefined,
     evidence: verdict?.evidence,
   };
   for (const [k, val] of Object.entries(optional)) if (val !== undefined) (row as Record<string, unknown>)[k] = val;

@@ -63,7 +63,7 @@ export class Row {
 
   /** The verdict with its words of the moment (rendered only when read: row-verdict.ts). */
   get verdict(): RowVerdict | undefined {
-    return this.judged && new RowVerdict(this.judged, this.expires);
+    return this.judged && new RowVerdict(this.judged, this);
   }
 
   get format(): LockView['format'] {

@@ -2,7 +2,7 @@
 // lock's own bytes. Stores supply signs (what they read, and what it points to); this file alone turns them into one
 // verdict and one sentence, so the console, the API and the CLI judge every lock alike.
 import type { LockHealth } from '../types';
-import { hasFigures, markVerdict, renderVerdict } from './figures';
+import { hasFigures, markVerdict, renderVerdict, timesOf, type MarkedVerdict } from './figures';
 
 /** Every verdict, most urgent first. */
 export const VERDICTS = ['gone', 'stalled', 'alive', 'unknown'] as const;
@@ -32,6 +32,11 @@ export interface HolderSign extends Evidence {
   basis?: SignBasis;
   /** A judgement that needs a second read (a renewal, an expiry moving): how long until a second look settles it. */
   settleMs?: number;
+  /**
+   * Instead of `settleMs`: a read this long after the lock's expiry settles it (the wait then runs to the expiry, and
+   * locks expiring at different times share one verdict: figures.ts). A lock's only settling sign, where set.
+   */
+  settleAfterExpiryMs?: number;
   /** The clause of the sentence, e.g. "pid 4711 (python3) is no longer running". */
   says: string;
 }
@@ -73,7 +78,7 @@ export function judgeHolder(view: {
   health: LockHealth;
   signs?: HolderSign[];
   terms?: { liveness?: string };
-}): LockVerdict {
+}): MarkedVerdict {
   const signs = view.signs ?? [];
   if (!signs.length) return unread(view.health, view.terms?.liveness);
   const evidence = signs.map(({ fact, from, at }) => ({ fact, from, at }));
@@ -81,11 +86,13 @@ export function judgeHolder(view: {
   if (verdict) {
     const says = signs.filter((s) => pointsOf(s) === verdict).map((s) => s.says);
     const settle = verdict === 'unknown' ? Math.max(0, ...signs.map((s) => s.settleMs ?? 0)) : 0;
+    const afterExpiry = verdict === 'unknown' ? signs.find((s) => s.settleAfterExpiryMs !== undefined) : undefined;
     return {
       verdict,
       sentence: `${LEAD[verdict]}: ${says.join('; ')}.`,
       evidence,
       ...(settle ? { settleMs: settle } : {}),
+      ...(afterExpiry ? { settleAfterExpiryMs: afterExpiry.settleAfterExpiryMs } : {}),
     };
   }
   return unread(view.health, view.terms?.liveness);
@@ -117,6 +124,8 @@ export function verdictOf(v: VerdictFields): LockVerdict | undefined {
 type Judgeable = VerdictFields & {
   health: LockHealth;
   expiresAt?: string;
+  updatedAt?: string;
+  createdAt?: string;
   format: string;
   signs?: HolderSign[];
   queuedFor?: string;
@@ -134,8 +143,11 @@ export function withVerdict<V extends Judgeable>(view: V): V {
   if (!isJudged(view)) return rest as V;
   const marked = judgeHolder(view);
   // the words as read; the marked ones kept beside the view for the console's index (figures.ts)
-  const moving = hasFigures(marked.sentence) || marked.evidence.some((e) => hasFigures(e.fact));
-  const judged = moving ? renderVerdict(marked, view.expiresAt ? Date.parse(view.expiresAt) : Number.NaN) : marked;
+  const moving =
+    marked.settleAfterExpiryMs !== undefined ||
+    hasFigures(marked.sentence) ||
+    marked.evidence.some((e) => hasFigures(e.fact));
+  const judged = moving ? renderVerdict(marked, timesOf(view)) : marked;
   if (moving) markVerdict(rest, marked);
   (rest as VerdictFields).verdict = judged.verdict;
   (rest as VerdictFields).sentence = judged.sentence;

@@ -66,7 +66,7 @@ function changeOfWindow(
     const key = keyOf(s, name);
     if (w.inWindow.has(key)) {
       if (after && is) {
-        upsert.push(rowView(consoleView(s, expand(after), o.sensitive, o.release)));
+        upsert.push(rowView(consoleView(s, expand(after, true), o.sensitive, o.release)));
         // a row that went and came back under its name (released, then re-acquired) is new to the client
         if (w.departed.delete(key)) reorder = true;
       } else {
@@ -76,7 +76,7 @@ function changeOfWindow(
     } else if (is && w.whole && w.inWindow.size < o.limit) {
       // a window that held every match takes a new one; `order` places it (nothing else moves)
       w.inWindow.add(key);
-      upsert.push(rowView(consoleView(s, expand(after!), o.sensitive, o.release)));
+      upsert.push(rowView(consoleView(s, expand(after!, true), o.sensitive, o.release)));
       reorder = true;
     } else if (is) {
       if (was) w.outside.changed++;

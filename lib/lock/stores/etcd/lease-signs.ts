@@ -3,8 +3,10 @@
 // kept alive (now − (granted − TTL)); that moment moving forward between two reads is a keep-alive → alive. A TTL only
 // falling across more than a keep-alive interval (clients renew at a third of the TTL) → unknown until it runs out,
 // when etcd deletes the key (free). Seen once → unknown, with the wait that settles it. etcd keeps no wall-clock
-// time: every time here is the console's clock.
+// time: every time here is the console's clock. The TTL left is a mark (verdict/figures.ts: LEFT, from the view's
+// expiresAt, the read's time plus the TTL), so an open page counts it down; the lease's id names each holder's own.
 import type { HolderSign } from '../../verdict/verdict';
+import { LEFT } from '../../verdict/figures';
 import { seconds as secs } from '../../verdict/sign';
 import type { LeaseInfo } from './view';
 
@@ -47,13 +49,14 @@ export class LeaseWatch {
 export function leaseSign(hex: string, lease: LeaseInfo | null, t: Track | undefined, now: number): HolderSign {
   const at = new Date(now).toISOString();
   const from = `LeaseTimeToLive(${hex})`;
-  const sign = (points: HolderSign['points'], says: string, fact: string, settleMs?: number): HolderSign => ({
+  /** `settleMs`, or 'expiry': a read when the lease runs out settles it. */
+  const sign = (points: HolderSign['points'], says: string, fact: string, settle?: number | 'expiry'): HolderSign => ({
     points,
     says,
     fact,
     from,
     at,
-    ...(settleMs ? { settleMs: Math.round(settleMs) } : {}),
+    ...(settle === 'expiry' ? { settleAfterExpiryMs: 0 } : settle ? { settleMs: Math.round(settle) } : {}),
   });
   if (!lease || !t)
     return sign(
@@ -61,7 +64,7 @@ export function leaseSign(hex: string, lease: LeaseInfo | null, t: Track | undef
       'the holder key has no lease: it stays until deleted, and nothing in etcd says whether its holder is still there',
       'no lease',
     );
-  const fact = `TTL ${lease.ttl} s of ${lease.granted} s granted`;
+  const fact = `TTL ${LEFT} of ${lease.granted} s granted`;
   // the lease is etcd's own record of the holder's session: run out, the session is over on every member
   if (lease.ttl <= 0)
     return { ...sign('gone', `lease ${hex} has run out: etcd deletes the holder key`, fact), basis: 'absence' };
@@ -75,22 +78,22 @@ export function leaseSign(hex: string, lease: LeaseInfo | null, t: Track | undef
   if (t.keptAliveAt !== undefined)
     return sign(
       'unknown',
-      `lease ${hex}'s keep-alive is overdue (last renewed ${secs(now - t.lastImplied)} ago); etcd deletes the holder key when it runs out in ${lease.ttl} s`,
+      `lease ${hex}'s keep-alive is overdue (last renewed ${secs(now - t.lastImplied)} ago); etcd deletes the holder key when it runs out in ${LEFT}`,
       fact,
-      lease.ttl * 1000,
+      'expiry',
     );
   const watched = now - t.firstAt;
   if (watched < interval)
     return sign(
       'unknown',
-      `lease ${hex} seen ${watched < 1000 ? 'once' : `for ${secs(watched)} only`} (TTL ${lease.ttl} s of ${lease.granted} s): a second read after one keep-alive interval settles whether it is kept alive`,
+      `lease ${hex} seen ${watched < 1000 ? 'once' : `for ${secs(watched)} only`} (TTL ${LEFT} of ${lease.granted} s): a second read after one keep-alive interval settles whether it is kept alive`,
       fact,
       interval - watched,
     );
   return sign(
     'unknown',
-    `lease ${hex}'s TTL only fell over ${secs(watched)} (no keep-alive seen); etcd deletes the holder key when it runs out in ${lease.ttl} s`,
+    `lease ${hex}'s TTL only fell over ${secs(watched)} (no keep-alive seen); etcd deletes the holder key when it runs out in ${LEFT}`,
     fact,
-    lease.ttl * 1000,
+    'expiry',
   );
 }
