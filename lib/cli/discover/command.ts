@@ -80,8 +80,19 @@ async function checkDirs(dirs: string[]): Promise<void> {
   }
 }
 
+/** `--sample -5` read as the flag's value (to be refused by its bound), not as an unknown flag `-5`. */
+function joinNegative(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const numeric = ['--sample', '--max-requests', '--max-seconds'].includes(argv[i]!);
+    if (numeric && /^-\d/.test(argv[i + 1] ?? '')) out.push(`${argv[i]}=${argv[++i]}`);
+    else out.push(argv[i]!);
+  }
+  return out;
+}
+
 export async function discoverCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseFlags('discover', argv, OPTIONS);
+  const { values, positionals } = parseFlags('discover', joinNegative(argv), OPTIONS);
   if (values.help) {
     console.log(DISCOVER_HELP());
     return EXIT.ok;

@@ -65,12 +65,14 @@ export async function discoverTarget(target: string, limits: Limits, env: Env, p
     report.roots = roots.roots.length;
     report.problems.push(...roots.problems);
     if (roots.capped) report.problems.push(`more ${definition.label} containers exist than were looked at`);
-    for (const root of roots.roots) {
+    for (const [i, root] of roots.roots.entries()) {
       if (budget.spent()) {
         report.problems.push(`${sourceId(root, env)}: not listed (${budget.cappedBy} bound reached)`);
         continue;
       }
-      await listRoot(root, { discovery, budget, env, report });
+      // each root its share of what is left of the sample, so one big bucket does not hide the others
+      const share = Math.ceil(budget.sampleLeft / (roots.roots.length - i));
+      await listRoot(root, { discovery, budget, env, report, share });
       report.listed++;
       tell();
     }
@@ -82,7 +84,11 @@ export async function discoverTarget(target: string, limits: Limits, env: Env, p
 }
 
 const budgetFigures = (b: Budget) => ({ requests: b.requests, sampled: b.sampled });
-const capped = (b: Budget) => (b.cappedBy ? { cappedBy: b.cappedBy } : {});
+const capped = (b: Budget) => (b.cappedBy ? { cappedBy: b.cappedBy } : {}); // the bound that stopped the walk
+
+/** A root stopped by a bound before any lock showed: said, never read as "no locks here". */
+const notSeen = (read: number, estimate?: number) =>
+  `no lock among the first ${read}${estimate === undefined ? '' : ` of ~${estimate}`} read; the rest not read (a bound)`;
 
 function sourceId(url: string, env: Env): string {
   try {
@@ -97,6 +103,8 @@ interface RootContext {
   budget: Budget;
   env: Env;
   report: TargetReport;
+  /** Keys, objects or rows this root may read. */
+  share: number;
 }
 
 /** One root listed through its store, page by page within the budget; its failure is the root's problem alone. */
@@ -109,16 +117,20 @@ async function listRoot(root: string, c: RootContext): Promise<void> {
     const estimate = canEstimate(store) && c.budget.spend() ? await c.budget.within(store.estimateTotal()) : undefined;
     let token: string | undefined;
     let more = true;
-    while (more && c.budget.spend()) {
-      const pageSize = Math.max(1, Math.min(1000, c.budget.sampleLeft));
+    while (more && tally.sampled < c.share && c.budget.spend()) {
+      const pageSize = Math.max(1, Math.min(1000, c.share - tally.sampled));
       const page = await c.budget.within(store.list(token, { pageSize }));
       c.budget.take(page.locks.length + page.skipped);
       tally.add(page.locks, page.skipped);
       token = page.nextPageToken;
       more = token !== undefined;
     }
+    // a root stopped at its share of the sample: the target was capped by it, the other roots are still looked at
+    if (more && tally.sampled >= c.share) c.report.cappedBy ??= 'sample';
     const sourceOf = (group: string) => sourceId((group && c.discovery.narrow?.(root, group)) || root, c.env);
-    c.report.candidates.push(...tally.candidates(sourceOf, { estimate, capped: more }));
+    const found = tally.candidates(sourceOf, { estimate, capped: more });
+    c.report.candidates.push(...found);
+    if (more && !found.length) c.report.problems.push(`${spec.id}: ${notSeen(tally.sampled, estimate)}`);
   } catch (err) {
     c.report.problems.push(`${spec.id}: ${words(err)}`);
   } finally {

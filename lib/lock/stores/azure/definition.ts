@@ -4,6 +4,7 @@ import { holdOn, isLoopback, runOptions, type OpenOptions, type StoreDefinition 
 import { connectionStringFields } from './client';
 import { AZURE_FORM, containerOf, parseAzureSource, splitAzureLockUrl } from './source';
 import { AZURE_VERSION } from './version';
+import { azureDiscovery } from './discover';
 
 async function blobsFor(spec: Parameters<StoreDefinition['open']>[0], o: OpenOptions) {
   const [{ azureContainer }, { AzureBlobs }] = await Promise.all([import('./client'), import('./blobs')]);
@@ -24,6 +25,7 @@ export const azure: StoreDefinition = {
     'AZURE_STORAGE_CONNECTION_STRING (its BlobEndpoint for Azurite), AZURE_STORAGE_KEY, AZURE_STORAGE_SAS_TOKEN, or Entra ID (DefaultAzureCredential)',
   parse: (url) => parseAzureSource(url),
   splitLockUrl: splitAzureLockUrl,
+  discover: azureDiscovery,
   configIssues(env, o) {
     // asked only where Azure is configured at all: a demo without Azurite has no Azure source to guard
     const configured = ['AZURE_STORAGE_CONNECTION_STRING', 'AZURE_STORAGE_KEY', 'AZURE_STORAGE_SAS_TOKEN'].some(

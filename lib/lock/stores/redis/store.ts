@@ -5,7 +5,8 @@
 import { SeenSince } from '../../support/seen-since';
 import type { AuditRecord } from '../../audit/record';
 import { assertVersion, notALockView, recordedRelease, type LockStore, type LockView } from '../../store';
-import type { ChangeFeed, ChangeFeedHandlers, ReleaseRequest, StorePage, StoreReleaseResult } from '../../store';
+import type { ChangeFeed, ChangeFeedHandlers, ListOptions, ReleaseRequest } from '../../store';
+import type { StorePage, StoreReleaseResult } from '../../store';
 import { RedisConn, type RedisClientLike } from './conn';
 import { startRedisFeed } from './feed';
 import { isCompanionKey, readRedisKey, type RedisKeyRead, type RedisReading } from './formats';
@@ -87,9 +88,11 @@ export class RedisLockStore implements LockStore {
    * One page of a SCAN pass (about 10 000 keys; the token continues it); per batch, bounded reads (read.ts: no value
    * past the limit; a lock is a string or a hash, anything else is skipped), and PTTL only for the keys that are locks.
    */
-  async list(pageToken?: string): Promise<StorePage> {
+  async list(pageToken?: string, o: ListOptions = {}): Promise<StorePage> {
     const now = await this.conn.time();
-    const page = await this.conn.scanPage(this.o.match ?? '*', pageToken, { count: 1000, budget: PAGE_KEYS });
+    const budget = Math.max(1, Math.min(o.pageSize ?? PAGE_KEYS, PAGE_KEYS));
+    const scan = { count: Math.min(1000, budget), budget };
+    const page = await this.conn.scanPage(this.o.match ?? '*', pageToken, scan);
     // a key whose bytes are not UTF-8 is listed by its escaped name and read by its bytes (byte-keys.ts, #51)
     const unique = [...new Set(page.keys)];
     const keys = unique.filter((k) => k !== this.stream && !page.bytes.has(k));
