@@ -22,28 +22,40 @@ beforeAll(async () => {
 });
 afterAll(() => emulator?.close());
 
+/** A backend block from its settings (strings quoted, booleans bare; endpoints as HCL's object). */
+const block = (kind: string, settings: Record<string, string | boolean>) =>
+  `backend "${kind}" {\n${Object.entries(settings)
+    .map(([k, v]) => `    ${k} = ${k === 'endpoints' ? `{ s3 = "${String(v)}" }` : JSON.stringify(v)}`)
+    .join('\n')}\n  }`;
+
 const BACKENDS = {
-  gcs: () => `backend "gcs" {
-    bucket                  = "tf-state"
-    prefix                  = "prod"
-    storage_custom_endpoint = "${emulator.url}/storage/v1/"
-    access_token            = "anything"
-  }`,
-  s3: () => `backend "s3" {
-    bucket                      = "tf-state"
-    key                         = "envs/prod/terraform.tfstate"
-    region                      = "us-east-1"
-    use_lockfile                = true
-    endpoints                   = { s3 = "${emulator.s3!.url}" }
-    use_path_style              = true
-    access_key                  = "test"
-    secret_key                  = "test"
-    skip_credentials_validation = true
-    skip_requesting_account_id  = true
-    skip_metadata_api_check     = true
-    skip_region_validation      = true
-    skip_s3_checksum            = true
-  }`,
+  gcs: () =>
+    block('gcs', {
+      bucket: 'tf-state',
+      prefix: 'prod',
+      storage_custom_endpoint: `${emulator.url}/storage/v1/`,
+      access_token: 'anything',
+    }),
+  s3: () =>
+    block('s3', {
+      bucket: 'tf-state',
+      key: 'envs/prod/terraform.tfstate',
+      region: 'us-east-1',
+      use_lockfile: true,
+      endpoints: emulator.s3!.url,
+      use_path_style: true,
+      access_key: 'test',
+      secret_key: 'test',
+      ...Object.fromEntries(
+        [
+          'credentials_validation',
+          'requesting_account_id',
+          'metadata_api_check',
+          'region_validation',
+          's3_checksum',
+        ].map((k) => [`skip_${k}`, true]),
+      ),
+    }),
 };
 
 const CASES = [
