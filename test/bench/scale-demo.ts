@@ -1,5 +1,5 @@
 // npm run bench -- scale-demo: #63's done-when check. The whole demo (`npm run demo`: every store it can start, its
-// holders, its console over every source) on free ports, then SCALE_DEMO_LOCKS (default 1 000 000) redis-py locks
+// holders, its console over every source; on the console build as it stands, scale-demo-run.ts) on free ports, then SCALE_DEMO_LOCKS (default 1 000 000) redis-py locks
 // written into the demo's Redis beside as many cache keys, as a viewer meets them: the time until the console has
 // indexed every lock and until its pass is complete, its RSS once indexed and at peak, a window, a filter and an
 // exact name over every lock, the stream's bytes on connect, and the locks page's first row in Chromium. The machine's
@@ -50,7 +50,7 @@ async function startDemo(): Promise<Demo> {
   const dataDir = mkdtempSync(join(tmpdir(), 'lockboard-scale-demo-'));
   chmodSync(dataDir, 0o755); // PostgreSQL runs as its own user
   const ports: Record<string, number> = {};
-  const args = ['--import', 'tsx', 'lib/demo/index.ts', '--data-dir', dataDir];
+  const args = ['--import', 'tsx', 'test/bench/scale-demo-run.ts', '--data-dir', dataDir];
   for (const flag of Object.keys(PORT_FLAGS)) args.push(`--${flag}`, String((ports[flag] = await freePort())));
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
