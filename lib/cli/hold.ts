@@ -23,12 +23,15 @@ they wait for it by themselves and print who holds it and why. Stores that can h
   reason; a blocked "terraform plan" prints both. Terraform never ends its lock by itself: end it with
   "lockboard unhold" (the console ends it at its time).
   Lockboard's own lock (gs://): ends by itself at the hold's end (its ttl_ms).
+  Redis (redis://): Lockboard's value set with SET NX PX, so every SET-NX family (redis-py, node-redlock,
+  go-redsync, bsm/redislock, Laravel) finds the key taken and waits; Redis ends it at the hold's end.
 
 Options:
   --reason TEXT       why (required; at most ${REASON_MAX} characters, fewer where the format says so; no control
                       characters). Recorded in the audit trail (hold-placed)
   --for DURATION      how long: 30m, 2h, 3d (at most what the format can express: the error names it)
-  --format F          terraform or lockboard (default: the format that fits the name: terraform for *.tflock)
+  --format F          terraform, lockboard (gs://) or redis (default: the store's format that fits the name:
+                      terraform for *.tflock)
   --operator NAME     who (default: the OS user)
 ${COMMON_HELP}
   --json              print { outcome, until, version, lock }

@@ -21,7 +21,7 @@ export function holdOwner(operator: string, untilMs: number, reason?: string): s
 export function holdOf(view: Pick<LockInfo, 'identity' | 'purpose' | 'details'>): HoldFacts | null {
   const m = view.identity === undefined ? null : MARK.exec(view.identity);
   if (!m) return null;
-  const own = view.details.find(([label]) => label === 'Info' || label === 'Reason')?.[1];
+  const own = view.details.find(([label]) => label === 'Info' || label === 'Purpose')?.[1];
   const reason = m[3] ?? view.purpose ?? own;
   return { operator: m[1]!, until: m[2]!, ...(reason ? { reason } : {}) };
 }
