@@ -3,6 +3,7 @@
 import 'server-only';
 import { z } from 'zod';
 import { LOCK_HEALTHS } from '@/lib/lock';
+import { formatsMeant } from '../lock/stores';
 import { VERDICTS } from '../lock/verdict/verdict';
 import { ApiError } from './api-error';
 import { parseWith } from './request-body';
@@ -47,7 +48,7 @@ export function lockQueryOf(raw: Record<string, string | undefined>): {
       ...(q ? { q } : {}),
       ...(p.health ? { health: p.health } : {}),
       ...(p.verdict ? { verdict: p.verdict } : {}),
-      ...(p.format ? { format: p.format } : {}),
+      ...(p.format ? { format: p.format, formatIds: formatsMeant(p.format) } : {}),
       sort: p.sort ?? 'name',
       order: p.order ?? p.dir ?? 'asc',
       ...(p.cursor ? { cursor: p.cursor } : {}),

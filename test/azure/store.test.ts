@@ -66,7 +66,7 @@ describe('listing an Azure container', () => {
     );
     expect(prod.version).toMatch(/^0x[0-9A-F]+\.[0-9a-f-]{36}$/);
     expect(byName['prod.terraform.tfstateenv:staging']!.details).toContainEqual(['Workspace', 'staging']);
-    expect(byName['net.terraform.tfstate']).toMatchObject({ format: 'lease', health: 'unknown' });
+    expect(byName['net.terraform.tfstate']).toMatchObject({ format: 'azure-lease', health: 'unknown' });
     expect(byName['net.terraform.tfstate']!.version).toMatch(/\.infinite$/);
     expect(byName['net.terraform.tfstate']!.note).toMatch(/held, lease id unknown/);
     const staleView = await store.inspect('old.terraform.tfstate');
@@ -112,7 +112,11 @@ describe('listing an Azure container', () => {
     stops.push((await webjobsSingleton(hosts, 'locks/host-1/host', { seconds: 15 })).stop);
     const page = await storeOf(hosts).list();
     const fn = page.locks.find((l) => l.name === 'locks/host-1/App.Functions.Nightly')!;
-    expect(fn).toMatchObject({ format: 'lease', formatLabel: 'WebJobs / Functions singleton', health: 'healthy' });
+    expect(fn).toMatchObject({
+      format: 'azure-lease',
+      formatLabel: 'WebJobs / Functions singleton',
+      health: 'healthy',
+    });
     expect(fn.identity).toMatch(/^invocation /);
     expect(fn.version).toMatch(/\.fixed$/);
     const listener = page.locks.find((l) => l.name.endsWith('.Listener'))!;

@@ -74,6 +74,7 @@ describe('named locks', () => {
     await waits(w2.id);
     const lock = (await listAll(store)).locks.find((l) => l.name === `named:${name}`)!;
     expect(lock.formatLabel).toBe('Named lock (Flyway)');
+    expect(lock.format).toBe('mysql-named-lock'); // its own id, no longer PostgreSQL's `advisory`
     expect(lock.pid).toBe(holder.id);
     expect(lock.details).toContainEqual(['Command', 'Sleep']);
     expect(lock.details).toContainEqual(['Program', 'Node-MySQL-2']); // mysql2's _client_name, from performance_schema

@@ -156,6 +156,7 @@ describe('ShedLock, Laravel, Quartz', () => {
     ]);
     const lock = (await store.inspect('QRTZ_LOCKS/QuartzScheduler/TRIGGER_ACCESS'))!;
     expect(lock.releasable).toBe(false);
+    expect(lock.format).toBe('quartz'); // its own id, no longer the object stores' `plain`
     expect(lock.note).toMatch(/Read-only: Quartz holds this row with SELECT … FOR UPDATE/);
     expect(lock.details.some(([k]) => k === 'Instance node-a1700000000000')).toBe(true);
     expect((await release(lock.name, lock.version)).outcome).toBe('not-a-lock');

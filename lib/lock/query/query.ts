@@ -18,6 +18,8 @@ export interface LockQuery {
   health?: LockHealth;
   verdict?: Verdict;
   format?: string;
+  /** The ids `format` means (lib/lock/stores formatsMeant: an id from before ids were unique matches its heirs too). */
+  formatIds?: readonly string[];
   sort: IndexSortKey;
   order: 'asc' | 'desc';
   cursor?: string;
@@ -70,7 +72,7 @@ export function matcher(q: LockQuery): (r: Row) => boolean {
   return (r) =>
     (!q.health || r.health === q.health) &&
     (!q.verdict || r.judged?.verdict === q.verdict) &&
-    (!q.format || r.format === q.format) &&
+    (!q.format || (q.formatIds ?? [q.format]).includes(r.format)) &&
     (!text || r.hay.includes(text));
 }
 

@@ -17,9 +17,27 @@ import { postgres } from './postgres/definition';
 import { redis } from './redis/definition';
 import { s3 } from './s3/definition';
 import { zookeeper } from './zookeeper/definition';
-import type { HeldLock, OpenOptions, RunOptions, SourceSpec, StoreDefinition } from './types';
+import type { AZURE_OWN_FORMATS } from './azure/lock-formats';
+import type { DYNAMODB_OWN_FORMATS } from './dynamodb/lock-formats';
+import type { ETCD_OWN_FORMATS } from './etcd/lock-formats';
+import type { FILES_OWN_FORMATS } from './files/lock-formats';
+import type { KUBERNETES_OWN_FORMATS } from './kubernetes/lock-formats';
+import type { MYSQL_OWN_FORMATS } from './mysql/lock-formats';
+import type { POSTGRES_OWN_FORMATS } from './postgres/lock-formats';
+import type { REDIS_OWN_FORMATS } from './redis/lock-formats';
+import type { ZOOKEEPER_OWN_FORMATS } from './zookeeper/lock-formats';
+import type { OBJECT_FORMATS, TOOL_FORMATS } from '../shared-formats';
+import type { FormatDeclaration, HeldLock, OpenOptions, RunOptions, SourceSpec, StoreDefinition } from './types';
 
-export type { HeldLock, OpenOptions, RunOptions, SourceSpec, StoreDefinition, StoreErrorJudgement } from './types';
+export type {
+  FormatDeclaration,
+  HeldLock,
+  OpenOptions,
+  RunOptions,
+  SourceSpec,
+  StoreDefinition,
+  StoreErrorJudgement,
+} from './types';
 
 /** The definition, opening its stores judged. */
 const judgedOpen = (d: StoreDefinition): StoreDefinition => ({
@@ -40,6 +58,32 @@ export const STORES: readonly StoreDefinition[] = [
   zookeeper,
   etcd,
 ].map(judgedOpen);
+
+/** Every format id a store declares (its folder's lock-formats.ts), and the tool formats stores share. */
+export type DeclaredFormatId = (
+  | typeof AZURE_OWN_FORMATS
+  | typeof DYNAMODB_OWN_FORMATS
+  | typeof ETCD_OWN_FORMATS
+  | typeof FILES_OWN_FORMATS
+  | typeof KUBERNETES_OWN_FORMATS
+  | typeof MYSQL_OWN_FORMATS
+  | typeof POSTGRES_OWN_FORMATS
+  | typeof REDIS_OWN_FORMATS
+  | typeof ZOOKEEPER_OWN_FORMATS
+  | typeof TOOL_FORMATS
+  | typeof OBJECT_FORMATS
+)[number]['id'];
+
+/** Every format any store reads, each declaration once (a tool format several stores read is one declaration). */
+export const FORMAT_DECLARATIONS: readonly FormatDeclaration[] = [...new Set(STORES.flatMap((s) => s.formats))];
+
+/**
+ * The format ids a `?format=` filter means: the id itself, and every format that had it as its id before ids were
+ * unique across stores (`advisory` still finds MySQL's named locks, now `mysql-named-lock`, beside PostgreSQL's).
+ */
+export function formatsMeant(id: string): string[] {
+  return [id, ...FORMAT_DECLARATIONS.filter((f) => f.formerly === id).map((f) => f.id)];
+}
 
 /** Every source form, for help texts and messages. */
 export const SOURCE_FORMS = STORES.map((s) => s.form).join(', ');

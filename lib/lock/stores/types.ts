@@ -58,6 +58,21 @@ export interface HeldLock {
 }
 
 /**
+ * One lock format a store reads (docs/formats.md): its id (unique across stores: the console's `?format=` filter and
+ * `LockInfo.format`), its name for people, and one sentence of what writes it and how it is held.
+ */
+export interface FormatDeclaration {
+  id: string;
+  label: string;
+  words: string;
+  /** The id this format had before ids were unique across stores: a saved `?format=` filter of it still matches. */
+  formerly?: string;
+}
+
+/** A store's formats with their ids as literals (the registry's union of format ids is made of them). */
+export const declareFormats = <const T extends readonly FormatDeclaration[]>(formats: T): T => formats;
+
+/**
  * A store's own error judged: its service unavailable now (the console answers 503, the CLI exits 3), with the words to
  * show; or a request the store refused as malformed, the client's mistake (the console answers 400).
  */
@@ -76,6 +91,8 @@ export interface StoreDefinition {
   /** How often a console re-lists a source of this store while someone watches it and no change feed tells it more. */
   watchIntervalMs: number;
   versionShape: VersionShape;
+  /** The lock formats this store reads: its own (declared in its folder) and the tool formats it shares. */
+  formats: readonly FormatDeclaration[];
   /** Parses a source; throws an Error whose message names the problem and the fix. */
   parse(url: string, env: Record<string, string | undefined>): SourceSpec;
   /** Whole-lock URLs (`gs://bucket/locks/a`): the source and the lock's name, or undefined when `url` is a source. */

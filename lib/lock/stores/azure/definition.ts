@@ -5,6 +5,7 @@ import { connectionStringFields } from './client';
 import { AZURE_FORM, containerOf, parseAzureSource, splitAzureLockUrl } from './source';
 import { AZURE_VERSION } from './version';
 import { azureDiscovery } from './discover';
+import { azureFormats } from './lock-formats';
 
 async function blobsFor(spec: Parameters<StoreDefinition['open']>[0], o: OpenOptions) {
   const [{ azureContainer }, { AzureBlobs }] = await Promise.all([import('./client'), import('./blobs')]);
@@ -15,6 +16,7 @@ async function blobsFor(spec: Parameters<StoreDefinition['open']>[0], o: OpenOpt
 
 export const azure: StoreDefinition = {
   kind: 'azure',
+  formats: azureFormats,
   label: 'Azure Blob Storage',
   versionShape: AZURE_VERSION,
   // no change feed reaches an emulator or a plain account: listings are polled (one List Blobs per 5 000 blobs)

@@ -54,7 +54,7 @@ export function azureView(r: AzureReading, b: AzureListed, c: ViewContext): Lock
     source: c.source,
     bucket: c.container,
     name: b.name,
-    format: r.kind === 'terraform' || r.kind === 'lockboard' ? r.kind : 'lease',
+    format: r.kind === 'terraform' || r.kind === 'lockboard' ? r.kind : 'azure-lease',
     formatLabel: r.label,
     ...(r.identity ? { identity: r.identity } : {}),
     ...(r.purpose ? { purpose: r.purpose } : {}),

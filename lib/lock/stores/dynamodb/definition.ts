@@ -7,6 +7,7 @@ import { judgeAwsError } from '../aws/unavailable';
 import { auditOf, DEFAULT_AUDIT_TABLE, parseDynamoSource, tableOf } from './source';
 import { DYNAMODB_VERSION } from './version';
 import { dynamoDiscovery } from './discover';
+import { dynamodbFormats } from './lock-formats';
 
 export async function dynamoClient(env: OpenOptions['env']): Promise<DynamoDBClient> {
   let sdk: typeof import('@aws-sdk/client-dynamodb');
@@ -31,6 +32,7 @@ export async function dynamoClient(env: OpenOptions['env']): Promise<DynamoDBCli
 
 export const dynamodb: StoreDefinition = {
   kind: 'dynamodb',
+  formats: dynamodbFormats,
   label: 'DynamoDB',
   versionShape: DYNAMODB_VERSION,
   judgeError: judgeAwsError,

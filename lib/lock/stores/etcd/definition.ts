@@ -4,9 +4,11 @@ import { holdOn, runOptions, type SourceSpec, type StoreDefinition } from '../ty
 import { parseEtcdSource } from './source';
 import { ETCD_VERSION } from './version';
 import { etcdDiscovery } from './discover';
+import { etcdFormats } from './lock-formats';
 
 export const etcd: StoreDefinition = {
   kind: 'etcd',
+  formats: etcdFormats,
   label: 'etcd',
   versionShape: ETCD_VERSION,
   // the watch on the prefix (changes()) tells the console of every change; this is the pace without it

@@ -4,9 +4,11 @@ import { holdOn, runOptions, type StoreDefinition } from '../types';
 import { FILES_VERSION } from './version';
 import { filesDiscovery } from './discover';
 import { parseFilesSource } from './source';
+import { filesFormats } from './lock-formats';
 
 export const files: StoreDefinition = {
   kind: 'files',
+  formats: filesFormats,
   label: 'Lock files',
   versionShape: FILES_VERSION,
   watchIntervalMs: 2_000,

@@ -6,6 +6,7 @@ import { judgeGcsError } from './unreachable';
 import { parseGcsSource, splitGcsLockUrl } from './source';
 import { GCS_VERSION } from './version';
 import { gcsDiscovery } from './discover';
+import { gcsFormats } from './lock-formats';
 
 const clients = new Map<string, Storage>();
 
@@ -22,6 +23,7 @@ async function storageFor(env: OpenOptions['env']): Promise<Storage> {
 
 export const gcs: StoreDefinition = {
   kind: 'gcs',
+  formats: gcsFormats,
   label: 'Cloud Storage',
   versionShape: GCS_VERSION,
   judgeError: judgeGcsError,

@@ -5,6 +5,7 @@ import { kubeTargetOf } from './kubeconfig';
 import { parseKubeSource, type KubeSource } from './source';
 import { KUBERNETES_VERSION } from './version';
 import { kubernetesDiscovery } from './discover';
+import { kubernetesFormats } from './lock-formats';
 
 /** The namespace of the source's audit Lease: `?audit=`, the source's, else the kubeconfig context's. */
 const auditNamespaceOf = (s: KubeSource, env: Record<string, string | undefined>): string | undefined =>
@@ -25,6 +26,7 @@ async function open(spec: SourceSpec, o: OpenOptions) {
 
 export const kubernetes: StoreDefinition = {
   kind: 'kubernetes',
+  formats: kubernetesFormats,
   label: 'Kubernetes',
   versionShape: KUBERNETES_VERSION,
   watchIntervalMs: 2_000,

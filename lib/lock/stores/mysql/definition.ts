@@ -5,11 +5,13 @@ import { holdOn, type StoreDefinition } from '../types';
 import { parseMysqlSource } from './source';
 import { MYSQL_VERSION } from './version';
 import { mysqlDiscovery } from './discover';
+import { mysqlFormats } from './lock-formats';
 
 const usage = (message: string) => Object.assign(new Error(message), { code: 'USAGE' });
 
 export const mysql: StoreDefinition = {
   kind: 'mysql',
+  formats: mysqlFormats,
   label: 'MySQL/MariaDB',
   versionShape: MYSQL_VERSION,
   watchIntervalMs: 1_000,

@@ -19,7 +19,7 @@ const FORMAT: Record<MysqlLockTable['kind'], LockView['format']> = {
   shedlock: 'shedlock',
   liquibase: 'liquibase',
   laravel: 'laravel',
-  quartz: 'plain',
+  quartz: 'quartz',
 };
 
 const QUARTZ_WHY =

@@ -77,7 +77,7 @@ export function namedView(l: NamedLock, r: NamedReading, c: NamedContext): LockV
     source: c.source,
     bucket: c.source,
     name: namedName(l.name),
-    format: 'advisory',
+    format: 'mysql-named-lock',
     formatLabel: tool ? `Named lock (${tool.tool})` : 'Named lock',
     identity: `${l.holder.user}@${l.holder.host}`,
     pid: l.holder.id,

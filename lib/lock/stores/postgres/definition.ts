@@ -5,6 +5,7 @@ import { holdOn, missingSdk, type OpenOptions, type SourceSpec, type StoreDefini
 import { parsePostgresSource } from './source';
 import { POSTGRES_VERSION } from './version';
 import { postgresDiscovery } from './discover';
+import { postgresFormats } from './lock-formats';
 
 async function pgModule(): Promise<typeof import('pg')> {
   try {
@@ -35,6 +36,7 @@ async function connect(spec: SourceSpec, o: Pick<OpenOptions, 'role'>, session =
 
 export const postgres: StoreDefinition = {
   kind: 'postgres',
+  formats: postgresFormats,
   label: 'PostgreSQL',
   versionShape: POSTGRES_VERSION,
   watchIntervalMs: 1_000,

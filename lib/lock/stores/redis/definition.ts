@@ -6,6 +6,7 @@ import type { RedisClientLike } from './conn';
 import { parseRedisSource } from './source';
 import { REDIS_VERSION } from './version';
 import { redisDiscovery } from './discover';
+import { redisFormats } from './lock-formats';
 
 async function connect(spec: SourceSpec, o: OpenOptions) {
   let redis: typeof import('redis');
@@ -38,13 +39,13 @@ async function connect(spec: SourceSpec, o: OpenOptions) {
 
 export const redis: StoreDefinition = {
   kind: 'redis',
+  formats: redisFormats,
   label: 'Redis',
   versionShape: REDIS_VERSION,
   watchIntervalMs: 1_000,
   schemes: ['redis', 'rediss'],
   form: 'redis://HOST:PORT/DB?match=PATTERN',
   discover: redisDiscovery(connect),
-  hold: async () => (await import('./hold')).redisHolds(connect),
   parse(url, env) {
     const r = parseRedisSource(url, env);
     const bucketId = r.display.replace(/\?.*$/, '');

@@ -6,6 +6,7 @@ import { judgeAwsError } from '../aws/unavailable';
 import { parseS3Source, splitS3LockUrl } from './source';
 import { S3_VERSION } from './version';
 import { s3Discovery } from './discover';
+import { s3Formats } from './lock-formats';
 
 async function s3Client(env: OpenOptions['env']): Promise<S3Client> {
   let sdk: typeof import('@aws-sdk/client-s3');
@@ -32,6 +33,7 @@ async function s3Client(env: OpenOptions['env']): Promise<S3Client> {
 
 export const s3: StoreDefinition = {
   kind: 's3',
+  formats: s3Formats,
   label: 'S3',
   versionShape: S3_VERSION,
   judgeError: judgeAwsError,

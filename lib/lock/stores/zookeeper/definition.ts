@@ -6,6 +6,7 @@ import { connectZooKeeper } from './conn';
 import { nameOfPath, parseZooKeeperSource, pathOfName } from './source';
 import { ZOOKEEPER_VERSION } from './version';
 import { zookeeperDiscovery } from './discover';
+import { zookeeperFormats } from './lock-formats';
 
 function sourceOf(spec: SourceSpec, o: OpenOptions) {
   return parseZooKeeperSource(spec.url, o.env);
@@ -13,6 +14,7 @@ function sourceOf(spec: SourceSpec, o: OpenOptions) {
 
 export const zookeeper: StoreDefinition = {
   kind: 'zookeeper',
+  formats: zookeeperFormats,
   label: 'ZooKeeper',
   versionShape: ZOOKEEPER_VERSION,
   watchIntervalMs: 2_000,
