@@ -46,6 +46,7 @@ export const redis: StoreDefinition = {
   schemes: ['redis', 'rediss'],
   form: 'redis://HOST:PORT/DB?match=PATTERN',
   discover: redisDiscovery(connect),
+  hold: async () => (await import('./hold')).redisHolds(connect),
   parse(url, env) {
     const r = parseRedisSource(url, env);
     const bucketId = r.display.replace(/\?.*$/, '');
