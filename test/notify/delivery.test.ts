@@ -200,6 +200,10 @@ describe('webhooks from the audit trail', () => {
       actor: 'runner-new',
       outcome: 'took-over',
       reason: expect.stringMatching(/^took over from runner-old/),
+      // Lockboard's own lock; a trail record carries no verdict (only holder-gone has one, from the console's)
+      lock: { name: 'locks/takeover', store: 'gcs', format: 'lockboard' },
+      verdict: null,
+      sentence: null,
     });
   });
 

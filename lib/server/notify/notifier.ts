@@ -4,7 +4,7 @@
 // its leases alive while it delivers, settles them, and takes over the claims of replicas that stopped keeping theirs.
 // Holders gone long enough join them.
 import type { AuditRecord } from '@/lib/lock/audit/record';
-import { trailsOf, type Trail } from '../audit/trails';
+import { trailKey, trailsOf, type Trail } from '../audit/trails';
 import type { Source } from '../sources';
 import { storeFor } from '../stores';
 import type { AttemptOptions } from './attempt';
@@ -13,6 +13,7 @@ import type { WebhooksConfig } from './config';
 import { DeliveryLog } from './deliveries';
 import type { NotifyEvent } from './event';
 import { HolderGoneTracker } from './holder-gone';
+import { HookSince } from './hook-since';
 import { someGlobMatches } from '../auth/glob';
 import { DeliveryQueue, type DeliveryJob, type JobState } from './queue';
 import type { RetryPolicy } from './retry';
@@ -45,6 +46,8 @@ export class Notifier {
   /** This replica, as its claims name it. */
   readonly owner = newOwner();
   readonly takeovers = new Takeovers();
+  /** When each webhook joined each trail: a trail's records older than that are not told to it. */
+  private readonly joined = new HookSince();
   private readonly trails: TrailReader;
   private readonly leaseMs: number;
   private timer: NodeJS.Timeout | undefined;
@@ -103,6 +106,8 @@ export class Notifier {
     if (hooks.length === 0) return;
     const store = await storeFor(source);
     for (const hook of hooks) {
+      // a trail's record before the webhook joined is not told to it (holder-gone, tests and takeovers name the hook)
+      if (!only && Date.parse(event.at) < (await this.joined.of(store, trailKey(source), hook))) continue;
       const key = claimKey(event.id, hook.name);
       const claim = await claimFor(store, key, this.owner, this.leaseMs, this.log);
       if (claim.won) this.queue.push(hook.name, event, claim.lease);
@@ -113,13 +118,26 @@ export class Notifier {
   private async pass(): Promise<void> {
     if (this.o.config().webhooks.length === 0) return;
     const all = this.o.sources();
-    await Promise.all(trailsOf(all, all).map((t) => this.trails.read(t)));
+    const trails = trailsOf(all, all);
+    await this.join(trails);
+    await Promise.all(trails.map((t) => this.trails.read(t)));
     for (const t of this.takeovers.due(Date.now()))
       await this.offer(t.event, t.source, t.hook).catch((err: unknown) => {
         this.takeovers.watch(claimKey(t.event.id, t.hook), t, Date.now() + this.leaseMs / 2);
         this.log(`[lockboard] webhooks: claim of ${t.event.id} not read (retried): ${(err as Error).message}`);
       });
     await this.tellGone(all);
+  }
+
+  /** Each webhook's first sight of each trail, marked before the trail is first read for it. */
+  private async join(trails: Trail[]): Promise<void> {
+    const hooks = this.o.config().webhooks;
+    await Promise.all(
+      trails.map(async (t) => {
+        const store = await storeFor(t.sources[0]!).catch(() => undefined);
+        if (store) await Promise.all(hooks.map((h) => this.joined.of(store, t.key, h)));
+      }),
+    );
   }
 
   private async tellGone(all: Source[]): Promise<void> {

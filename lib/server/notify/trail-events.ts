@@ -45,11 +45,13 @@ export function eventOfRecord(
       source: source.id,
       name: record.lock,
       store: source.store,
-      format: record.format ?? null,
+      // a takeover is written by Lockboard's own lock only (each store's acquire): its format, where the record omits it
+      format: record.format ?? (kind === 'taken-over' ? 'lockboard' : null),
     },
     actor: forged ? null : actor,
     reason: reasonOf(kind, record),
     outcome: record.outcome ?? (kind === 'force-released' ? 'released' : kind === 'taken-over' ? 'took-over' : null),
+    // a trail record carries no verdict: only holder-gone (from the verdict the console shows) has one
     verdict: null,
     sentence: null,
     link: lockLink(linkBase, record.lock, source.bucketId),
