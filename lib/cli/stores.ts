@@ -8,6 +8,7 @@ import type { LockQuery } from '../lock/query/query';
 import { queryWindow, streamJson } from './ls-query';
 import { definitionByKind, openSource } from '../lock/stores';
 import { auditLine } from './audit-line';
+import { holdLines } from './hold-lines';
 import { judgedLock } from './settle';
 import { verdictOf } from '../lock/verdict/verdict';
 import { EXIT, formatDuration, UsageError } from './common';
@@ -99,6 +100,7 @@ function printLocks(store: LockStore, locks: LockView[], serverTime: string): vo
     l.verdict ? `${l.verdict}${l.settleMs ? ' (one read)' : ''}` : '-',
   ]);
   printTable(['NAME', 'HEALTH', 'OWNER', 'HELD FOR', 'EXPIRES IN', 'VERSION', 'FORMAT', 'VERDICT'], rows, [2]);
+  for (const line of holdLines(locks, now)) console.log(escapeText(line));
   // one listing cannot judge a holder whose proof is a change between two reads: say so, never imply it is fine
   if (locks.some((l) => l.settleMs))
     console.log('VERDICT "(one read)": judged by two reads; "lockboard why SOURCE NAME --settle" reads it again.');

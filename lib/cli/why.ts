@@ -6,6 +6,7 @@ import { openSource } from '../lock/stores';
 import { verdictOf } from '../lock/verdict/verdict';
 import { escapeText } from '../text/safe-text';
 import { judgedLock, sentenceWithSettle } from './settle';
+import { holdLine } from './hold-lines';
 import { COMMON_HELP, COMMON_OPTIONS, EXIT, EXIT_CODES_HELP, parseFlags, UsageError } from './common';
 import { SOURCE_LINES } from './help-stores';
 import { resolveTarget } from './target';
@@ -54,6 +55,8 @@ export async function whyCommand(argv: string[]): Promise<number> {
     return code;
   }
   console.log(escapeText((lock && sentenceWithSettle(lock)) ?? sentenceOf(lock)));
+  const hold = lock && holdLine(lock, store.now());
+  if (hold) console.log(escapeText(hold));
   for (const e of verdict?.evidence ?? []) console.log(escapeText(`  ${e.fact} — ${e.from} (${e.at})`));
   return code;
 }

@@ -122,6 +122,18 @@ describe.each(CASES)('lockboard hold on $store', ({ store, source, name }) => {
     expect(await inspect(source, name)).toBeNull();
   });
 
+  it('says in ls and why who holds it, why and until when; once passed, that nothing ended it', async () => {
+    const held = await hold('--reason', 'short surgery', '--for', '1s', '--operator', 'dora');
+    expect(held.code, held.stderr).toBe(0);
+    const why = await runCli(['why', source, name], env);
+    expect(why.stdout).toMatch(/Held on purpose by dora · short surgery · until \d{4}-\d\d-\d\d [\d:]+ UTC/);
+    await new Promise((res) => setTimeout(res, 1_500));
+    const ls = await runCli(['ls', source], env);
+    expect(ls.stdout).toContain(`HOLD ${name}: Held on purpose by dora · short surgery · until`);
+    expect(ls.stdout).toMatch(/: passed \d+s ago; nothing has ended it \(no console was running then\)/);
+    expect((await runCli(['unhold', source, name], env)).code).toBe(0);
+  });
+
   it('refuses to end what is no hold (Terraform’s own lock), deleting nothing (11)', async () => {
     const lockInfo = { ID: 'a1b2-c3', Operation: 'OperationTypeApply', Who: 'ann@ci', Info: '', Path: 'p' };
     await put(name, JSON.stringify(lockInfo));

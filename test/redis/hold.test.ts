@@ -16,7 +16,7 @@ afterAll(() => r?.stop());
 
 /** A SET-NX family's acquire: resolves true when the contender took the key. */
 const contend = async (key: string) =>
-  (await r.client.sendCommand(['SET', key, 'f3a9c0d1e2b4a5c6f3a9c0d1e2b4a5c6', 'NX', 'PX', '10000'])) === 'OK';
+  String(await r.client.sendCommand(['SET', key, 'f3a9c0d1e2b4a5c6f3a9c0d1e2b4a5c6', 'NX', 'PX', '10000'])) === 'OK';
 
 async function holdRecords(name: string) {
   const store = await openSource(parseSource(source), { env: {}, role: 'cli' });
