@@ -1,8 +1,10 @@
 // Webhooks end to end on the GCS emulator: a lock force-released through the console's store, its trail read by
-// notifiers (one per "replica"), delivered to a local receiver, signed, once.
+// notifiers (one per "replica"), delivered to a local receiver, signed, once; a webhook that joins is told of the
+// records after it joined (and of a restart's gap), never of the first read's look-back before it.
 import { createHmac } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { acquireLock } from '@/lib/lock';
+import type { AuditRecord } from '@/lib/lock/audit/record';
 import type { Webhook } from '@/lib/server/notify/config';
 import { Notifier } from '@/lib/server/notify/notifier';
 import { sources } from '@/lib/server/sources';
@@ -298,5 +300,50 @@ describe('webhooks from the audit trail', () => {
     await n.poll();
     await new Promise((ok) => setTimeout(ok, 200));
     expect(r.received).toHaveLength(1);
+  });
+});
+
+// #62: a new webhook was sent the first read's look-back at once (a burst of 10-minute-old events)
+describe('a webhook joining a trail', () => {
+  /** The trail as the notifiers read it: records placed at any time, in the past included. */
+  const trail: AuditRecord[] = [];
+  const released = (id: string, agoMs: number) =>
+    ({
+      id,
+      at: new Date(Date.now() - agoMs).toISOString(),
+      event: 'force-released',
+      lock: `locks/joined-${id}`,
+      operator: 'ops@example.com',
+      reason: 'stuck',
+    }) as AuditRecord;
+  const readTrail = async (_trail: unknown, from: Date, to: Date) =>
+    trail.filter((x) => Date.parse(x.at) >= from.getTime() && Date.parse(x.at) < to.getTime());
+  const told = (r: { received: { body: string }[] }) =>
+    r.received.map((x) => (JSON.parse(x.body) as { lock: { name: string } }).lock.name);
+  // one receiver for both: the same webhook (name and URL) before and after the restart
+  let r: Receiver;
+  beforeAll(async () => {
+    r = await startReceiver();
+  });
+  afterAll(() => r?.close());
+
+  it('is not told of the records before it joined, only of those after', async () => {
+    trail.push(released('old-1', 8 * 60_000), released('old-2', 5 * 60_000));
+    notifier([hook('joining', r.url, ['*'])], { readTrail, pollMs: 100 });
+    await new Promise((ok) => setTimeout(ok, 1_000));
+    trail.push(released('fresh', 0));
+    await until(() => told(r).includes('locks/joined-fresh'), 'the record after it joined');
+    await new Promise((ok) => setTimeout(ok, 500));
+    expect(told(r)).toEqual(['locks/joined-fresh']);
+  });
+
+  it('is told of the gap by a console restarted with it (its marker beside the trail), each record once', async () => {
+    r.received.length = 0;
+    // the earlier notifier stopped (afterEach); a record written while no console ran
+    trail.push(released('in-the-gap', 3 * 60_000));
+    notifier([hook('joining', r.url, ['*'])], { readTrail, pollMs: 100 });
+    await until(() => told(r).includes('locks/joined-in-the-gap'), 'the record of the gap');
+    await new Promise((ok) => setTimeout(ok, 500));
+    expect(told(r)).not.toContain('locks/joined-fresh'); // told already: its claim
   });
 });
