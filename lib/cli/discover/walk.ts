@@ -3,7 +3,7 @@
 // `lockboard ls` lists it, until the target's bounds are reached. Nothing is written: listings only.
 import { canEstimate, type LockStore } from '../../lock/store';
 import { definitionOf, openSource, parseSource, type StoreDefinition } from '../../lock/stores';
-import type { Discovery } from '../../lock/stores/discovery';
+import { TargetError, type Discovery } from '../../lock/stores/discovery';
 import { redactUrl } from '../../lock/support/redact-url';
 import { Budget, type CappedBy, type Limits } from './budget';
 import { RootTally, type Candidate } from './tally';
@@ -77,6 +77,7 @@ export async function discoverTarget(target: string, limits: Limits, env: Env, p
       tell();
     }
   } catch (err) {
+    if (err instanceof TargetError) throw err; // the target's form, not its store: a usage error
     report.unreachable = words(err);
   }
   report.candidates.sort((a, b) => b.locks - a.locks || a.source.localeCompare(b.source));

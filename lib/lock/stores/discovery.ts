@@ -3,6 +3,16 @@
 // listed through the store exactly as `lockboard ls` lists it, so discovery finds what `ls` would list. Read-only:
 // a store's roots are found by listing, never by writing, claiming or locking.
 
+import { LockOptionsError } from '../errors';
+
+/** A target its store does not take: a usage error (CLI 2) naming the form it takes. */
+export class TargetError extends LockOptionsError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TargetError';
+  }
+}
+
 /** What the driver gives a store while it finds the roots under one target. */
 export interface DiscoverContext {
   env: Record<string, string | undefined>;
@@ -50,10 +60,19 @@ export function folderOf(key: string | undefined): string {
   return at > 0 ? key!.slice(0, at + 1).replace(/^\/+/, '') : '';
 }
 
+/** A target that must be a URL (`redis://h:p`): parsed, or a TargetError naming the form. */
+export function targetUrl(target: string, form: string): URL {
+  try {
+    return new URL(target);
+  } catch {
+    throw new TargetError(`expected ${form}, got ${JSON.stringify(target.replace(/\/\/[^@/]*@/, '//***@'))}`);
+  }
+}
+
 /** A target naming every container (`gs://`) or one (`gs://b`): that one's source, or none (list them). */
 export function oneContainer(target: string, scheme: string): string | undefined {
   const m = new RegExp(`^${scheme}://([^/?#]*)/?$`).exec(target);
-  if (!m) throw new Error(`expected ${scheme}:// or ${scheme}://BUCKET, got ${JSON.stringify(target)}`);
+  if (!m) throw new TargetError(`expected ${scheme}:// or ${scheme}://BUCKET, got ${JSON.stringify(target)}`);
   return m[1] ? `${scheme}://${m[1]}/` : undefined;
 }
 

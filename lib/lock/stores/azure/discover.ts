@@ -1,7 +1,7 @@
 // Discovery on Azure Blob Storage: `azure://ACCOUNT` lists the account's containers (a page of up to 5 000 per
 // request, with the account's credentials as the store reads them); each is then listed as `ls
 // azure://ACCOUNT/CONTAINER/` lists it. Terraform's azurerm backend keeps its lock as a lease on its state blob.
-import { folderOf, narrowToFolder, type Discovery } from '../discovery';
+import { folderOf, narrowToFolder, TargetError, type Discovery } from '../discovery';
 
 async function serviceOf(account: string, env: Record<string, string | undefined>) {
   const [{ azureContainer }, sdk] = await Promise.all([import('./client'), import('@azure/storage-blob')]);
@@ -16,7 +16,7 @@ export const azureDiscovery: Discovery = {
   target: 'azure://ACCOUNT',
   async roots(target, c) {
     const m = /^azure:\/\/([a-z0-9]{3,24})\/?$/.exec(target);
-    if (!m) throw new Error(`expected azure://ACCOUNT (a storage account name), got ${JSON.stringify(target)}`);
+    if (!m) throw new TargetError(`expected azure://ACCOUNT (a storage account name), got ${JSON.stringify(target)}`);
     const service = await serviceOf(m[1]!, c.env);
     const roots: string[] = [];
     const pages = service.listContainers().byPage({ maxPageSize: Math.min(5000, c.limit) });

@@ -2,7 +2,7 @@
 // listed as `ls dynamodb://TABLE` lists it, so only tables holding Terraform's or the lock client's items show.
 // Terraform's s3 backend with dynamodb_table keeps its lock as an item of that table.
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { Discovery } from '../discovery';
+import { TargetError, type Discovery } from '../discovery';
 
 export function dynamoDiscovery(
   clientFor: (env: Record<string, string | undefined>) => Promise<DynamoDBClient>,
@@ -10,7 +10,8 @@ export function dynamoDiscovery(
   return {
     target: 'dynamodb:// (every table)',
     async roots(target, c) {
-      if (!/^dynamodb:\/\/\/?$/.test(target)) throw new Error(`expected dynamodb://, got ${JSON.stringify(target)}`);
+      if (!/^dynamodb:\/\/\/?$/.test(target))
+        throw new TargetError(`expected dynamodb://, got ${JSON.stringify(target)}`);
       const [client, { ListTablesCommand }] = await Promise.all([clientFor(c.env), import('@aws-sdk/client-dynamodb')]);
       const roots: string[] = [];
       let start: string | undefined;

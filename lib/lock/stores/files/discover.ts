@@ -1,6 +1,6 @@
 // Discovery of lock files: `file:///DIR` is walked as `ls file:///DIR?depth=N` walks it (N = DISCOVER_DEPTH unless
 // the target gives ?depth=), its lock files grouped by the subdirectory they are in.
-import { selfRoot, type Discovery } from '../discovery';
+import { selfRoot, TargetError, type Discovery } from '../discovery';
 import { parseFilesSource } from './source';
 
 /** How deep a directory is walked by default (lock-file conventions live near the top: /var/lock, .git, run/). */
@@ -9,7 +9,12 @@ const DISCOVER_DEPTH = 3;
 export const filesDiscovery: Discovery = {
   target: 'file:///DIR[?depth=N]',
   async roots(target) {
-    const s = parseFilesSource(target);
+    let s: ReturnType<typeof parseFilesSource>;
+    try {
+      s = parseFilesSource(target);
+    } catch (err) {
+      throw new TargetError((err as Error).message);
+    }
     const depth = new URL(target).searchParams.has('depth') ? s.depth : DISCOVER_DEPTH;
     return selfRoot(`file://${s.dir}${depth ? `?depth=${depth}` : ''}`);
   },

@@ -2,13 +2,14 @@
 // lists it, and its Leases grouped by namespace: kube-node-lease's node heartbeats and kube-system's apiserver and
 // controller leases apart from the applications'. Terraform's kubernetes backend keeps its lock as a Lease in its
 // namespace.
-import { selfRoot, type Discovery } from '../discovery';
+import { selfRoot, TargetError, type Discovery } from '../discovery';
 
 export const kubernetesDiscovery: Discovery = {
   target: 'kubernetes:// (every namespace)',
   async roots(target) {
     const m = /^kubernetes:\/\/(\?[^#]*)?$/i.exec(target);
-    if (!m) throw new Error(`expected kubernetes:// (or kubernetes://?context=NAME), got ${JSON.stringify(target)}`);
+    if (!m)
+      throw new TargetError(`expected kubernetes:// (or kubernetes://?context=NAME), got ${JSON.stringify(target)}`);
     return selfRoot(target);
   },
   narrow(root, group) {

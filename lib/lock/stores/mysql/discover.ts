@@ -1,14 +1,14 @@
 // Discovery on MySQL/MariaDB: `mysql://USER@HOST:PORT/` reads SHOW DATABASES (one query; the server's own schemas
 // left out); each database is then listed as `ls mysql://…/DB` lists it: tables of a known lock shape (Quartz,
 // ShedLock, …) and the named locks held now.
-import type { Discovery } from '../discovery';
+import { targetUrl, type Discovery } from '../discovery';
 
 const SYSTEM = new Set(['information_schema', 'performance_schema', 'mysql', 'sys']);
 
 export const mysqlDiscovery: Discovery = {
   target: 'mysql://USER@HOST:PORT/',
   async roots(target, c) {
-    const u = new URL(target);
+    const u = targetUrl(target, 'mysql://USER@HOST:PORT/');
     if (u.pathname.replace(/^\//, '')) return { roots: [target], problems: [] };
     const [{ openSession }, { parseMysqlSource }] = await Promise.all([import('./client'), import('./source')]);
     const at = (db: string) => Object.assign(new URL(target), { pathname: `/${encodeURIComponent(db)}` }).href;

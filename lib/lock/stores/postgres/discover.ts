@@ -3,7 +3,7 @@
 // it: the tables whose columns match a known lock shape and the advisory locks held now. Terraform's pg backend
 // keeps its lock as an advisory lock in conn_str's database.
 import type { OpenOptions, SourceSpec } from '../types';
-import type { Discovery } from '../discovery';
+import { targetUrl, type Discovery } from '../discovery';
 
 type Query = { query(sql: string, values?: unknown[]): Promise<{ rows: { datname: string }[] }> };
 type Connect = (
@@ -15,7 +15,7 @@ export function postgresDiscovery(connect: Connect): Discovery {
   return {
     target: 'postgres://USER@HOST:PORT/',
     async roots(target, c) {
-      const u = new URL(target);
+      const u = targetUrl(target, 'postgres://USER@HOST:PORT/');
       const named = u.pathname.replace(/^\//, '');
       if (named) return { roots: [target], problems: [] };
       const at = (db: string) => Object.assign(new URL(target), { pathname: `/${db}` }).href;

@@ -2,7 +2,7 @@
 // is then listed as `ls redis://HOST:PORT/DB` lists it (SCAN pages up to the sample), its locks grouped by their
 // key prefix (`lock:`, `locks/`); `redis://HOST:PORT/DB` names one database.
 import type { OpenOptions, SourceSpec } from '../types';
-import type { Discovery } from '../discovery';
+import { targetUrl, TargetError, type Discovery } from '../discovery';
 import type { RedisClientLike } from './conn';
 import { parseRedisSource } from './source';
 
@@ -17,11 +17,11 @@ export function redisDiscovery(connect: Connect): Discovery {
   return {
     target: 'redis://HOST:PORT[/DB]',
     async roots(target, c) {
-      const u = new URL(target);
+      const u = targetUrl(target, 'redis://HOST:PORT');
       const base = `${u.protocol}//${u.username || u.password ? `${u.username}:${u.password}@` : ''}${u.host}`;
       if (/^\/\d+$/.test(u.pathname)) return { roots: [`${base}${u.pathname}`], problems: [] };
       if (u.pathname.replace(/\/$/, '') || u.search)
-        throw new Error(`expected redis://HOST:PORT or redis://HOST:PORT/DB, got ${JSON.stringify(u.href)}`);
+        throw new TargetError(`expected redis://HOST:PORT or redis://HOST:PORT/DB, got ${JSON.stringify(u.href)}`);
       const r = parseRedisSource(`${base}/0`, c.env);
       const spec = { kind: 'redis', id: r.display, bucket: r.display, bucketId: r.display, prefix: '', url: r.url };
       const { client, close } = await connect(spec, { env: c.env, role: 'cli' });
