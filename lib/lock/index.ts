@@ -1,7 +1,8 @@
-// lockboard: the store-neutral lock library. Open a source by its URL (gs://, s3://, redis://, postgres://,
-// dynamodb://, kubernetes://, file://, zookeeper://, etcd://: any store the registry knows), then acquire, hold,
-// inspect, list and force-release on it through the one LockStore interface. Each store's own API is its subpath
-// (`lockboard/gcs`, `lockboard/s3`, …); its SDK is loaded only when a source of it is opened.
+// lockboard: the store-neutral lock library. Open a source by its URL (gs://, s3://, azure://, redis://, postgres://,
+// mysql://, dynamodb://, kubernetes://, file://, zookeeper://, etcd://: every store the registry knows), then acquire,
+// hold, inspect, list and force-release on it through the one LockStore interface (docs/stores.md; these verbs:
+// test/lock/neutral-api.test.ts). Each store's own API is its subpath (`lockboard/gcs`, `lockboard/s3`, …); its SDK
+// is loaded only when a source of it is opened.
 import { holdAndReport } from './holding/hold';
 import { listAll, type FullListing } from './list-all';
 import type { LockStore, LockView, ReleaseRequest, StoreReleaseResult } from './store';

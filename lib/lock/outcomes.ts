@@ -1,5 +1,5 @@
 // One table of what a force-release outcome means, for the console, the CLI and programs alike, and the CLI's exit
-// code for each (stores.md "One contract").
+// code for each (docs/stores.md "The contract suite").
 import type { StoreReleaseOutcome } from './store';
 
 export const OUTCOME_MESSAGES: Record<StoreReleaseOutcome, string> = {

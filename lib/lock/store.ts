@@ -1,5 +1,5 @@
-// What every store (GCS, S3, Redis, PostgreSQL, …) answers, in one shape (stores.md): a LockView is a LockInfo with the
-// store, the source it was found under, an opaque `version` naming exactly the state the operator saw (which a
+// What every store (GCS, S3, Redis, PostgreSQL, …) answers, in one shape (docs/stores.md): a LockView is a LockInfo
+// with the store, the source it was found under, an opaque `version` naming exactly the state the operator saw (which a
 // force-release is conditioned on), and the store's own words for showing it.
 import type { AuditRecord } from './audit/record';
 import type { ClaimLeasing } from './claim-lease';
@@ -148,7 +148,7 @@ export interface LockStore {
   memoryOnlyTrail?(): Promise<string | null>;
 }
 
-/** Capability: create-only markers and claim leases beside the trail (one webhook delivery per event across replicas). */
+/** Capability: create-only markers and claim leases beside the trail (one webhook delivery per event, all replicas). */
 export interface ClaimingStore extends LockStore {
   /**
    * Creates the marker `key` (letters, digits, `-`) beside the trail only if it is absent, as the change

@@ -71,7 +71,7 @@ export interface LockInfo {
   /** What the store read of the holder beyond the lock's bytes (a process, a session, a Pod, two reads): folded into
    * `verdict` by lib/lock/verdict (the one place that judges) before a view leaves the store. */
   signs?: HolderSign[];
-  /** The holder gone, stalled, alive or unknown (stores.md "Verdict"), with `sentence` and `evidence`. Absent on
+  /** The holder gone, stalled, alive or unknown (docs/verdict.md), with `sentence` and `evidence`. Absent on
    * free locks and on what is not a lock. */
   verdict?: Verdict;
   /** The verdict in one sentence, in the store's own words. */
@@ -84,7 +84,8 @@ export interface LockInfo {
   settleMs?: number;
 }
 
-/** How a lock is shown, in its store's own terms: nothing another store's words (stores.md "Each store's own words"). */
+/** How a lock is shown, in its store's own terms: nothing another store's words (docs/stores.md "One view of a lock").
+ */
 export interface StoreTerms {
   /** The store for people: "Cloud Storage", "S3", "Redis", "PostgreSQL". */
   storeLabel: string;

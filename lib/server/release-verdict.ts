@@ -1,4 +1,4 @@
-// The holder re-judged at release time (architecture.md "Clearing"): an alive holder is cleared only with an explicit
+// The holder re-judged at release time (docs/verdict.md): an alive holder is cleared only with an explicit
 // acknowledgement, and a release asked "only if gone" (bulk "Release all gone", the CLI's --if-gone) is refused for a
 // lock no longer judged gone. Refusals are 409 conflicts saying why; nothing is touched.
 import 'server-only';

@@ -1,7 +1,7 @@
-// One source's index of locks on the console server (facts-scale.md: the server holds the set, the browser a window).
-// Only what filters, sorts, counts and paints a row stays in memory, as a compact Row (row.ts); a lock's details,
-// metadata and sensitive fields are read again on demand (the lock page, the release dialog). Counts by health are
-// kept as rows change, and health that moves with time alone (a TTL running out, a refresh overdue) is moved by
+// One source's index of locks on the console server (docs/live-index.md: the server holds the set, the browser a
+// window). Only what filters, sorts, counts and paints a row stays in memory, as a compact Row (row.ts); a lock's
+// details, metadata and sensitive fields are read again on demand (the lock page, the release dialog). Counts by health
+// are kept as rows change, and health that moves with time alone (a TTL running out, a refresh overdue) is moved by
 // `sweep` from a heap of each row's next transition, never by judging every row again.
 import { LOCK_HEALTHS as HEALTHS, type LockHealth } from '../types';
 import type { LockView } from '../store';

@@ -1,6 +1,7 @@
-// One query over the indexes of the sources selected: filter, sort and page on the server (facts-scale.md). A window
-// of at most `limit` rows after a keyset cursor (sort value, source, name), the number matched, counts by health over
-// the whole selection, and a cursor for the next window. Cost: one pass over the rows, keeping only the best `limit`.
+// One query over the indexes of the sources selected: filter, sort and page on the server (docs/live-index.md). A
+// window of at most `limit` rows after a keyset cursor (sort value, source, name), the number matched, counts by health
+// over the whole selection, and a cursor for the next window. Cost: one pass over the rows, keeping only the best
+// `limit`.
 import { LOCK_HEALTHS as HEALTHS, type LockHealth } from '../types';
 
 import { zeroCounts, type HealthCounts, type Row } from './lock-index';

@@ -1,4 +1,4 @@
-// Small pieces every store's signs are written with (stores.md "Verdict"): a duration in whole seconds for a sentence,
+// Small pieces every store's signs are written with (docs/verdict.md): a duration in whole seconds for a sentence,
 // and a sign maker stamped with the time of the read.
 import type { HolderSign } from './verdict';
 

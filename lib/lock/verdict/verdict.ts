@@ -1,4 +1,4 @@
-// The verdict on a lock's holder (stores.md "Verdict"): what the world around a lock says of its holder, beyond the
+// The verdict on a lock's holder (docs/verdict.md): what the world around a lock says of its holder, beyond the
 // lock's own bytes. Stores supply signs (what they read, and what it points to); this file alone turns them into one
 // verdict and one sentence, so the console, the API and the CLI judge every lock alike.
 import type { LockHealth } from '../types';

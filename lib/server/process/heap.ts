@@ -1,4 +1,4 @@
-// The console's heap at a million locks (facts-scale.md). The index is long-lived and every listing pass allocates
+// The console's heap at a million locks (docs/live-index.md). The index is long-lived and every listing pass allocates
 // as it reads (pipelined replies, views), much of which outlives a young-generation collection. V8 then lets the old
 // generation grow to up to four times what its last full collection kept before collecting again: 2.6 GB committed
 // for 0.9 GB of live data at 1 000 000 Redis locks. Capping that growth at LOCKBOARD_HEAP_GROWTH percent (default 50)

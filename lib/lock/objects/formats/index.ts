@@ -1,5 +1,5 @@
 // The format registry: classifies one object as data, other (not a lock), or a lock of a recognised format, most
-// specific format first (lock-formats.md). Adding a format is one module here and one test.
+// specific format first (docs/formats.md). Adding a format is one module here and one test.
 import { certmagic } from './certmagic';
 import { gcslock } from './gcslock';
 import { gmutex } from './gmutex';

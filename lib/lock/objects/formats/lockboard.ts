@@ -1,4 +1,4 @@
-// This project's protocol (lock-protocol.md): metadata format=lockboard/1 (or ttl_ms); stale at updated + ttl_ms.
+// This project's protocol (docs/protocol.md): metadata format=lockboard/1 (or ttl_ms); stale at updated + ttl_ms.
 import { details, numberOf, type LockFormatModule } from './types';
 
 export const LOCKBOARD_FORMAT = 'lockboard/1';

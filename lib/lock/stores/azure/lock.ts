@@ -1,6 +1,7 @@
-// Lockboard's lock on Azure (stores.md): a fixed blob lease whose id is the holder's token, renewed in the background;
-// its owner, TTL and token in the blob's metadata, kept after release (the next holder's token is larger). Azure ends a fixed lease within its duration (15–60 s) unless it is
-// renewed, so the TTL is the lease's. Loss (a renewal refused, or none confirmed in time) is pushed through `signal`.
+// Lockboard's lock on Azure (docs/stores.md): a fixed blob lease whose id is the holder's token, renewed in the
+// background; its owner, TTL and token in the blob's metadata, kept after release (the next holder's token is larger).
+// Azure ends a fixed lease within its duration (15–60 s) unless it is renewed, so the TTL is the lease's. Loss (a
+// renewal refused, or none confirmed in time) is pushed through `signal`.
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { RefreshingLock, type RefreshResult } from '../../holding/refreshing-lock';

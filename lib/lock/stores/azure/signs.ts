@@ -1,4 +1,4 @@
-// What an Azure lease says of its holder (stores.md "Verdict"), on Azure's clock: a fixed lease (15–60 s) still leased
+// What an Azure lease says of its holder (docs/verdict.md), on Azure's clock: a fixed lease (15–60 s) still leased
 // longer than any fixed lease lasts since it was first seen (or since its holder wrote its metadata on acquiring) was
 // renewed → alive; until then unknown, a read after the longest fixed lease settles it. A lease that stopped renewing
 // expires and Azure reports the blob available: no lock is listed then. An infinite lease (Terraform's) is never

@@ -1,4 +1,4 @@
-// Locks in Azure Blob Storage (stores.md): one List Blobs with metadata per 5 000 blobs (lease state, duration and
+// Locks in Azure Blob Storage (docs/stores.md): one List Blobs with metadata per 5 000 blobs (lease state, duration and
 // lock info of each, no body, never a request per blob), each lock judged on Azure's clock, every force-release the
 // one conditional mutation of its kind (release.ts), recorded in the container's trail before and after.
 import type { ClaimLeasing } from '../../claim-lease';

@@ -1,4 +1,4 @@
-// Lockboard's lock on DynamoDB (stores.md): an item in the lock-client layout (ownerName, leaseDuration in ms,
+// Lockboard's lock on DynamoDB (docs/stores.md): an item in the lock-client layout (ownerName, leaseDuration in ms,
 // recordVersionNumber) plus `lockboard`, `expiresAt` on the service's clock and a fencing `token`. Each refresh is one
 // UpdateItem conditioned on the holder's recordVersionNumber (a new one each time); release is one conditional
 // DeleteItem. Loss is pushed through `signal` (a failed condition, or the monotonic deadline before the lease ends).

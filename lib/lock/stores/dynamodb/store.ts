@@ -1,5 +1,5 @@
-// Locks in DynamoDB (stores.md): one table, listed by Scan in 1 MB pages (a page token per page), each item read in
-// its format; force-released by one DeleteItem whose ConditionExpression pins exactly what was read, recorded in the
+// Locks in DynamoDB (docs/stores.md): one table, listed by Scan in 1 MB pages (a page token per page), each item read
+// in its format; force-released by one DeleteItem whose ConditionExpression pins exactly what was read, recorded in the
 // audit table before (refused when it cannot be) and after.
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { AuditRecord } from '../../audit/record';

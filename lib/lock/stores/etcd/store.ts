@@ -1,4 +1,4 @@
-// Locks in etcd (stores.md): listed with one range read of the prefix (keys sorted by create revision) and one
+// Locks in etcd (docs/stores.md): listed with one range read of the prefix (keys sorted by create revision) and one
 // LeaseTimeToLive per holder; force-released by one transaction pinned to the holder key's create revision, on the
 // holder only (waiters are shown, never released); audited under lockboard/audit/ before and after.
 import type { AuditRecord } from '../../audit/record';

@@ -1,4 +1,4 @@
-// Pids of nested pid namespaces as the host sees them (facts-sound.md): a pid written in a container is that
+// Pids of nested pid namespaces as the host sees them (docs/verdict.md): a pid written in a container is that
 // container's pid, which the host's /proc lists under another number. `NSpid:` in /proc/<pid>/status gives a process's
 // pid in each namespace from this /proc's down to its own; a pid missing from the host's list may be one of the
 // inner ones. Read once per listing pass, and only when some pid was found missing.

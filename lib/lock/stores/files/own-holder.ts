@@ -1,8 +1,8 @@
-// Whether the holder of Lockboard's own lock in a directory is gone before its TTL runs out (stores.md "The reach of
-// evidence"). Each generation records what names its process beyond the pid: the pid namespace, the boot, the start
-// time. A takeover on a pid check needs the namespace and boot to be the reader's (the pid then names the same
-// process table) and the pid missing or started at another time; anything else (another container on a shared
-// volume, another boot, a body without them, a hidepid /proc) leaves it to the TTL.
+// Whether the holder of Lockboard's own lock in a directory is gone before its TTL runs out (docs/verdict.md "The reach
+// of evidence"). Each generation records what names its process beyond the pid: the pid namespace, the boot, the start
+// time. A takeover on a pid check needs the namespace and boot to be the reader's (the pid then names the same process
+// table) and the pid missing or started at another time; anything else (another container on a shared volume, another
+// boot, a body without them, a hidepid /proc) leaves it to the TTL.
 import { readMounts } from './mounts';
 import type { Generation } from './gendir-body';
 import { processInfo, selfProcess, type ProcessInfo } from './process';

@@ -1,4 +1,4 @@
-// A pid written in a lock file, judged from here (facts-files §6, facts-sound.md): live, dead (only on proof), or
+// A pid written in a lock file, judged from here (facts-files §6, docs/verdict.md): live, dead (only on proof), or
 // unknown naming what cannot be seen. A pid missing from /proc is proof only where /proc lists every namespace the
 // writer could have run in, none of them has that pid, and the file is not shared with other hosts. A start after the
 // file's mtime proves reuse only on a local filesystem (one clock stamps both) and beyond REUSE_BOUND_MS.

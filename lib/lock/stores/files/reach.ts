@@ -1,7 +1,7 @@
-// How far this reader's /proc reaches (stores.md "The reach of evidence"): a pid missing from it proves its process
-// gone only where every process that could have written the file is listed. Another pid namespace (a container, a
-// second container of one Pod on a shared volume, `unshare -p`) is not listed from inside one; a /proc mounted
-// hidepid leaves other users' processes out (absent, not EACCES). facts-sound.md has the recipes.
+// How far this reader's /proc reaches (docs/verdict.md "The reach of evidence"): a pid missing from it proves its
+// process gone only where every process that could have written the file is listed. Another pid namespace (a container,
+// a second container of one Pod on a shared volume, `unshare -p`) is not listed from inside one; a /proc mounted
+// hidepid leaves other users' processes out (absent, not EACCES). docs/verdict.md has the recipes.
 import fs from 'node:fs';
 import { hidepidOf, mountKey, type Mounts } from './mounts';
 

@@ -1,4 +1,4 @@
-// What a lock file says of its holder beyond its bytes (stores.md "Verdict"): the holder process's state letter and
+// What a lock file says of its holder beyond its bytes (docs/verdict.md): the holder process's state letter and
 // start time in /proc/<pid>/stat (read once per listing pass with the holder scan), a pid that is gone or reused, a
 // holder on another host that cannot be seen from here. `gone` only where the reading rests on absence seen
 // everywhere the holder could run (reading.ts, pid-check.ts); stale by a tool's own rule is expired, never gone.

@@ -1,7 +1,7 @@
-// When a Lease's holder has stopped renewing (stores.md "The reach of evidence"): what a missing or finished Pod needs
-// before it says gone. A holder identity is a hostname (client-go's `<hostname>_<uuid>`), and many live leaders have
-// no Pod of that name in the Lease's namespace: a leader outside the cluster, a Pod with `spec.hostname`, a name cut
-// at 63 characters, a hostNetwork Pod, a leader electing from another namespace. So a missing Pod proves its holder
+// When a Lease's holder has stopped renewing (docs/verdict.md "The reach of evidence"): what a missing or finished Pod
+// needs before it says gone. A holder identity is a hostname (client-go's `<hostname>_<uuid>`), and many live leaders
+// have no Pod of that name in the Lease's namespace: a leader outside the cluster, a Pod with `spec.hostname`, a name
+// cut at 63 characters, a hostNetwork Pod, a leader electing from another namespace. So a missing Pod proves its holder
 // gone only once the Lease has also stopped moving: seen unchanged (this store's clock, from the first read of its
 // current resourceVersion) for longer than the bound, the shorter of
 //   - five of the renewal intervals seen plus 2 s, once two renewTimes of this holder were seen: the interval is the

@@ -1,4 +1,4 @@
-// The Pods and Nodes that Lease holders name (stores.md "Verdict"): client-go writes `<pod>_<uuid>` as a holder's
+// The Pods and Nodes that Lease holders name (docs/verdict.md): client-go writes `<pod>_<uuid>` as a holder's
 // identity, and a hostNetwork holder's hostname is its Node's name. Read once per namespace per listing pass (one Pod
 // list, and one Node list per pass), never a read per Lease. A list this identity may not read (403) is remembered as
 // such: the verdict says which grant would settle it, never an error.

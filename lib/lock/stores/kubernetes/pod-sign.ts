@@ -1,9 +1,10 @@
-// What the Pod a Lease's holder names says (stores.md "The reach of evidence"): client-go's identity is a hostname,
-// which names a Pod in the Lease's namespace only for an in-cluster leader without spec.hostname, hostNetwork or a
-// name over 63 characters, electing in its own namespace. So a Pod of that name absent, or finished, is gone only once
-// the Lease has stopped renewing too (cadence.ts); before that it is unknown, naming the blind spot and what settles
-// it. A Pod being deleted still runs until its grace period ends: unknown, never gone. Its Node not Ready → stalled;
-// running → alive. A Pod list refused → unknown naming the grant. Every sentence names the namespace looked in.
+// What the Pod a Lease's holder names says (docs/verdict.md "The reach of evidence"): client-go's identity is a
+// hostname, which names a Pod in the Lease's namespace only for an in-cluster leader without spec.hostname, hostNetwork
+// or a name over 63 characters, electing in its own namespace. So a Pod of that name absent, or finished, is gone only
+// once the Lease has stopped renewing too (cadence.ts); before that it is unknown, naming the blind spot and what
+// settles it. A Pod being deleted still runs until its grace period ends: unknown, never gone. Its Node not Ready →
+// stalled; running → alive. A Pod list refused → unknown naming the grant. Every sentence names the namespace looked
+// in.
 import type { HolderSign } from '../../verdict/verdict';
 import { absent, type SignMaker as Sign } from '../../verdict/sign';
 import { quietWords, type Quiet, type Renewals } from './cadence';

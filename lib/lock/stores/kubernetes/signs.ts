@@ -1,4 +1,4 @@
-// What a Lease's renewals say of its holder (stores.md "Verdict"): renewTime seen to move within the bound of
+// What a Lease's renewals say of its holder (docs/verdict.md): renewTime seen to move within the bound of
 // cadence.ts (five of the renewal intervals seen plus 2 s, or its lease) → alive; renewals seen, then none past that
 // bound → unknown until its lease runs out; unchanged past leaseDurationSeconds → unknown by the Lease's own rule (its
 // health says expired: client-go candidates take it over, but that is no evidence its holder is gone); seen once →

@@ -1,5 +1,5 @@
-// Locks in Kubernetes Leases (stores.md, facts-coordination §4 and Part B §1): listed a page of 500 Leases per request,
-// judged as client-go judges them, released by one PUT pinned to the resourceVersion seen, audited in the
+// Locks in Kubernetes Leases (docs/stores.md, facts-coordination §4 and Part B §1): listed a page of 500 Leases per
+// request, judged as client-go judges them, released by one PUT pinned to the resourceVersion seen, audited in the
 // lockboard-audit Lease, and watched for the console's live view.
 import type { AuditRecord } from '../../audit/record';
 import { LockOptionsError } from '../../errors';

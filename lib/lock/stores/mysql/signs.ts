@@ -1,4 +1,4 @@
-// What a MySQL/MariaDB lock says of its holder (stores.md "Verdict"). A named lock: its holder connection's Command,
+// What a MySQL/MariaDB lock says of its holder (docs/verdict.md). A named lock: its holder connection's Command,
 // Time and State from the process list the listing already reads (connected → alive, never "working"; Killed → gone).
 // A named lock is session state, held idle by design (a leader election holds it for hours between statements), so
 // an idle holder is alive while connected, as PostgreSQL's idle advisory holder is (postgres/advisory-signs.ts); only

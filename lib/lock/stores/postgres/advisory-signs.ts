@@ -1,4 +1,4 @@
-// What an advisory lock's session says of its holder (stores.md "Verdict"), from the same pg_stat_activity row the
+// What an advisory lock's session says of its holder (docs/verdict.md), from the same pg_stat_activity row the
 // listing reads: blocked by another pid (pg_blocking_pids) or idle in a transaction past a threshold → stalled; a
 // session running or open → alive; a state this role may not read → unknown, naming the grant that settles it.
 import type { HolderSign } from '../../verdict/verdict';

@@ -1,6 +1,6 @@
-// Locks in PostgreSQL (stores.md): advisory locks with their holders' sessions, and lock tables found by shape, judged
-// on now(); force-released by one guarded pg_terminate_backend (advisory) or one conditional statement (rows), recorded
-// in a lockboard_audit table before and after. Lock names: `advisory:<key>`, `<schema>.<table>/<row key>`.
+// Locks in PostgreSQL (docs/stores.md): advisory locks with their holders' sessions, and lock tables found by shape,
+// judged on now(); force-released by one guarded pg_terminate_backend (advisory) or one conditional statement (rows),
+// recorded in a lockboard_audit table before and after. Lock names: `advisory:<key>`, `<schema>.<table>/<row key>`.
 import type { AuditRecord } from '../../audit/record';
 import { assertVersion, notALockView, recordedRelease, VersionShapeError } from '../../store';
 import type { LockStore, LockView } from '../../store';

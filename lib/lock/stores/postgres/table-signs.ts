@@ -1,7 +1,8 @@
-// What a PostgreSQL lock table's row says of its holder (stores.md "Verdict"), from the same page read that lists it:
-// the seed's unique-index table and Lockboard's own table record the holder's backend pid, checked in
-// pg_stat_activity within that read (absent, or a newer backend on the same pid → gone; present → alive); ShedLock and
-// Liquibase by their own rules (Laravel's expiration too); db-scheduler by its heartbeat rule (dead after 6 missed 5-minute heartbeats: expired, not gone).
+// What a PostgreSQL lock table's row says of its holder (docs/verdict.md), from the same page read that lists it: the
+// seed's unique-index table and Lockboard's own table record the holder's backend pid, checked in pg_stat_activity
+// within that read (absent, or a newer backend on the same pid → gone; present → alive); ShedLock and Liquibase by
+// their own rules (Laravel's expiration too); db-scheduler by its heartbeat rule (dead after 6 missed 5-minute
+// heartbeats: expired, not gone).
 import { liquibaseSign, untilSign } from '../../verdict/row-rules';
 import { RULE_IS_NOT_ABSENCE } from '../../verdict/sign';
 import type { HolderSign } from '../../verdict/verdict';

@@ -1,6 +1,7 @@
-// Lockboard's lock on Redis (stores.md): SET NX PX with a unique value, refresh and release by a Lua compare on that
-// value, a fencing token from INCR in the same script as the SET (one round trip, same hash slot), loss pushed through
-// `signal` by a monotonic deadline. A backend interface lets unit tests run on an in-process store with the same API.
+// Lockboard's lock on Redis (docs/stores.md): SET NX PX with a unique value, refresh and release by a Lua compare on
+// that value, a fencing token from INCR in the same script as the SET (one round trip, same hash slot), loss pushed
+// through `signal` by a monotonic deadline. A backend interface lets unit tests run on an in-process store with the
+// same API.
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { RefreshingLock, type RefreshResult } from '../../holding/refreshing-lock';

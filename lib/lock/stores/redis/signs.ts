@@ -1,6 +1,6 @@
-// What a Redis lock says of its holder (stores.md "Verdict"), on Redis's clock: a TTL extended between two reads →
-// alive; the SETNX/GETSET formats' own expiry time passed → expired by their rule (unknown); a TTL lock seen once → unknown with
-// a second read a fraction of its TTL later; no TTL and no expiry time → unknown, nothing in Redis can say.
+// What a Redis lock says of its holder (docs/verdict.md), on Redis's clock: a TTL extended between two reads → alive;
+// the SETNX/GETSET formats' own expiry time passed → expired by their rule (unknown); a TTL lock seen once → unknown
+// with a second read a fraction of its TTL later; no TTL and no expiry time → unknown, nothing in Redis can say.
 import type { HolderSign } from '../../verdict/verdict';
 import { byRule, RULE_IS_NOT_ABSENCE, seconds as secs, signsAt, type SignMaker } from '../../verdict/sign';
 import { EXPIRY, LEFT, LEFT_MS, PAST } from '../../verdict/figures';

@@ -1,4 +1,4 @@
-// Locks in Redis (stores.md): listed with SCAN (never KEYS) and pipelined TYPE/GET/HGETALL/PTTL, judged on Redis's
+// Locks in Redis (docs/stores.md): listed with SCAN (never KEYS) and pipelined TYPE/GET/HGETALL/PTTL, judged on Redis's
 // TIME; force-released by one Lua script per format that compares what the operator saw (a hash of the value, or of
 // Redisson's / SUJ's owner field) and deletes only on a match, waking that format's waiters as its own unlock does;
 // audited in a stream of the same database before and after.

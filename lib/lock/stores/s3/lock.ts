@@ -1,7 +1,7 @@
-// Lockboard's lock on S3 (stores.md): created with If-None-Match: *, refreshed by a PUT with If-Match on the current
-// ETag (a new body each time: a fresh nonce and sequence, so no two writes share an ETag), released and taken over by
-// one conditional PUT of the next state. The object is never deleted by its holders: a released marker keeps the
-// fencing token, which grows by one at every new holder. Loss is pushed through `signal` by a monotonic deadline.
+// Lockboard's lock on S3 (docs/stores.md): created with If-None-Match: *, refreshed by a PUT with If-Match on the
+// current ETag (a new body each time: a fresh nonce and sequence, so no two writes share an ETag), released and taken
+// over by one conditional PUT of the next state. The object is never deleted by its holders: a released marker keeps
+// the fencing token, which grows by one at every new holder. Loss is pushed through `signal` by a monotonic deadline.
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { LockOptionsError } from '../../errors';

@@ -1,6 +1,6 @@
-// Locks in S3 (stores.md): list, inspect and force-release through the same format registry as GCS, each lock judged
-// on S3's own clock, every force-release one DeleteObject with If-Match on the ETag the operator saw, recorded in the
-// bucket's audit trail before the delete (nothing is deleted when it cannot be recorded) and after it.
+// Locks in S3 (docs/stores.md): list, inspect and force-release through the same format registry as GCS, each lock
+// judged on S3's own clock, every force-release one DeleteObject with If-Match on the ETag the operator saw, recorded
+// in the bucket's audit trail before the delete (nothing is deleted when it cannot be recorded) and after it.
 import { refuseAbsentPathName } from '../../objects/object-name';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { AuditRecord } from '../../audit/record';

@@ -1,9 +1,9 @@
-// The sign of a holder session found in no `cons` (stores.md "The reach of evidence"). Its client may be between two
-// connections: the session stays valid for its whole timeout and resumes on any member, so absence is `gone` only
+// The sign of a holder session found in no `cons` (docs/verdict.md "The reach of evidence"). Its client may be between
+// two connections: the session stays valid for its whole timeout and resumes on any member, so absence is `gone` only
 // once the members read are the whole ensemble (ensemble.ts) and the session has stayed absent for its timeout since
-// the first pass that missed it (session-memory.ts). The server ends an expired session at its next tick, and its
-// node with it: a node still there a tick past that deadline proves the session was renewed between two passes,
-// unseen, so its absence starts over.
+// the first pass that missed it (session-memory.ts). The server ends an expired session at its next tick, and its node
+// with it: a node still there a tick past that deadline proves the session was renewed between two passes, unseen, so
+// its absence starts over.
 import { absent, seconds } from '../../verdict/sign';
 import type { HolderSign } from '../../verdict/verdict';
 import { SessionMemory, type Absence } from './session-memory';

@@ -1,8 +1,8 @@
-// Whether the servers a source lists are the whole ensemble (stores.md "The reach of evidence"): a session absent from
-// the `cons` of the members read may be connected to a member not read. Each member read tells its own id and the
-// ensemble's membership in `conf` (`serverId=2`, then `server.N=host:port:port:participant` lines); `srvr` says
-// `Mode: standalone` for a lone server, the whole ensemble by itself. `conf` also gives the session bounds: the
-// longest timeout any session may have, and the tick the server rounds each session's expiry up to.
+// Whether the servers a source lists are the whole ensemble (docs/verdict.md "The reach of evidence"): a session absent
+// from the `cons` of the members read may be connected to a member not read. Each member read tells its own id and the
+// ensemble's membership in `conf` (`serverId=2`, then `server.N=host:port:port:participant` lines); `srvr` says `Mode:
+// standalone` for a lone server, the whole ensemble by itself. `conf` also gives the session bounds: the longest
+// timeout any session may have, and the tick the server rounds each session's expiry up to.
 import { fourLetters } from './sessions';
 
 /** What the members read say of the ensemble. */

@@ -1,7 +1,7 @@
-// What one store remembers of ZooKeeper sessions across its listing passes (stores.md "The reach of evidence"): `cons`
-// shows only the sessions connected at that moment, and a session between connections stays valid on the server for
-// its whole timeout, to be resumed on any member. So absence counts only from the first pass that found a session in
-// no member's `cons` (its client may have answered until just before it), and only for as long as its timeout: the
+// What one store remembers of ZooKeeper sessions across its listing passes (docs/verdict.md "The reach of evidence"):
+// `cons` shows only the sessions connected at that moment, and a session between connections stays valid on the server
+// for its whole timeout, to be resumed on any member. So absence counts only from the first pass that found a session
+// in no member's `cons` (its client may have answered until just before it), and only for as long as its timeout: the
 // negotiated one (`to=` in `cons`) where the session was once seen connected.
 
 /** A session absent from every member's `cons`: since when (the store's clock), and its timeout where it was seen. */

@@ -1,4 +1,4 @@
-// What a ZooKeeper lock's holder session says of its holder (stores.md "Verdict"), from the `cons` of every ensemble
+// What a ZooKeeper lock's holder session says of its holder (docs/verdict.md), from the `cons` of every ensemble
 // member read once per listing pass (sessions.ts): the session connected and answered within half its timeout (its
 // client pings every third of it) → alive; connected but silent longer → stalled (the server ends it at its
 // timeout, and its ephemeral node with it); in no member's `cons` → absent-sign.ts (unknown while its client may
