@@ -2,7 +2,7 @@
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Button } from '@/components/ui/button';
-import { sendTestWebhook, type Delivery, type WebhookSummary } from '@/lib/console/webhooks';
+import { newestFirst, sendTestWebhook, type WebhookSummary } from '@/lib/console/webhooks';
 import { formatTime } from '@/lib/text/format';
 
 export function WebhookCard({ webhook: w }: { webhook: WebhookSummary }) {
@@ -59,9 +59,4 @@ export function WebhookCard({ webhook: w }: { webhook: WebhookSummary }) {
       </table>
     </article>
   );
-}
-
-/** The rows in time order, newest first (the replica keeps them in the order it queued them, not the events'). */
-function newestFirst(deliveries: Delivery[]): Delivery[] {
-  return [...deliveries].sort((a, b) => Date.parse(b.at) - Date.parse(a.at));
 }

@@ -47,3 +47,11 @@ export const sendTestWebhook = (webhook: string) =>
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ webhook }),
   });
+
+/**
+ * A webhook's delivery rows in time order, newest event first (a replica keeps them in the order it queued them, not
+ * the events': a restart's look-back or a takeover queues older events after newer ones).
+ */
+export function newestFirst(deliveries: Delivery[]): Delivery[] {
+  return [...deliveries].sort((a, b) => Date.parse(b.at) - Date.parse(a.at));
+}

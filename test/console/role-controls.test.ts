@@ -1,7 +1,8 @@
 // What each role is offered (#62): the header links only pages the account may open (every console page on disk
 // has a rule, each demo account's links are exactly the pages its grants open, ci-team gets no Webhooks link); a
 // release control is red only where the caller may release a lock whose holder is done; a bulk release counts only
-// what it would tick, never a healthy lock, and never ticks a live holder.
+// what it would tick, never a healthy lock, and never ticks a live holder; the Webhooks page lists deliveries newest
+// first.
 import { readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -104,5 +105,29 @@ describe('a bulk release', () => {
       lock('odd', 'expired', 'alive'),
     ];
     expect([...preselected(locks, (l) => l.name)]).toEqual(['old']);
+  });
+});
+
+describe("the Webhooks page's deliveries", () => {
+  it('are in time order, newest event first, whatever order they were queued in', async () => {
+    const { newestFirst } = await import('@/lib/console/webhooks');
+    const row = (id: string, at: string) =>
+      ({
+        id,
+        webhook: 'w',
+        event: 'force-released',
+        lock: id,
+        at,
+        status: 'delivered',
+        attempts: 1,
+        updatedAt: at,
+      }) as const;
+    const queued = [
+      row('b', '2026-11-29T08:00:00Z'),
+      row('a', '2026-11-29T07:50:00Z'),
+      row('c', '2026-11-29T08:05:00Z'),
+    ];
+    expect(newestFirst(queued).map((d) => d.id)).toEqual(['c', 'b', 'a']);
+    expect(queued.map((d) => d.id)).toEqual(['b', 'a', 'c']); // the queue's own order untouched
   });
 });
