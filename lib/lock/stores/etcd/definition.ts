@@ -16,6 +16,7 @@ export const etcd: StoreDefinition = {
   schemes: ['etcd', 'etcds'],
   form: 'etcd://HOST:PORT[,HOST:PORT]/PREFIX',
   discover: etcdDiscovery,
+  hold: async () => (await import('./hold')).etcdHolds,
   parse(url, env) {
     const s = parseEtcdSource(url, env);
     // the container is the cluster (its audit trail is one); requests name the source with its prefix
