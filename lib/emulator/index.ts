@@ -1,22 +1,22 @@
 // startEmulator: a GCS JSON API server for tests, the demo and local development.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Faults, type FaultConfig } from './faults';
-import { Notifications, type PushOptions } from './notifications';
-import { ObjectStore } from './objects';
-import { Persistence } from './persist';
-import { RequestLog } from './request-log';
+import { Faults, type FaultConfig } from './testing/faults';
+import { Notifications, type PushOptions } from './json-api/notifications';
+import { ObjectStore } from './objects/objects';
+import { Persistence } from './objects/persist';
+import { RequestLog } from './testing/request-log';
 import { createEmulatorServer } from './server';
 import { persistS3 } from './s3/persist';
 import { createS3Server } from './s3/server';
 import { S3ObjectStore } from './s3/store';
 
-export type { FaultConfig, FaultRule } from './faults';
-export type { RequestLogEntry } from './request-log';
-export type { PushOptions, NotificationConfig } from './notifications';
-export { Faults } from './faults';
-export { RequestLog } from './request-log';
-export { ObjectStore } from './objects';
+export type { FaultConfig, FaultRule } from './testing/faults';
+export type { RequestLogEntry } from './testing/request-log';
+export type { PushOptions, NotificationConfig } from './json-api/notifications';
+export { Faults } from './testing/faults';
+export { RequestLog } from './testing/request-log';
+export { ObjectStore } from './objects/objects';
 export { S3ObjectStore } from './s3/store';
 
 export interface EmulatorOptions {

@@ -1,13 +1,13 @@
 // The emulator's HTTP server: control endpoints, fault injection, request log, then the GCS routes.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { GcsError, rateLimited } from './errors';
-import { Faults, WriteRateLimiter, type FaultConfig } from './faults';
-import { parseJson, readBody } from './http';
-import type { Notifications } from './notifications';
-import type { ObjectStore } from './objects';
-import { RequestLog } from './request-log';
-import { route, type Reply, type RouteContext } from './routes';
-import { xmlError, xmlRead, xmlTarget } from './xml-reads';
+import { Faults, WriteRateLimiter, type FaultConfig } from './testing/faults';
+import { parseJson, readBody } from './json-api/http';
+import type { Notifications } from './json-api/notifications';
+import type { ObjectStore } from './objects/objects';
+import { RequestLog } from './testing/request-log';
+import { route, type Reply, type RouteContext } from './json-api/routes';
+import { xmlError, xmlRead, xmlTarget } from './json-api/xml-reads';
 
 const UPLOAD_LIMIT = 64 * 1024 * 1024;
 const FAULT_ERRORS: Record<number, [string, string]> = {

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Storage } from '@google-cloud/storage';
 import { afterEach, describe, expect, it } from 'vitest';
-import { crc32cBase64 } from '@/lib/emulator/crc32c';
-import { Faults } from '@/lib/emulator/faults';
-import { ObjectStore } from '@/lib/emulator/objects';
+import { crc32cBase64 } from '@/lib/emulator/objects/crc32c';
+import { Faults } from '@/lib/emulator/testing/faults';
+import { ObjectStore } from '@/lib/emulator/objects/objects';
 import { expectGcsError, startTestEmulator, type Target } from '../helpers/gcs';
 
 let t: Target | undefined;

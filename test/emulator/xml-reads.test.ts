@@ -3,7 +3,7 @@
 // host with "/" in the name sent as %2F, ?generation= on a reopen, Range, and x-goog-if-*-match headers.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { crc32cBase64 } from '@/lib/emulator/crc32c';
+import { crc32cBase64 } from '@/lib/emulator/objects/crc32c';
 import { startTestEmulator, type Target } from '../helpers/gcs';
 
 let t: Target;

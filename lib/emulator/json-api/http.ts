@@ -1,6 +1,6 @@
 // HTTP plumbing of the emulator: bodies with limits, multipart/related, GCS `fields` projections, parameters.
 import type { IncomingMessage } from 'node:http';
-import { GcsError, invalid } from './errors';
+import { GcsError, invalid } from '../errors';
 
 export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const chunks: Buffer[] = [];

@@ -4,9 +4,9 @@
 // Pub/Sub push subscription sends, for machines without a Pub/Sub emulator.
 // Delivery faults (seeded): drop an attempt (retried), publish a change twice, or delay it (which reorders).
 import { randomBytes } from 'node:crypto';
-import { GcsError } from './errors';
-import { seededRandom } from './faults';
-import type { ObjectEvent, ObjectStore } from './objects';
+import { GcsError } from '../errors';
+import { seededRandom } from '../testing/faults';
+import type { ObjectEvent, ObjectStore } from '../objects/objects';
 import { objectResource } from './resources';
 
 export interface PushOptions {

@@ -1,5 +1,5 @@
 // Object and bucket resources exactly as the GCS JSON API returns them (numbers as strings, RFC 3339 times).
-import type { StoredBucket, StoredObject } from './types';
+import type { StoredBucket, StoredObject } from '../types';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 

@@ -1,11 +1,11 @@
 // What every route of the emulated GCS JSON API shares: the reply and context shapes, path decoding, the `fields`
 // projection, preconditions from the query, an object resource's writable fields, and a 405.
 import type { IncomingMessage } from 'node:http';
-import { GcsError, invalid } from './errors';
+import { GcsError, invalid } from '../errors';
 import { intParam, parseFields, projectFields } from './http';
 import type { Notifications } from './notifications';
-import type { ObjectStore } from './objects';
-import type { ObjectFields, Preconditions } from './types';
+import type { ObjectStore } from '../objects/objects';
+import type { ObjectFields, Preconditions } from '../types';
 
 export interface Reply {
   status: number;

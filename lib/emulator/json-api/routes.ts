@@ -1,5 +1,5 @@
 // The GCS JSON API routes the project uses: buckets, objects (metadata, media, patch, delete, list) and uploads.
-import { GcsError, invalid } from './errors';
+import { GcsError, invalid } from '../errors';
 import { boolParam, intParam, parseJson, validateBucketName, validateObjectName } from './http';
 import { bucketResource, objectResource } from './resources';
 import {

@@ -1,11 +1,11 @@
 // Uploads as the GCS JSON API takes them: media, multipart, and resumable sessions in chunks (gcloud's and the
 // Node client's), each finished by one insert with the request's preconditions.
 import { randomBytes } from 'node:crypto';
-import { invalid, notFound } from './errors';
+import { invalid, notFound } from '../errors';
 import { parseJson, parseMultipart, validateObjectName } from './http';
 import { objectResource } from './resources';
 import { json, methodNotAllowed, objectFields, preconditions, type Reply, type RouteContext } from './route-parts';
-import type { ObjectFields, Preconditions } from './types';
+import type { ObjectFields, Preconditions } from '../types';
 
 export function upload(method: string, bucket: string, ctx: RouteContext): Reply {
   const q = ctx.query;

@@ -2,10 +2,10 @@
 // this way): GET and HEAD /BUCKET/OBJECT on the JSON endpoint's host, a "/" in the name sent as %2F, ?generation=,
 // Range, x-goog-if-generation-match / x-goog-if-metageneration-match, and the response headers the client reads.
 import type { IncomingMessage } from 'node:http';
-import { GcsError } from './errors';
-import type { ObjectStore } from './objects';
+import { GcsError } from '../errors';
+import type { ObjectStore } from '../objects/objects';
 import type { Reply } from './routes';
-import type { StoredObject } from './types';
+import type { StoredObject } from '../types';
 
 /** Paths the JSON API, uploads and the emulator's own controls own; everything else of two segments is XML. */
 const JSON_PATHS = /^\/(?:storage|upload|download|resumable|_emulator)\//;

@@ -1,5 +1,5 @@
 // What the object store tells its observers (notifications) and its listener (persistence) about each change.
-import type { StoredBucket, StoredObject } from './types';
+import type { StoredBucket, StoredObject } from '../types';
 
 export interface StoreListener {
   bucketChanged(bucket: StoredBucket | null, name: string): void;

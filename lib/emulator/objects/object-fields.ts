@@ -2,8 +2,8 @@
 // (hashes, times), and the holds that refuse a delete or an overwrite.
 import { createHash } from 'node:crypto';
 import { crc32cBase64 } from './crc32c';
-import { GcsError } from './errors';
-import type { ObjectFields, StoredObject } from './types';
+import { GcsError } from '../errors';
+import type { ObjectFields, StoredObject } from '../types';
 
 /** A new object's version: generation and times from the store, hashes of its data, then its fields. */
 export function newObject(

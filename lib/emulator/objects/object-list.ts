@@ -1,8 +1,8 @@
 // Listing a bucket as GCS pages it: names in order, prefixes folded at the delimiter, versions when asked, and an
 // opaque page token naming where the next page starts.
-import { invalid } from './errors';
+import { invalid } from '../errors';
 import type { SortedNames } from './sorted-names';
-import type { ListOptions, ListPage, StoredBucket, StoredObject } from './types';
+import type { ListOptions, ListPage, StoredBucket, StoredObject } from '../types';
 
 export interface BucketState {
   info: StoredBucket;

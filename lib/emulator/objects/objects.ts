@@ -1,11 +1,11 @@
 // The emulator's objects: every bucket's live and noncurrent versions, with GCS's preconditions, holds and events.
-import { GcsError, bucketNotFound, notFound } from './errors';
+import { GcsError, bucketNotFound, notFound } from '../errors';
 import { insertEvents, type ObjectEvent, type StoreListener } from './object-events';
 import { applyFields, newObject, refuseIfHeld } from './object-fields';
 import { listPage, type BucketState } from './object-list';
 import { checkPreconditions } from './preconditions';
 import { SortedNames } from './sorted-names';
-import type { ListOptions, ListPage, ObjectFields, Preconditions, StoredBucket, StoredObject } from './types';
+import type { ListOptions, ListPage, ObjectFields, Preconditions, StoredBucket, StoredObject } from '../types';
 
 export type { ObjectEvent, StoreListener } from './object-events';
 

@@ -3,7 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ObjectStore, StoreListener } from './objects';
-import type { StoredBucket, StoredObject } from './types';
+import type { StoredBucket, StoredObject } from '../types';
 
 type Record_ = Omit<StoredObject, 'data'> & { data: string };
 type JournalEntry =

@@ -1,5 +1,5 @@
-import { conditionNotMet, notModified } from './errors';
-import type { Preconditions, StoredObject } from './types';
+import { conditionNotMet, notModified } from '../errors';
+import type { Preconditions, StoredObject } from '../types';
 
 /**
  * Checks GCS preconditions against the targeted version (undefined = no live object).

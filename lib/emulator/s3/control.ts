@@ -1,7 +1,7 @@
 // The S3 emulator's control endpoints (/_emulator/faults, /requests, /health), as on the GCS side.
 import type { IncomingMessage } from 'node:http';
-import type { Faults } from '../faults';
-import { readBody } from '../http';
+import type { Faults } from '../testing/faults';
+import { readBody } from '../json-api/http';
 import type { S3ServerParts } from './server';
 
 export async function controlRoute(

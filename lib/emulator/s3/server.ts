@@ -2,9 +2,9 @@
 // GetObject, HeadObject, DeleteObject (conditional), x-amz-meta-*, with the same fault rules and request log as the
 // GCS side. SigV4 signatures are accepted from any credentials, never checked; aws-chunked bodies are decoded.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Faults } from '../faults';
-import { readBody } from '../http';
-import type { RequestLog } from '../request-log';
+import type { Faults } from '../testing/faults';
+import { readBody } from '../json-api/http';
+import type { RequestLog } from '../testing/request-log';
 import { S3_FAULTS, S3Error } from './errors';
 import type { S3Conditions, S3ObjectStore } from './store';
 import { controlRoute } from './control';

@@ -1,5 +1,5 @@
 // Fault injection: latency, error statuses, dropped responses, connection resets, clock offset, write-rate limit.
-import { invalid } from './errors';
+import { invalid } from '../errors';
 
 export interface FaultRule {
   /** Only requests with this HTTP method (any when absent). */
