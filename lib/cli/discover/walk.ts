@@ -64,7 +64,10 @@ export async function discoverTarget(target: string, limits: Limits, env: Env, p
     );
     report.roots = roots.roots.length;
     report.problems.push(...roots.problems);
-    if (roots.capped) report.problems.push(`more ${definition.label} containers exist than were looked at`);
+    if (roots.capped) {
+      report.problems.push(`more ${definition.label} containers exist than were listed (a bound: see --help)`);
+      report.cappedBy ??= budget.cappedBy ?? 'sample';
+    }
     for (const [i, root] of roots.roots.entries()) {
       if (budget.spent()) {
         report.problems.push(`${sourceId(root, env)}: not listed (${budget.cappedBy} bound reached)`);
