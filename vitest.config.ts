@@ -3,8 +3,14 @@ import { defineConfig } from 'vitest/config';
 import { hasTool, TOOL_SUITES } from './test/helpers/tools.ts';
 
 const HEAVY = ['test/e2e/**/*.test.ts', 'test/fault/**/*.test.ts', 'test/package/**/*.test.ts'];
-// Whole stacks: every demo server with the console (ZooKeeper killed under it), and etcd + kube-apiserver per file
-const STACKS = ['test/demo/**/*.test.ts', 'test/kubernetes/**/*.test.ts'];
+// Whole stacks: every demo server with the console (ZooKeeper killed under it), etcd + kube-apiserver per file; and
+// the bulk measurements (100 000 locks listed through a slow reader, indexed in a process of their own)
+const STACKS = [
+  'test/demo/**/*.test.ts',
+  'test/kubernetes/**/*.test.ts',
+  'test/cli/ls-rss.test.ts',
+  'test/redis/index-memory.test.ts',
+];
 // Suites that drive tools npm does not install (gcloud, Google's Pub/Sub emulator, Terraform): run where found;
 // the summary line names the others (test/helpers/tools.ts)
 const INTEROP = TOOL_SUITES.filter((s) => hasTool(s.tool)).map((s) => s.file);
