@@ -19,7 +19,7 @@ const LOCKS = Number(process.env.SCALE_DEMO_LOCKS ?? 1_000_000);
 const VIEWER = { email: 'viewer@demo.lockboard', password: 'viewer' };
 const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
-/** The pid of the demo's console: the standalone server among the demo's descendants. */
+/** The pid of the demo's console: the standalone server among the demo's descendants (Next.js renames its process). */
 function consolePid(root: number): number {
   const parents = new Map<number, number>();
   const servers: number[] = [];
@@ -27,7 +27,8 @@ function consolePid(root: number): number {
     try {
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
       parents.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('standalone/server.js')) servers.push(Number(name));
+      if (/standalone\/server\.js|^next-server/.test(readFileSync(`/proc/${name}/cmdline`, 'utf8')))
+        servers.push(Number(name));
     } catch {
       // gone while read
     }
@@ -86,6 +87,7 @@ async function measure(d: Demo, cookie: string, visit: () => Promise<Visit>) {
   const source = `redis://127.0.0.1:${d.ports['redis-port']}/0`;
   const consoleUrl = `http://127.0.0.1:${d.ports.port}`;
   const api = (qs: string) => `${consoleUrl}/api/locks?source=${encodeURIComponent(source)}${qs}`;
+  const load = loadAverage();
   const before = rssMb(pid);
   const client = createClient({ url: source });
   await client.connect();
@@ -109,7 +111,7 @@ async function measure(d: Demo, cookie: string, visit: () => Promise<Visit>) {
   await client.quit();
   return {
     locks: LOCKS,
-    'load average': loadAverage(),
+    'load average': load,
     'fill s': round(fillS),
     'first answer ms': round(first.ms),
     'indexed s / complete s (total)': `${round(indexed.indexedS)} / ${round(indexed.completeS)} (${indexed.total})`,
@@ -148,7 +150,7 @@ export async function benchScaleDemo() {
     };
     const row = await measure(d, cookie, visit);
     console.log(row);
-    printTable('Scale: the whole demo with a million redis-py locks in its Redis (viewer)', [row]);
+    printTable(`Scale: the whole demo with ${LOCKS} redis-py locks in its Redis (viewer)`, [row]);
     writeJson('scale-demo', [row]);
   } finally {
     await stopDemo(d);
