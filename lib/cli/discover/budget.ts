@@ -12,7 +12,7 @@ export const DEFAULT_LIMITS: Limits = { sample: 10_000, maxRequests: 200, maxSec
 export type CappedBy = 'sample' | 'requests' | 'time';
 
 /** The time ran out while a request was under way: what it would have answered is not waited for. */
-export class TimeUpError extends Error {
+class TimeUpError extends Error {
   constructor(seconds: number) {
     super(`stopped after ${seconds} s (--max-seconds)`);
     this.name = 'TimeUpError';

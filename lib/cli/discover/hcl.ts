@@ -4,13 +4,13 @@
 
 export type Attributes = Record<string, string>;
 
-export interface BackendBlock {
+interface BackendBlock {
   type: string;
   attributes: Attributes;
 }
 
 /** The text without comments (`#`, `//`, `/* … *\/`); strings are kept as they are. */
-export function withoutComments(text: string): string {
+function withoutComments(text: string): string {
   let out = '';
   for (let i = 0; i < text.length; i++) {
     const ch = text[i]!;

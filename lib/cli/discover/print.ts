@@ -15,7 +15,7 @@ const CAPPED: Record<string, string> = {
 };
 
 /** "14 terraform, 2 lockboard · sampled 1 000 of ~8 200" (or the Terraform file that names it). */
-export function evidenceOf(c: Candidate): string {
+function evidenceOf(c: Candidate): string {
   if (c.evidence) return c.evidence.join('; ');
   const formats = Object.entries(c.formats)
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))

@@ -21,7 +21,7 @@ export interface Candidate {
 }
 
 /** The group of a lock's name under its source: up to and including its first "/" or ":" after a name ("" when none). */
-export function groupOf(name: string, prefix: string): string {
+function groupOf(name: string, prefix: string): string {
   const rest = name.startsWith(prefix) ? name.slice(prefix.length) : name;
   // leading slashes stay: etcd's `/locks/` and `locks/` are different prefixes
   const m = /^\/*[^/:]+[/:]/.exec(rest);
@@ -32,12 +32,22 @@ export class RootTally {
   readonly groups = new Map<string, Map<string, number>>();
   sampled = 0;
 
-  constructor(readonly prefix: string) {}
+  /**
+   * `seen`: the locks already counted under an earlier root of the target. A lock some store lists under every root
+   * (a MySQL named lock is the server's, listed with each database) is counted once, where it was first seen.
+   */
+  constructor(
+    readonly prefix: string,
+    private readonly seen: Set<string>,
+  ) {}
 
   add(locks: LockView[], skipped: number): void {
     this.sampled += locks.length + skipped;
     for (const view of locks) {
       if (!isListedLock(view)) continue;
+      const key = `${view.format}\u0000${view.name}\u0000${view.version}`;
+      if (this.seen.has(key)) continue;
+      this.seen.add(key);
       let group = groupOf(view.name, this.prefix);
       if (!this.groups.has(group) && this.groups.size >= MAX_GROUPS) group = '';
       const formats = this.groups.get(group) ?? new Map<string, number>();

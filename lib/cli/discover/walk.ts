@@ -56,6 +56,7 @@ export async function discoverTarget(target: string, limits: Limits, env: Env, p
     store: definition.label,
     ...{ roots: 0, listed: 0, requests: 0, sampled: 0, elapsedMs: 0, candidates: [], problems: [] },
   };
+  const seen = new Set<string>();
   const tell = () =>
     progress({ target: report.target, roots: report.roots, listed: report.listed, ...budgetFigures(budget) });
   try {
@@ -75,7 +76,7 @@ export async function discoverTarget(target: string, limits: Limits, env: Env, p
       }
       // each root its share of what is left of the sample, so one big bucket does not hide the others
       const share = Math.ceil(budget.sampleLeft / (roots.roots.length - i));
-      await listRoot(root, { discovery, budget, env, report, share });
+      await listRoot(root, { discovery, budget, env, report, share, seen });
       report.listed++;
       tell();
     }
@@ -109,6 +110,8 @@ interface RootContext {
   report: TargetReport;
   /** Keys, objects or rows this root may read. */
   share: number;
+  /** Locks counted under earlier roots (tally.ts). */
+  seen: Set<string>;
 }
 
 /** One root listed through its store, page by page within the budget; its failure is the root's problem alone. */
@@ -117,7 +120,7 @@ async function listRoot(root: string, c: RootContext): Promise<void> {
   let store: LockStore | undefined;
   try {
     store = await c.budget.within(openSource(spec, { env: c.env, role: 'cli' }));
-    const tally = new RootTally(spec.prefix);
+    const tally = new RootTally(spec.prefix, c.seen);
     const estimate = canEstimate(store) && c.budget.spend() ? await c.budget.within(store.estimateTotal()) : undefined;
     let token: string | undefined;
     let more = true;
