@@ -76,7 +76,8 @@ export async function placeHold(
   try {
     const refuse = (v: LockView) => new HoldRefusedError(`${r.name} is held by ${holderOf(v)}: nothing was written.`);
     const before = await store.inspect(r.name);
-    if (before) throw refuse(before);
+    // a released marker (ShedLock's row past lock_until) or an expired lock is the store's precondition's to judge
+    if (before && before.health !== 'free' && before.health !== 'expired') throw refuse(before);
     const sinceMs = store.now();
     const plan: HoldPlan = { ...r, format, sinceMs, untilMs: sinceMs + r.forMs };
     if (!(await holds.place(spec, o, plan))) {

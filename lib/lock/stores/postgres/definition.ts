@@ -43,6 +43,7 @@ export const postgres: StoreDefinition = {
   schemes: ['postgres', 'postgresql'],
   form: 'postgres://USER@HOST:PORT/DB',
   discover: postgresDiscovery(connect),
+  hold: async () => (await import('./hold')).postgresHolds(connect),
   parse(url) {
     const p = parsePostgresSource(url);
     return { kind: 'postgres', id: p.display, bucket: p.display, bucketId: p.display, prefix: '', url: p.url };
