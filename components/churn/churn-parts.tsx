@@ -19,7 +19,7 @@ export function Stat({ label, value, testId }: { label: string; value: string; t
 }
 
 /** A ranking's row: the label, the figure, and for a lock the bucket its link opens it in. */
-export type RankRow = [label: string, value: string, bucket?: string, source?: string];
+type RankRow = [label: string, value: string, bucket?: string, source?: string];
 
 export function Ranking({ title, rows, plain = false }: { title: string; rows: RankRow[]; plain?: boolean }) {
   return (
@@ -174,8 +174,8 @@ export function MemoryOnlyTrails({ trails }: { trails: MemoryOnlyTrail[] }) {
       testId="churn-memory-only"
       line={(t) => (
         <>
-          <strong>{t.sources.join(', ')}</strong>: audit trail in memory only ({t.store}). {t.message} The figures below
-          hold only what this server kept since it last started.
+          <strong>{t.sources.join(', ')}</strong>: audit trail in memory only ({t.store}). {t.message} What is shown
+          here holds only what this server kept since it last started.
         </>
       )}
     />

@@ -6,6 +6,7 @@ import { timeline, type Tenure } from '@/lib/console/churn/timeline';
 import { formatDuration, formatTime } from '@/lib/text/format';
 import { HISTORY_PAGE, lockEventsQuery } from '@/lib/console/queries';
 import { SafeText } from '../ui/safe-text';
+import { MemoryOnlyTrails } from '../churn/churn-parts';
 
 const ENDED_STYLE: Record<string, string> = {
   held: 'text-emerald-700 dark:text-emerald-300',
@@ -41,6 +42,7 @@ export function LockTimeline({
         Holders, last 7 days
       </h2>
       {query.isError && <p role="alert">Could not read the audit trail: {query.error.message}</p>}
+      {query.data?.memoryOnly && <MemoryOnlyTrails trails={query.data.memoryOnly} />}
       {query.data && tenures.length === 0 && (
         <p className="text-sm text-zinc-500">
           {query.data.total > 0

@@ -160,7 +160,9 @@ export const lockEventsQuery = (lock: string, bucket: string | undefined, limit:
     const { from, to } = windowFor('7d');
     const qs = new URLSearchParams({ lock, from, to, limit: String(limit) });
     if (bucket) qs.set('bucket', bucket);
-    return apiFetch<{ events: AuditRecord[]; total: number; from: string; to: string }>(`/api/audit?${qs}`);
+    return apiFetch<{ events: AuditRecord[]; total: number; from: string; to: string; memoryOnly?: MemoryOnlyTrail[] }>(
+      `/api/audit?${qs}`,
+    );
   },
   refetchInterval: 10_000,
   refetchIntervalInBackground: false,
