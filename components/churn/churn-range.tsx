@@ -5,7 +5,7 @@ import { useState } from 'react';
 const MAX_WINDOW_MS = 31 * 86_400_000;
 
 /** Why a custom range cannot be applied, or null. Values are datetime-local strings read as UTC. */
-export function rangeProblem(from: string, to: string): string | null {
+function rangeProblem(from: string, to: string): string | null {
   if (!from || !to) return 'Enter both From and To (UTC), or choose Last 1h / 24h / 7d.';
   const a = Date.parse(`${from}Z`);
   const b = Date.parse(`${to}Z`);

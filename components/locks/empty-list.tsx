@@ -3,7 +3,7 @@
 // a filter that matches none.
 import type { LocksData } from '@/lib/console/queries';
 
-export type ListShape = 'listing' | 'empty' | 'no-match' | 'table';
+type ListShape = 'listing' | 'empty' | 'no-match' | 'table';
 
 /** Which of the four the page shows, from the server's answer and the rows it has. */
 export function listShape(data: LocksData | undefined, shown: number): ListShape {

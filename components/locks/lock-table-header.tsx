@@ -23,7 +23,7 @@ const GRID_ALL =
 /** The grid of the wide table; with several sources shown, a Source column tells two locks of one name apart. */
 export const gridOf = (withSource: boolean) => (withSource ? GRID_ALL : GRID_ONE);
 /** The columns shown: Source only when several sources are listed together. */
-export const columnsOf = (withSource: boolean) => COLUMNS.filter((c) => withSource || c.key !== 'source');
+const columnsOf = (withSource: boolean) => COLUMNS.filter((c) => withSource || c.key !== 'source');
 
 type Sort = { key: SortKey; dir: 'asc' | 'desc' };
 type HeaderProps = { withSource: boolean; sort: Sort; onSort: (key: SortKey) => void };

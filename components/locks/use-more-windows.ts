@@ -8,7 +8,7 @@ import { apiFetch, locksParams, type LocksData, type LocksQuery } from '@/lib/co
 import { distinctRows, moreFooter, windowAt, type LoadedWindow } from './loaded-windows';
 
 /** Rows the page keeps past the first window at most (a few thousand: the browser's memory stays flat). */
-export const MAX_ROWS = 3_000;
+const MAX_ROWS = 3_000;
 
 /** A window the stream follows: its cursor, and how to write what the stream sends into it. */
 export interface FollowedWindow {

@@ -21,7 +21,7 @@ export const SKIPPED_SHOWN = 200;
 const NOT_RELEASABLE =
   "Not releasable by you: outside your release grants, in a read-only source, or refused by its store's own rule (its page says which). Not sent.";
 
-export interface GoneSkip {
+interface GoneSkip {
   name: string;
   bucket?: string;
   why: string;

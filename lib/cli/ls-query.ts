@@ -55,7 +55,7 @@ export function queryOf(v: Values): LockQuery | undefined {
 }
 
 /** Every page of the source into a lean index (bodies read with each page): bounded memory per lock. */
-export async function indexSource(store: LockStore) {
+async function indexSource(store: LockStore) {
   const index = new LockIndex();
   let skipped = 0;
   let serverTime = '';

@@ -6,7 +6,7 @@ import { formatDuration } from './common';
 import { sentenceWithSettle } from './settle';
 
 /** Widest a table cell other than the name is printed (a 60 KB holder value must not widen every row). */
-export const MAX_CELL = 60;
+const MAX_CELL = 60;
 const cut = (c: string) => (c.length > MAX_CELL ? `${c.slice(0, MAX_CELL - 1)}…` : c);
 
 /** A table of holders' text: every cell escaped (a holder's bytes never drive the terminal), then aligned. */

@@ -7,7 +7,7 @@ import type { HeldLock } from '../lock/stores';
 import { setLongTimeout } from '../lock/time';
 
 /** How long past its timeout (or a signal) the acquisition may take to give up by itself before the deadline acts. */
-export const DEADLINE_GRACE_MS = 2_000;
+const DEADLINE_GRACE_MS = 2_000;
 
 /** The acquisition, or a LockTimeoutError / LockAbortError when it overran `timeoutMs` or a signal by the grace. */
 export function raceDeadline(

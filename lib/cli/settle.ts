@@ -7,7 +7,7 @@ import { escapeText } from '../text/safe-text';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The longest --settle waits: a longer interval (a 5-minute lease) is read again after this and may stay unknown. */
-export const MAX_SETTLE_MS = 60_000;
+const MAX_SETTLE_MS = 60_000;
 
 /**
  * The lock, read a second time by the same store (which remembers the first read) one interval later when asked and

@@ -29,7 +29,7 @@ export const HEALTH_MEANING: Record<LockHealth, string> = {
 };
 
 /** "Safe to clear?" when the lock's store says nothing more (what clearing does comes from `terms.effect`). */
-export const RELEASE_ADVICE: Record<LockHealth, string> = {
+const RELEASE_ADVICE: Record<LockHealth, string> = {
   expired: 'Yes: the lock is stale by its own rules.',
   overdue: 'Caution: the holder may still be running, only slow. Clearing lets another job run concurrently with it.',
   'long-held': 'Only if you know its job is stuck.',

@@ -2,7 +2,7 @@
 // and the header links only the pages the account may open.
 import { allows, type Role } from '@/lib/server/auth/roles';
 
-export interface PageNeed {
+interface PageNeed {
   /** The page's name as the navigation shows it. */
   page: string;
   role: Role;

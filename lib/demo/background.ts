@@ -7,7 +7,7 @@ import type { Stopper } from './stopper';
 /** How often one loop's failure is printed: the first at once, then at most one line a minute. */
 export const REPORT_EVERY_MS = 60_000;
 /** The pause after a failed round, before the loop tries again. */
-export const RETRY_MS = 5_000;
+const RETRY_MS = 5_000;
 
 const said = new Map<string, { at: number; quiet: number }>();
 

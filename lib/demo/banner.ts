@@ -15,7 +15,7 @@ export function accountLines(): string[] {
 }
 
 /** How to see a webhook fire in the demo: a receiver on this machine, the file naming it, the operator's page. */
-export function webhookLines(consoleUrl: string): string[] {
+function webhookLines(consoleUrl: string): string[] {
   return [
     `echo 'webhooks: [{ name: local, url: "http://127.0.0.1:9999/" }]' > /tmp/hooks.yaml`,
     `LOCKBOARD_WEBHOOKS_FILE=/tmp/hooks.yaml npm run demo   (a receiver on 9999 printing each POST:`,

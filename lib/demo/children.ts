@@ -22,11 +22,6 @@ export function signalAll(signal: NodeJS.Signals = 'SIGKILL'): void {
   for (const child of groups) signalGroup(child, signal);
 }
 
-/** The pids of the group leaders still running (for tests and for a last look at a stop). */
-export function runningPids(): number[] {
-  return [...groups].flatMap((c) => (c.pid === undefined ? [] : [c.pid]));
-}
-
 /** `spawn` in a group of the demo's own (detached from the terminal's; the demo's signals stop it, in order). */
 export function spawnGroup(command: string, args: readonly string[], options: SpawnOptions = {}): ChildProcess {
   const child = spawn(command, args, { ...options, detached: true });

@@ -39,7 +39,7 @@ export function apiserverArgs(o: { etcd: string; port: number; dir: string; rbac
   ];
 }
 
-export interface KubeServer {
+interface KubeServer {
   kubeconfig: string;
   children: ChildProcess[];
 }

@@ -3,7 +3,7 @@
 import { createServer } from 'node:net';
 
 /** Whether something already listens on 127.0.0.1:`port` (or it cannot be bound for another reason: its message). */
-export function portProblem(port: number): Promise<string | null> {
+function portProblem(port: number): Promise<string | null> {
   return new Promise((resolve) => {
     const server = createServer();
     server.once('error', (err: NodeJS.ErrnoException) =>

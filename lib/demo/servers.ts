@@ -14,7 +14,7 @@ import { pause, runSteps } from './shutdown';
 import { Stopper } from './stopper';
 import { startDemoZooKeeper } from './zookeeper';
 
-export interface DemoPorts {
+interface DemoPorts {
   redisPort: number;
   pgPort: number;
   mysqlPort: number;

@@ -6,7 +6,7 @@ import { firstLine } from './background';
 import { signalAll } from './children';
 
 /** How long a graceful stop may take before the demo's servers are killed. */
-export const STOP_DEADLINE_MS = 5_000;
+const STOP_DEADLINE_MS = 5_000;
 
 export const pause = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
 
@@ -22,7 +22,7 @@ export function stopRequested(): Promise<void> {
 }
 
 /** One step of a stop: `run` may throw or reject; the other steps run regardless. */
-export interface StopStep {
+interface StopStep {
   name: string;
   run: () => unknown;
 }

@@ -24,7 +24,6 @@ export const notFound = (what: string): GcsError => new GcsError(404, 'notFound'
 export const bucketNotFound = (bucket: string): GcsError =>
   new GcsError(404, 'notFound', `The specified bucket does not exist: ${bucket}`);
 export const invalid = (message: string): GcsError => new GcsError(400, 'invalid', message);
-export const required = (message: string): GcsError => new GcsError(400, 'required', message);
 export const conditionNotMet = (header = 'If-Match'): GcsError =>
   new GcsError(412, 'conditionNotMet', 'At least one of the pre-conditions you specified did not hold.', {
     type: 'header',

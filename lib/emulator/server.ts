@@ -17,7 +17,7 @@ const FAULT_ERRORS: Record<number, [string, string]> = {
   503: ['backendError', 'Service Unavailable (injected fault)'],
 };
 
-export interface ServerParts {
+interface ServerParts {
   store: ObjectStore;
   notifications: Notifications;
   faults: Faults;

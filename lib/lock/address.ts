@@ -22,12 +22,6 @@ export function lockAddress(spec: Pick<SourceSpec, 'id' | 'prefix'>, name: strin
   return `${addressBase(spec)}/${name.replace(/^\/+/, '')}`;
 }
 
-/** A function giving the addresses of names under `spec` (the base computed once, for a pass over many rows). */
-export function addresser(spec: Pick<SourceSpec, 'id' | 'prefix'>): (name: string) => string {
-  const base = `${addressBase(spec)}/`;
-  return (name) => base + (name.startsWith('/') ? name.replace(/^\/+/, '') : name);
-}
-
 type Parse = (source: string) => Pick<SourceSpec, 'id' | 'prefix'>;
 
 function parsed(parse: Parse, source: string): Pick<SourceSpec, 'id' | 'prefix'> | undefined {

@@ -5,7 +5,7 @@
 // taken over by the first replica to replace it, keeping the series' attempts and start: every event is delivered at
 // least once however replicas come and go; a receiver drops a repeat by its X-Lockboard-Delivery.
 
-export type ClaimState = 'pending' | 'delivered' | 'failed';
+type ClaimState = 'pending' | 'delivered' | 'failed';
 
 export interface ClaimLease {
   owner: string;
@@ -37,7 +37,7 @@ export interface HeldClaim {
   lease: ClaimLease;
 }
 
-export type TakeResult = { held: HeldClaim; takenFrom?: string } | { held?: undefined; lease: ClaimLease };
+type TakeResult = { held: HeldClaim; takenFrom?: string } | { held?: undefined; lease: ClaimLease };
 
 const encode = (l: ClaimLease): string => JSON.stringify(l);
 

@@ -86,7 +86,7 @@ export class LockAbortError extends Error {
   }
 }
 
-export function describeHolder(holder: LockInfo | null): string {
+function describeHolder(holder: LockInfo | null): string {
   if (!holder) return 'the lock is contended but its holder could not be read';
   const who = holder.identity ?? 'an unknown holder';
   const purpose = holder.purpose ? ` (${holder.purpose})` : '';

@@ -162,7 +162,7 @@ export interface ClaimingStore extends LockStore {
 }
 
 /** Capability: records one change notification of the store in its trail (GCS: a Pub/Sub push of a bucket). */
-export interface ObservingStore extends LockStore {
+interface ObservingStore extends LockStore {
   observe(notification: never): Promise<{ written: string[]; ignored?: string }>;
 }
 

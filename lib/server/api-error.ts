@@ -19,7 +19,7 @@ const STATUS = {
   storage_unavailable: 503,
   audit_unavailable: 503,
 } as const;
-export type ApiErrorCode = keyof typeof STATUS;
+type ApiErrorCode = keyof typeof STATUS;
 
 export class ApiError extends Error {
   constructor(

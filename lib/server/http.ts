@@ -26,7 +26,7 @@ export interface RouteUser {
 }
 
 /** What a handler is given: the caller, the route's parameters, and `board`, the console within the caller's grants. */
-export interface RouteContext<P> {
+interface RouteContext<P> {
   user: RouteUser;
   params: P;
   board: Board;

@@ -8,7 +8,7 @@ import { storeFor } from './stores';
 import { sources, type Source } from './sources';
 import { watcherFor } from './live/watch';
 
-export interface Partner {
+interface Partner {
   source: Source;
   lock: LockView;
 }

@@ -6,7 +6,7 @@ import type { LockView } from '@/lib/lock/store';
 import { ApiError } from './api-error';
 import { verdictOf } from '@/lib/lock/verdict/verdict';
 
-export const ALIVE_ACKNOWLEDGEMENT = 'The holder is alive: clearing makes two holders';
+const ALIVE_ACKNOWLEDGEMENT = 'The holder is alive: clearing makes two holders';
 
 /** `now`: the lock as inspected at release time, its holder read then (never evidence from before). */
 export function assertVerdictAllows(

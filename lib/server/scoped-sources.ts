@@ -11,7 +11,7 @@ export function sourcesFor(access: Access): Source[] {
 }
 
 /** The caller's landing: all of their sources at once (what is gone or stalled anywhere is counted), or their only one. */
-export function landingFor(access: Access): Selection {
+function landingFor(access: Access): Selection {
   const mine = sourcesFor(access);
   if (mine.length === 0) resolveSources(); // no source configured: its 400 names the settings
   return mine.length === 1 ? { id: mine[0]!.id, sources: mine } : { id: ALL_SOURCES, sources: mine };

@@ -22,7 +22,7 @@ export function formatTime(iso: string): string {
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /** Longer durations than a year are never meant (and lose precision past 2^53 ms). */
-export const MAX_DURATION_MS = 366 * 86_400_000;
+const MAX_DURATION_MS = 366 * 86_400_000;
 
 /** "500ms", "30s", "5m", "1h", "2d" in milliseconds; a bare number is seconds. Null when malformed or > 366 days. */
 export function parseDurationMs(raw: string): number | null {
@@ -61,7 +61,7 @@ export function releaseCommand(lock: Releasable): string {
 }
 
 /** The label a store gives `createdAt` when its format records no acquire time (StoreTerms.since). */
-export const SEEN_SINCE = 'Seen since';
+const SEEN_SINCE = 'Seen since';
 
 /**
  * Whether the lock's format records when it was acquired (else `createdAt` is only when it was first seen): from its

@@ -9,7 +9,7 @@ const UNSAFE =
 const UNSAFE_ALL = new RegExp(UNSAFE.source, 'gu');
 
 /** The visible form of one unsafe character: `\x1b` below U+0100, else `\u{202e}`. */
-export function escapeChar(ch: string): string {
+function escapeChar(ch: string): string {
   const code = ch.codePointAt(0)!;
   return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u{${code.toString(16)}}`;
 }
@@ -23,7 +23,7 @@ export function escapeText(text: string, o: { keepNewlines?: boolean } = {}): st
   return text.replace(UNSAFE_ALL, (ch) => (o.keepNewlines && ch === '\n' ? ch : escapeChar(ch)));
 }
 
-export interface TextPart {
+interface TextPart {
   text: string;
   /** The part is one unsafe character, `text` its escaped form. */
   unsafe: boolean;

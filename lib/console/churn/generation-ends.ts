@@ -9,7 +9,7 @@ type Keyed = Pick<AuditRecord, 'lock' | 'generation'> & { source?: string; bucke
 const keyOf = (e: Keyed) => JSON.stringify([e.source ?? '', e.bucket ?? '', e.lock, e.generation ?? '']);
 
 /** Whether `e` records a release whose delete Lockboard confirmed (an unconfirmed one may have been another's). */
-export const confirmedRelease = (e: AuditRecord): boolean =>
+const confirmedRelease = (e: AuditRecord): boolean =>
   (e.event === 'released' || e.event === 'force-released') &&
   e.outcome !== 'error' &&
   e.delete_confirmed !== 'false' &&

@@ -28,7 +28,7 @@ export function parseJson(body: Buffer, what: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-export interface MultipartPart {
+interface MultipartPart {
   headers: Record<string, string>;
   body: Buffer;
 }

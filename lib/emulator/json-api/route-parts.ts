@@ -27,7 +27,7 @@ export interface RouteContext {
   notifications: Notifications;
 }
 
-export interface PendingUpload {
+interface PendingUpload {
   bucket: string;
   name: string;
   fields: ObjectFields;

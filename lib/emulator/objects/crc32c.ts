@@ -11,7 +11,7 @@ function buildTable(): Uint32Array {
   return table;
 }
 
-export function crc32c(data: Uint8Array): number {
+function crc32c(data: Uint8Array): number {
   let crc = 0xffffffff;
   for (let i = 0; i < data.length; i++) crc = TABLE[(crc ^ data[i]!) & 0xff]! ^ (crc >>> 8);
   return (crc ^ 0xffffffff) >>> 0;

@@ -31,7 +31,7 @@ export interface FaultConfig {
   seed?: number;
 }
 
-export interface FaultDecision {
+interface FaultDecision {
   latencyMs: number;
   errorStatus?: number;
   drop: boolean;

@@ -62,7 +62,7 @@ const defined = (fields: Record<string, string | undefined>): Record<string, str
 const ERROR_CHARS = 1000;
 
 /** The store's error as one line: Azure's and others' messages carry request ids and times on further lines. */
-export function errorWords(err: unknown): string {
+function errorWords(err: unknown): string {
   const text = err instanceof Error ? err.message || err.name : String(err);
   return text.replace(/\s+/g, ' ').trim().slice(0, ERROR_CHARS) || 'unknown error';
 }

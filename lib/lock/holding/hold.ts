@@ -28,7 +28,7 @@ export async function runHolding<L, T>(
 }
 
 /** A store's own lock as `withLock` finishes it: released, then the outcome recorded with its fencing token. */
-export interface ReleasableLock {
+interface ReleasableLock {
   fencingToken: string;
   release(): Promise<'released' | 'already-lost'>;
 }
@@ -53,7 +53,7 @@ export function holdAndRelease<L extends ReleasableLock, T>(
 }
 
 /** A lock that records its own release (GCS's lock, any store's lock as `lockboard run` holds it). */
-export interface ReportingLock {
+interface ReportingLock {
   releaseWith(details: { outcome: 'ok' | 'error'; error?: string }): Promise<unknown>;
 }
 
@@ -64,7 +64,7 @@ export function holdAndReport<L extends ReportingLock, T>(lock: L, fn: (lock: L)
   });
 }
 
-export function errorMessage(err: unknown): string {
+function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 

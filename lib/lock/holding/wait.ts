@@ -22,7 +22,7 @@ export async function takeTurns<T>(
   }
 }
 
-export interface WaitOptions<H extends LockInfo> {
+interface WaitOptions<H extends LockInfo> {
   name: string;
   /** undefined = wait without limit; 0 = try once. */
   timeoutMs?: number;

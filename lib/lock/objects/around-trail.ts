@@ -6,7 +6,7 @@ import { LockOptionsError } from '../errors';
 /** S3's StartAfter (exclusive) past every name of the trail: Lockboard's audit names are ASCII. */
 export const afterTrail = (gap: TrailGap): string => `${gap.before}\u{10FFFF}`;
 
-export interface TrailGap {
+interface TrailGap {
   /** The first name of the trail: the first range ends before it. */
   before: string;
   /** The first name after every name of the trail: the second range starts at it. */
@@ -20,7 +20,7 @@ export function trailGap(prefix: string, auditPrefix: string): TrailGap | null {
   return { before: auditPrefix, after: auditPrefix.slice(0, -1) + String.fromCharCode(last + 1) };
 }
 
-export interface GapPage {
+interface GapPage {
   /** The range to list ("a": before the trail, "b": after it) and its own page token. */
   phase: 'a' | 'b';
   range: { endOffset: string } | { startOffset: string };

@@ -4,7 +4,7 @@
 import type { ClaimRecords } from '../claim-lease';
 
 /** One store's conditional put and read of the object `name`; `version: null` means only if absent. */
-export interface LeaseObjects {
+interface LeaseObjects {
   /** The new version, or null when the condition failed (another replica's write). */
   put(name: string, lease: string, version: string | null): Promise<string | null>;
   /** The lease as kept and the object's version, or null when absent. */

@@ -30,7 +30,7 @@ const shapeOf = (sentence: string | undefined) => sentence?.replace(/\d+/g, '#')
  * What a browser shows changed: another version, health, verdict or what it says (figures moving alone are not a
  * change: they would push every judged row on every pass), expiry (over a second: a TTL read wobbles), read state.
  */
-export function rowChanged(a: Row, b: Row): boolean {
+function rowChanged(a: Row, b: Row): boolean {
   if (a.version !== b.version || a.health !== b.health || a.pending !== b.pending) return true;
   if (a.judged?.verdict !== b.judged?.verdict) return true;
   if (a.judged !== b.judged && shapeOf(a.judged?.sentence) !== shapeOf(b.judged?.sentence)) return true;

@@ -27,7 +27,7 @@ export interface LockQuery {
   limit: number;
 }
 
-export interface IndexedSource {
+interface IndexedSource {
   /** The source's id (tie-break of the sort, part of the cursor). */
   id: string;
   rows: Iterable<Row>;
@@ -42,7 +42,7 @@ export interface IndexedSource {
   within?: (row: Row) => boolean;
 }
 
-export interface QueryResult {
+interface QueryResult {
   rows: { source: string; row: Row }[];
   matched: number;
   total: number;
@@ -89,7 +89,7 @@ function compare(a: Entry, b: Entry): number {
   return a.row.name < b.row.name ? -1 : a.row.name > b.row.name ? 1 : 0;
 }
 
-export function encodeCursor(e: { key: Key; source: string; name: string }): string {
+function encodeCursor(e: { key: Key; source: string; name: string }): string {
   return Buffer.from(JSON.stringify([e.key, e.source, e.name])).toString('base64url');
 }
 

@@ -15,7 +15,7 @@ const NONE = Number.NaN;
 export const num = (t: string | undefined) => (t ? Date.parse(t) : NONE);
 
 /** The fields few locks carry. */
-export interface RowMore {
+interface RowMore {
   host?: string;
   purpose?: string;
   pid?: string;
@@ -156,7 +156,7 @@ function moreOf(v: LockView): RowMore | undefined {
 }
 
 /** What the index already knows of a lock it makes a row of (lock-index.ts). */
-export interface Known {
+interface Known {
   /** The index's copy of the view's verdict (undefined: not judged; with no `Known` at all, it is read now). */
   judged?: IndexVerdict;
   /** The expiry the row keeps (a read's wobble aside). */

@@ -14,7 +14,7 @@ export class TargetError extends LockOptionsError {
 }
 
 /** What the driver gives a store while it finds the roots under one target. */
-export interface DiscoverContext {
+interface DiscoverContext {
   env: Record<string, string | undefined>;
   /** Counts one request to the store against the target's budget; false once spent (ask no more). */
   spend(): boolean;
@@ -22,7 +22,7 @@ export interface DiscoverContext {
   limit: number;
 }
 
-export interface DiscoveredRoots {
+interface DiscoveredRoots {
   /** Source URLs under the target, each one `ls` takes (credentials as the target gave them). */
   roots: string[];
   /** Containers seen but not readable, in the store's words ("bucket x: storage.objects.list denied"). */

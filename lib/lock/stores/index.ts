@@ -29,15 +29,7 @@ import type { ZOOKEEPER_OWN_FORMATS } from './zookeeper/lock-formats';
 import type { OBJECT_FORMATS, TOOL_FORMATS } from '../shared-formats';
 import type { FormatDeclaration, HeldLock, OpenOptions, RunOptions, SourceSpec, StoreDefinition } from './types';
 
-export type {
-  FormatDeclaration,
-  HeldLock,
-  OpenOptions,
-  RunOptions,
-  SourceSpec,
-  StoreDefinition,
-  StoreErrorJudgement,
-} from './types';
+export type { HeldLock, OpenOptions, RunOptions, SourceSpec, StoreDefinition, StoreErrorJudgement } from './types';
 
 /** The definition, opening its stores judged. */
 const judgedOpen = (d: StoreDefinition): StoreDefinition => ({

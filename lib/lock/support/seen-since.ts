@@ -35,7 +35,7 @@ export interface ExpiryTrack {
 }
 
 /** An expiry computed from a clock read plus a TTL may read later than it is by the time between the two. */
-export const EXTENDED_BY_MS = 500;
+const EXTENDED_BY_MS = 500;
 
 /** The columns an expiry track needs, kept beside the entries only by stores that track expiries. */
 interface ExpiryColumns {

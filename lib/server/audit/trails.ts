@@ -19,9 +19,9 @@ export interface Trail {
 }
 
 /** A trail slower than this is reported unreachable, so one stopped server never stalls the others' answer. */
-export const TRAIL_TIMEOUT_MS = 3_000;
+const TRAIL_TIMEOUT_MS = 3_000;
 /** After a failure the trail is not asked again for this long: a stopped server costs one timeout, not one a poll. */
-export const TRAIL_RETRY_MS = 10_000;
+const TRAIL_RETRY_MS = 10_000;
 const lastGood = processWide('trailLastGood', () => new Map<string, number>());
 const down = processWide('trailsDown', () => new Map<string, { at: number; error: unknown }>());
 
@@ -34,7 +34,7 @@ export function trailsOf(chosen: Source[], configured: Source[]): Trail[] {
 }
 
 /** The one source an event of `trail` belongs to: its container's, the most specific containing its lock. */
-export function sourceOfEvent(trail: Trail, e: AuditRecord): Source | undefined {
+function sourceOfEvent(trail: Trail, e: AuditRecord): Source | undefined {
   const candidates = trail.sources.filter(
     (s) => (e.container === undefined || e.container === s.bucket) && sourceContains(s, e.lock),
   );

@@ -5,7 +5,7 @@
 const cache = new Map<string, RegExp>();
 
 /** The anchored regular expression of a glob (`*` any run of characters, `?` one, nothing else special). */
-export function globRegExp(glob: string): RegExp {
+function globRegExp(glob: string): RegExp {
   let re = cache.get(glob);
   if (!re) {
     const body = [...glob]
@@ -73,7 +73,7 @@ export function namesMatcher(globs: readonly string[], start: string): ((name: s
 }
 
 /** The literal text before a glob's first `*` or `?`: every address it matches starts with it. */
-export function globLiteralPrefix(glob: string): string {
+function globLiteralPrefix(glob: string): string {
   const wild = glob.search(/[*?]/);
   return wild < 0 ? glob : glob.slice(0, wild);
 }

@@ -12,7 +12,7 @@ export interface Grant {
   locks: string[];
 }
 
-export interface TokenGrant {
+interface TokenGrant {
   name: string;
   sha256: string;
   role: Role;
@@ -36,7 +36,7 @@ export class AccessFileError extends Error {
 const schemes = () => STORES.flatMap((s) => s.schemes);
 
 /** Why a glob can match no address (and how to write it), or null for a glob that can. */
-export function globProblem(glob: string): string | null {
+function globProblem(glob: string): string | null {
   if (glob === '') return 'an empty glob matches no lock: write "*" or an address such as gs://bucket/prefix/*';
   if (glob.startsWith('*')) return null;
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(glob)?.[1];
@@ -78,7 +78,7 @@ const tokenSchema = z.strictObject({
   locks,
   expires: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 time such as 2027-01-31T00:00:00Z' }).optional(),
 });
-export const accessFileSchema = z.strictObject({
+const accessFileSchema = z.strictObject({
   grants: z.array(grantSchema).default([]),
   tokens: z.array(tokenSchema).default([]),
 });

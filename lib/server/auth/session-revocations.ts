@@ -15,7 +15,7 @@ import { storeFor } from '../stores';
 /** The pseudo-lock the session records are filed under; the audit routes leave it out (it is no lock). */
 export const SESSIONS_LOCK = '.lockboard/sessions';
 /** A replica's copy of the revoked sessions is read again when older than this. */
-export const REFRESH_MS = 2_000;
+const REFRESH_MS = 2_000;
 /** The longest a request waits for that read. */
 const WAIT_MS = 1_000;
 /** Each later read goes back this far before the last one: records are keyed by their writer's clock. */
@@ -32,10 +32,10 @@ const state = (): Revocations =>
   processWide<Revocations>('sharedRevocations', () => ({ until: new Map(), fetchedAt: -Infinity }));
 
 /** What the trail names: a hash, so the trail never holds a session id. */
-export const sessionHash = (sid: string): string => createHash('sha256').update(sid).digest('base64url');
+const sessionHash = (sid: string): string => createHash('sha256').update(sid).digest('base64url');
 
 /** Writes the sign-out to the primary source's trail (signed with the deployment's key, as every console record). */
-export async function publishRevocation(sid: string, email: string | undefined): Promise<void> {
+async function publishRevocation(sid: string, email: string | undefined): Promise<void> {
   const primary = sources()[0];
   if (!primary) return;
   const store = await storeFor(primary);
@@ -43,7 +43,7 @@ export async function publishRevocation(sid: string, email: string | undefined):
 }
 
 /** True when another replica (or this one) recorded the session's sign-out; reads the trail at most every 2 s. */
-export async function revokedElsewhere(sid: string, absoluteMs: number, now = Date.now()): Promise<boolean> {
+async function revokedElsewhere(sid: string, absoluteMs: number, now = Date.now()): Promise<boolean> {
   const s = state();
   if (now - s.fetchedAt >= REFRESH_MS) {
     s.pending ??= refresh(s, absoluteMs, now).finally(() => (s.pending = undefined));

@@ -9,7 +9,7 @@ import { safeReturnPath } from './return-path';
 import { allows, type Role } from './roles';
 import { boardOf, type Board } from '../board';
 
-export interface PageUser {
+interface PageUser {
   email: string;
   role: Role;
   /** What the user may see and release, per lock (lib/server/auth/access.ts). */

@@ -9,7 +9,7 @@
 import type { RowChange } from '../../lock/query/lock-index';
 import type { LiveMode } from '../listing-status';
 
-export interface PushPaceOptions {
+interface PushPaceOptions {
   /** The safety net's interval while pushes are trusted (LOCKBOARD_RECONCILE, 60 s). */
   checkMs: number;
   /** A change a listing found is judged this long later: its push may still be on its way (p95 ~0.3 s). */
@@ -17,7 +17,7 @@ export interface PushPaceOptions {
   now?: () => number;
 }
 
-export type PaceMode =
+type PaceMode =
   | { mode: 'pushed'; via: string }
   | { mode: 'waiting' }
   /** `quietMs`: no push for a check interval or more (they stopped), else they still come but lost `missed` changes. */

@@ -64,7 +64,7 @@ export function scrapeGauges() {
   const registry = new Registry();
   return { registry, ...build(registry) };
 }
-export type ScrapeGauges = ReturnType<typeof scrapeGauges>;
+type ScrapeGauges = ReturnType<typeof scrapeGauges>;
 
 /**
  * Sets this scrape's lock-state gauges from its listings and renders them, with every process-wide metric of this

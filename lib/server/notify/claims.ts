@@ -24,7 +24,7 @@ export const newOwner = (): string => `${hostname()}/${process.pid}/${randomByte
 /** The claim's key for one event told to one webhook. */
 export const claimKey = (eventId: string, webhook: string): string => `notify-${stableId([eventId, webhook])}`;
 
-export type ClaimOutcome =
+type ClaimOutcome =
   | { won: true; lease?: JobLease; takenFrom?: string }
   /** `retryAt`: when a pending claim of another replica runs out (this process's clock), to try to take it over. */
   | { won: false; retryAt?: number };

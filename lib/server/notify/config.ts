@@ -4,7 +4,7 @@ import { isMap, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
 import { z } from 'zod';
 import { parseDurationMs } from '@/lib/text/format';
 
-export const NOTIFY_EVENTS = [
+const NOTIFY_EVENTS = [
   'force-released',
   'release-refused',
   'taken-over',
@@ -56,7 +56,7 @@ const fileSchema = fileShape.superRefine((file, ctx) => {
   });
 });
 
-export type WebhookRule = z.infer<typeof webhookSchema>;
+type WebhookRule = z.infer<typeof webhookSchema>;
 /** A webhook as the notifier uses it: its rule and its secret read from the environment. */
 export type Webhook = WebhookRule & { secret?: string };
 export interface WebhooksConfig {

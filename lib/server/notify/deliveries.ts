@@ -3,7 +3,7 @@
 
 import type { Delivery } from '@/lib/console/webhooks';
 
-export type { Delivery, DeliveryStatus } from '@/lib/console/webhooks';
+export type { DeliveryStatus } from '@/lib/console/webhooks';
 
 const KEEP = 50;
 

@@ -11,7 +11,7 @@ import type { Source } from '../sources';
 import type { HolderGoneTracker, HolderView } from './holder-gone';
 
 /** What the feed uses of a source's watcher: its changes and the rows it holds now. */
-export type GoneWatcher = Pick<SourceWatcher, 'subscribe'> & { index: { rows: ReadonlyMap<string, Row> } };
+type GoneWatcher = Pick<SourceWatcher, 'subscribe'> & { index: { rows: ReadonlyMap<string, Row> } };
 
 export class GoneFeed {
   private stops: (() => void)[] | undefined;

@@ -26,7 +26,7 @@ interface Gone {
   told: Set<string>;
 }
 
-export interface DueGone {
+interface DueGone {
   hook: string;
   event: NotifyEvent;
   told: () => void;

@@ -6,7 +6,7 @@ import { canClaim, type LockStore } from '@/lib/lock/store';
 import { stableId } from './event';
 
 /** A record up to this much older than the first sight is still told (a writer's clock a little slow). */
-export const JOIN_SLACK_MS = 60_000;
+const JOIN_SLACK_MS = 60_000;
 
 export class HookSince {
   private readonly since = new Map<string, Promise<number>>();

@@ -21,7 +21,7 @@ export interface DeliveryJob {
 
 export type JobState = FinalOutcome | 'pending' | 'retrying' | 'dropped' | 'handed-over';
 
-export interface QueueOptions {
+interface QueueOptions {
   /** One attempt of a job. */
   send(job: DeliveryJob): Promise<AttemptResult>;
   /** When queued (pending), after each attempt (retrying, or final), and for a dropped job. */

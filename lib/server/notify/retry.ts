@@ -12,7 +12,7 @@ export interface RetryPolicy {
 export const DEFAULT_RETRY: RetryPolicy = { baseDelayMs: 1_000, maxDelayMs: 5 * 60_000, giveUpMs: 60 * 60_000 };
 
 export type FinalOutcome = 'delivered' | 'failed' | 'given-up';
-export type Decision = { outcome: FinalOutcome } | { retryInMs: number };
+type Decision = { outcome: FinalOutcome } | { retryInMs: number };
 
 export function decide(r: AttemptResult, attempts: number, firstAt: number, now: number, p: RetryPolicy): Decision {
   const s = r.status;

@@ -6,7 +6,7 @@
 import type { Source } from '../sources';
 import type { NotifyEvent } from './event';
 
-export interface Takeover {
+interface Takeover {
   event: NotifyEvent;
   source: Source;
   hook: string;

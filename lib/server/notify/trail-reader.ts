@@ -11,7 +11,7 @@ import { TrailWindows } from './trail-window';
 
 const MAX_SEEN = 50_000;
 
-export interface TrailReaderOptions {
+interface TrailReaderOptions {
   /** How far back the first read looks (events of a restart's gap are still told, once). */
   lookbackMs?: number;
   linkBase?: string;

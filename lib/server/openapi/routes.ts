@@ -12,7 +12,7 @@ import {
 import { windowSchema } from '../audit/events';
 import { lockQuerySchema } from '../lock-query';
 
-export type Access = 'none' | 'viewer' | 'releaser' | 'operator' | 'metrics' | 'push' | 'next-auth';
+type Access = 'none' | 'viewer' | 'releaser' | 'operator' | 'metrics' | 'push' | 'next-auth';
 
 export interface RouteDoc {
   path: string;

@@ -7,7 +7,7 @@
 // No hard limit is set: a source larger than planned makes a larger heap, never an out-of-memory exit.
 import { setFlagsFromString } from 'node:v8';
 
-export const DEFAULT_HEAP_GROWTH = 50;
+const DEFAULT_HEAP_GROWTH = 50;
 
 export function limitHeapGrowth(percent = DEFAULT_HEAP_GROWTH): void {
   if (percent > 0) setFlagsFromString(`--heap-growing-percent=${Math.min(percent, 300)}`);

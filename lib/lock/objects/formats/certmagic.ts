@@ -3,7 +3,7 @@
 // A DELETE fails while the hold is set, so release clears the hold first (a conditional PATCH).
 import type { LockFormatModule } from './types';
 
-export const CERTMAGIC_STALE_MS = 60_000;
+const CERTMAGIC_STALE_MS = 60_000;
 
 export const certmagic: LockFormatModule = {
   id: 'certmagic',

@@ -68,4 +68,4 @@ export function formatById(id: string): LockFormatModule | undefined {
 }
 
 export { LOCKBOARD_FORMAT } from './lockboard';
-export type { FormatReading, LockFormatModule, ObjectView, ReleaseRule } from './types';
+export type { FormatReading, LockFormatModule, ObjectView } from './types';

@@ -3,7 +3,7 @@
 import type { LockFormatModule } from './types';
 
 const LOCK_NAME = /(?:^|\/)locks\/[0-9a-f]{64}$/;
-export const RESTIC_STALE_MS = 30 * 60_000;
+const RESTIC_STALE_MS = 30 * 60_000;
 
 export const restic: LockFormatModule = {
   id: 'restic',

@@ -38,7 +38,7 @@ export interface FormatReading {
   dropped?: string[];
 }
 
-export type ReleaseRule = 'delete' | 'clear-hold-then-delete';
+type ReleaseRule = 'delete' | 'clear-hold-then-delete';
 
 export interface LockFormatModule {
   id: string;

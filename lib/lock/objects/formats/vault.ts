@@ -3,8 +3,8 @@
 // the last write (constants in Vault's code, not stored).
 import { details, stringField, type LockFormatModule } from './types';
 
-export const VAULT_TTL_MS = 15_000;
-export const VAULT_REFRESH_MS = 5_000;
+const VAULT_TTL_MS = 15_000;
+const VAULT_REFRESH_MS = 5_000;
 
 export const vault: LockFormatModule = {
   id: 'vault',

@@ -1,7 +1,7 @@
 // Azure's answers as Lockboard judges them: the HTTP status and Azure's error code of a failed request, and a request
 // that reached no service or was refused its credentials, said in Azure's words with the variables that configure it
 // (store-errors.ts turns those codes into the console's unreachable note and the CLI's exit 3).
-export const CREDENTIALS =
+const CREDENTIALS =
   'credentials come from AZURE_STORAGE_CONNECTION_STRING (its BlobEndpoint for Azurite or a sovereign cloud), ' +
   'AZURE_STORAGE_KEY, AZURE_STORAGE_SAS_TOKEN, or Entra ID (DefaultAzureCredential: az login, a managed identity, AZURE_CLIENT_ID…)';
 

@@ -8,7 +8,7 @@ import type { AzureReading, BlobClass } from './reading';
 import { isGuid } from './version';
 import { WEBJOBS_CONTAINER, webjobsLock } from './webjobs';
 
-export type { AzureKind, AzureReading, BlobClass } from './reading';
+export type { AzureKind, AzureReading } from './reading';
 
 export const TF_KEY = 'terraformlockid';
 
@@ -40,7 +40,7 @@ export function classifyBlob(b: AzureListed, container: string): BlobClass {
 }
 
 /** `<key>env:<workspace>`: Terraform's blob for a workspace other than default. */
-export function workspaceOf(name: string): { key: string; workspace: string } {
+function workspaceOf(name: string): { key: string; workspace: string } {
   const at = name.lastIndexOf('env:');
   return at > 0 ? { key: name.slice(0, at), workspace: name.slice(at + 4) } : { key: name, workspace: 'default' };
 }

@@ -11,7 +11,7 @@ import { azureTerms } from './words';
 import { azureSigns } from './signs';
 
 /** The longest fixed lease Azure grants: a lease seen held longer was renewed. */
-export const MAX_FIXED_LEASE_MS = 60_000;
+const MAX_FIXED_LEASE_MS = 60_000;
 
 export interface ViewContext {
   source: string;
@@ -26,7 +26,7 @@ export interface ViewContext {
 }
 
 /** Since when a fixed lease is known held without a gap: the metadata its holder wrote on acquiring, or first seen. */
-export function heldSinceMs(r: AzureReading, b: AzureListed, seen: number): number {
+function heldSinceMs(r: AzureReading, b: AzureListed, seen: number): number {
   return r.writtenOnAcquire ? Math.min(b.lastModifiedMs, seen) : seen;
 }
 
@@ -38,7 +38,7 @@ export function renewedFor(r: AzureReading, b: AzureListed, c: ViewContext): num
   return held > (c.maxFixedLeaseMs ?? MAX_FIXED_LEASE_MS) ? held : null;
 }
 
-export function versionOf(r: AzureReading, b: AzureListed): string {
+function versionOf(r: AzureReading, b: AzureListed): string {
   return azureVersionOf(b.etag, r.leaseId ?? r.duration);
 }
 

@@ -9,7 +9,7 @@ import { DYNAMODB_VERSION } from './version';
 import { dynamoDiscovery } from './discover';
 import { dynamodbFormats } from './lock-formats';
 
-export async function dynamoClient(env: OpenOptions['env']): Promise<DynamoDBClient> {
+async function dynamoClient(env: OpenOptions['env']): Promise<DynamoDBClient> {
   let sdk: typeof import('@aws-sdk/client-dynamodb');
   try {
     sdk = await import('@aws-sdk/client-dynamodb');

@@ -34,7 +34,7 @@ export interface DynamoReading {
   lockId?: string;
 }
 
-export type ItemClass = { kind: 'lock'; reading: DynamoReading } | { kind: 'skip'; why: string };
+type ItemClass = { kind: 'lock'; reading: DynamoReading } | { kind: 'skip'; why: string };
 
 /** Lockboard's fencing counters live beside its locks under this suffix. */
 export const FENCE_SUFFIX = '#lockboard-fence';

@@ -8,7 +8,7 @@ export const SEGMENTS = 4;
 
 type Segment = Item | null | 'start';
 
-export interface ScanPage {
+interface ScanPage {
   items: Item[];
   /** The next page's token; absent when every segment is done. */
   next?: string;

@@ -11,7 +11,7 @@ import type { HolderSign } from '../../verdict/verdict';
 import type { DynamoReading } from './formats';
 
 /** What the store remembers of one (name, version) across reads. */
-export interface Sighting {
+interface Sighting {
   /** How long this version has been seen unchanged (local monotonic clock), ms. */
   unchangedMs: number;
   /** The version replaced one of the same owner seen before: a heartbeat was seen. */

@@ -9,7 +9,7 @@ import { sameOwner, versionOf, type DynamoReading } from './formats';
 import { dynamoSigns } from './signs';
 import { dynamoTerms } from './words';
 
-export interface ViewContext {
+interface ViewContext {
   source: string;
   /** The service's clock (ms). */
   now: number;

@@ -53,7 +53,7 @@ const EXPIRING: HealthWords = {
   },
 };
 
-export function dynamoHealthWords(r: DynamoReading): HealthWords {
+function dynamoHealthWords(r: DynamoReading): HealthWords {
   if (r.format === 'terraform') return TERRAFORM;
   if (r.expiresAtMs !== undefined) return EXPIRING;
   return r.leaseMs !== undefined || r.released ? LEASE : FAIL_CLOSED;

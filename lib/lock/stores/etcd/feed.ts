@@ -20,7 +20,7 @@ interface RawKv {
  * The name a changed key concerns: the lock it holds or queues for (a deleted key's lease is its previous one), never
  * a waiter's own key (which is no row of its own), or the key itself where it is no lock's.
  */
-export function namesOf(kv: RawKv, prev?: RawKv): string[] {
+function namesOf(kv: RawKv, prev?: RawKv): string[] {
   const key = kv.key.toString('utf8');
   const at = prev ?? kv;
   const lock = classifyKey({

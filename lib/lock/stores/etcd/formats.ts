@@ -31,7 +31,7 @@ export interface EtcdReading {
   waiters: EtcdKv[];
 }
 
-export const FORMAT_LABELS: Record<EtcdFormat, string> = {
+const FORMAT_LABELS: Record<EtcdFormat, string> = {
   'etcd-mutex': 'etcd concurrency.Mutex (etcdctl lock)',
   'etcd-election': 'etcd concurrency.Election (etcdctl elect)',
   'etcd3-lock': 'etcd3 (npm) lock',

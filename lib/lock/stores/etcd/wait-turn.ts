@@ -9,7 +9,7 @@ import { kvOf, type Etcd3Client } from './client';
 import { classifyKey, readLocks, type EtcdReading } from './formats';
 import { etcdView } from './view';
 
-export async function readQueue(client: Etcd3Client, name: string): Promise<{ reading?: EtcdReading; rev: string }> {
+async function readQueue(client: Etcd3Client, name: string): Promise<{ reading?: EtcdReading; rev: string }> {
   const res = await client.getAll().prefix(`${name}/`).sort('Create', 'Ascend').exec();
   const kvs = res.kvs.map(kvOf).filter((kv) => classifyKey(kv)?.name === name);
   return { reading: readLocks(kvs).locks[0], rev: res.header.revision };

@@ -43,7 +43,7 @@ export function entryAt(p: string, name: string): Entry | null {
   return withBody({ name, path: p, stat, kind: kindOf(stat), body: Buffer.alloc(0), read: true });
 }
 
-export function withBody(e: Entry): Entry | null {
+function withBody(e: Entry): Entry | null {
   try {
     if (e.kind === 'symlink') return { ...e, body: Buffer.from(fs.readlinkSync(e.path)) };
     if (e.kind === 'dir') return { ...e, body: Buffer.from(fs.readdirSync(e.path).sort().join('\n')) };
@@ -104,9 +104,6 @@ export function identityOf(e: Pick<Entry, 'stat' | 'kind' | 'body'>): Identity {
 
 /** The version an operator copies: `DEV.INO.BIRTH_NS.MTIME_NS.SIZE.SHA256-16`. */
 export const versionOf = (i: Identity): string => `${i.dev}.${i.ino}.${i.birthNs}.${i.mtimeNs}.${i.size}.${i.sha}`;
-
-/** The same file, not changed since (ctime is left out: the release's own rename changes it). */
-export const sameIdentity = (a: Identity, b: Identity): boolean => versionOf(a) === versionOf(b) && a.kind === b.kind;
 
 /** The same file, written since (a refresh: new mtime, same inode and birth). */
 export const sameFile = (a: Identity, b: Identity): boolean =>

@@ -3,7 +3,7 @@
 // lockfile-progs / dotlockfile, procmail, pid files. Anything else is not a lock.
 import type { Entry } from './entry';
 import { judgePid, pidElsewhere, type PidClaim } from './pid-check';
-import { startToken, thisHost } from './process';
+import { startToken } from './process';
 import { heldBy, holdersOf, noHolder, type Context, type Reading } from './reading';
 
 const LOCKFILE_PROGS_MS = 300_000; // liblockfile: valid for 5 minutes after the last touch
@@ -105,5 +105,3 @@ export function readLockFile(e: Entry, c: Context): Reading | null {
   }
   return null;
 }
-
-export { thisHost };

@@ -26,7 +26,7 @@ const ignore = (codes: string[], fn: () => void) => {
   }
 };
 
-export interface GenerationOptions {
+interface GenerationOptions {
   dir: string;
   job: string;
   owner: string;
@@ -34,7 +34,7 @@ export interface GenerationOptions {
   ttlMs: number;
 }
 
-export const lockDirOf = (dir: string, job: string) => path.join(dir, `${job}${LOCKD_SUFFIX}`);
+const lockDirOf = (dir: string, job: string) => path.join(dir, `${job}${LOCKD_SUFFIX}`);
 
 export function newGeneration(o: GenerationOptions): Generation {
   const gen = `${os.hostname()}-${process.pid}-${++seq}-${randomBytes(6).toString('hex')}`;

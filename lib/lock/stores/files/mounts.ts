@@ -3,7 +3,7 @@
 // the /proc the reader looks through (hidepid hides other users' processes: they are absent, not EACCES).
 import fs from 'node:fs';
 
-export interface Mount {
+interface Mount {
   fstype: string;
   /** The superblock's options (the last field): where proc says hidepid. */
   options: string;
@@ -27,7 +27,7 @@ const LOCAL = new Set(
 /** mountinfo escapes blanks in paths as octal (`\040`). */
 const unescape = (s: string) => s.replace(/\\([0-7]{3})/g, (_m, o: string) => String.fromCharCode(parseInt(o, 8)));
 
-export function parseMountinfo(text: string): Mounts {
+function parseMountinfo(text: string): Mounts {
   const out: Mounts = { byDev: new Map(), all: [] };
   for (const line of text.split('\n')) {
     const [left, right] = line.split(' - ');

@@ -9,7 +9,7 @@ import { processInfo, selfProcess, type ProcessInfo } from './process';
 import { readReach, type Reach } from './reach';
 
 /** What a generation records of its writer's process beyond its pid. */
-export type HolderIdentity = Pick<Generation, 'pidNs' | 'bootId' | 'pidStart'>;
+type HolderIdentity = Pick<Generation, 'pidNs' | 'bootId' | 'pidStart'>;
 
 let mine: HolderIdentity | undefined;
 

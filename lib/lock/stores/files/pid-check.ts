@@ -15,7 +15,7 @@ import { pidBlindSpot } from './reach';
  * back by `cp -p`, `tar x`, `touch -d`. Those are seconds, rarely a minute; 5 minutes is beyond them, and a pid
  * reused sooner is judged unknown, never live.
  */
-export const REUSE_BOUND_MS = 5 * 60_000;
+const REUSE_BOUND_MS = 5 * 60_000;
 /** /proc's start time has 10 ms ticks and the file's mtime its own rounding: a start this close is not "after". */
 const SLACK_MS = 1_000;
 
@@ -29,7 +29,7 @@ export interface PidClaim {
   ns?: number;
 }
 
-export interface PidJudgement {
+interface PidJudgement {
   info: ProcessInfo;
   status: Liveness;
   why: string;

@@ -14,7 +14,7 @@ export interface KernelLock {
   pid: number;
 }
 
-export interface FdHolder {
+interface FdHolder {
   pid: number;
   fd: string;
 }

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import { hidepidOf, mountKey, type Mounts } from './mounts';
 
 /** The initial pid namespace's inode (PROC_PID_INIT_INO in the kernel's include/linux/proc_ns.h, fixed since 3.8). */
-export const INITIAL_PID_NS = 0xeffffffc;
+const INITIAL_PID_NS = 0xeffffffc;
 const CAP_SYS_PTRACE = 19n;
 
 export interface Reach {

@@ -41,7 +41,7 @@ export interface Context {
   nowMs: number;
 }
 
-export interface Holders {
+interface Holders {
   kernel: KernelLock[];
   /** Live processes with the file open or named by its kernel lock (zombies and dead pids left out). */
   procs: ProcessInfo[];
@@ -60,7 +60,7 @@ export function holdersOf(e: Entry, scan: HolderScan): Holders {
  * Why a missing holder of `e` may only be invisible: the platform, other pid namespaces, hidepid, processes of other
  * users whose fds cannot be read, or other hosts sharing the filesystem.
  */
-export function blindSpot(scan: HolderScan, e: Entry): string | undefined {
+function blindSpot(scan: HolderScan, e: Entry): string | undefined {
   if (!scan.procfs) return 'this platform has no /proc: holders cannot be seen';
   const reach = pidBlindSpot(scan.reach);
   if (reach) return reach;

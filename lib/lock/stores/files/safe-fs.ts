@@ -14,7 +14,7 @@ const C = fs.constants;
 const code = (err: unknown) => (err as NodeJS.ErrnoException).code ?? '';
 
 /** Lockboard refuses a path of its own that is not what it must be; the CLI exits 3 (a configuration error). */
-export class UnsafePathError extends Error {
+class UnsafePathError extends Error {
   readonly code = 'CONFIG';
   constructor(message: string) {
     super(message);
@@ -22,9 +22,9 @@ export class UnsafePathError extends Error {
   }
 }
 
-export type RegularRead = { body: Buffer; stat: fs.BigIntStats } | { not: 'regular' | 'large'; stat?: fs.BigIntStats };
+type RegularRead = { body: Buffer; stat: fs.BigIntStats } | { not: 'regular' | 'large'; stat?: fs.BigIntStats };
 
-export const kindWord = (s: fs.Stats | fs.BigIntStats): string =>
+const kindWord = (s: fs.Stats | fs.BigIntStats): string =>
   s.isFile()
     ? 'a regular file'
     : s.isDirectory()
@@ -134,7 +134,7 @@ const fixFor = (dir: string) =>
  * Creates `dir` if missing (its parents as needed, itself 0755 without following a link) and opens it O_NOFOLLOW,
  * refused unless it is a directory owned by the current user and not group/other-writable. Returns the open fd.
  */
-export function openOwnDir(dir: string, what: string): number {
+function openOwnDir(dir: string, what: string): number {
   fs.mkdirSync(path.dirname(dir), { recursive: true });
   return openChecked(dir, dir, what);
 }
@@ -143,7 +143,7 @@ export function openOwnDir(dir: string, what: string): number {
  * `name` inside the directory of ours open as `parentFd` (at `parentPath`), created 0755 if missing and opened as
  * openOwnDir does, resolved through the parent's fd (no path above it is resolved again): returns the open fd.
  */
-export function openOwnSubdir(parentFd: number, parentPath: string, name: string, what: string): number {
+function openOwnSubdir(parentFd: number, parentPath: string, name: string, what: string): number {
   return openChecked(under(parentFd, parentPath, name), path.join(parentPath, name), what);
 }
 
@@ -198,7 +198,7 @@ function openChecked(at: string, shown: string, what: string): number {
  * A directory of Lockboard's own held open for a while (the release guard): `at` names it through its fd on Linux
  * (`/proc/self/fd/N`, never the path again), so files made under `at` land in the directory that was checked.
  */
-export interface OwnDir {
+interface OwnDir {
   fd: number;
   at: string;
   close(): void;

@@ -17,7 +17,7 @@ const HEALTH: Record<FileStatus, LockHealth> = {
 };
 
 /** What the release dialog says, and whether a release is refused (a live holder). */
-export function releaseNoteOf(r: Reading): string {
+function releaseNoteOf(r: Reading): string {
   if (r.status === 'live') {
     const who = r.holder ? describeProcess(r.holder) : 'a process this host cannot name';
     const stop = r.holder

@@ -15,7 +15,7 @@ export const isOwnFile = (base: string) =>
   base === '.lockboard' || base.includes(SIDE_MARK) || (base.startsWith('.') && base.endsWith('.tmp'));
 
 /** An entry that is not a lock (or cannot be read as one): its name, and why when it is worth saying. */
-export interface Skipped {
+interface Skipped {
   skipped: string;
   why?: string;
 }

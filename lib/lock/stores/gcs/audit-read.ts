@@ -5,7 +5,7 @@ import { AUDIT_STRING_FIELDS, type AuditEventKind, type AuditRecord } from '../.
 import { storeTime } from '../../audit/time';
 import { auditObjectName } from '../../objects/audit-names';
 
-export { AUDIT_STRING_FIELDS, type AuditRecord };
+export type { AuditRecord };
 import { BucketObjects } from './client';
 import type { GcsObjectResource } from '../../types';
 

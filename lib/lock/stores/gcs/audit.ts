@@ -7,7 +7,6 @@ import type { AuditEvent } from '../../audit/record';
 import { isTransient, statusOf, type BucketObjects } from './client';
 
 export { auditObjectName };
-export type { AuditEvent, AuditEventKind } from '../../audit/record';
 
 const ATTEMPTS = 3;
 const REQUEST_TIMEOUT_MS = 5_000;
@@ -80,7 +79,7 @@ export class AuditWriter {
   }
 }
 
-export function truncateBytes(text: string, maxBytes: number): string {
+function truncateBytes(text: string, maxBytes: number): string {
   const buf = Buffer.from(text, 'utf8');
   if (buf.length <= maxBytes) return text;
   return buf

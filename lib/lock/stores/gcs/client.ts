@@ -9,9 +9,7 @@ import { readMedia } from './media';
 
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../holding/options';
 
-export { DEFAULT_REQUEST_TIMEOUT_MS };
-
-export { BucketNotFoundError, GcsCallError, isTransient, statusOf } from './errors';
+export { GcsCallError, isTransient, statusOf } from './errors';
 
 interface Client {
   storage: Storage;
@@ -38,10 +36,6 @@ function clientFor(storage: Storage): Client {
     clients.set(storage, client);
   }
   return client;
-}
-
-export function serverClockFor(storage: Storage): ServerClock {
-  return clientFor(storage).clock;
 }
 
 export interface Preconditions {

@@ -11,7 +11,7 @@ import type { Storage } from '@google-cloud/storage';
 import type { ChangeFeed, ChangeFeedHandlers } from '../../store';
 import { isLoopback } from '../types';
 
-export interface FeedOptions {
+interface FeedOptions {
   storage: Storage;
   bucket: string;
   prefix: string;
@@ -30,7 +30,7 @@ const NEEDED = ['OBJECT_FINALIZE', 'OBJECT_DELETE'];
 const IDLE_PULL_MS = 100;
 
 /** The topic of a notification config that reports creates and deletes of every object under `prefix`, if any. */
-export async function notificationTopic(o: FeedOptions): Promise<{ topic: string; refreshes: boolean } | null> {
+async function notificationTopic(o: FeedOptions): Promise<{ topic: string; refreshes: boolean } | null> {
   const [configs] = await o.storage.bucket(o.bucket).getNotifications();
   for (const c of configs) {
     const m = c.metadata as { topic?: string; event_types?: string[]; object_name_prefix?: string };

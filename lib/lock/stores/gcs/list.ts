@@ -31,7 +31,7 @@ export interface ListLocksOptions {
 }
 
 /** Bodies read at once by metadata-first listings, across the process. */
-export const READ_CONCURRENCY = 32;
+const READ_CONCURRENCY = 32;
 const reads = new ReadLimiter(READ_CONCURRENCY);
 
 /** An object under a lock prefix that is not a lock (data or unrecognised), for a read-only view. */

@@ -10,7 +10,7 @@ import type { ReleaseOutcome } from './lock-object';
 import type { ResolvedOptions } from './options';
 import { monotonicNow } from '../../time';
 
-export type { ReleaseDetails, ReleaseOutcome } from './lock-object';
+export type { ReleaseOutcome } from './lock-object';
 
 export class Lock extends EventTarget {
   readonly bucket: string;

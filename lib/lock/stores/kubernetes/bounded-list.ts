@@ -7,7 +7,7 @@
 import { request, type RequestOptions } from 'node:https';
 import { KubeRequestError, type Lease, type LeasePage } from './lease';
 
-export const LIST_BUDGET_BYTES = 8 * 1024 * 1024;
+const LIST_BUDGET_BYTES = 8 * 1024 * 1024;
 
 type Read = { body: string } | { over: string; status: number };
 
@@ -47,7 +47,7 @@ function getBounded(url: URL, options: RequestOptions, budget: number): Promise<
   });
 }
 
-export interface BoundedListOptions {
+interface BoundedListOptions {
   /** The list URL without `limit` and `continue`. */
   url: URL;
   /** TLS and credentials as kubectl's kubeconfig gives them (client-node's applyToHTTPSOptions). */

@@ -27,8 +27,8 @@ export interface Renewals {
 }
 
 /** How many renewal intervals a renewer may miss, and the reads' latency, before its renewals count as stopped. */
-export const MISSED_RENEWALS = 5;
-export const READ_SLACK_MS = 2_000;
+const MISSED_RENEWALS = 5;
+const READ_SLACK_MS = 2_000;
 
 export interface Quiet {
   /** The Lease has been seen unchanged past its bound: its holder has stopped renewing. */

@@ -8,7 +8,7 @@
 import type { ClaimRecords } from '../../claim-lease';
 import { KubeRequestError, type Lease, type LeaseApi } from './lease';
 
-export const CLAIM_LABEL = 'lockboard.dev/claim';
+const CLAIM_LABEL = 'lockboard.dev/claim';
 const LEASE_ANNOTATION = 'lockboard.dev/claim-lease';
 
 const leaseName = (key: string) => `lockboard-claim-${key.toLowerCase()}`;

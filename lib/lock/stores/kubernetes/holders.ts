@@ -5,7 +5,7 @@
 import type { HolderApi, NodeFacts, PodFacts } from './holder-types';
 import { KubeRequestError } from './lease';
 
-export type { HolderApi, NodeFacts, PodFacts } from './holder-types';
+export type { NodeFacts, PodFacts } from './holder-types';
 
 export type Looked<T> = { ok: Map<string, T> } | { forbidden: string };
 

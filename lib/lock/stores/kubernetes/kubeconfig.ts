@@ -8,7 +8,7 @@ import { credentialsOf } from './client';
 
 const SA_NAMESPACE = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
 
-export interface KubeTarget {
+interface KubeTarget {
   /** The cluster's server URL (or `in-cluster`). */
   server: string;
   namespace?: string;

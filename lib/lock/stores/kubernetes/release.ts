@@ -36,7 +36,7 @@ export function outcomeAgainst(now: Lease | null, seen: Seen): StoreReleaseOutco
 }
 
 /** What the operator saw: the Lease's uid and resourceVersion, and the hash of its holderIdentity. */
-export interface Seen {
+interface Seen {
   uid: string;
   resourceVersion: string;
   holder: string;

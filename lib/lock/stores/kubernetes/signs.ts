@@ -7,8 +7,6 @@ import type { HolderSign } from '../../verdict/verdict';
 import { byRule, RULE_IS_NOT_ABSENCE, seconds as secs, type SignMaker as Sign } from '../../verdict/sign';
 import type { Quiet, Renewals } from './cadence';
 
-export type { Renewals } from './cadence';
-
 const upTo = (ms: number) => Math.ceil((ms + 1000) / 1000) * 1000;
 
 export function renewalSign(r: Renewals, q: Quiet, now: number, sign: Sign): HolderSign | undefined {

@@ -6,7 +6,7 @@
 import { MAX_BODY_BYTES } from '../../objects/formats/types';
 import type { Lease } from './lease';
 
-export interface LeaseSpecReading {
+interface LeaseSpecReading {
   holder: string;
   durationSeconds?: number;
   acquiredMs?: number;

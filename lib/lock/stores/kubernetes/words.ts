@@ -37,7 +37,7 @@ const NEVER_RENEWED = (what: string): HealthWords => ({
   },
 });
 
-export const KUBE_WORDS: Record<LeaseKind, HealthWords> = {
+const KUBE_WORDS: Record<LeaseKind, HealthWords> = {
   'client-go-lease': RENEWED,
   terraform: NEVER_RENEWED('Terraform’s kubernetes backend writes no duration and never renews its Lease.'),
   lease: NEVER_RENEWED('this Lease records no duration and nothing renews it.'),

@@ -62,7 +62,7 @@ async function mliLocks(db: Db): Promise<Held[] | null> {
 }
 
 /** The lock name a `User lock` wait is for, from its statement text (`GET_LOCK('name', 10)`); undefined if hidden. */
-export function waitedName(info: string | null): string | undefined {
+function waitedName(info: string | null): string | undefined {
   const m = /GET_LOCK\s*\(\s*(['"])((?:\\.|(?!\1).|\1\1)*)\1/is.exec(info ?? '');
   if (!m) return undefined;
   const q = m[1]!;

@@ -17,10 +17,7 @@ const MARIADB_KILL = `BEGIN NOT ATOMIC
 END`;
 
 /** Ends the holder's connection only while it still holds `name` on the server started at `startS`: killed or not. */
-export async function killHolder(
-  db: Db,
-  o: { name: string; id: string; startS: number; mariadb: boolean },
-): Promise<boolean> {
+async function killHolder(db: Db, o: { name: string; id: string; startS: number; mariadb: boolean }): Promise<boolean> {
   if (o.mariadb) {
     const [r] = await db.rows<{ killed: number }>(MARIADB_KILL, [o.name, o.id, o.startS, o.id]);
     return Number(r?.killed) === 1;
@@ -38,7 +35,7 @@ export async function killHolder(
  * The row's release as one statement on exactly the version read (its fields: parseRowVersion with ROW_VERSIONS);
  * null where the tool's rows are never released.
  */
-export function rowRelease(t: MysqlLockTable, parts: string[]): { sql: string; values: unknown[] } | null {
+function rowRelease(t: MysqlLockTable, parts: string[]): { sql: string; values: unknown[] } | null {
   const q = ident(t.table);
   switch (t.kind) {
     case 'liquibase':

@@ -12,7 +12,7 @@ import type { TableRow } from './table-rows';
 import type { MysqlLockTable } from './tables';
 
 /** A holder connection idle this long inside an open transaction is waiting for its client, not running. */
-export const IDLE_STALLED_MS = 5 * 60_000;
+const IDLE_STALLED_MS = 5 * 60_000;
 
 const PROCESSLIST = 'information_schema.PROCESSLIST';
 

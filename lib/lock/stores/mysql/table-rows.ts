@@ -5,7 +5,7 @@ import { rowVersion } from '../sql/row-version';
 import type { Db } from './client';
 import { ident, KEY_COLUMNS, type MysqlLockTable, type MysqlTableKind } from './tables';
 
-export const PAGE_ROWS = 5_000;
+const PAGE_ROWS = 5_000;
 
 export interface TableRow {
   key: string;
@@ -18,7 +18,7 @@ export interface TableRow {
   details: [string, string][];
 }
 
-export interface RowPage {
+interface RowPage {
   after?: unknown[];
   /** Only the row shown under this name (an inspect, a release). */
   name?: string;

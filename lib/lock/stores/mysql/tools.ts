@@ -15,7 +15,7 @@ function javaHash(s: string): number {
 const golangMigrate = (db: string, table = 'schema_migrations') =>
   String((BigInt(crc32(`${db}:${table}`)) * 1486364155n) & 0xffffffffn);
 
-export interface NamedTool {
+interface NamedTool {
   tool: string;
   /** What the name says beyond the tool (the history table, the migrated table). */
   about?: string;

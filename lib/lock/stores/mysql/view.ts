@@ -11,10 +11,10 @@ import { namedVersion } from './version';
 import { MYSQL8_WINDOW, namedTerms } from './words';
 
 /** A session asleep inside a transaction for this long holds its lock while doing nothing ("overdue"). */
-export const IDLE_IN_TRANSACTION_S = 60;
+const IDLE_IN_TRANSACTION_S = 60;
 
 export const namedName = (lock: string): string => `named:${lock}`;
-export const waiterName = (lock: string, id: string): string => `named:${lock}/waiter/${id}`;
+const waiterName = (lock: string, id: string): string => `named:${lock}/waiter/${id}`;
 
 export interface NamedContext {
   source: string;

@@ -48,7 +48,7 @@ export const MYSQL8_WINDOW =
   'MySQL 8 runs no anonymous blocks: the check and the KILL are two statements on one connection, so a holder that ' +
   'released and re-took the lock in the milliseconds between them would still be ended.';
 
-export const storeLabel = (mariadb: boolean): string => (mariadb ? 'MariaDB' : 'MySQL');
+const storeLabel = (mariadb: boolean): string => (mariadb ? 'MariaDB' : 'MySQL');
 
 export function namedTerms(o: { mariadb: boolean; window?: string }): StoreTerms {
   const label = storeLabel(o.mariadb);

@@ -4,7 +4,7 @@
 import type { HolderSign } from '../../verdict/verdict';
 
 /** An open transaction left idle this long is waiting for its client, not working (pgbouncer's default is off). */
-export const IDLE_IN_TX_STALLED_MS = 5 * 60_000;
+const IDLE_IN_TX_STALLED_MS = 5 * 60_000;
 
 const ago = (ms: number) => (ms >= 120_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 1000)} s`);
 

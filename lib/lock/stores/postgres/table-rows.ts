@@ -21,7 +21,7 @@ export interface TableRow {
   details: [string, string][];
 }
 
-export interface RowsRead {
+interface RowsRead {
   rows: TableRow[];
   /** The key to read the next page after; absent on the table's last page. */
   next?: unknown[];

@@ -20,7 +20,7 @@ export interface LockTable {
 }
 
 /** A unique-index design's `released` history: its name, its columns and the one that holds the release time. */
-export interface HistoryTable {
+interface HistoryTable {
   table: string;
   columns: string[];
   /** `released_at`, or the seed's `released` (a timestamp column named like its table); none: entries have no time. */

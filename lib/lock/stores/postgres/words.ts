@@ -5,7 +5,7 @@ import type { StoreTerms } from '../../store';
 import type { HealthWords } from '../../types';
 import type { TableKind } from './tables';
 
-export const ADVISORY_WORDS: HealthWords = {
+const ADVISORY_WORDS: HealthWords = {
   meaning: {
     healthy: 'Held by an open session: the lock lasts exactly as long as that session.',
     overdue: 'Its session is idle inside an open transaction: it holds the lock while doing nothing.',

@@ -6,9 +6,9 @@
 import type { ClaimRecords } from '../../claim-lease';
 
 /** How long a claim is kept: far past a delivery's retries and a restarted replica's look-back. */
-export const CLAIM_TTL_MS = 2 * 86_400_000;
+const CLAIM_TTL_MS = 2 * 86_400_000;
 
-export const claimKeyOf = (stream: string, key: string): string => `${stream}:claims:${key}`;
+const claimKeyOf = (stream: string, key: string): string => `${stream}:claims:${key}`;
 
 type Cmd = (key: string, args: string[]) => Promise<unknown>;
 

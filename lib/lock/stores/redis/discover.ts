@@ -9,7 +9,7 @@ import { parseRedisSource } from './source';
 type Connect = (spec: SourceSpec, o: OpenOptions) => Promise<{ client: RedisClientLike; close(): Promise<void> }>;
 
 /** The databases INFO keyspace names (`db0:keys=12,expires=3,…`), with their key counts. */
-export function keyspaceDbs(info: string): { db: number; keys: number }[] {
+function keyspaceDbs(info: string): { db: number; keys: number }[] {
   return [...info.matchAll(/^db(\d+):keys=(\d+)/gm)].map((m) => ({ db: Number(m[1]), keys: Number(m[2]) }));
 }
 

@@ -51,7 +51,7 @@ export function fenceKeyFor(name: string): string {
   return /\{[^}]+\}/.test(name) ? `${name}:lockboard-fence` : `{${name}}:lockboard-fence`;
 }
 
-export interface RedisLockSettings {
+interface RedisLockSettings {
   name: string;
   identity: string;
   purpose?: string;

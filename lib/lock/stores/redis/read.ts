@@ -11,7 +11,7 @@ const WRONG = Symbol('not a string');
 const MAX_HASH_FIELDS = 64;
 
 /** A key's value is larger than the limit: shown as what it is, never read. */
-export interface OversizedKey {
+interface OversizedKey {
   key: string;
   type: string;
   size: number;

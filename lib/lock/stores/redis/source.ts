@@ -1,7 +1,7 @@
 // Redis sources: `redis://[user:pass@]host:port/db?match=PATTERN` (`rediss://` for TLS). The password is a secret:
 // the display form never carries it, and REDISCLI_AUTH-style environment supplies one the URL lacks.
 
-export interface RedisSource {
+interface RedisSource {
   /** For the client: with credentials, without `match`. */
   url: string;
   /** As shown everywhere: `redis://host:port/db?match=…`, no credentials. */

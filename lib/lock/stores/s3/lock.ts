@@ -10,7 +10,7 @@ import { MAX_TIMER_MS } from '../../time';
 import { s3Status, type S3Objects } from './objects';
 import { lockboardFields } from './view';
 
-export interface S3LockState {
+interface S3LockState {
   token: bigint;
   etag: string;
   seq: number;

@@ -7,7 +7,7 @@ import { joinPath } from './source';
 import { signAuditFields } from '../../audit/trust';
 import { jsonObject } from '../../support/untrusted';
 
-export const auditPath = (base: string) => joinPath(base, '.lockboard/audit');
+const auditPath = (base: string) => joinPath(base, '.lockboard/audit');
 
 export async function recordEvent(conn: ZkConn, base: string, fields: Record<string, string>): Promise<string> {
   const dir = auditPath(base);

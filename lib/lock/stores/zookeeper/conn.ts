@@ -9,9 +9,6 @@ import { KeptClient, type ConnectOptions } from './kept-client';
 import type { ZooKeeperSource } from './source';
 import { zkUnreachable } from './unreachable';
 
-export type { ZkModule } from './client';
-export type { ConnectOptions } from './kept-client';
-
 export interface ZNode {
   path: string;
   data: Buffer;

@@ -10,13 +10,13 @@ import type { ZkFormat } from './recipes';
 const UNTIL = 'until its ZooKeeper session ends';
 const FENCE = 'Stop or fence the old holder first.';
 
-export const TWO_LEADERS = `This is a leader election: deleting the leader’s node elects the next candidate at once, but the old leader is not told and keeps believing it leads ${UNTIL}, so there will be two leaders until then (Curator’s maintainers: a leader’s node should never be deleted). Stop or fence the old leader first.`;
+const TWO_LEADERS = `This is a leader election: deleting the leader’s node elects the next candidate at once, but the old leader is not told and keeps believing it leads ${UNTIL}, so there will be two leaders until then (Curator’s maintainers: a leader’s node should never be deleted). Stop or fence the old leader first.`;
 
 /** An id-less Curator LeaderSelector runs an InterProcessMutex: the same names, the same data (the local address). */
-export const MAYBE_SELECTOR = `This node may be a Curator LeaderSelector leader: an InterProcessMutex and a LeaderSelector without an id write exactly this layout (_c_<uuid>-lock-<seq>, the local address as data), so no reader can tell them apart. Either way the old holder is not told: a mutex holder keeps believing it holds the lock, and a leader keeps leading, ${UNTIL}, so there will be two holders (or two leaders) until then. ${FENCE}`;
+const MAYBE_SELECTOR = `This node may be a Curator LeaderSelector leader: an InterProcessMutex and a LeaderSelector without an id write exactly this layout (_c_<uuid>-lock-<seq>, the local address as data), so no reader can tell them apart. Either way the old holder is not told: a mutex holder keeps believing it holds the lock, and a leader keeps leading, ${UNTIL}, so there will be two holders (or two leaders) until then. ${FENCE}`;
 
 /** A kazoo Election is a kazoo Lock: the same names, the same data (the identifier). */
-export const MAYBE_ELECTION = `This node may be a kazoo Election leader: a kazoo Election is a kazoo Lock and writes exactly this layout (<uuid4 hex>__lock__<seq>, the identifier as data), so no reader can tell them apart. Either way the old holder is not told: a Lock holder keeps believing it holds (is_acquired stays true), and a leader keeps leading, ${UNTIL}, so there will be two holders (or two leaders) until then. ${FENCE}`;
+const MAYBE_ELECTION = `This node may be a kazoo Election leader: a kazoo Election is a kazoo Lock and writes exactly this layout (<uuid4 hex>__lock__<seq>, the identifier as data), so no reader can tell them apart. Either way the old holder is not told: a Lock holder keeps believing it holds (is_acquired stays true), and a leader keeps leading, ${UNTIL}, so there will be two holders (or two leaders) until then. ${FENCE}`;
 
 const keepsHolding = (recipe: string, what: string) =>
   `The old holder is not told: a ${recipe} holder keeps believing it holds ${what} ${UNTIL} (its recipe never watches its own node), so there will be one holder too many until then. ${FENCE}`;

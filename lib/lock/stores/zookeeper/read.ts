@@ -27,7 +27,7 @@ export interface ZkLock {
 }
 
 /** The names in a parent's listing that belong to a lock other than the parent's own queue. */
-export interface Layout {
+interface Layout {
   kind: 'queue' | 'curator-semaphore' | 'kazoo-semaphore' | 'kazoo-lease' | 'none';
 }
 
@@ -144,6 +144,6 @@ export async function readLock(
 }
 
 /** Lockboard's own node data: JSON with format lockboard/1 (kazoo reads it as the contender's identifier). */
-export function isLockboard(data: Buffer): boolean {
+function isLockboard(data: Buffer): boolean {
   return data[0] === 0x7b && data.toString('utf8').includes('"format":"lockboard/1"');
 }

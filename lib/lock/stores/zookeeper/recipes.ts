@@ -3,9 +3,9 @@
 // Curator node starts with a random `_c_<uuid>`, a kazoo node with a random uuid4 hex.
 import type { LockFormat } from '../../types';
 
-export type Marker = 'lock' | 'latch' | 'write' | 'read' | 'lease' | 'kazoo-lock' | 'kazoo-read';
+type Marker = 'lock' | 'latch' | 'write' | 'read' | 'lease' | 'kazoo-lock' | 'kazoo-read';
 
-export interface RecipeNode {
+interface RecipeNode {
   name: string;
   marker: Marker;
   /** The 10-digit sequence suffix, as written. */

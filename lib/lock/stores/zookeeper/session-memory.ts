@@ -19,7 +19,7 @@ const MAX_SESSIONS = 100_000;
  * Absence counts across whole passes no further apart than this: a client may reconnect, renew its session and drop
  * again between two passes, unseen, and the longer the gap the likelier.
  */
-export const MAX_PASS_GAP_MS = 10_000;
+const MAX_PASS_GAP_MS = 10_000;
 
 export class SessionMemory {
   private readonly seen = new Map<string, { atMs: number; timeoutMs: number }>();

@@ -41,7 +41,7 @@ function sessionOf(c: Contender, sessions: Sessions | undefined): string {
   return `${sid} (in no cons read: between connections, or on a member not read)`;
 }
 
-export function waiterOf(c: Contender): LockWaiter {
+function waiterOf(c: Contender): LockWaiter {
   return {
     identity: identityOf(c),
     key: nameOfPath(c.node.path),

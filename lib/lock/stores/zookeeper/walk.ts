@@ -6,10 +6,10 @@ import { layoutOf, readLock, type ZkLock } from './read';
 import { recipeNode } from './recipes';
 import { joinPath } from './source';
 
-export const MAX_DEPTH = 8;
+const MAX_DEPTH = 8;
 export const MAX_ZNODES = 20_000;
 
-export interface Walked {
+interface Walked {
   locks: ZkLock[];
   /** Znodes under the source that are neither locks nor a lock's parts. */
   skipped: number;

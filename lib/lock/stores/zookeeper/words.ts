@@ -5,7 +5,7 @@
 import type { StoreTerms } from '../../store';
 import type { HealthWords } from '../../types';
 
-export const EPHEMERAL_WORDS: HealthWords = {
+const EPHEMERAL_WORDS: HealthWords = {
   meaning: {
     healthy: 'Held: the holder’s ephemeral node exists, so its session is open (its client heartbeats).',
     'long-held': 'Held longer than the configured limit; the holder’s session is still open.',
@@ -20,7 +20,7 @@ export const EPHEMERAL_WORDS: HealthWords = {
   },
 };
 
-export const PERSISTENT_WORDS: HealthWords = {
+const PERSISTENT_WORDS: HealthWords = {
   meaning: {
     healthy: 'Held until the end time its recipe wrote.',
     expired: 'Past the end time its recipe wrote: the next contender may take it.',
