@@ -34,9 +34,11 @@ ${targetForms()}
 Options:
   --from-terraform DIR  read every Terraform backend block under DIR (and its *.tfbackend files) for the exact lock
                         sources: no request to any store
-  --sample N            read at most N keys, objects or rows per target (default ${DEFAULT_LIMITS.sample})
-  --max-requests N      send at most N listing requests per target (default ${DEFAULT_LIMITS.maxRequests}; one page
-                        each, a lock's body read with its page counts with it)
+  --sample N            read at most N keys, objects or rows per target (default ${DEFAULT_LIMITS.sample}), shared
+                        between its containers; checked before each page of the store
+  --max-requests N      send at most N listing requests per target (default ${DEFAULT_LIMITS.maxRequests}): container
+                        listings, estimates, one per listing page; a store that reads an object's body to
+                        recognise it reads at most the sample's bodies besides
   --max-seconds S       stop looking at a target after S seconds (default ${DEFAULT_LIMITS.maxSeconds})
   --json                print { targets: [{ target, store, roots, listed, requests, sampled, elapsedMs, cappedBy?,
                         unreachable?, candidates: [{ source, locks, formats, sampled, estimate?, capped,

@@ -76,7 +76,7 @@ export async function discoverTarget(target: string, limits: Limits, env: Env, p
       }
       // each root its share of what is left of the sample, so one big bucket does not hide the others
       const share = Math.ceil(budget.sampleLeft / (roots.roots.length - i));
-      await listRoot(root, { discovery, budget, env, report, share, seen });
+      await listRoot(root, { discovery, budget, env, report, share, seen, tell });
       report.listed++;
       tell();
     }
@@ -112,6 +112,8 @@ interface RootContext {
   share: number;
   /** Locks counted under earlier roots (tally.ts). */
   seen: Set<string>;
+  /** Progress, after each page. */
+  tell(): void;
 }
 
 /** One root listed through its store, page by page within the budget; its failure is the root's problem alone. */
@@ -129,6 +131,7 @@ async function listRoot(root: string, c: RootContext): Promise<void> {
       const page = await c.budget.within(store.list(token, { pageSize }));
       c.budget.take(page.locks.length + page.skipped);
       tally.add(page.locks, page.skipped);
+      c.tell();
       token = page.nextPageToken;
       more = token !== undefined;
     }
