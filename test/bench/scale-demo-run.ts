@@ -9,6 +9,8 @@ import { existsSync } from 'node:fs';
 
 const life = new Shutdown();
 const signalled = stopRequested();
+let running = false; // until the banner a signal stops at once, as the demo does
+void signalled.then(() => running || life.stop(130));
 const o = parseOptions(process.argv.slice(2));
 if (typeof o === 'number') process.exit(o);
 if (!existsSync(SERVER)) {
@@ -21,5 +23,6 @@ process.on('unhandledRejection', (err) => life.crashed(err));
 const { startDemo } = await import('@/lib/demo/start');
 const console_ = await startDemo(o, life);
 if (typeof console_ === 'number') process.exit(console_);
+running = true;
 await Promise.race([signalled, new Promise((r) => console_.child.once('exit', r))]);
 await life.stop(0);

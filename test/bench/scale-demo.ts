@@ -17,6 +17,7 @@ import { firstRow, rssMb, streamFigures, timedGet, type Visit } from './scale-co
 
 const LOCKS = Number(process.env.SCALE_DEMO_LOCKS ?? 1_000_000);
 const VIEWER = { email: 'viewer@demo.lockboard', password: 'viewer' };
+const step = (what: string) => console.log(`[scale-demo ${new Date().toISOString()}] ${what}`);
 const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
 /** The pid of the demo's console: the standalone server among the demo's descendants (Next.js renames its process). */
@@ -55,8 +56,9 @@ async function startDemo(): Promise<Demo> {
   for (const flag of Object.keys(PORT_FLAGS)) args.push(`--${flag}`, String((ports[flag] = await freePort())));
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  // the demo's own lines go on to this output too (what it started, what failed)
+  child.stdout!.on('data', (d: Buffer) => ((output += d.toString()), process.stdout.write(d)));
+  child.stderr!.on('data', (d: Buffer) => ((output += d.toString()), process.stderr.write(d)));
   for (let i = 0; i < 9000 && !output.includes('Press Ctrl-C') && child.exitCode === null; i++)
     await new Promise((r) => setTimeout(r, 100));
   if (!output.includes('Press Ctrl-C')) throw new Error(`the demo did not start:\n${output}`);
@@ -73,9 +75,11 @@ async function stopDemo(d: Demo): Promise<void> {
 /** Polls the source's window of one until every lock is indexed, then until its pass is complete (seconds each). */
 async function untilIndexed(api: (qs: string) => string, cookie: string, started: number) {
   let indexedS = 0;
+  let polls = 0;
   for (;;) {
     await new Promise((d) => setTimeout(d, 500));
     const { body } = await timedGet(api('&limit=1'), cookie);
+    if (++polls % 60 === 0) step(`total ${String(body.total)}, complete ${String(body.complete)}`);
     if (!indexedS && Number(body.total) >= LOCKS) indexedS = (performance.now() - started) / 1000;
     if (indexedS && body.complete === true)
       return { indexedS, completeS: (performance.now() - started) / 1000, total: Number(body.total) };
@@ -89,15 +93,20 @@ async function measure(d: Demo, cookie: string, visit: () => Promise<Visit>) {
   const api = (qs: string) => `${consoleUrl}/api/locks?source=${encodeURIComponent(source)}${qs}`;
   const load = loadAverage();
   const before = rssMb(pid);
+  step(`console pid ${pid}, RSS ${round(before)} MB; writing ${LOCKS} locks`);
   const client = createClient({ url: source });
   await client.connect();
   const filled = performance.now();
   await fillRedis(client as never, LOCKS);
   const fillS = (performance.now() - filled) / 1000;
+  step(`written in ${round(fillS)} s; indexing`);
   const started = performance.now();
   const first = await timedGet(api(''), cookie);
   const indexed = await untilIndexed(api, cookie, started);
   const rss = rssMb(pid);
+  step(
+    `indexed (${indexed.total}) in ${round(indexed.indexedS)} s, complete at ${round(indexed.completeS)} s; RSS ${round(rss)} MB`,
+  );
   const window = await timedGet(api(''), cookie);
   const filter = await timedGet(api('&q=lock:4242'), cookie);
   const exact = await timedGet(api(`&q=lock:${LOCKS - 1}`), cookie);
@@ -130,7 +139,9 @@ async function measure(d: Demo, cookie: string, visit: () => Promise<Visit>) {
 
 export async function benchScaleDemo() {
   const browser = await launchBrowser();
+  step('starting the demo');
   const d = await startDemo();
+  step('the demo is up; signing in');
   try {
     const consoleUrl = `http://127.0.0.1:${d.ports.port}`;
     // the viewer signs in on the login page, as a person would; the session cookie then serves the API too
