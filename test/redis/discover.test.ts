@@ -73,6 +73,19 @@ describe('lockboard discover redis://HOST:PORT', () => {
     expect(report.problems.join('\n')).toMatch(/not listed \(requests bound reached\)/);
   });
 
+  it('stops at --max-seconds when the server stops answering', async () => {
+    process.kill(r.pid, 'SIGSTOP');
+    try {
+      const started = Date.now();
+      const { report } = await discover(base, { maxSeconds: 1 });
+      expect(Date.now() - started).toBeLessThan(2_500);
+      expect(report.cappedBy).toBe('time');
+      expect(report.unreachable).toBe('stopped after 1 s (--max-seconds)');
+    } finally {
+      process.kill(r.pid, 'SIGCONT');
+    }
+  });
+
   it('reports an unreachable server as such', async () => {
     const { report } = await discover('redis://127.0.0.1:1');
     expect(report.unreachable).toMatch(/ECONNREFUSED|Cannot reach/);

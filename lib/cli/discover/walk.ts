@@ -121,7 +121,12 @@ async function listRoot(root: string, c: RootContext): Promise<void> {
   const spec = parseSource(root, c.env);
   let store: LockStore | undefined;
   try {
-    store = await c.budget.within(openSource(spec, { env: c.env, role: 'cli' }));
+    const opening = openSource(spec, { env: c.env, role: 'cli' });
+    // a store opened after the time ran out is closed when it opens: nothing is left connected
+    store = await c.budget.within(opening).catch((err: unknown) => {
+      void opening.then((s) => s.close()).catch(() => undefined);
+      throw err;
+    });
     const tally = new RootTally(spec.prefix, c.seen);
     const estimate = canEstimate(store) && c.budget.spend() ? await c.budget.within(store.estimateTotal()) : undefined;
     let token: string | undefined;
