@@ -1,32 +1,73 @@
 // A hold on a Terraform state lock makes Terraform itself wait: `terraform plan` against the emulator's GCS and S3
-// backends is refused while held, printing the hold's Who (the operator and the end) and Info (the reason) under its
+// backends (and the s3 backend's DynamoDB lock table, on dynalite) is refused while held, printing the hold's Who (the operator and the end) and Info (the reason) under its
 // "Lock Info:", and plans again once `lockboard unhold` ended it. Where `terraform` is not on PATH the test is not
 // skipped: it checks the LockInfo JSON field by field as Terraform's statemgr.LockInfo defines it, and says so.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { Storage } from '@google-cloud/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '@/lib/emulator';
 import { runCli } from '../helpers/cli';
+import { startDynamo, type TestDynamo } from '../helpers/dynamodb';
 import { s3ClientFor } from '../helpers/s3';
 import { runTerraform } from '../helpers/terraform';
 import { hasTool } from '../helpers/tools';
 
 let emulator: Emulator;
+let dynamo: TestDynamo;
 let env: Record<string, string>;
 beforeAll(async () => {
   emulator = await startEmulator({ buckets: ['tf-state'], s3: { buckets: ['tf-state'] } });
-  env = { LOCKBOARD_GCS_ENDPOINT: emulator.url, AWS_ENDPOINT_URL_S3: emulator.s3!.url, AWS_REGION: 'us-east-1' };
+  dynamo = await startDynamo();
+  await dynamo.table('tf-locks', 'LockID');
+  env = {
+    LOCKBOARD_GCS_ENDPOINT: emulator.url,
+    AWS_ENDPOINT_URL_S3: emulator.s3!.url,
+    AWS_ENDPOINT_URL_DYNAMODB: dynamo.url,
+    AWS_REGION: 'us-east-1',
+  };
+  // the trail a hold's records and its end's release are written in (the release is refused without it)
+  expect((await runCli(['dynamodb', 'init', 'dynamodb://tf-locks'], env)).code).toBe(0);
 });
-afterAll(() => emulator?.close());
+afterAll(async () => {
+  await dynamo?.stop();
+  await emulator?.close();
+});
 
-/** A backend block from its settings (strings quoted, booleans bare; endpoints as HCL's object). */
-const block = (kind: string, settings: Record<string, string | boolean>) =>
+type Setting = string | boolean | Record<string, string>;
+const hcl = (v: Setting): string =>
+  typeof v === 'object'
+    ? `{ ${Object.entries(v)
+        .map(([k, x]) => `${k} = ${JSON.stringify(x)}`)
+        .join(', ')} }`
+    : JSON.stringify(v);
+
+/** A backend block from its settings (strings quoted, booleans bare, objects as HCL's). */
+const block = (kind: string, settings: Record<string, Setting>) =>
   `backend "${kind}" {\n${Object.entries(settings)
-    .map(([k, v]) => `    ${k} = ${k === 'endpoints' ? `{ s3 = "${String(v)}" }` : JSON.stringify(v)}`)
+    .map(([k, v]) => `    ${k} = ${hcl(v)}`)
     .join('\n')}\n  }`;
+
+/** Terraform's s3 backend on the emulator: its own lock file, or DynamoDB's lock item when `dynamodb` is given. */
+const s3Backend = (dynamodb?: string) =>
+  block('s3', {
+    bucket: 'tf-state',
+    key: 'envs/prod/terraform.tfstate',
+    region: 'us-east-1',
+    ...(dynamodb ? { dynamodb_table: 'tf-locks' } : { use_lockfile: true }),
+    endpoints: { s3: emulator.s3!.url, ...(dynamodb ? { dynamodb } : {}) },
+    use_path_style: true,
+    access_key: 'test',
+    secret_key: 'test',
+    ...Object.fromEntries(
+      ['credentials_validation', 'requesting_account_id', 'metadata_api_check', 'region_validation', 's3_checksum'].map(
+        (k) => [`skip_${k}`, true],
+      ),
+    ),
+  });
 
 const BACKENDS = {
   gcs: () =>
@@ -36,38 +77,25 @@ const BACKENDS = {
       storage_custom_endpoint: `${emulator.url}/storage/v1/`,
       access_token: 'anything',
     }),
-  s3: () =>
-    block('s3', {
-      bucket: 'tf-state',
-      key: 'envs/prod/terraform.tfstate',
-      region: 'us-east-1',
-      use_lockfile: true,
-      endpoints: emulator.s3!.url,
-      use_path_style: true,
-      access_key: 'test',
-      secret_key: 'test',
-      ...Object.fromEntries(
-        [
-          'credentials_validation',
-          'requesting_account_id',
-          'metadata_api_check',
-          'region_validation',
-          's3_checksum',
-        ].map((k) => [`skip_${k}`, true]),
-      ),
-    }),
+  s3: () => s3Backend(),
+  dynamodb: () => s3Backend(dynamo.url),
 };
 
 const CASES = [
   { backend: 'gcs' as const, source: 'gs://tf-state/prod/', name: 'prod/default.tflock' },
   { backend: 's3' as const, source: 's3://tf-state/envs/', name: 'envs/prod/terraform.tfstate.tflock' },
+  { backend: 'dynamodb' as const, source: 'dynamodb://tf-locks', name: 'tf-state/envs/prod/terraform.tfstate' },
 ];
 
 const REASON = 'INC-123 state surgery, do not apply';
 const TERRAFORM = hasTool('terraform');
 
 /** The lock's bytes as stored: the LockInfo JSON Terraform reads. */
-async function lockInfoOf(backend: 'gcs' | 's3', name: string): Promise<Record<string, unknown>> {
+async function lockInfoOf(backend: 'gcs' | 's3' | 'dynamodb', name: string): Promise<Record<string, unknown>> {
+  if (backend === 'dynamodb') {
+    const out = await dynamo.client.send(new GetItemCommand({ TableName: 'tf-locks', Key: { LockID: { S: name } } }));
+    return JSON.parse(out.Item!.Info!.S!) as Record<string, unknown>;
+  }
   if (backend === 'gcs') {
     const storage = new Storage({ apiEndpoint: emulator.url, projectId: 'test' });
     const [bytes] = await storage.bucket('tf-state').file(name).download();

@@ -41,6 +41,7 @@ export const dynamodb: StoreDefinition = {
   form: 'dynamodb://TABLE',
   parse: parseDynamoSource,
   discover: dynamoDiscovery(dynamoClient),
+  hold: async () => (await import('./hold')).dynamoHolds(dynamoClient),
   configIssues(env, o) {
     const issues = [];
     if (o.demo && !isLoopback(env.AWS_ENDPOINT_URL_DYNAMODB))

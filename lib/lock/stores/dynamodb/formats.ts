@@ -87,6 +87,7 @@ function terraformLock(name: string, info: string): ItemClass {
     ['Operation', field('Operation') ?? '—'],
     ['Path', field('Path') ?? '—'],
     ['Terraform version', field('Version') ?? '—'],
+    ...(field('Info') ? [['Info', field('Info')!] as [string, string]] : []),
     ['Terraform lock info ID', id ?? '—'],
     ...(id ? [['Equivalent command', `terraform force-unlock ${id}`] as [string, string]] : []),
   ];
