@@ -15,13 +15,17 @@ export interface ListOptions {
 /** How an inspection may read its evidence. */
 export interface InspectOptions {
   /**
-   * Holder evidence read a moment ago is good enough (each store bounds it: a lock file's process scan a quarter
-   * second old, a Lease holder's Pod list a second old): a change feed's burst of reads, a page re-read after a change.
-   * Without it the holder is read now, as a release's re-judgment and the CLI need it. Stores whose reads carry no such
-   * evidence ignore it.
+   * How old holder evidence read before may be, in ms, compared with the time each piece was read: a change feed's
+   * burst of reads, a page re-read after a change, a waiter polling (BURST_EVIDENCE_MS). Absent or 0: the holder is read
+   * now, as a release's re-judgment and the CLI need it. A store bounds it further by how long its evidence stays
+   * meaningful (a lock file's process scan a quarter second, a Lease holder's Pod list a second); stores whose reads
+   * carry no such evidence ignore it.
    */
-  recent?: boolean;
+  maxEvidenceAgeMs?: number;
 }
+
+/** The evidence age a burst of reads accepts: a change feed's, a lock page's after a change, a waiter's polls. */
+export const BURST_EVIDENCE_MS = 1_000;
 
 export interface ChangeFeedHandlers {
   /** These names were created, changed or deleted (reported at `sentAt`, ms, where the feed says): read them again. */

@@ -8,6 +8,7 @@ import type { LockInfo, StoreTerms } from './types';
 
 export type { StoreTerms } from './types';
 export type { ChangeFeed, ChangeFeedHandlers, InspectOptions, ListOptions } from './store-feeds';
+export { BURST_EVIDENCE_MS } from './store-feeds';
 import type { ChangeFeed, ChangeFeedHandlers, InspectOptions, ListOptions } from './store-feeds';
 import { branded } from './support/branded';
 

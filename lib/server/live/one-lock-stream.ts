@@ -7,6 +7,7 @@ import { processWide } from '../process/process-wide';
 import { randomBytes } from 'node:crypto';
 import { inScope, viewerOf } from '../auth/access';
 import { lockAddress } from '@/lib/lock/address';
+import { BURST_EVIDENCE_MS } from '@/lib/lock/store';
 import { env } from '../env';
 import type { RouteUser } from '../http';
 import { getForConsole } from '../locks';
@@ -46,9 +47,9 @@ export function oneLockStream(
     sse.write(`id: ${EPOCH}-${++seq}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   };
   // after a change, holder evidence a moment old will do (a Lease renewed every 2 s read on every open page)
-  const read = async (recent = true) => {
+  const read = async (maxEvidenceAgeMs = BURST_EVIDENCE_MS) => {
     try {
-      send('lock', await getForConsole(source, name, viewer, { recent }));
+      send('lock', await getForConsole(source, name, viewer, { maxEvidenceAgeMs }));
     } catch (err) {
       send('failure', { message: (err as Error).message });
     }
@@ -83,7 +84,7 @@ export function oneLockStream(
       sse.after(ACCESS_CHECK_MS, check);
       // a lock outside the reader's scope is never watched: no event tells when it changes
       if (inScope(viewer.scope, lockAddress(source, name))) sse.onClose(watcherFor(source).subscribe(onChange));
-      await read(false);
+      await read(0);
     },
     () => undefined,
   );

@@ -4,7 +4,7 @@
 import 'server-only';
 import { mapLimit } from '@/lib/lock/support/map-limit';
 import { sleep } from '@/lib/lock/holding/backoff';
-import { canEstimate, isListedLock, type LockView } from '@/lib/lock/store';
+import { BURST_EVIDENCE_MS, canEstimate, isListedLock, type LockView } from '@/lib/lock/store';
 import { storeUnavailable } from '@/lib/lock/store-errors';
 import type { LockIndex, RowChange } from '../../lock/query/lock-index';
 import type { ListingStatus } from '../listing-status';
@@ -62,7 +62,7 @@ export async function readNames(
   if (!store) return [];
   const read = await mapLimit(batch, 8, async ([name, sentAt]) => {
     // holder evidence a moment old will do in a burst; unreadable now: the reconcile will see it
-    const view = await store.inspect(name, { recent: true }).catch(() => undefined);
+    const view = await store.inspect(name, { maxEvidenceAgeMs: BURST_EVIDENCE_MS }).catch(() => undefined);
     countFeedLag(source, (Date.now() - sentAt) / 1000);
     return { name, view };
   });

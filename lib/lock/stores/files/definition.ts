@@ -1,5 +1,6 @@
 // Lock files in the registry: file:///DIR[?depth=N&audit=/dir]. Node's fs only: no SDK to load. Lockboard's own lock
 // (`lockboard run --source file:///DIR`) is a generation directory `<name>.lockd/` inside DIR.
+import { BURST_EVIDENCE_MS } from '../../store-feeds';
 import { holdOn, runOptions, type StoreDefinition } from '../types';
 import { FILES_VERSION } from './version';
 import { filesDiscovery } from './discover';
@@ -44,7 +45,7 @@ export const files: StoreDefinition = {
           name,
           ...runOptions(o),
           audit: { dir: src.audit },
-          holder: () => store.inspect(`${name}.lockd`, { recent: true }), // a waiter polls: a moment-old scan will do
+          holder: () => store.inspect(`${name}.lockd`, { maxEvidenceAgeMs: BURST_EVIDENCE_MS }), // a waiter polls
         }),
       async release(lock, details) {
         const outcome = await lock.release();

@@ -64,13 +64,15 @@ export class FilesLockStore implements LockStore {
    * One holder scan of the machine. Inspections in a burst (a feed's changes) share its open files up to 250 ms old
    * (each holder found is still checked alive) for files that last changed before it began: a file created since
    * (a new holder's O_EXCL file) is judged by a new scan, never called stale for want of one. The kernel's lock table
-   * is read afresh every time; a listing, a release and any inspection not asked as `recent` scan anew (a process
+   * is read afresh every time; a listing, a release and any inspection allowing no evidence age scan anew (a process
    * that opened an old file a moment ago is in no earlier scan: a release's re-judgment must see it).
    */
-  private context(fresh = true, changedMs = Infinity): Context {
+  private context(maxAgeMs = 0, changedMs = Infinity): Context {
     const now = Date.now();
-    const reusable = this.lastScan && now - this.lastScan.at <= SCAN_REUSE_MS && changedMs < this.lastScan.at - 5;
-    if (fresh || !reusable || !this.lastScan) this.lastScan = { at: now, scan: scanHolders() };
+    const age = this.lastScan ? now - this.lastScan.at : Infinity;
+    const reusable =
+      maxAgeMs > 0 && age <= Math.min(maxAgeMs, SCAN_REUSE_MS) && changedMs < (this.lastScan?.at ?? 0) - 5;
+    if (!reusable || !this.lastScan) this.lastScan = { at: now, scan: scanHolders() };
     else this.lastScan.scan = withLockTable(this.lastScan.scan);
     return { scan: this.lastScan.scan, host: thisHost(), nowMs: now };
   }
@@ -151,12 +153,12 @@ export class FilesLockStore implements LockStore {
     }
   }
 
-  /** Judged on a holder scan made now, unless `recent` lets a feed's burst share one a moment old. */
+  /** Judged on a holder scan made now, unless `maxEvidenceAgeMs` lets a feed's burst share one a moment old. */
   async inspect(name: string, o: InspectOptions = {}): Promise<LockView | null> {
-    return (await this.inspectRead(name, !o.recent))?.view ?? null;
+    return (await this.inspectRead(name, o.maxEvidenceAgeMs))?.view ?? null;
   }
 
-  private async inspectRead(name: string, fresh = true): Promise<{ view: LockView; reading?: Reading } | null> {
+  private async inspectRead(name: string, maxAgeMs = 0): Promise<{ view: LockView; reading?: Reading } | null> {
     if (name.split('/').some((s) => s === '..' || s === '' || s === '.'))
       throw new LockOptionsError(
         `${JSON.stringify(name)} is not a name in ${this.source}: use a path relative to the directory, without ".." (e.g. site/.git/index.lock)`,
@@ -164,7 +166,7 @@ export class FilesLockStore implements LockStore {
     if (!insideDir(this.src.dir, name)) return null; // through a symlinked subdirectory: not this source's
     const e = readEntry(this.src.dir, name);
     if (!e) return this.unnameable(name);
-    const c = this.context(fresh, Number(e.stat.ctimeMs));
+    const c = this.context(maxAgeMs, Number(e.stat.ctimeMs));
     const read = this.read(e, c);
     if (read) return read;
     const what =

@@ -117,14 +117,15 @@ export class KubeLockStore implements LockStore {
     return notALockView({ kind: this.kind, source: this.source, name, what, nowMs: this.now(), terms });
   }
 
-  /** Its holder's Pod and Node read now; a `recent` inspection (a watch's burst) shares reads up to a second old. */
+  /** Its holder's Pod and Node read now; an inspection allowing an evidence age (a watch's burst) shares reads up to
+   * that age, a second at most. */
   async inspect(name: string, o: InspectOptions = {}): Promise<LockView | null> {
     const ref = this.refOf(name);
     const l = await this.o.api.read(ref.namespace, ref.lease);
     if (!l) return null;
     const why = notALock(l);
     if (why) return this.notALockView(name, why);
-    return this.view(l, this.now(), o.recent ? RECENT_LOOKUP_MS : 0); // null: nobody holds it
+    return this.view(l, this.now(), Math.min(o.maxEvidenceAgeMs ?? 0, RECENT_LOOKUP_MS)); // null: nobody holds it
   }
 
   /** One PUT pinned to the resourceVersion seen, recorded in the trail before and after. */
