@@ -26,6 +26,8 @@ const ENTRY_POINTS = [
 
 /** Exports allowed though no other file imports them yet, each with why (`file:name`). */
 const ALLOWED = new Map([
+  // the return type of an exported function (lib/cli/ls-query.ts): the package's .d.ts must be able to name it
+  ['lib/lock/query/query.ts:QueryResult', 'named in a declaration file'],
   // #60 is writing the holds API (lockboard hold / unhold) in lib/lock/hold.ts now: its callers land with it
   ['lib/lock/hold.ts:EndRequest', '#60 in progress'],
   ['lib/lock/hold.ts:HoldRequest', '#60 in progress'],

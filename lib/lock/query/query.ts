@@ -42,7 +42,7 @@ interface IndexedSource {
   within?: (row: Row) => boolean;
 }
 
-interface QueryResult {
+export interface QueryResult {
   rows: { source: string; row: Row }[];
   matched: number;
   total: number;
