@@ -18,6 +18,7 @@ export const mysql: StoreDefinition = {
   schemes: ['mysql', 'mariadb'],
   form: 'mysql://USER@HOST:PORT/DB',
   discover: mysqlDiscovery,
+  hold: async () => (await import('./hold')).mysqlHolds,
   credentials: 'the password in the URL or MYSQL_PWD; TLS as ?ssl=true or ?ssl-ca=FILE',
   parse(url) {
     const p = parseMysqlSource(url);

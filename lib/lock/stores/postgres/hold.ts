@@ -3,18 +3,11 @@
 // `lock_until` its end: ShedLock's contenders skip the task until then, and the row frees itself at lock_until.
 import type { Client } from 'pg';
 import { LockOptionsError } from '../../errors';
-import type { HoldFormat, StoreHolds } from '../../hold-types';
-import { holdOwner } from '../../hold-marker';
+import type { StoreHolds } from '../../hold-types';
+import { shedlockHold, shedlockOwner } from '../../hold-shedlock';
 import type { OpenOptions, SourceSpec } from '../types';
 
-const SHEDLOCK_HOLD: HoldFormat = {
-  id: 'shedlock',
-  label: 'a ShedLock row',
-  maxMs: 366 * 86_400_000,
-  maxWords: 'lock_until, a timestamp; Lockboard takes durations up to 366 days',
-  endsItself: true,
-  fits: (name) => /^[^/]+\.[^/]+\//.test(name),
-};
+const SHEDLOCK_HOLD = shedlockHold((name) => /^[^/]+\.[^/]+\//.test(name));
 
 type Connect = (
   spec: SourceSpec,
@@ -57,11 +50,7 @@ export function postgresHolds(connect: Connect): StoreHolds {
       const db = client as Client;
       try {
         const t = await shedlockTable(db, plan.name);
-        const owner = holdOwner(plan.operator, plan.untilMs, plan.reason);
-        if (t.byMax !== null && [...owner].length > t.byMax)
-          throw new LockOptionsError(
-            `The hold's locked_by would be ${[...owner].length} characters; this table's locked_by takes at most ${t.byMax}: shorten --reason.`,
-          );
+        const owner = shedlockOwner(plan, t.byMax);
         // a timestamp without time zone holds UTC, as ShedLock writes it (timezone('utc', now()))
         const at = (p: string) =>
           t.untilType.includes('without')
