@@ -133,6 +133,20 @@ describe('lockboard discover on object stores', () => {
     expect(run.stdout).toContain('gs://tf-state/envs/');
   });
 
+  it("reports a bucket whose listing fails in the store's words, and lists the others (exit 3)", async () => {
+    emulator.faults.set({ rules: [{ method: 'GET', path: '^/storage/v1/b/data/o$', errorRate: 1, errorStatus: 409 }] });
+    try {
+      const run = await runCli(['discover', 'gs://', '--json'], env);
+      expect(run.code).toBe(3);
+      const [t] = (JSON.parse(run.stdout) as Report).targets;
+      expect(t!.problems).toHaveLength(1);
+      expect(t!.problems[0]).toMatch(/^gs:\/\/data\/: \S/);
+      expect(t!.candidates.map((c) => c.source).sort()).toEqual(['gs://tf-state/.pulumi/', 'gs://tf-state/envs/']);
+    } finally {
+      emulator.faults.set({ rules: [] });
+    }
+  });
+
   it('refuses bad input with the problem and the fix (exit 2)', async () => {
     const cases: [string[], RegExp][] = [
       [['discover', 'ftp://host/'], /"ftp:\/\/host\/" is not a store a target can name; targets: gs:\/\//],
