@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { S3Client } from '@aws-sdk/client-s3';
 import { Storage } from '@google-cloud/storage';
 import { startEmulator, type Emulator } from '../emulator';
+import { consoleSteady } from './answers';
 import { demoAuditKey } from './audit-key';
 import { banner } from './banner';
 import { freshLog, startConsole, type ConsoleProcess } from './console';
@@ -113,6 +114,9 @@ async function startDemoConsole(
     { file: consoleLog, onProblem: (line) => console.error(`[console] ${line}`) },
   );
   life.add('the console', () => console_.stop(), { phase: 0 });
+  // the banner promises a console that answers: one that answered once may still be opening its stores
+  if (!(await consoleSteady(console_.url)))
+    console.error(`demo: the console at ${console_.url} is slow to answer (a busy machine?); starting anyway`);
   return { console_, consoleLog };
 }
 
