@@ -25,14 +25,20 @@ they wait for it by themselves and print who holds it and why. Stores that can h
   Lockboard's own lock (gs://): ends by itself at the hold's end (its ttl_ms).
   Redis (redis://): Lockboard's value set with SET NX PX, so every SET-NX family (redis-py, node-redlock,
   go-redsync, bsm/redislock, Laravel) finds the key taken and waits; Redis ends it at the hold's end.
+  etcd: a concurrency.Mutex key on a lease of the hold's length (etcdctl lock waits); PostgreSQL and MySQL:
+  a ShedLock row (SCHEMA.TABLE/NAME, TABLE/NAME) with locked_by naming the hold and lock_until its end;
+  DynamoDB: Terraform's LockID item; Kubernetes: a client-go Lease (--ack-leader-election).
 
 Options:
   --reason TEXT       why (required; at most ${REASON_MAX} characters, fewer where the format says so; no control
                       characters). Recorded in the audit trail (hold-placed)
   --for DURATION      how long: 30m, 2h, 3d (at most what the format can express: the error names it)
-  --format F          terraform, lockboard (gs://) or redis (default: the store's format that fits the name:
-                      terraform for *.tflock)
+  --format F          the store's format: terraform, lockboard (gs://), redis, etcd-mutex, shedlock, lease
+                      (default: the store's format that fits the name: terraform for *.tflock)
   --operator NAME     who (default: the OS user)
+  --ack-leader-election
+                      needed for a Kubernetes Lease: every Lease is a leader election, and holding it stops every
+                      candidate from leading until the hold ends
 ${COMMON_HELP}
   --json              print { outcome, until, version, lock }
 
@@ -64,6 +70,7 @@ export async function holdCommand(argv: string[]): Promise<number> {
     for: { type: 'string' },
     format: { type: 'string' },
     operator: { type: 'string' },
+    'ack-leader-election': { type: 'boolean', default: false },
   });
   if (values.help) return help(HOLD_HELP);
   if (values.reason === undefined) throw new UsageError('--reason is required: say why the lock is held.');
@@ -76,7 +83,8 @@ export async function holdCommand(argv: string[]): Promise<number> {
   const target = resolveTarget(values, positionals, { wantName: true });
   const operator = values.operator ?? safeUser();
   return refusedAs11(async () => {
-    const request = { name: target.name!, operator, reason: values.reason!, forMs, format: values.format };
+    const acks = values['ack-leader-election'] ? ['ack-leader-election'] : [];
+    const request = { name: target.name!, operator, reason: values.reason!, forMs, format: values.format, acks };
     const { plan, view, auditError } = await placeHold(target.spec, { env: target.env, role: 'cli' }, request);
     const until = new Date(plan.untilMs).toISOString();
     if (values.json)

@@ -16,6 +16,8 @@ export interface HoldFormat {
   endsItself: boolean;
   /** Whether a lock of this name is written in this format by its contenders (`.tflock` for Terraform). */
   fits(name: string): boolean;
+  /** A hold in this format needs an acknowledgement: the flag that gives it, and why (a usage error without it). */
+  ack?: { flag: string; words: string };
 }
 
 /** What a store is asked to write: every field already checked against the format. */

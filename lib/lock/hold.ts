@@ -25,6 +25,8 @@ export interface HoldRequest {
   forMs: number;
   /** A format id of the store's; default: the first that fits the name. */
   format?: string;
+  /** The acknowledgements given (`ack-leader-election`): a format that needs one is refused without it. */
+  acks?: readonly string[];
 }
 
 /** The store's holds, or a usage error saying the store has none. */
@@ -53,6 +55,8 @@ export function holdFormat(holds: StoreHolds, r: HoldRequest): HoldFormat {
     );
   if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(r.reason + r.operator))
     throw new LockOptionsError('--reason and --operator may not hold control characters (newlines, tabs, escapes).');
+  if (format.ack && !r.acks?.includes(format.ack.flag))
+    throw new LockOptionsError(`${format.label}: ${format.ack.words}.`);
   if (!(r.forMs >= 1000)) throw new LockOptionsError(`--for must be at least 1s, got ${r.forMs} ms.`);
   if (r.forMs > format.maxMs)
     throw new LockOptionsError(

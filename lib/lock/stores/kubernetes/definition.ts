@@ -51,6 +51,7 @@ export const kubernetes: StoreDefinition = {
     };
   },
   open,
+  hold: async () => (await import('./hold')).kubeHolds(open),
   async acquire(spec, name, o) {
     const [{ acquireKubeLease }, store] = await Promise.all([import('./acquire'), open(spec, o)]);
     let ref: { namespace: string; lease: string };
