@@ -22,6 +22,8 @@ type Node = { sendCommand(args: RedisArg[], options?: object): Promise<unknown> 
  * batch's commands go without one; the batch has one deadline instead.
  */
 const UNTIMED = { timeout: 0 };
+/** A SCAN's reply as key bytes, without node-redis's timer (the call has the batch's deadline instead). */
+const SCAN_OPTIONS = { ...AS_BYTES, ...UNTIMED };
 /** A batch's deadline: a server that stops answering (paused, partitioned) fails the listing in its words. */
 const BATCH_TIMEOUT_MS = 10_000;
 
@@ -126,7 +128,11 @@ export class RedisConn {
     while (node < nodes.length && raw.length < o.budget) {
       this.roundTrips++;
       const args = ['SCAN', cursor, 'MATCH', match, 'COUNT', String(o.count)];
-      const [next, batch] = (await nodes[node]!.sendCommand(args, AS_BYTES)) as [Buffer, Buffer[]];
+      // the batch's deadline, not node-redis's 5 s timer: that timer fired on a console whose event loop a
+      // million-lock pass on a busy machine held past it, the pass failing as "Error" (a TimeoutError has no message)
+      // at every try, never complete (#63)
+      const sent = nodes[node]!.sendCommand(args, SCAN_OPTIONS);
+      const [next, batch] = (await withDeadline(sent, this.batchTimeoutMs, this.source)) as [Buffer, Buffer[]];
       for (const k of batch) raw.push(Buffer.isBuffer(k) ? k : Buffer.from(String(k)));
       cursor = String(next);
       if (cursor === '0') node++;
@@ -168,7 +174,8 @@ export class RedisConn {
   /** The server's time in milliseconds (TIME), and the offset kept for `now()`. */
   async time(): Promise<number> {
     const sentAt = Date.now();
-    const [s, us] = (await this.cmd(undefined, ['TIME'])) as [string, string];
+    const sent = this.cmd(undefined, ['TIME'], true);
+    const [s, us] = (await withDeadline(sent, this.batchTimeoutMs, this.source)) as [string, string];
     const server = Number(s) * 1000 + Math.floor(Number(us) / 1000);
     this.offsetMs = server - (sentAt + Date.now()) / 2;
     return server;
