@@ -33,6 +33,8 @@ const ALLOWED = new Map([
   ['lib/lock/hold.ts:HoldRequest', '#60 in progress'],
   ['lib/lock/hold.ts:storeHolds', '#60 in progress'],
   ['lib/lock/hold.ts:holdFormat', '#60 in progress'],
+  ['lib/cli/hold.ts:HOLD_HELP', '#60 in progress'],
+  ['lib/cli/hold.ts:UNHOLD_HELP', '#60 in progress'],
 ]);
 
 function walk(dir, out = []) {
@@ -82,7 +84,53 @@ function readFile(file) {
     uses.get(target).add(name);
   };
   const line = (node) => sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1;
+  // `import('m')` whose names are read where it is awaited: destructured, or one property of it
+  const named = new Set();
+  const importOf = (expr) => {
+    let e = expr;
+    while (e && (ts.isAwaitExpression(e) || ts.isParenthesizedExpression(e))) e = e.expression;
+    return e &&
+      ts.isCallExpression(e) &&
+      e.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      e.arguments[0] &&
+      ts.isStringLiteralLike(e.arguments[0])
+      ? e
+      : null;
+  };
+  const bindNames = (pattern, call) => {
+    if (!ts.isObjectBindingPattern(pattern) || pattern.elements.some((el) => el.dotDotDotToken)) return;
+    named.add(call);
+    for (const el of pattern.elements) note(call.arguments[0].text, (el.propertyName ?? el.name).getText(sf));
+  };
+  const readNamed = (node) => {
+    if (ts.isVariableDeclaration(node) && node.initializer) {
+      const call = importOf(node.initializer);
+      if (call) return bindNames(node.name, call);
+      // const [{ a }, { b }] = await Promise.all([import('x'), import('y')])
+      let init = node.initializer;
+      while (ts.isAwaitExpression(init) || ts.isParenthesizedExpression(init)) init = init.expression;
+      if (
+        ts.isArrayBindingPattern(node.name) &&
+        ts.isCallExpression(init) &&
+        init.getText(sf).startsWith('Promise.all(')
+      ) {
+        const [list] = init.arguments;
+        if (list && ts.isArrayLiteralExpression(list))
+          node.name.elements.forEach((el, i) => {
+            const c = importOf(list.elements[i]);
+            if (c && !ts.isOmittedExpression(el)) bindNames(el.name, c);
+          });
+      }
+    } else if (ts.isPropertyAccessExpression(node)) {
+      const call = importOf(node.expression);
+      if (call) {
+        named.add(call);
+        note(call.arguments[0].text, node.name.text);
+      }
+    }
+  };
   const visit = (node) => {
+    readNamed(node);
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
       const spec = node.moduleSpecifier.text;
       const clause = node.importClause;
@@ -106,7 +154,7 @@ function readFile(file) {
           if (spec) note(spec, (el.propertyName ?? el.name).text);
         }
     } else if (ts.isExportAssignment(node)) exported.set('default', line(node));
-    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && !named.has(node)) {
       const [arg] = node.arguments;
       if (arg && ts.isStringLiteralLike(arg)) note(arg.text, '*');
     } else if (ts.isImportTypeNode(node)) {

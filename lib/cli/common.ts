@@ -1,5 +1,4 @@
 // Shared CLI plumbing: flags, durations, configuration from flags or environment, exit codes, errors.
-import { Storage } from '@google-cloud/storage';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { parseDurationMs } from '../text/format';
 import { storeUnavailable } from '../lock/store-errors';
@@ -45,86 +44,6 @@ export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(
       `${(err as Error).message.replace(/\. To specify.*$/s, '')}. Run "lockboard ${command} --help".`,
     );
   }
-}
-
-export interface Config {
-  storage: Storage;
-  bucket: string;
-  prefix: string;
-}
-
-let resolvedBucket: string | undefined;
-/** The bucket the running command resolved (for error messages about it). */
-export function configuredBucket(): string | undefined {
-  return resolvedBucket;
-}
-
-export function resolveConfig(
-  values: { bucket?: string; endpoint?: string; prefix?: string },
-  env = process.env,
-): Config {
-  const source = parseGsUrl(values.prefix ?? env.LOCKBOARD_PREFIX);
-  const bucket = source?.bucket ?? values.bucket ?? env.LOCKBOARD_BUCKET;
-  if (!bucket) throw new UsageError('No bucket given: pass --bucket NAME or set LOCKBOARD_BUCKET.');
-  resolvedBucket = bucket;
-  const endpoint = values.endpoint ?? env.LOCKBOARD_GCS_ENDPOINT;
-  if (endpoint !== undefined && !/^https?:\/\/[^/]+/.test(endpoint)) {
-    throw new UsageError(
-      `--endpoint must be an http(s) URL such as http://127.0.0.1:4443, got ${JSON.stringify(endpoint)}.`,
-    );
-  }
-  const storage = endpoint
-    ? new Storage({ apiEndpoint: endpoint.replace(/\/+$/, ''), projectId: 'lockboard' })
-    : new Storage();
-  return { storage, bucket, prefix: source?.prefix ?? values.prefix ?? env.LOCKBOARD_PREFIX ?? 'locks/' };
-}
-
-/** `gs://bucket/prefix` → { bucket, prefix }; anything else → null. A malformed gs:// URL is a usage error. */
-export function parseGsUrl(value: string | undefined): { bucket: string; prefix: string } | null {
-  if (value === undefined || !value.startsWith('gs://')) return null;
-  const match = /^gs:\/\/([a-z0-9][a-z0-9._-]{1,220}[a-z0-9])(?:\/(.*))?$/.exec(value);
-  if (!match)
-    throw new UsageError(`Expected gs://BUCKET/PREFIX with a valid bucket name, got ${JSON.stringify(value)}.`);
-  return { bucket: match[1]!, prefix: match[2] ?? '' };
-}
-
-/**
- * The lock a command names, in any of its forms: `NAME` (under --prefix / LOCKBOARD_PREFIX, in --bucket),
- * `gs://BUCKET/OBJECT` (the whole object URL, as gcloud and Terraform print it), or `gs://BUCKET/PREFIX NAME`.
- */
-export function resolveLock(
-  values: { bucket?: string; endpoint?: string; prefix?: string },
-  positionals: string[],
-  env = process.env,
-): Config & { name: string } {
-  const [first, second] = positionals;
-  const url = parseGsUrl(first);
-  if (!url) {
-    const config = resolveConfig(values, env);
-    return { ...config, name: lockObjectName(config.prefix, first) };
-  }
-  if (values.bucket !== undefined && values.bucket !== url.bucket) {
-    throw new UsageError(`--bucket ${values.bucket} contradicts ${first}: give the bucket once.`);
-  }
-  if (second === undefined && !url.prefix) {
-    throw new UsageError(
-      `${first} names a bucket, not a lock: use gs://${url.bucket}/OBJECT (e.g. prod/default.tflock).`,
-    );
-  }
-  const config = resolveConfig(
-    { ...values, bucket: url.bucket, prefix: second === undefined ? '' : url.prefix },
-    {
-      ...env,
-      LOCKBOARD_PREFIX: undefined,
-    },
-  );
-  return { ...config, name: second === undefined ? url.prefix : lockObjectName(url.prefix, second) };
-}
-
-/** The object name of a lock given on the command line: relative to the prefix unless it already starts with it. */
-export function lockObjectName(prefix: string, lock: string | undefined): string {
-  if (!lock) throw new UsageError('Missing the lock name, e.g. "deploy-prod".');
-  return lock.startsWith(prefix) ? lock : prefix + lock;
 }
 
 /** A duration flag ("500ms", "30s", "5m", "1h"; a bare number is seconds). */

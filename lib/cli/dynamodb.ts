@@ -3,7 +3,7 @@
 // lock table for Lockboard's own lock (hash key `key`). Lockboard never alters a table it did not create.
 import { initCommand } from './init';
 
-export const DYNAMODB_HELP = `Usage: lockboard dynamodb init [dynamodb://TABLE[?audit=AUDIT_TABLE]]
+const DYNAMODB_HELP = `Usage: lockboard dynamodb init [dynamodb://TABLE[?audit=AUDIT_TABLE]]
 
 Creates, if they do not exist (on-demand capacity):
   - the audit table every force-release is recorded in before anything is deleted (default lockboard-audit; hash

@@ -7,7 +7,7 @@ export const STORE_NAMES = STORES.map((s) => s.label)
   .replace(/, ([^,]*)$/, ' and $1');
 
 /** One indented line per store. */
-export function perStore(indent: string, line: (s: (typeof STORES)[number]) => string): string {
+function perStore(indent: string, line: (s: (typeof STORES)[number]) => string): string {
   return STORES.map((s) => `${indent}${line(s)}`).join('\n');
 }
 

@@ -83,7 +83,7 @@ export async function main(argv: string[]): Promise<number> {
       await command()
     )(rest);
   } catch (err) {
-    const [{ LockOptionsError }, { configuredBucket, storageFailure, UsageError }] = await Promise.all([
+    const [{ LockOptionsError }, { storageFailure, UsageError }] = await Promise.all([
       import('../lock'),
       import('./common'),
     ]);
@@ -91,7 +91,7 @@ export async function main(argv: string[]): Promise<number> {
       console.error(escapeText(`lockboard ${name}: ${err.message}`, NL));
       return EXIT.usage;
     }
-    const bucket = configuredBucket() ?? process.env.LOCKBOARD_BUCKET ?? '';
+    const bucket = process.env.LOCKBOARD_BUCKET ?? '';
     const failure = storageFailure(err, bucket);
     if (failure) {
       console.error(escapeText(`lockboard ${name}: ${failure.message}`, NL));

@@ -25,7 +25,7 @@ function longHeldMs(values: { 'long-held'?: string }): number | undefined {
   return ms;
 }
 
-export const LS_HELP = `Usage: lockboard ls [prefix | SOURCE] [--json] [--long-held D] [--filter T] [--health H] [--sort K] [--limit N]
+const LS_HELP = `Usage: lockboard ls [prefix | SOURCE] [--json] [--long-held D] [--filter T] [--health H] [--sort K] [--limit N]
 
 SOURCE is one of:
 ${SOURCE_LINES('  ')}
@@ -49,7 +49,7 @@ Examples:
   lockboard ls ci/ --json | jq '.locks[] | select(.health == "expired") | .name'
   lockboard ls 'redis://cache-1:6379/0' --health expired --sort held --limit 20   # over every lock, not a slice`;
 
-export const STATUS_HELP = `Usage: lockboard status <lock | gs://bucket/object | s3://bucket/key | SOURCE lock> [--json] [--long-held D] [--settle]
+const STATUS_HELP = `Usage: lockboard status <lock | gs://bucket/object | s3://bucket/key | SOURCE lock> [--json] [--long-held D] [--settle]
 
 SOURCE is one of:
 ${SOURCE_LINES('  ')}

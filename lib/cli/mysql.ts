@@ -2,7 +2,7 @@
 // them there if absent (lockboard_audit, lockboard_fence). Lockboard never alters a table it did not create.
 import { initCommand } from './init';
 
-export const MYSQL_HELP = `Usage: lockboard mysql init [mysql://user@host:3306/db]
+const MYSQL_HELP = `Usage: lockboard mysql init [mysql://user@host:3306/db]
 
 Without a source: prints the DDL of Lockboard's tables, for a DBA to run in the database Lockboard reads.
 With a source: creates them there if they do not exist (the console and "lockboard run" also create them on first

@@ -2,7 +2,7 @@
 // lockboard_fence sequence) if absent. Lockboard never alters a table it did not create.
 import { initCommand } from './init';
 
-export const POSTGRES_HELP = `Usage: lockboard postgres init postgres://user@host:5432/db [--schema public]
+const POSTGRES_HELP = `Usage: lockboard postgres init postgres://user@host:5432/db [--schema public]
 
 Creates Lockboard's tables for its PostgreSQL lock, if they do not exist: lockboard_locks (one row per held lock,
 naming the holder's backend), lockboard_released (each release, with the problem and details when the work failed)

@@ -7,7 +7,7 @@ import { SOURCE_LINES, STORE_NAMES, VERSION_LINES } from './help-stores';
 import { storeRelease } from './stores';
 import { resolveTarget } from './target';
 
-export const RELEASE_HELP = `Usage: lockboard release <lock | gs://bucket/object | s3://bucket/key | SOURCE lock> --version V --reason TEXT [--operator NAME]
+const RELEASE_HELP = `Usage: lockboard release <lock | gs://bucket/object | s3://bucket/key | SOURCE lock> --version V --reason TEXT [--operator NAME]
 
 SOURCE is one of:
 ${SOURCE_LINES('  ')}

@@ -13,7 +13,7 @@ import { resolveTarget } from './target';
 
 const WHY_OPTIONS = { ...COMMON_OPTIONS, settle: { type: 'boolean' } } as const;
 
-export const WHY_HELP = `Usage: lockboard why SOURCE NAME [--json] [--settle]
+const WHY_HELP = `Usage: lockboard why SOURCE NAME [--json] [--settle]
 
 SOURCE is one of:
 ${SOURCE_LINES('  ')}

@@ -40,7 +40,7 @@ export async function consoleAnswers(url: string, o: { pageMs?: number; healthMs
 }
 
 /** How many checks in a row, how far apart, make a console steady; and how long the demo waits for that at most. */
-export const STEADY = { times: 8, gapMs: 400, withinMs: 1_000, waitMs: 90_000 };
+const STEADY = { times: 8, gapMs: 400, withinMs: 1_000, waitMs: 90_000 };
 
 /**
  * Resolves once the console at `url` answered /api/health and /login `times` checks in a row, each within `withinMs`

@@ -53,7 +53,7 @@ export function buildConsole(): void {
  * Measured: `npm run build` takes about 10 minutes on a fresh 2-core machine (10 min 40 s for a first run; less on
  * more cores); the next start skips it.
  */
-export function buildEstimate(cores = availableParallelism()): string {
+function buildEstimate(cores = availableParallelism()): string {
   const minutes = Math.max(1, Math.round(20 / Math.min(cores, 8)));
   return `about ${minutes} minute${minutes === 1 ? '' : 's'} on ${cores} core${cores === 1 ? '' : 's'}`;
 }
@@ -84,7 +84,7 @@ export async function buildWithProgress(everyMs = 30_000): Promise<void> {
 }
 
 /** Where the console's output goes besides `output()`: a log file, and its warnings and errors echoed to stderr. */
-export interface ConsoleLog {
+interface ConsoleLog {
   file: string;
   /** Each warning or error line, e.g. printed by the demo with a prefix. */
   onProblem: (line: string) => void;

@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 import { startEmulator } from './index';
 
-export const EMULATOR_HELP = `Usage: lockboard emulator [--port 4443] [--host 127.0.0.1] [--bucket NAME]... [--data-dir DIR] [--rate-limit]
+const EMULATOR_HELP = `Usage: lockboard emulator [--port 4443] [--host 127.0.0.1] [--bucket NAME]... [--data-dir DIR] [--rate-limit]
 
 Runs a Google Cloud Storage emulator: the JSON API subset Lockboard uses, and the XML API reads of
 Google's Go client (Terraform, Vault).

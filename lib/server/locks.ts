@@ -29,19 +29,19 @@ export interface Viewer {
 }
 
 /** Whether a caller may release the lock at `address` as it is now. */
-export type MayRelease = (address: string, view: { health: string; verdict?: unknown }) => boolean;
+type MayRelease = (address: string, view: { health: string; verdict?: unknown }) => boolean;
 
 /**
  * A lock as the console shows it: `bucket` names the source's container as requests name it, `address` the lock as
  * grants and the CLI name it (lib/lock/address.ts).
  */
-export type ConsoleLock = Omit<LockView, 'sensitive'> & { sensitive?: [string, string][]; address: string };
+type ConsoleLock = Omit<LockView, 'sensitive'> & { sensitive?: [string, string][]; address: string };
 
 /** A row of a window: a lock without its format's shared sentences (lib/server/locks.ts rowView). */
-export type ConsoleRow = Omit<ConsoleLock, 'terms'> & { terms?: ConsoleLock['terms'] };
+type ConsoleRow = Omit<ConsoleLock, 'terms'> & { terms?: ConsoleLock['terms'] };
 
 /** A window of the selection's locks, as the server's index answers a query (lib/server/index/query.ts). */
-export interface LocksResponse {
+interface LocksResponse {
   serverTime: string;
   /** The source listed (`gs://bucket/prefix`) or "all". */
   source: string;

@@ -47,7 +47,7 @@ export function sourceById(id: string): Source | undefined {
   return list.find((s) => s.id === id) ?? list.find((s) => s.id === `${id}/`);
 }
 
-export function matchSources(source?: string, prefix?: string): Selection | undefined {
+function matchSources(source?: string, prefix?: string): Selection | undefined {
   const list = sources();
   if (list.length === 0) return undefined;
   if (source === ALL_SOURCES) return { id: ALL_SOURCES, sources: list };
@@ -98,7 +98,7 @@ export function sourceContains(s: Source, name: string): boolean {
 }
 
 /** Whether `name` in `bucket` is an audit event object rather than a lock (a source may cover a whole bucket). */
-export function isAuditObject(name: string): boolean {
+function isAuditObject(name: string): boolean {
   return name.startsWith(env().LOCKBOARD_AUDIT_PREFIX);
 }
 

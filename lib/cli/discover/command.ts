@@ -22,8 +22,7 @@ const OPTIONS = {
 const targetForms = () =>
   STORES.flatMap((s) => (s.discover ? [`  ${s.discover.target.padEnd(26)} ${s.label}`] : [])).join('\n');
 
-export const DISCOVER_HELP =
-  () => `Usage: lockboard discover TARGET… [--from-terraform DIR] [--sample N] [--max-requests N]
+const DISCOVER_HELP = () => `Usage: lockboard discover TARGET… [--from-terraform DIR] [--sample N] [--max-requests N]
                          [--max-seconds S] [--json | --emit-sources]
 
 Finds where locks live: each TARGET is a store without a path, whose containers (buckets, databases, tables, a

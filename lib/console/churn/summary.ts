@@ -14,7 +14,7 @@ export interface HourBucket {
 export type ChurnEvent = AuditRecord & { source?: string; bucket?: string };
 
 /** A lock in a ranking: its name and, so its link opens the right lock, its source and bucket. */
-export interface RankedLock {
+interface RankedLock {
   lock: string;
   source?: string;
   bucket?: string;
@@ -76,7 +76,7 @@ export function percentile(sorted: number[], p: number): number | null {
  * Observed create/delete events of Lockboard-format locks repeat what the holders recorded themselves: counting both
  * would double the churn, so only foreign formats' observed events (and deleted-outside) are counted.
  */
-export function withoutDuplicates<E extends AuditRecord>(events: E[]): E[] {
+function withoutDuplicates<E extends AuditRecord>(events: E[]): E[] {
   return events.filter(
     (e) => !((e.event === 'observed-created' || e.event === 'observed-deleted') && e.format === 'lockboard'),
   );

@@ -59,8 +59,6 @@ const SLICE_MS = 86_400_000;
 /** A closed day changes only by late writes; the current day is re-read every few seconds. */
 const CLOSED_SLICE_CACHE_MS = 10 * 60_000;
 
-export type { SourcedAuditRecord } from './trails';
-
 /**
  * The events of a window, the trails that could not be read (their sources shown unreachable), and the trails read
  * that their stores keep in memory only (lost on a restart of the server: said beside the events).

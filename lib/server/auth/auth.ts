@@ -7,7 +7,7 @@ import CredentialsProvider from 'next-auth/providers/credentials';
 import GoogleProvider from 'next-auth/providers/google';
 import { env, type ConsoleEnv } from '../env';
 import { safeRedirect } from './return-path';
-import { accessOf, type Access } from './access';
+import { accessOf } from './access';
 import { DEMO_ACCOUNTS } from './demo-accounts';
 import { groupsOf } from './groups';
 import type { Role } from './roles';
@@ -34,17 +34,12 @@ declare module 'next-auth/jwt' {
 }
 
 /** The highest role the grants in force give an e-mail address and its groups (null: none, no access). */
-export function resolveRole(
+function resolveRole(
   email: string | null | undefined,
   config: ConsoleEnv = env(),
   groups: readonly string[] = [],
 ): Role | null {
   return email ? accessOf(email, groups, config).role : null;
-}
-
-/** What a signed-in person may do, per lock (lib/server/auth/access.ts). */
-export function resolveAccess(email: string, groups: readonly string[] = []): Access {
-  return accessOf(email, groups);
 }
 
 export function enabledProviders(config: ConsoleEnv = env()): { id: string; name: string }[] {

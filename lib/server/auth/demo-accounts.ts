@@ -5,7 +5,7 @@
 import type { Grant } from './grants';
 import type { Role } from './roles';
 
-export interface DemoAccount {
+interface DemoAccount {
   email: string;
   password: string;
   role: Role;
@@ -16,7 +16,7 @@ export interface DemoAccount {
 }
 
 /** The CI team's locks in the demo (its `gs://lockboard-demo/ci/` source). */
-export const DEMO_TEAM_LOCKS = ['gs://lockboard-demo/ci/*'];
+const DEMO_TEAM_LOCKS = ['gs://lockboard-demo/ci/*'];
 
 export const DEMO_ACCOUNTS: DemoAccount[] = [
   {

@@ -4,7 +4,7 @@ import type { BlobItem, ContainerClient } from '@azure/storage-blob';
 import { DateHeaderClock } from '../../support/date-clock';
 import { azureStatus, azureUnavailable } from './errors';
 
-export type LeaseState = 'available' | 'leased' | 'expired' | 'breaking' | 'broken';
+type LeaseState = 'available' | 'leased' | 'expired' | 'breaking' | 'broken';
 
 /** One blob as listed (or as its properties read it): what every format needs, no body. */
 export interface AzureListed {
@@ -20,13 +20,13 @@ export interface AzureListed {
   metadata: Record<string, string>;
 }
 
-export interface Conditions {
+interface Conditions {
   leaseId?: string;
   ifMatch?: string;
   ifNoneMatch?: string;
 }
 
-export const PAGE_SIZE = 5_000;
+const PAGE_SIZE = 5_000;
 const quoted = (etag: string | undefined) => (etag === undefined ? undefined : /^"/.test(etag) ? etag : `"${etag}"`);
 const bare = (etag: string | undefined) => (etag ?? '').replace(/"/g, '');
 

@@ -5,7 +5,7 @@
 import type { ContainerClient, StoragePipelineOptions } from '@azure/storage-blob';
 import { missingSdk } from '../types';
 
-export interface AzureContainer {
+interface AzureContainer {
   client: ContainerClient;
   /** The blob endpoint, for messages (never with a SAS or a key). */
   endpoint: string;

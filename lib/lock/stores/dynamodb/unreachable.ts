@@ -9,7 +9,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 const NETWORK = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EPIPE|EAI_AGAIN|HPE_[A-Z_]+)$/;
 
 /** `err` in DynamoDB's words when the request reached no server; `err` itself otherwise. */
-export function dynamoUnreachable(err: unknown, source: string, endpoint?: string): unknown {
+function dynamoUnreachable(err: unknown, source: string, endpoint?: string): unknown {
   if (!(err instanceof Error)) return err;
   const code = (err as { code?: unknown }).code;
   if (typeof code !== 'string' || !NETWORK.test(code)) return err;

@@ -9,7 +9,7 @@ import type { Etcd3Client } from './client';
 import type { EtcdKv } from './formats';
 
 /** The largest value read, as on GCS, Redis, DynamoDB and PostgreSQL. */
-export const MAX_VALUE_BYTES = 64 * 1024;
+const MAX_VALUE_BYTES = 64 * 1024;
 /** The largest reply the value client accepts: one value at the limit with its key and metadata. */
 export const VALUE_MESSAGE_CAP = MAX_VALUE_BYTES + 8 * 1024;
 /** Values read per transaction (etcd's default --max-txn-ops is 128), four transactions at a time. */

@@ -6,10 +6,10 @@ import { missingSdk, type OpenOptions } from '../types';
 import type { EtcdKv } from './formats';
 import type { EtcdSource } from './source';
 
-export type Etcd3Module = typeof import('etcd3');
+type Etcd3Module = typeof import('etcd3');
 export type Etcd3Client = InstanceType<Etcd3Module['Etcd3']>;
 
-export async function loadEtcd3(): Promise<Etcd3Module> {
+async function loadEtcd3(): Promise<Etcd3Module> {
   try {
     return await import('etcd3');
   } catch {

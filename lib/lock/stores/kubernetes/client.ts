@@ -19,7 +19,7 @@ async function loadSdk(): Promise<ClientNode> {
   }
 }
 
-export const NO_CREDENTIALS =
+const NO_CREDENTIALS =
   'no Kubernetes credentials: set KUBECONFIG, write ~/.kube/config (as kubectl uses), or run in a pod with a service account';
 
 /** Where kubectl would find credentials: a kubeconfig file, or the pod's service account (undefined: none). */

@@ -33,7 +33,7 @@ export interface KubeStoreOptions {
   close?: () => Promise<void>;
 }
 
-export const PAGE = 500;
+const PAGE = 500;
 
 export class KubeLockStore implements LockStore {
   readonly kind = 'kubernetes';

@@ -17,7 +17,7 @@ export interface Db {
 const NETWORK = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EPIPE|PROTOCOL_CONNECTION_LOST)$/;
 
 /** `err` in MySQL's words when the connection failed; `err` itself otherwise (a server's answer keeps its code). */
-export function mysqlUnreachable(err: unknown, source: string): unknown {
+function mysqlUnreachable(err: unknown, source: string): unknown {
   if (!(err instanceof Error)) return err;
   const code = (err as { code?: unknown }).code;
   if (typeof code !== 'string' || !NETWORK.test(code)) return err;

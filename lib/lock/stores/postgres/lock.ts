@@ -8,7 +8,7 @@ import type { Queryable } from './tables';
 import { ident } from './tables';
 
 /** What a held lock needs of the acquire's options. */
-export interface PgLockSettings {
+interface PgLockSettings {
   client: Queryable;
   name: string;
   schema: string;

@@ -12,7 +12,7 @@ const DRIVER =
   /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
 
 /** `err` in PostgreSQL's words when the connection failed; `err` itself otherwise. */
-export function pgUnreachable(err: unknown, source: string): unknown {
+function pgUnreachable(err: unknown, source: string): unknown {
   if (!(err instanceof Error)) return err;
   const code = (err as { code?: unknown }).code;
   const network = typeof code === 'string' && NETWORK.test(code) ? code : undefined;
