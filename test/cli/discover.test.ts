@@ -184,7 +184,7 @@ describe('lockboard discover --from-terraform', () => {
     file('gcp/stage/stage.tfbackend', 'bucket = "tf-state"\nprefix = "envs/stage"\n');
     file(
       'azure/main.tf',
-      '/* azure */ terraform { backend "azurerm" {\n storage_account_name = "acct1"\n container_name = "tfstate"\n key = "prod/terraform.tfstate"\n} }\n',
+      '/* azure */ terraform {\n backend "azurerm" {\n storage_account_name = "acct1"\n container_name = "tfstate"\n key = "prod/terraform.tfstate"\n}\n}\n',
     );
     file(
       'k8s/main.tf',
@@ -208,5 +208,66 @@ describe('lockboard discover --from-terraform', () => {
     expect(text.stdout).toContain(
       `not looked at: old/main.tf: backend "consul": no store of Lockboard's reads its locks`,
     );
+  });
+  it('reads backend blocks as Terraform does (heredocs, comments, nested blocks, templates); a broken file names its line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'discover-hcl-'));
+    const file = (path: string, text: string) => {
+      mkdirSync(join(dir, path, '..'), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    };
+    // Every trap the former subset parser fell into: a backend block inside a heredoc and inside a /* */ comment
+    // (not blocks), a key = value line inside a heredoc and a nested block (not the backend's), a "}" in a string
+    // template, a backend block written on one line with its closing brace, `#` and `//` after values.
+    file(
+      'main.tf',
+      [
+        'locals {',
+        '  motd = <<-EOT',
+        '    backend "gcs" {',
+        '      bucket = "in-a-heredoc"',
+        '    }',
+        '  EOT',
+        '  name = "${var.env}-}{-${lower("X")}"',
+        '}',
+        '/* terraform {',
+        '  backend "gcs" { bucket = "in-a-comment" }',
+        '} */',
+        'terraform {',
+        '  required_providers {',
+        '    google = { source = "hashicorp/google", version = "~> 5.0" }',
+        '  }',
+        '  backend "gcs" {',
+        '    bucket = "tf-hcl" # the team\'s',
+        '    prefix = "envs/prod" // the lock folder',
+        '    encryption_key = <<EOT',
+        'prefix = "from-a-heredoc"',
+        'EOT',
+        '    impersonate_service_account_delegates = ["a", "b"]',
+        '  }',
+        '}',
+        'resource "null_resource" "x" {',
+        '  triggers = { backend = "s3", bucket = "no" }',
+        '}',
+      ].join('\n') + '\n',
+    );
+    file('one-line/main.tf', 'terraform {\n  backend "kubernetes" { namespace = "oneline" }\n}\n');
+    file('cfg/main.tf', 'terraform {\n  backend "gcs" {}\n}\n');
+    file('cfg/a.tfbackend', '# comment\nbucket = "tf-cfg" // why\n/* multi\n line */ prefix = "teams/a"\n');
+    file('broken/main.tf', 'terraform {\n  backend "s3" {\n    bucket = "half\n  }\n}\n');
+    try {
+      const run = await runCli(['discover', '--from-terraform', dir, '--json'], env);
+      const [report] = (JSON.parse(run.stdout) as Report).targets;
+      expect(report!.candidates.map((c) => c.source).sort()).toEqual([
+        'gs://tf-cfg/teams/a/',
+        'gs://tf-hcl/envs/prod/',
+        'kubernetes://oneline',
+      ]);
+      expect(report!.problems).toEqual([
+        expect.stringMatching(/^broken\/main\.tf: not HCL Terraform reads \(line 3, column \d+: .+\)$/),
+      ]);
+      expect(run.code).toBe(3);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,6 +1,7 @@
-// Just enough HCL for Terraform's backend blocks: comments dropped, `backend "TYPE" { … }` blocks found with their
-// top-level attributes (strings, numbers, booleans), nested blocks (assume_role { … }) skipped. A `-backend-config`
-// file (`*.tfbackend`) is the same attributes without a block.
+// Terraform's backend blocks read with HashiCorp's own HCL parser (hcl v2 compiled to WebAssembly, the
+// @cdktn/hcl2json package: no network, no terraform binary). Whatever HCL allows is read as Terraform reads it:
+// heredocs, the three kinds of comment, nested blocks, templates in other attributes; a file Terraform would refuse
+// is a problem naming its line. A `-backend-config` file (`*.tfbackend`) is attributes without a block.
 
 export type Attributes = Record<string, string>;
 
@@ -9,70 +10,50 @@ interface BackendBlock {
   attributes: Attributes;
 }
 
-/** The text without comments (`#`, `//`, `/* … *\/`); strings are kept as they are. */
-function withoutComments(text: string): string {
-  let out = '';
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (ch === '"') {
-      const end = stringEnd(text, i);
-      out += text.slice(i, end);
-      i = end - 1;
-    } else if (ch === '#' || (ch === '/' && text[i + 1] === '/')) {
-      while (i < text.length && text[i] !== '\n') i++;
-      out += '\n';
-    } else if (ch === '/' && text[i + 1] === '*') {
-      const end = text.indexOf('*/', i + 2);
-      i = end < 0 ? text.length : end + 1;
-      out += ' ';
-    } else out += ch;
+type Body = Record<string, unknown>;
+
+const PARSER = '@cdktn/hcl2json';
+
+/** The parser, loaded on first use (it reads and starts a 2 MB WebAssembly module: no cost for other commands). */
+async function parsed(file: string, text: string): Promise<Body> {
+  // named by a variable: the package's declarations pull in the DOM library, which the package build must not see
+  const { parse } = (await import(PARSER)) as { parse: (file: string, text: string) => Promise<unknown> };
+  try {
+    return (await parse(file, text)) as Body;
+  } catch (err) {
+    // "parse config: [main.tf:3,5-12: Summary; Detail.]" → "line 3, column 5: Summary; Detail."
+    const words = (err as Error).message
+      .replace(/^parse config: \[/, '')
+      .replace(/\]$/, '')
+      .replace(/^[^\n]*?:(\d+),(\d+)-[\d,]+: /, 'line $1, column $2: ');
+    throw new Error(`not HCL Terraform reads (${words})`);
   }
-  return out;
 }
 
-/** The index just past the string starting at `at` (a `"`), escapes honoured. */
-function stringEnd(text: string, at: number): number {
-  let i = at + 1;
-  while (i < text.length && text[i] !== '"' && text[i] !== '\n') i += text[i] === '\\' ? 2 : 1;
-  return Math.min(text.length, i + 1);
-}
+const isBody = (v: unknown): v is Body => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** The index of the `}` closing the block whose `{` is at `open` (or the text's end). */
-function blockEnd(text: string, open: number): number {
-  let depth = 0;
-  for (let i = open; i < text.length; i++) {
-    if (text[i] === '"') i = stringEnd(text, i) - 1;
-    else if (text[i] === '{') depth++;
-    else if (text[i] === '}' && --depth === 0) return i;
-  }
-  return text.length;
-}
-
-/** `key = value` lines at the body's own level (values of nested blocks and maps are not its attributes). */
-export function attributesOf(body: string): Attributes {
+/** A body's own attributes: strings, numbers and booleans (nested blocks, lists and maps are not backend settings). */
+function scalars(body: Body): Attributes {
   const attributes: Attributes = {};
-  let depth = 0;
-  for (const line of body.split('\n')) {
-    if (depth === 0) {
-      const m = /^\s*([A-Za-z_][\w-]*)\s*=\s*("(?:[^"\\]|\\.)*"|true|false|-?\d+(?:\.\d+)?)\s*$/.exec(line);
-      if (m) attributes[m[1]!] = m[2]!.startsWith('"') ? (JSON.parse(m[2]!) as string) : m[2]!;
-    }
-    const bare = line.replace(/"(?:[^"\\]|\\.)*"/g, '""');
-    depth += (bare.match(/\{/g) ?? []).length - (bare.match(/\}/g) ?? []).length;
-  }
+  for (const [key, value] of Object.entries(body))
+    if (['string', 'number', 'boolean'].includes(typeof value)) attributes[key] = String(value);
   return attributes;
 }
 
-/** Every `backend "TYPE" { … }` block of a .tf file's text. */
-export function backendBlocks(source: string): BackendBlock[] {
-  const text = withoutComments(source);
+/** Every `terraform { backend "TYPE" { … } }` block of a .tf file's text. */
+export async function backendBlocks(file: string, text: string): Promise<BackendBlock[]> {
   const blocks: BackendBlock[] = [];
-  const re = /\bbackend\s+"([A-Za-z0-9_-]+)"\s*\{/g;
-  for (let m = re.exec(text); m; m = re.exec(text)) {
-    const open = m.index + m[0].length - 1;
-    const end = blockEnd(text, open);
-    blocks.push({ type: m[1]!, attributes: attributesOf(text.slice(open + 1, end)) });
-    re.lastIndex = end;
+  const terraform = (await parsed(file, text)).terraform;
+  for (const block of Array.isArray(terraform) ? terraform : []) {
+    const backends = isBody(block) ? block.backend : undefined;
+    for (const [type, bodies] of Object.entries(isBody(backends) ? backends : {}))
+      for (const body of Array.isArray(bodies) ? bodies : [])
+        if (isBody(body)) blocks.push({ type, attributes: scalars(body) });
   }
   return blocks;
+}
+
+/** The settings of a `-backend-config` file (`bucket = "x"` lines, as HCL). */
+export async function backendConfig(file: string, text: string): Promise<Attributes> {
+  return scalars(await parsed(file, text));
 }

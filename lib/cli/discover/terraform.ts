@@ -5,7 +5,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { parseSource, STORES } from '../../lock/stores';
-import { attributesOf, backendBlocks, type Attributes } from './hcl';
+import { backendBlocks, backendConfig, type Attributes } from './hcl';
 import type { Candidate } from './tally';
 import type { TargetReport } from './walk';
 
@@ -63,10 +63,10 @@ export async function fromTerraform(root: string, env: Record<string, string | u
   };
   const bySource = new Map<string, Candidate & { evidence: string[] }>();
   for (const dir of await terraformDirs(root, report.problems)) {
-    const configs = await Promise.all(dir.tfbackend.map(async (f) => [f, await readAttributes(dir.path, f)] as const));
+    const configs = await backendConfigs(root, dir, report.problems);
     for (const file of dir.tf) {
       const where = relative(root, join(dir.path, file));
-      for (const block of backendBlocks(await readFile(join(dir.path, file), 'utf8'))) {
+      for (const block of await readHcl(where, join(dir.path, file), backendBlocks, report.problems, [])) {
         report.roots++;
         const merged = configs.length ? configs : [['', {}] as const];
         for (const [config, extra] of merged) {
@@ -83,8 +83,36 @@ export async function fromTerraform(root: string, env: Record<string, string | u
   return report;
 }
 
-async function readAttributes(dir: string, file: string): Promise<Attributes> {
-  return attributesOf(await readFile(join(dir, file), 'utf8'));
+/** A file read with `read`, or `fallback` and its problem said (unreadable, or not HCL: with the line). */
+async function readHcl<T>(
+  where: string,
+  path: string,
+  read: (file: string, text: string) => Promise<T>,
+  problems: string[],
+  fallback: T,
+): Promise<T> {
+  try {
+    return await read(where, await readFile(path, 'utf8'));
+  } catch (err) {
+    problems.push(`${where}: ${(err as Error).message}`);
+    return fallback;
+  }
+}
+
+/** The directory's -backend-config files that could be read, each with its settings. */
+async function backendConfigs(root: string, dir: Dir, problems: string[]) {
+  const configs: (readonly [string, Attributes])[] = [];
+  for (const f of dir.tfbackend) {
+    const attributes = await readHcl(
+      relative(root, join(dir.path, f)),
+      join(dir.path, f),
+      backendConfig,
+      problems,
+      null,
+    );
+    if (attributes) configs.push([f, attributes] as const);
+  }
+  return configs;
 }
 
 function addSource(
