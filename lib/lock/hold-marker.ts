@@ -22,6 +22,6 @@ export function holdOf(view: Pick<LockInfo, 'identity' | 'purpose' | 'details'>)
   const m = view.identity === undefined ? null : MARK.exec(view.identity);
   if (!m) return null;
   const own = view.details.find(([label]) => label === 'Info' || label === 'Purpose')?.[1];
-  const reason = m[3] ?? view.purpose ?? own;
+  const reason = m[3] ?? own ?? view.purpose;
   return { operator: m[1]!, until: m[2]!, ...(reason ? { reason } : {}) };
 }

@@ -80,8 +80,10 @@ export async function placeHold(
   try {
     const refuse = (v: LockView) => new HoldRefusedError(`${r.name} is held by ${holderOf(v)}: nothing was written.`);
     const before = await store.inspect(r.name);
-    // a released marker (ShedLock's row past lock_until) or an expired lock is the store's precondition's to judge
-    if (before && before.health !== 'free' && before.health !== 'expired') throw refuse(before);
+    // a released marker (ShedLock's row past lock_until), an expired lock, or what is no lock (the state blob an Azure
+    // lease goes on) is the store's own precondition's to judge
+    const held = before && before.releasable && before.health !== 'free' && before.health !== 'expired';
+    if (held) throw refuse(before);
     const sinceMs = store.now();
     const plan: HoldPlan = { ...r, format, sinceMs, untilMs: sinceMs + r.forMs };
     if (!(await holds.place(spec, o, plan))) {

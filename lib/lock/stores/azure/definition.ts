@@ -28,6 +28,7 @@ export const azure: StoreDefinition = {
   parse: (url) => parseAzureSource(url),
   splitLockUrl: splitAzureLockUrl,
   discover: azureDiscovery,
+  hold: async () => (await import('./hold')).azureHolds(blobsFor),
   configIssues(env, o) {
     // asked only where Azure is configured at all: a demo without Azurite has no Azure source to guard
     const configured = ['AZURE_STORAGE_CONNECTION_STRING', 'AZURE_STORAGE_KEY', 'AZURE_STORAGE_SAS_TOKEN'].some(

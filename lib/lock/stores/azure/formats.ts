@@ -73,6 +73,7 @@ function terraformLock(b: AzureListed, encoded: string, duration: AzureReading['
         ['Path', f('Path') ?? '—'],
         ['Workspace', workspace],
         ['Terraform version', f('Version') ?? '—'],
+        ...(f('Info') ? [['Info', f('Info')!] as [string, string]] : []),
         ['Terraform lock info ID', f('ID') ?? '—'],
         ...(f('ID') ? [['Equivalent command', `terraform force-unlock ${f('ID')}`] as [string, string]] : []),
       ],
