@@ -27,7 +27,8 @@ they wait for it by themselves and print who holds it and why. Stores that can h
   go-redsync, bsm/redislock, Laravel) finds the key taken and waits; Redis ends it at the hold's end.
   etcd: a concurrency.Mutex key on a lease of the hold's length (etcdctl lock waits); PostgreSQL and MySQL:
   a ShedLock row (SCHEMA.TABLE/NAME, TABLE/NAME) with locked_by naming the hold and lock_until its end;
-  DynamoDB: Terraform's LockID item; Kubernetes: a client-go Lease (--ack-leader-election).
+  DynamoDB: Terraform's LockID item; Azure: the state blob's infinite lease with terraformlockid metadata, as
+  Terraform's azurerm backend takes it; Kubernetes: a client-go Lease (--ack-leader-election).
 
 Options:
   --reason TEXT       why (required; at most ${REASON_MAX} characters, fewer where the format says so; no control
