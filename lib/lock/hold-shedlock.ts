@@ -14,6 +14,17 @@ export const shedlockHold = (fits: (name: string) => boolean): HoldFormat => ({
   fits,
 });
 
+/** A session-bound lock of a SQL server (PostgreSQL's advisory locks, MySQL's named locks): refused with why. */
+export const sessionHold = (id: string, label: string, prefix: string): HoldFormat => ({
+  id,
+  label,
+  maxMs: 0,
+  maxWords: 'the session that holds it',
+  endsItself: true,
+  fits: (name) => name.startsWith(prefix),
+  session: 'the server releases it when that session ends, and no row or key is left to hold',
+});
+
 /** `locked_by` of a hold, checked against the column's length (a usage error, nothing written, when it would not fit). */
 export function shedlockOwner(plan: HoldPlan, max: number | null): string {
   const owner = holdOwner(plan.operator, plan.untilMs, plan.reason);

@@ -18,6 +18,8 @@ export interface HoldFormat {
   fits(name: string): boolean;
   /** A hold in this format needs an acknowledgement: the flag that gives it, and why (a usage error without it). */
   ack?: { flag: string; words: string };
+  /** Session-bound (an advisory lock, a named lock): why it lives only as long as the session that took it. */
+  session?: string;
 }
 
 /** What a store is asked to write: every field already checked against the format. */

@@ -47,6 +47,10 @@ export function holdFormat(holds: StoreHolds, r: HoldRequest): HoldFormat {
         ? `No hold format of this store fits "${r.name}"; pass --format (one of ${ids}).`
         : `--format ${r.format} is not one this store can hold in; use one of ${ids}.`,
     );
+  if (format.session)
+    throw new LockOptionsError(
+      `${format.label} cannot be held without a live session: ${format.session}. A hold needs a process Lockboard keeps (--session), which this version does not offer; nothing was written.`,
+    );
   const reasonMax = Math.min(REASON_MAX, format.reasonMax ?? REASON_MAX);
   if (!r.reason.trim()) throw new LockOptionsError('--reason is required: say why the lock is held.');
   if ([...r.reason].length > reasonMax)

@@ -31,6 +31,14 @@ async function shedlockContender(name: string): Promise<boolean> {
 }
 
 describe('lockboard hold on a MySQL/MariaDB ShedLock table', () => {
+  it('refuses a named lock (2): session-bound, it cannot be held without a live session; nothing is taken', async () => {
+    const r = await runCli(['hold', m.url, 'named:deploy', '--reason', 'x', '--for', '1h'], {});
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('A MySQL named lock (GET_LOCK) cannot be held without a live session');
+    const [rows] = await m.admin.query<RowDataPacket[]>(`SELECT IS_USED_LOCK('deploy') AS holder`);
+    expect(rows[0]!.holder).toBeNull();
+  });
+
   it('makes a ShedLock task skip until lock_until, naming the hold in locked_by', async () => {
     const held = await runCli(['hold', m.url, 'shedlock/report', '--reason', 'INC-8', '--for', '6s'], {});
     expect(held.code, held.stderr).toBe(0);

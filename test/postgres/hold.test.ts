@@ -26,6 +26,14 @@ async function shedlockContender(name: string): Promise<boolean> {
 }
 
 describe('lockboard hold on a ShedLock table', () => {
+  it('refuses an advisory lock (2): session-bound, it cannot be held without a live session; nothing is taken', async () => {
+    const r = await runCli(['hold', pg.url, 'advisory:42', '--reason', 'x', '--for', '1h'], {});
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('A PostgreSQL advisory lock cannot be held without a live session');
+    const { rows } = await pg.admin.query(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory'`);
+    expect(rows[0].n).toBe(0);
+  });
+
   it('makes a ShedLock task skip until lock_until, naming the hold in locked_by', async () => {
     const held = await runCli(['hold', pg.url, 'public.shedlock/nightly', '--reason', 'INC-5', '--for', '6s'], {});
     expect(held.code, held.stderr).toBe(0);

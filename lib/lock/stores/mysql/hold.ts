@@ -3,7 +3,7 @@
 // `lock_until` its end in UTC, as ShedLock keeps it: ShedLock's tasks skip until then, and the row frees itself.
 import { LockOptionsError } from '../../errors';
 import type { StoreHolds } from '../../hold-types';
-import { shedlockHold, shedlockOwner } from '../../hold-shedlock';
+import { sessionHold, shedlockHold, shedlockOwner } from '../../hold-shedlock';
 import { openSession } from './client';
 import { parseMysqlSource } from './source';
 
@@ -13,7 +13,7 @@ const SHEDLOCK_HOLD = shedlockHold((name) => /^[^/]+\/.+/s.test(name));
 const UNTIL = `TIMESTAMPADD(MICROSECOND, ? * 1000, '1970-01-01 00:00:00')`;
 
 export const mysqlHolds: StoreHolds = {
-  formats: [SHEDLOCK_HOLD],
+  formats: [sessionHold('named', 'A MySQL named lock (GET_LOCK)', 'named:'), SHEDLOCK_HOLD],
   async place(spec, o, plan) {
     const [table = '', key = ''] = [
       plan.name.slice(0, plan.name.indexOf('/')),

@@ -4,7 +4,7 @@
 import type { Client } from 'pg';
 import { LockOptionsError } from '../../errors';
 import type { StoreHolds } from '../../hold-types';
-import { shedlockHold, shedlockOwner } from '../../hold-shedlock';
+import { sessionHold, shedlockHold, shedlockOwner } from '../../hold-shedlock';
 import type { OpenOptions, SourceSpec } from '../types';
 
 const SHEDLOCK_HOLD = shedlockHold((name) => /^[^/]+\.[^/]+\//.test(name));
@@ -44,7 +44,7 @@ async function shedlockTable(db: Client, lockName: string): Promise<{ table: str
 
 export function postgresHolds(connect: Connect): StoreHolds {
   return {
-    formats: [SHEDLOCK_HOLD],
+    formats: [SHEDLOCK_HOLD, sessionHold('advisory', 'A PostgreSQL advisory lock', 'advisory:')],
     async place(spec, o, plan) {
       const { client, close } = await connect(spec, o, true);
       const db = client as Client;
