@@ -12,12 +12,13 @@ interface PageNeed {
 
 const PAGES: Record<string, PageNeed> = {
   '/webhooks': { page: 'Webhooks', role: 'operator', everyLock: true },
+  '/sources': { page: 'Sources', role: 'operator', everyLock: true },
   '/churn': { page: 'Churn & audit', role: 'viewer' },
   '/locks': { page: 'Locks', role: 'viewer' },
 };
 
 /** The pages of the header's navigation, in its order. */
-export const NAV_PAGES = ['/locks', '/churn', '/webhooks'] as const;
+export const NAV_PAGES = ['/locks', '/churn', '/webhooks', '/sources'] as const;
 
 /**
  * Whether an account may open the page at `pathname`: its highest role allows the page's, and where the page needs

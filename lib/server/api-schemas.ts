@@ -1,6 +1,7 @@
 // The request schemas of the routes that had them inline, in one place: the routes validate with them and the OpenAPI
 // document (GET /api/openapi.json) is generated from them.
 import { z } from 'zod';
+import { DEFAULT_LIMITS } from '@/lib/cli/discover/budget';
 import { MAX_BATCH, reasonField, seenLock } from './release';
 
 /** GET /api/locks/<name...>: the bucket, and the name whole where it has `.` or `..` segments. */
@@ -23,6 +24,16 @@ export const releaseBatchBody = z.object({
 
 /** POST /api/webhooks: the webhook to send a test message to. */
 export const webhookTestBody = z.object({ webhook: z.string().min(1).max(64) });
+
+/** POST /api/sources/discover: the bounds of each target, at most the CLI's defaults (lib/cli/discover/budget.ts). */
+const atMost = (most: number) => z.number().int().min(1).max(most).optional();
+export const discoverBody = z
+  .object({
+    sample: atMost(DEFAULT_LIMITS.sample),
+    maxRequests: atMost(DEFAULT_LIMITS.maxRequests),
+    maxSeconds: atMost(DEFAULT_LIMITS.maxSeconds),
+  })
+  .strict();
 
 /** GET /api/audit: the page and the export, beside the window (lib/server/audit/events.ts windowSchema). */
 export const auditPageQuery = z.object({

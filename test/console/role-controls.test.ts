@@ -49,7 +49,7 @@ describe('the header links', () => {
       );
     }
     expect(links).toEqual({
-      'operator@demo.lockboard': ['/locks', '/churn', '/webhooks'],
+      'operator@demo.lockboard': ['/locks', '/churn', '/webhooks', '/sources'],
       'releaser@demo.lockboard': ['/locks', '/churn'],
       'viewer@demo.lockboard': ['/locks', '/churn'],
       'ci-team@demo.lockboard': ['/locks', '/churn'],

@@ -15,7 +15,7 @@ const CAPPED: Record<string, string> = {
 };
 
 /** "14 terraform, 2 lockboard · sampled 1 000 of ~8 200" (or the Terraform file that names it). */
-function evidenceOf(c: Candidate): string {
+export function evidenceOf(c: Candidate): string {
   if (c.evidence) return c.evidence.join('; ');
   const formats = Object.entries(c.formats)
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
@@ -25,7 +25,7 @@ function evidenceOf(c: Candidate): string {
   return `${formats} · sampled ${count(c.sampled)}${of}${c.capped ? ' (capped: there may be more)' : ''}`;
 }
 
-function targetLine(r: TargetReport): string {
+export function targetLine(r: TargetReport): string {
   if (r.unreachable) return `${r.target}: not looked at: ${r.unreachable}`;
   const figures = r.requests
     ? `${plural('request', r.requests)}, ${count(r.sampled)} read, ${(r.elapsedMs / 1000).toFixed(1)} s`

@@ -47,6 +47,18 @@ export interface Discovery {
    * names no lock (no bucket given, a backend configured to take no lock).
    */
   terraform?(type: string, attributes: Record<string, string>): { sources: string[]; problems: string[] } | undefined;
+  /**
+   * The target that discovers the store a configured source `url` is on (the console's sources page); absent:
+   * the source's scheme and server with no path (`redis://h:6379/0?match=x*` → `redis://h:6379/`).
+   */
+  targetOf?(url: string): string;
+}
+
+/** The target of a configured source's server: its scheme, credentials and host, no path or options. */
+export function serverTarget(url: string): string {
+  const u = new URL(url);
+  const auth = u.username ? `${u.username}${u.password ? `:${u.password}` : ''}@` : '';
+  return `${u.protocol}//${auth}${u.host}/`;
 }
 
 /** An object store's narrower source: the root's prefix and a group that is a folder (`gs://b/` + `envs/`). */

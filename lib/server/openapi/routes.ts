@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import {
   auditPageQuery,
+  discoverBody,
   lockGetQuery,
   lockStreamQuery,
   releaseBatchBody,
@@ -161,6 +162,21 @@ export const ROUTES: RouteDoc[] = [
     access: 'operator',
     body: webhookTestBody,
     answers: { 200: 'What the receiver answered.', ...BAD, ...AUTH },
+  },
+  {
+    path: '/api/sources/discover',
+    method: 'post',
+    summary:
+      "Discover the stores of the configured sources as `lockboard discover` does (read-only, the CLI's bounds per target): sources found that none configured watches (operators of every lock).",
+    access: 'operator',
+    body: discoverBody,
+    produces: 'application/x-ndjson',
+    answers: {
+      200: 'NDJSON: a { progress } line after each page, then { report } (or { error }).',
+      ...BAD,
+      ...AUTH,
+      409: 'A discovery is already running on this server.',
+    },
   },
   {
     path: '/api/gcs-events',

@@ -9,6 +9,7 @@ export function dynamoDiscovery(
 ): Discovery {
   return {
     target: 'dynamodb:// (every table)',
+    targetOf: () => 'dynamodb://',
     async roots(target, c) {
       if (!/^dynamodb:\/\/\/?$/.test(target))
         throw new TargetError(`expected dynamodb://, got ${JSON.stringify(target)}`);

@@ -18,6 +18,7 @@ export const filesDiscovery: Discovery = {
     const depth = new URL(target).searchParams.has('depth') ? s.depth : DISCOVER_DEPTH;
     return selfRoot(`file://${s.dir}${depth ? `?depth=${depth}` : ''}`);
   },
+  targetOf: (url) => `file://${parseFilesSource(url).dir}`, // a configured directory, to the default depth
   narrow(root, group) {
     if (!group.endsWith('/')) return undefined;
     const s = parseFilesSource(root);

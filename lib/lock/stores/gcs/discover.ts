@@ -7,6 +7,7 @@ import { oneContainer, narrowToFolder, type Discovery } from '../discovery';
 export function gcsDiscovery(storageFor: (env: Record<string, string | undefined>) => Promise<Storage>): Discovery {
   return {
     target: 'gs:// (every bucket) or gs://BUCKET',
+    targetOf: () => 'gs://', // a configured bucket's project: every bucket
     async roots(target, c) {
       const one = oneContainer(target, 'gs');
       if (one) return { roots: [one], problems: [] };

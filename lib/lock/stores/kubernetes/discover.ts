@@ -12,6 +12,11 @@ export const kubernetesDiscovery: Discovery = {
       throw new TargetError(`expected kubernetes:// (or kubernetes://?context=NAME), got ${JSON.stringify(target)}`);
     return selfRoot(target);
   },
+  targetOf(url) {
+    // a configured namespace's cluster: every namespace, in the same kubeconfig context
+    const context = new URL(url).searchParams.get('context');
+    return context ? `kubernetes://?context=${encodeURIComponent(context)}` : 'kubernetes://';
+  },
   narrow(root, group) {
     if (!group.endsWith('/')) return undefined;
     const query = /\?.*$/s.exec(root)?.[0] ?? '';

@@ -7,6 +7,7 @@ import { oneContainer, folderOf, narrowToFolder, type Discovery } from '../disco
 export function s3Discovery(clientFor: (env: Record<string, string | undefined>) => Promise<S3Client>): Discovery {
   return {
     target: 's3:// (every bucket) or s3://BUCKET',
+    targetOf: () => 's3://', // a configured bucket's account: every bucket
     async roots(target, c) {
       const one = oneContainer(target, 's3');
       if (one) return { roots: [one], problems: [] };
