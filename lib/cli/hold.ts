@@ -14,7 +14,7 @@ const HOLDING = STORES.filter((s) => s.hold)
   .map((s) => s.label)
   .join(', ');
 
-export const HOLD_HELP = `Usage: lockboard hold SOURCE NAME --reason TEXT --for DURATION [--format F] [--operator NAME]
+const HOLD_HELP = `Usage: lockboard hold SOURCE NAME --reason TEXT --for DURATION [--format F] [--operator NAME]
 
 Takes the lock NAME on purpose ("state surgery on prod, do not apply"), written in its contenders' own format, so
 they wait for it by themselves and print who holds it and why. Stores that can hold: ${HOLDING}.
@@ -50,7 +50,7 @@ Example:
 
 ${EXIT_CODES_HELP}`;
 
-export const UNHOLD_HELP = `Usage: lockboard unhold SOURCE NAME [--version V] [--operator NAME]
+const UNHOLD_HELP = `Usage: lockboard unhold SOURCE NAME [--version V] [--operator NAME]
 
 Ends a hold: the store's pinned release of exactly the hold read (or of version V, as "lockboard hold" printed it).
 Anything else under NAME (a hold someone replaced, a contender's own lock) is refused (11) and nothing is deleted.

@@ -18,7 +18,7 @@ export class HoldRefusedError extends Error {
   }
 }
 
-export interface HoldRequest {
+interface HoldRequest {
   name: string;
   operator: string;
   reason: string;
@@ -30,14 +30,14 @@ export interface HoldRequest {
 }
 
 /** The store's holds, or a usage error saying the store has none. */
-export async function storeHolds(spec: SourceSpec): Promise<StoreHolds> {
+async function storeHolds(spec: SourceSpec): Promise<StoreHolds> {
   const definition = definitionByKind(spec.kind);
   if (!definition.hold) throw new LockOptionsError(`${definition.label} sources cannot be held by Lockboard yet.`);
   return definition.hold();
 }
 
 /** The format a hold is written in, every limit checked first (a LockOptionsError naming the limit: exit 2). */
-export function holdFormat(holds: StoreHolds, r: HoldRequest): HoldFormat {
+function holdFormat(holds: StoreHolds, r: HoldRequest): HoldFormat {
   const ids = holds.formats.map((f) => f.id).join(', ');
   const format =
     r.format === undefined ? holds.formats.find((f) => f.fits(r.name)) : holds.formats.find((f) => f.id === r.format);
@@ -119,7 +119,7 @@ async function recordHold(
   );
 }
 
-export interface EndRequest {
+interface EndRequest {
   name: string;
   operator: string;
   /** The version the hold was seen at; absent: the hold as read now. */
