@@ -1,28 +1,26 @@
-// What the S3 and Redis locks share: a background refresh every interval and loss pushed through `signal`, either by
-// a refresh that finds the lock gone or taken, or by a monotonic deadline `lossMarginMs` before the TTL runs out when no
-// refresh succeeded (so the holder stops before anyone may take over). Each store supplies one refresh attempt.
-import { LockLostError, type LockLostReason } from '../errors';
+// What the locks kept by a refresh share (S3, Redis, DynamoDB, Azure Blob, Kubernetes, lock files), on HeldLock: a
+// background refresh every interval and loss pushed through `signal`, either by a refresh that finds the lock gone or
+// taken, or by a monotonic deadline `lossMarginMs` before the TTL runs out when no refresh succeeded (so the holder
+// stops before anyone may take over). Each store supplies one refresh attempt.
+import type { LockLostReason } from '../errors';
 import { monotonicNow } from '../time';
+import { HeldLock } from './held-lock';
 
 export type RefreshResult = 'ok' | 'retry' | { lost: LockLostReason; detail: string };
 
-export abstract class RefreshingLock extends EventTarget {
-  readonly signal: AbortSignal;
-  private readonly controller = new AbortController();
+export abstract class RefreshingLock extends HeldLock {
   private refreshTimer: NodeJS.Timeout | undefined;
   private deadlineTimer: NodeJS.Timeout | undefined;
   private lastOk = monotonicNow();
   private busy: Promise<void> = Promise.resolve();
-  protected done = false;
 
   constructor(
-    readonly name: string,
+    name: string,
     private readonly ttlMs: number,
     private readonly refreshIntervalMs: number,
     private readonly lossMarginMs: number,
   ) {
-    super();
-    this.signal = this.controller.signal;
+    super(name);
     this.armDeadline();
     this.scheduleRefresh();
   }
@@ -60,16 +58,7 @@ export abstract class RefreshingLock extends EventTarget {
     }, this.refreshIntervalMs);
   }
 
-  private lose(reason: LockLostReason, detail: string): void {
-    if (this.done) return;
-    this.stop();
-    const error = new LockLostError(this.name, reason, detail);
-    this.controller.abort(error);
-    this.dispatchEvent(new CustomEvent('lost', { detail: error }));
-  }
-
-  private stop(): void {
-    this.done = true;
+  protected stopWatching(): void {
     clearTimeout(this.refreshTimer);
     clearTimeout(this.deadlineTimer);
   }
@@ -79,14 +68,8 @@ export abstract class RefreshingLock extends EventTarget {
     if (this.done) return false;
     clearTimeout(this.refreshTimer);
     await this.busy;
-    if (this.done) return false;
-    this.stop();
-    return true;
+    return this.stop();
   }
 
-  abstract release(): Promise<'released' | 'already-lost'>;
-
-  async [Symbol.asyncDispose](): Promise<void> {
-    await this.release();
-  }
+  abstract override release(): Promise<'released' | 'already-lost'>;
 }

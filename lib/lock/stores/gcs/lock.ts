@@ -1,6 +1,7 @@
 // The lock handle: background refresh with both preconditions, loss pushed through `signal` by a monotonic
 // deadline, release with one conditional DELETE.
 import { LockLostError, type LockLostReason } from '../../errors';
+import { HeldLock } from '../../holding/held-lock';
 import { statusOf, type BucketObjects } from './client';
 import { LossDeadline } from './loss-deadline';
 import { deleteHeldObject, holderEvent, lossAfter, ourMetageneration, patchExpiry } from './lock-object';
@@ -12,13 +13,11 @@ import { monotonicNow } from '../../time';
 
 export type { ReleaseOutcome } from './lock-object';
 
-export class Lock extends EventTarget {
+export class Lock extends HeldLock {
   readonly bucket: string;
-  readonly name: string;
   readonly identity: string;
   /** Fencing token: a decimal string, larger for every new holder of this name. Compare as a big integer. */
   readonly generation: string;
-  readonly signal: AbortSignal;
   /** Local monotonic time after which, without a confirmed refresh, the lock counts as lost. */
   readonly lossAfterMs: number;
 
@@ -31,28 +30,25 @@ export class Lock extends EventTarget {
   private readonly deadline: LossDeadline;
   private inflight?: Promise<void>;
   private releaseResult?: Promise<{ outcome: ReleaseOutcome }>;
-  private readonly controller = new AbortController();
   private readonly objects: BucketObjects;
   private readonly options: ResolvedOptions;
   private readonly audit: AuditWriter | null;
 
   constructor(init: LockInit) {
-    super();
+    super(init.options.name);
     this.objects = init.objects;
     this.options = init.options;
     this.audit = init.audit;
     this.bucket = init.options.bucket;
-    this.name = init.options.name;
     this.identity = init.options.identity;
     this.generation = String(init.object.generation);
     this.metageneration = String(init.object.metageneration);
     this.acquiredAt = init.confirmedAt;
-    this.signal = this.controller.signal;
     this.deadline = new LossDeadline(
       lossAfter(init.options.ttlMs, init.options.refreshIntervalMs),
       init.confirmedAt,
       () => this.state === 'held',
-      (detail) => this.markLost('refresh-failed', detail),
+      (detail) => this.lose('refresh-failed', detail),
     );
     this.lossAfterMs = this.deadline.afterMs;
     this.deadline.arm();
@@ -71,7 +67,7 @@ export class Lock extends EventTarget {
 
   assertHealthy(): void {
     if (this.isHealthy) return;
-    if (this.state === 'held') this.markLost('refresh-failed', 'no refresh was confirmed before the loss deadline');
+    if (this.state === 'held') this.lose('refresh-failed', 'no refresh was confirmed before the loss deadline');
     throw this.signal.reason instanceof Error ? this.signal.reason : new LockLostError(this.name, 'refresh-failed');
   }
 
@@ -87,10 +83,6 @@ export class Lock extends EventTarget {
     return this.releaseWith({});
   }
 
-  async [Symbol.asyncDispose](): Promise<void> {
-    await this.release();
-  }
-
   /** Release, recording how the caller's work ended in the audit event. Idempotent. */
   releaseWith(details: ReleaseDetails): Promise<{ outcome: ReleaseOutcome }> {
     this.releaseResult ??= this.doRelease(details);
@@ -104,9 +96,12 @@ export class Lock extends EventTarget {
     if (this.state === 'lost') return { outcome: 'lost' };
     this.deadline.stop();
     const { outcome, unconfirmed } = await deleteHeldObject(this.held());
-    this.state = outcome === 'lost' ? 'lost' : 'released';
-    if (outcome === 'lost') this.markLost('taken', 'the lock object changed before release', true);
-    else this.record('released', details, unconfirmed);
+    if (outcome === 'lost') this.lose('taken', 'the lock object changed before release');
+    else {
+      this.state = 'released';
+      this.stop();
+      this.record('released', details, unconfirmed);
+    }
     await this.audit?.flush(2_000);
     return { outcome };
   }
@@ -148,8 +143,7 @@ export class Lock extends EventTarget {
       this.deadline.confirm(sentAt);
       this.failures = 0;
       this.unknownRefresh = false;
-      if (obj.metadata?.identity !== this.identity)
-        return this.markLost('taken', 'the lock object names another holder');
+      if (obj.metadata?.identity !== this.identity) return this.lose('taken', 'the lock object names another holder');
       if (this.releasing()) return;
       this.deadline.arm();
     } catch (err) {
@@ -160,14 +154,14 @@ export class Lock extends EventTarget {
         return;
       }
       if (this.state !== 'held') return;
-      if (status === 404) return this.markLost('released-by-operator', 'the lock object was deleted');
+      if (status === 404) return this.lose('released-by-operator', 'the lock object was deleted');
       if (status === 412) {
         if (this.unknownRefresh && (await this.reconcile())) return this.scheduleRefresh(monotonicNow());
-        return this.markLost('taken', 'the lock object was replaced or changed');
+        return this.lose('taken', 'the lock object was replaced or changed');
       }
       if (status !== 429) this.unknownRefresh = true;
       if (++this.failures >= maxRefreshFailures) {
-        return this.markLost('refresh-failed', `${this.failures} refreshes in a row failed: ${(err as Error).message}`);
+        return this.lose('refresh-failed', `${this.failures} refreshes in a row failed: ${(err as Error).message}`);
       }
     }
     if (this.state === 'held') this.scheduleRefresh(sentAt + refreshIntervalMs);
@@ -186,15 +180,17 @@ export class Lock extends EventTarget {
     return ours !== null;
   }
 
-  private markLost(reason: LockLostReason, detail: string, fromRelease = false): void {
-    if (this.state === 'lost' && !fromRelease) return;
+  /** Lost once (also by a release that found the object changed): the base aborts `signal`; the audit records it. */
+  protected override lose(reason: LockLostReason, detail: string): void {
+    if (this.done) return;
     this.state = 'lost';
+    super.lose(reason, detail);
+    this.record('lost', {});
+  }
+
+  protected stopWatching(): void {
     clearTimeout(this.refreshTimer);
     this.deadline.stop();
-    const error = new LockLostError(this.name, reason, detail);
-    if (!this.signal.aborted) this.controller.abort(error);
-    this.dispatchEvent(new CustomEvent('lost', { detail: error }));
-    this.record('lost', {});
   }
 
   private record(event: 'released' | 'lost', details: ReleaseDetails, deleteUnconfirmed = false): void {

@@ -3,7 +3,7 @@
 // holder's own connection (no TTL to guess); a dead holder's row is taken over in the same INSERT … ON CONFLICT
 // statement; the fencing token comes from a sequence; a release records the outcome (and the problem and details when
 // the block threw) in lockboard_released, beside the locks. The lock holds as long as the given connection lives.
-import { LockLostError } from '../../errors';
+import { PolledLock } from '../sql/polled-lock';
 import type { Queryable } from './tables';
 import { ident } from './tables';
 
@@ -28,54 +28,27 @@ export async function initLockTables(db: Queryable, schema = 'public'): Promise<
   await db.query(`CREATE SEQUENCE IF NOT EXISTS ${s}.lockboard_fence`);
 }
 
-export class PgLock extends EventTarget {
-  readonly signal: AbortSignal;
-  private readonly controller = new AbortController();
-  private timer: NodeJS.Timeout | undefined;
-  private done = false;
+export class PgLock extends PolledLock<{ problem: string; details: string }> {
+  protected readonly goneDetail = 'its row was released';
 
   constructor(
     private readonly o: PgLockSettings,
-    readonly fencingToken: string,
+    fencingToken: string,
     readonly tookOver: boolean,
   ) {
-    super();
-    this.signal = this.controller.signal;
-    this.timer = setInterval(() => void this.check(), o.checkIntervalMs ?? 5_000);
+    super(o.name, fencingToken, o.checkIntervalMs);
   }
 
-  get name(): string {
-    return this.o.name;
-  }
-
-  /** Still ours? A missing row means an operator released it; a failed query, that our session is gone. */
-  async check(): Promise<boolean> {
-    if (this.done) return false;
-    try {
-      const { rowCount } = await this.o.client.query(
-        `SELECT 1 FROM ${ident(this.o.schema)}.lockboard_locks WHERE name = $1 AND token::text = $2`,
-        [this.o.name, this.fencingToken],
-      );
-      if (rowCount) return true;
-      this.lose('released-by-operator', 'its row was released');
-    } catch (err) {
-      this.lose('refresh-failed', `the holder's connection failed: ${(err as Error).message}`);
-    }
-    return false;
-  }
-
-  private lose(reason: 'released-by-operator' | 'refresh-failed', detail: string): void {
-    if (this.done) return;
-    this.done = true;
-    clearInterval(this.timer);
-    this.controller.abort(new LockLostError(this.o.name, reason, detail));
+  protected async stillOurs(): Promise<boolean> {
+    const { rowCount } = await this.o.client.query(
+      `SELECT 1 FROM ${ident(this.o.schema)}.lockboard_locks WHERE name = $1 AND token::text = $2`,
+      [this.o.name, this.fencingToken],
+    );
+    return Boolean(rowCount);
   }
 
   /** Deletes our row and records the release (with the problem and details when the work failed), in one statement. */
-  async release(failure?: { problem: string; details: string }): Promise<'released' | 'already-lost'> {
-    if (this.done) return 'already-lost';
-    this.done = true;
-    clearInterval(this.timer);
+  protected async releaseOurs(failure?: { problem: string; details: string }): Promise<boolean> {
     const s = ident(this.o.schema);
     const { rowCount } = await this.o.client.query(
       `WITH gone AS (DELETE FROM ${s}.lockboard_locks WHERE name = $1 AND token::text = $2 RETURNING name, token, identity, acquired_at)
@@ -83,10 +56,6 @@ export class PgLock extends EventTarget {
        SELECT name, token, identity, acquired_at, $3, $4 FROM gone`,
       [this.o.name, this.fencingToken, failure?.problem ?? null, failure?.details ?? null],
     );
-    return rowCount ? 'released' : 'already-lost';
-  }
-
-  async [Symbol.asyncDispose](): Promise<void> {
-    await this.release();
+    return Boolean(rowCount);
   }
 }

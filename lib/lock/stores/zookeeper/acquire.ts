@@ -7,7 +7,7 @@ import { LockAbortError, LockOptionsError, LockTimeoutError } from '../../errors
 import type { LockRequest } from '../../holding/options';
 import type { LockInfo } from '../../types';
 import type { ZkConn } from './conn';
-import { heldLock, type ZooKeeperLock } from './lock';
+import { ZooKeeperLock } from './lock';
 import { bySequence, recipeNode } from './recipes';
 import { joinPath } from './source';
 
@@ -65,5 +65,5 @@ export async function acquireZooKeeperLock(o: ZooKeeperAcquireOptions): Promise<
       conn.exists(joinPath(o.name, before), done).then((s) => !s && done(), done);
     });
   }
-  return heldLock(conn, o.name, path);
+  return new ZooKeeperLock(conn, o.name, path);
 }
