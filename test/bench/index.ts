@@ -1,7 +1,8 @@
 // npm run bench: every benchmark, each printing a table and writing bench-results/<name>.json.
-// Run one with: npm run bench -- scale | verdicts | scale-azure | scale-mysql | scale-console | scale-demo | emulator | lock-core | handover | formats | console | churn | cli-startup | events | s3 | redis | postgres | dynamodb | kubernetes | live | live-soak | ls | ls-rss | files | zookeeper | etcd | truth | faults | untrusted | untrusted-etcd
+// Run one with: npm run bench -- scale | verdicts | scale-azure | scale-mysql | scale-console | scale-demo | emulator | lock-core | handover | formats | console | churn | cli-startup | discover | events | s3 | redis | postgres | dynamodb | kubernetes | live | live-soak | ls | ls-rss | files | zookeeper | etcd | truth | faults | untrusted | untrusted-etcd
 import { benchChurn } from './churn';
 import { benchCliStartup } from './cli-startup';
+import { benchDiscover } from './discover';
 import { benchDynamodb } from './dynamodb';
 import { spawnSync } from 'node:child_process';
 import { benchEmulator } from './emulator';
@@ -69,6 +70,7 @@ const ALL: Record<string, () => Promise<unknown>> = {
     if (r.status !== 0) throw new Error('the events benchmark failed');
   },
   'cli-startup': benchCliStartup,
+  discover: benchDiscover,
   s3: benchS3,
   redis: benchRedis,
   postgres: benchPostgres,

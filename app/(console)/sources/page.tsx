@@ -17,7 +17,7 @@ export default async function SourcesPage() {
       <h1 className="mb-4 text-xl font-semibold">Sources</h1>
       <p className="mb-4 max-w-3xl text-sm">
         Discover looks at the stores of the configured sources (every bucket of their project or account, every database
-        of their server, every namespace of their cluster) as <code>lockboard discover</code> does: read-only, at most
+        of their server, every namespace of their cluster) as <code>lockboard discover</code> does: read-only, at most{' '}
         {DEFAULT_LIMITS.sample} keys, objects or rows, {DEFAULT_LIMITS.maxRequests} requests and{' '}
         {DEFAULT_LIMITS.maxSeconds} s per store. What it finds that no configured source watches is listed with the
         entry to add to <code>LOCKBOARD_SOURCES</code>.
