@@ -5,7 +5,7 @@
 import type { AuditRecord } from '../../audit/record';
 import { assertVersion, notALockView, recordedRelease, type LockStore, type LockView } from '../../store';
 import type { ReleaseRequest, StorePage, StoreReleaseResult } from '../../store';
-import { decodePosition, encodePosition, type TablePosition } from '../postgres/table-pages';
+import { decodePosition, encodePosition, type TablePosition } from '../sql/page-token';
 import { MysqlAuditTrail } from './audit';
 import type { ClaimLeasing } from '../../claim-lease';
 import { MysqlClaims } from './claim';
@@ -61,7 +61,7 @@ export class MysqlLockStore implements LockStore {
 
   /** The named locks and the first page of the first lock table; then each table in keyset pages, in name order. */
   async list(pageToken?: string): Promise<StorePage> {
-    const at = pageToken ? decodePosition(pageToken) : undefined;
+    const at = pageToken ? decodePosition(pageToken, 'MySQL') : undefined;
     const locks: LockView[] = [];
     if (at) this.keep(await serverClock(this.o.db));
     else {

@@ -2,7 +2,7 @@
 // Liquibase writes DATABASECHANGELOGLOCK, and table names are case-sensitive on Linux): ShedLock and Liquibase by the
 // PostgreSQL store's shapes, Laravel's cache_locks, and Quartz's QRTZ_LOCKS (shown read-only). Each row is released by
 // one conditional statement on exactly the row as read (release.ts).
-import { SHAPES as PG_SHAPES } from '../postgres/tables';
+import { TOOL_SHAPES } from '../sql/tool-tables';
 import type { Db } from './client';
 
 export type MysqlTableKind = 'shedlock' | 'liquibase' | 'laravel' | 'quartz';
@@ -16,12 +16,10 @@ export interface MysqlLockTable {
   schedulerState?: string;
 }
 
-const pgShape = (kind: 'shedlock' | 'liquibase') => PG_SHAPES.find(([k]) => k === kind)![1];
-
 const SHAPES: [MysqlTableKind, string[]][] = [
-  ['shedlock', pgShape('shedlock')],
-  ['liquibase', pgShape('liquibase')],
-  ['laravel', ['key', 'owner', 'expiration']],
+  ['shedlock', TOOL_SHAPES.shedlock],
+  ['liquibase', TOOL_SHAPES.liquibase],
+  ['laravel', TOOL_SHAPES.laravel],
   ['quartz', ['sched_name', 'lock_name']],
 ];
 

@@ -2,7 +2,7 @@
 // `Flyway-<Java hashCode of the history table>`, Rails' migration number (the number the PostgreSQL store already
 // recognises, here as text), golang-migrate's salted CRC-32, gh-ost's `gh-ost::db.table`, Prisma's `prisma_migrate`.
 import { crc32 } from 'node:zlib';
-import { wellKnownKey } from '../postgres/advisory';
+import { wellKnownKey } from '../sql/well-known-keys';
 
 /** Java's String.hashCode, as Flyway's MySQLNamedLockTemplate names its lock. */
 function javaHash(s: string): number {

@@ -3,7 +3,7 @@
 // the PostgreSQL store's, Laravel's by an expiration on the app's clock, too); Quartz's rows are shown, never cleared.
 import type { StoreTerms } from '../../store';
 import type { HealthWords } from '../../types';
-import { ROW_WORDS } from '../postgres/words';
+import { TOOL_ROW_WORDS } from '../sql/tool-tables';
 import type { MysqlTableKind } from './tables';
 
 const TRAIL =
@@ -37,9 +37,9 @@ const QUARTZ: HealthWords = {
 };
 
 const ROWS: Record<MysqlTableKind, HealthWords> = {
-  shedlock: ROW_WORDS.shedlock,
-  liquibase: ROW_WORDS.liquibase,
-  laravel: ROW_WORDS.laravel,
+  shedlock: TOOL_ROW_WORDS.shedlock,
+  liquibase: TOOL_ROW_WORDS.liquibase,
+  laravel: TOOL_ROW_WORDS.laravel,
   quartz: QUARTZ,
 };
 

@@ -1,12 +1,12 @@
 // Advisory locks: one query over pg_locks ⨝ pg_stat_activity, keys decoded (bigint or two int4), well-known tools'
 // keys named, the holder's session shown; waiters folded into the lock they wait for. Force-release is one guarded
 // pg_terminate_backend: same pid, same backend_start at full precision (µs), the lock still granted to it.
-import { crc32 } from 'node:zlib';
 import type { LockView } from '../../store';
 import { ADVISORY_TERMS } from './words';
 import { maskQuery } from './mask';
 import type { LockHealth } from '../../types';
 import { advisorySign } from './advisory-signs';
+import { wellKnownKey } from '../sql/well-known-keys';
 
 export const ADVISORY_QUERY = `
 SELECT l.database::text AS database, d.datname, l.classid::text AS classid, l.objid::text AS objid, l.objsubid,
@@ -51,23 +51,6 @@ export function advisoryKey(r: Pick<AdvisoryRow, 'classid' | 'objid' | 'objsubid
   if (r.objsubid === 1) return BigInt.asIntN(64, (hi << 32n) | lo).toString();
   const int4 = (v: bigint) => (v >= 2n ** 31n ? v - 2n ** 32n : v).toString();
   return `${int4(hi)},${int4(lo)}`;
-}
-
-/** FNV-1 32-bit (Atlas's lock key for "atlas_migrate_execute"). */
-function fnv1(s: string): bigint {
-  let h = 0x811c9dc5n;
-  for (const c of Buffer.from(s)) h = ((h * 0x01000193n) & 0xffffffffn) ^ BigInt(c);
-  return h;
-}
-
-/** Tools whose advisory key is fixed or derived from the database (facts-redis-postgres.md, "Tools and their keys"). */
-export function wellKnownKey(key: string, datname: string): string | undefined {
-  if (key === '72707369') return 'Prisma Migrate';
-  if (key === '7241865325823964') return 'node-pg-migrate';
-  if (key === String(2053462845n * BigInt(crc32(datname)))) return 'Rails migrations';
-  if (key === String(fnv1('atlas_migrate_execute'))) return 'Atlas migrate';
-  if (/^\d+$/.test(key) && Math.abs(Number(BigInt(key) - 77431708279161n)) < 2 ** 31) return 'Flyway';
-  return undefined;
 }
 
 export function advisoryViews(

@@ -8,6 +8,7 @@ export { type PostgresStoreOptions } from './store';
 /** The store's class, judged: every view it hands out carries its verdict (lib/lock/verdict/judged-store.ts). */
 export const PostgresLockStore = judgedStoreClass(PostgresStoreReads);
 export type PostgresLockStore = Judged<PostgresStoreReads>;
-export { advisoryKey, wellKnownKey } from './advisory';
+export { advisoryKey } from './advisory';
+export { wellKnownKey } from '../sql/well-known-keys';
 export { findLockTables, type LockTable, type Queryable, type TableKind } from './tables';
 export { parsePostgresSource } from './source';

@@ -12,7 +12,8 @@ import { ADVISORY_TERMS } from './words';
 import { ADVISORY_QUERY, advisoryViews, TERMINATE, type AdvisoryRow } from './advisory';
 import type { Queryable } from './tables';
 import { releaseStatement } from './release-statement';
-import { decodePosition, encodePosition, tableName, type TablePosition } from './table-pages';
+import { tableName } from './table-pages';
+import { decodePosition, encodePosition, type TablePosition } from '../sql/page-token';
 import { tableRowView } from './view';
 import { readRows, type TableRow } from './table-rows';
 import { findLockTables, ident, type LockTable } from './tables';
@@ -60,7 +61,7 @@ export class PostgresLockStore implements LockStore {
    * in name order (a table dropped meanwhile: the listing goes on at the next name).
    */
   async list(pageToken?: string): Promise<StorePage> {
-    const at = pageToken ? decodePosition(pageToken) : undefined;
+    const at = pageToken ? decodePosition(pageToken, 'PostgreSQL') : undefined;
     const locks: LockView[] = [];
     let serverNow: number;
     if (!at) {

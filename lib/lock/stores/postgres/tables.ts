@@ -2,6 +2,8 @@
 // its `released` history), Lockboard's own (`lockboard_locks`), ShedLock, Liquibase's DATABASECHANGELOGLOCK,
 // db-scheduler and Laravel's cache_locks. Each row is released by one conditional statement on exactly the version the operator saw.
 
+import { TOOL_SHAPES } from '../sql/tool-tables';
+
 /** What Lockboard needs of a pg Client or Pool: one query at a time. */
 export interface Queryable {
   query<R = Record<string, unknown>>(text: string, values?: unknown[]): Promise<{ rows: R[]; rowCount: number | null }>;
@@ -28,13 +30,13 @@ interface HistoryTable {
 }
 
 /** Each kind of lock table by the columns it must have (the MySQL store recognises the same tools by the same columns). */
-export const SHAPES: [TableKind, string[]][] = [
+const SHAPES: [TableKind, string[]][] = [
   ['lockboard-table', ['name', 'pid', 'backend_us', 'identity', 'token', 'acquired_at']],
   ['unique-index', ['named', 'pid', 'ins']],
-  ['shedlock', ['name', 'lock_until', 'locked_at', 'locked_by']],
-  ['liquibase', ['id', 'locked', 'lockgranted', 'lockedby']],
+  ['shedlock', TOOL_SHAPES.shedlock],
+  ['liquibase', TOOL_SHAPES.liquibase],
   ['db-scheduler', ['task_name', 'task_instance', 'picked', 'picked_by', 'last_heartbeat', 'version']],
-  ['laravel', ['key', 'owner', 'expiration']],
+  ['laravel', TOOL_SHAPES.laravel],
 ];
 
 export async function findLockTables(db: Queryable, schemas: string[]): Promise<LockTable[]> {

@@ -4,6 +4,7 @@
 import type { StoreTerms } from '../../store';
 import type { HealthWords } from '../../types';
 import type { TableKind } from './tables';
+import { TOOL_ROW_WORDS } from '../sql/tool-tables';
 
 const ADVISORY_WORDS: HealthWords = {
   meaning: {
@@ -42,31 +43,6 @@ const SESSION_ROW: HealthWords = {
   },
 };
 
-const SHEDLOCK: HealthWords = {
-  meaning: {
-    healthy: 'Held: its lock_until has not passed (on the database clock).',
-    expired: 'Its lock_until has passed: the next scheduler run takes it.',
-  },
-  changes: { healthy: 'Free when lock_until passes, unless its task extends it first.' },
-  advice: {
-    healthy: 'Only if you know its task must stop: lock_until has not passed, and the task is not told.',
-    expired: 'Yes: its lock_until has passed.',
-  },
-};
-
-const LIQUIBASE: HealthWords = {
-  meaning: {
-    unknown:
-      'Liveness cannot be judged: the row records who took the lock and when, never whether that process still runs. It stays until its update finishes or an operator clears it.',
-    'long-held':
-      'Held longer than the configured limit. The row never says whether its holder still runs, so that cannot be judged.',
-  },
-  advice: {
-    unknown: 'Check with the holder (Locked by) first: a migration still running would run alongside the next one.',
-    'long-held': 'Its liveness cannot be judged: clear only if the holder (Locked by) is known to be gone.',
-  },
-};
-
 const DB_SCHEDULER: HealthWords = {
   meaning: {
     healthy: 'Its heartbeat is recent: the scheduler that picked it is running.',
@@ -84,26 +60,13 @@ const DB_SCHEDULER: HealthWords = {
   },
 };
 
-const LARAVEL: HealthWords = {
-  meaning: {
-    healthy: 'Held: its expiration (the app’s clock) has not passed by the database’s clock.',
-    expired: 'Its expiration has passed: the next Cache::lock() takes it over.',
-  },
-  changes: { healthy: 'Free when the expiration passes (24 h for a lock taken without seconds).' },
-  advice: {
-    healthy:
-      'Only if you know its job is gone (a crashed withoutOverlapping() task keeps its lock 24 h): the job is not told.',
-    expired: 'Yes: its expiration has passed.',
-  },
-};
-
-export const ROW_WORDS: Record<TableKind, HealthWords> = {
+const ROW_WORDS: Record<TableKind, HealthWords> = {
   'lockboard-table': SESSION_ROW,
   'unique-index': SESSION_ROW,
-  shedlock: SHEDLOCK,
-  liquibase: LIQUIBASE,
+  shedlock: TOOL_ROW_WORDS.shedlock,
+  liquibase: TOOL_ROW_WORDS.liquibase,
   'db-scheduler': DB_SCHEDULER,
-  laravel: LARAVEL,
+  laravel: TOOL_ROW_WORDS.laravel,
 };
 
 const TRAIL =
