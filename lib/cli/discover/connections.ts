@@ -12,7 +12,7 @@ import { discoverTarget, type Progress, type TargetReport } from './walk';
 type Env = Record<string, string | undefined>;
 
 /** The targets that discover the stores of `urls`, each once (sources a store cannot discover are left out). */
-function targetsOf(urls: string[]): string[] {
+export function targetsOf(urls: string[]): string[] {
   const targets = new Set<string>();
   for (const url of urls) {
     const discovery = definitionOf(url)?.discover;
@@ -22,8 +22,11 @@ function targetsOf(urls: string[]): string[] {
 }
 
 /** Whether a configured source (its id) watches `id`: the same, or one with no options above it (`gs://b/` ⊃ `gs://b/envs/`). */
-function watches(configured: string, id: string): boolean {
+export function watches(configured: string, id: string): boolean {
   if (configured === id) return true;
+  const definition = definitionOf(configured);
+  if (definition?.discover?.covers)
+    return definitionOf(id) === definition && definition.discover.covers(configured, id);
   if (configured.includes('?')) return false;
   const base = id.replace(/\?.*$/s, '');
   return base === configured || base.startsWith(configured.endsWith('/') ? configured : `${configured}/`);

@@ -52,6 +52,11 @@ export interface Discovery {
    * the source's scheme and server with no path (`redis://h:6379/0?match=x*` → `redis://h:6379/`).
    */
   targetOf?(url: string): string;
+  /**
+   * Whether the configured source `configured` already lists the source `found` (both ids, as `ls` takes them);
+   * absent: the same, or `found` under a configured one with no options (`gs://b/` covers `gs://b/envs/`).
+   */
+  covers?(configured: string, found: string): boolean;
 }
 
 /** The target of a configured source's server: its scheme, credentials and host, no path or options. */

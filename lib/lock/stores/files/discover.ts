@@ -1,5 +1,6 @@
 // Discovery of lock files: `file:///DIR` is walked as `ls file:///DIR?depth=N` walks it (N = DISCOVER_DEPTH unless
 // the target gives ?depth=), its lock files grouped by the subdirectory they are in.
+import { isAbsolute, relative, sep } from 'node:path';
 import { selfRoot, TargetError, type Discovery } from '../discovery';
 import { parseFilesSource } from './source';
 
@@ -18,7 +19,18 @@ export const filesDiscovery: Discovery = {
     const depth = new URL(target).searchParams.has('depth') ? s.depth : DISCOVER_DEPTH;
     return selfRoot(`file://${s.dir}${depth ? `?depth=${depth}` : ''}`);
   },
-  targetOf: (url) => `file://${parseFilesSource(url).dir}`, // a configured directory, to the default depth
+  // a configured directory, to its own depth where it gives one (else discovery's)
+  targetOf: (url) => {
+    const s = parseFilesSource(url);
+    return `file://${s.dir}${new URL(url).searchParams.has('depth') ? `?depth=${s.depth}` : ''}`;
+  },
+  // a directory walked to depth N lists its subdirectory D to depth N - (D's levels below it)
+  covers(configured, found) {
+    const [a, b] = [parseFilesSource(configured), parseFilesSource(found)];
+    const below = relative(a.dir, b.dir);
+    if (below.startsWith('..') || isAbsolute(below)) return false;
+    return (below ? below.split(sep).length : 0) + b.depth <= a.depth;
+  },
   narrow(root, group) {
     if (!group.endsWith('/')) return undefined;
     const s = parseFilesSource(root);
