@@ -68,6 +68,22 @@ describe('lockboard discover postgres://USER@HOST:PORT/', () => {
     ]);
   });
 
+  it('names a database its user may not connect to, and still discovers the others', async () => {
+    await p.admin.query('CREATE DATABASE secret');
+    await p.admin.query('REVOKE CONNECT ON DATABASE secret FROM PUBLIC');
+    await p.admin.query('CREATE ROLE scout LOGIN');
+    try {
+      const { report, bySource } = await discover(server.replace('//postgres@', '//scout@'));
+      expect(report.problems).toEqual([
+        `postgres://scout@127.0.0.1:${p.port}/secret: not listed (permission denied: this user has no CONNECT on it)`,
+      ]);
+      expect(Object.keys(bySource)).toEqual([`postgres://127.0.0.1:${p.port}/app`]);
+    } finally {
+      await p.admin.query('DROP DATABASE secret');
+      await p.admin.query('DROP ROLE scout');
+    }
+  });
+
   it('reports a server that cannot be reached', async () => {
     const { report } = await discover('postgres://postgres@127.0.0.1:1/');
     expect(report.unreachable).toMatch(/ECONNREFUSED|Cannot reach/);

@@ -5,7 +5,7 @@
 import type { OpenOptions, SourceSpec } from '../types';
 import { targetUrl, type Discovery } from '../discovery';
 
-type Query = { query(sql: string, values?: unknown[]): Promise<{ rows: { datname: string }[] }> };
+type Query = { query(sql: string, values?: unknown[]): Promise<{ rows: { datname: string; may: boolean }[] }> };
 type Connect = (
   spec: SourceSpec,
   o: Pick<OpenOptions, 'role'>,
@@ -30,11 +30,16 @@ export function postgresDiscovery(connect: Connect): Discovery {
       const { client, close } = await connect(spec, { role: 'cli' });
       try {
         if (!c.spend()) return { roots: [], problems: [], capped: true };
+        // a database this user may not connect to is named as such, never left out in silence
         const sql =
-          'SELECT datname FROM pg_database WHERE datallowconn AND NOT datistemplate AND has_database_privilege(datname, $1) ORDER BY datname LIMIT $2';
+          'SELECT datname, has_database_privilege(datname, $1) AS may FROM pg_database WHERE datallowconn AND NOT datistemplate ORDER BY datname LIMIT $2';
         const { rows } = await (client as Query).query(sql, ['CONNECT', c.limit + 1]);
-        const roots = rows.slice(0, c.limit).map((r) => at(r.datname));
-        return { roots, problems: [], capped: rows.length > c.limit };
+        const seen = rows.slice(0, c.limit);
+        const roots = seen.filter((r) => r.may).map((r) => at(r.datname));
+        const problems = seen
+          .filter((r) => !r.may)
+          .map((r) => `${at(r.datname)}: not listed (permission denied: this user has no CONNECT on it)`);
+        return { roots, problems, capped: rows.length > c.limit };
       } finally {
         await close();
       }
