@@ -11,15 +11,13 @@ import { demoAuditKey } from './audit-key';
 import { banner } from './banner';
 import { freshLog, startConsole, type ConsoleProcess } from './console';
 import { startHolders, type Holders } from './holders';
-import { PLATFORM_BUCKET } from './platform';
-import { S3_BUCKET } from './s3';
+import { bucketSources, DEMO_BUCKET as BUCKET, GCS_BUCKETS } from './buckets';
 import { startDemoServers, type DemoServers } from './servers';
 import type { DemoOptions } from './options';
 import type { Shutdown } from './shutdown';
 
 /** The demo emulator's pushes to the demo console (a shared token, as with any emulator). */
 const PUSH_TOKEN = randomBytes(16).toString('hex');
-const BUCKET = 'lockboard-demo';
 
 /** The GCS and S3 emulator with the demo's buckets, its GCS notifications pushed to the console. */
 async function startStorage(o: DemoOptions, life: Shutdown): Promise<Emulator | null> {
@@ -28,7 +26,7 @@ async function startStorage(o: DemoOptions, life: Shutdown): Promise<Emulator | 
   try {
     emulator = await startEmulator({
       port: emulatorPort,
-      buckets: [BUCKET, PLATFORM_BUCKET],
+      buckets: GCS_BUCKETS,
       dataDir: o.dataDir,
       faults: { rateLimit: { enabled: true } },
       s3: { port: s3Port },
@@ -48,7 +46,7 @@ async function startStorage(o: DemoOptions, life: Shutdown): Promise<Emulator | 
 /** Seeds both buckets with notifications to the console, then starts the GCS and S3 holders. */
 async function startBucketHolders(emulator: Emulator, life: Shutdown): Promise<Holders> {
   const storage = new Storage({ apiEndpoint: emulator.url, projectId: 'demo' });
-  for (const b of [BUCKET, PLATFORM_BUCKET]) {
+  for (const b of GCS_BUCKETS) {
     const [existing] = await storage.bucket(b).getNotifications();
     if (existing.length === 0) {
       await storage.bucket(b).createNotification('projects/demo/topics/lockboard-gcs', {
@@ -94,7 +92,7 @@ async function startDemoConsole(
 ) {
   const consoleLog = join(o.dataDir, 'console.log');
   freshLog(consoleLog); // this run's output only; the last run's is console.log.1
-  const sources = [`gs://${BUCKET}/locks/`, `gs://${BUCKET}/ci/`, `gs://${PLATFORM_BUCKET}/`, `s3://${S3_BUCKET}/`];
+  const sources = bucketSources();
   const console_ = await startConsole(
     o.ports.port,
     {
