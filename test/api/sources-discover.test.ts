@@ -103,4 +103,15 @@ describe('POST /api/sources/discover', () => {
     expect(linesOf(await first.text()).at(-1)!.report).toBeDefined();
     expect((await call(route.POST, PATH, { as: OPERATOR, method: 'POST', body: {} })).status).toBe(200);
   });
+
+  it('finds nothing unwatched once every lock is in a configured source (the empty state), the watched still counted', async () => {
+    const storage = new Storage({ apiEndpoint: emulator.url, projectId: 'test' });
+    const [files] = await storage.bucket('forgotten').getFiles();
+    await Promise.all(files.map((f) => f.delete()));
+    const report = linesOf((await call(route.POST, PATH, { as: OPERATOR, method: 'POST', body: {} })).text).at(
+      -1,
+    )!.report!;
+    expect(report.unwatched).toEqual([]);
+    expect(report.watched).toBe(1);
+  });
 });
