@@ -8,6 +8,7 @@ import { viewerOf, type Access } from './auth/access';
 import type { AuditWindow } from './audit/events';
 import { readEventsFor } from './audit/scoped-events';
 import { getForConsole, queryForConsole } from './locks';
+import { holdAs, holdFormatsFor, unholdAs } from './hold';
 import { assertMayRelease, forceReleasePinned, type SeenLock } from './release';
 import { selectionFor, sourcesFor } from './scoped-sources';
 import type { Selection, Source } from './sources';
@@ -30,6 +31,10 @@ export function boardOf(access: Access) {
     events: (window: AuditWindow) => readEventsFor(access, window),
     /** Releases the version seen as the caller (403 outside their release grants, nothing touched). */
     release: (seen: SeenLock, reason: string) => forceReleasePinned(seen, access.actor, reason, access),
+    /** Holds (operators over the lock only; 403 otherwise, nothing touched): place, end, the formats offered. */
+    hold: (input: Parameters<typeof holdAs>[1]) => holdAs(access, input),
+    unhold: (input: Parameters<typeof unholdAs>[1]) => unholdAs(access, input),
+    holdFormats: (at: Parameters<typeof holdFormatsFor>[1]) => holdFormatsFor(access, at),
     /** 403 for a lock the caller may not release at all (a batch checks every lock first). */
     assertMayRelease: (source: Source, name: string) => assertMayRelease(access, source, name),
   };

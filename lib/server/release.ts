@@ -130,7 +130,7 @@ export async function forceReleasePinned(
 }
 
 /** The source holding the lock: in the named source's container when the request names one, else found by name. */
-function sourceOf(seen: SeenLock) {
+export function sourceOf(seen: Pick<SeenLock, 'name' | 'source' | 'bucket'>) {
   if (seen.source === undefined) return sourceOfLock(seen.name, seen.bucket);
   const named = sourceById(seen.source);
   if (!named) throw new ApiError('bad_request', `Source ${JSON.stringify(seen.source)} is not configured.`);

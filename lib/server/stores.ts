@@ -4,7 +4,7 @@
 import 'server-only';
 import { processWide } from './process/process-wide';
 import { setAuditKey } from '@/lib/lock/audit/trust';
-import { openSource } from '@/lib/lock/stores';
+import { openSource, type OpenOptions } from '@/lib/lock/stores';
 import type { ListOptions, LockStore, StorePage } from '@/lib/lock/store';
 import { env } from './env';
 import { countList, observeList } from './metrics/metrics';
@@ -18,13 +18,18 @@ const pages = processWide('listCache', () => new Map<string, { at: number; value
 export function storeFor(source: Source): Promise<LockStore> {
   let store = stores.get(source.id);
   if (!store) {
-    const { LOCKBOARD_AUDIT_PREFIX: auditPrefix, LOCKBOARD_LONG_HELD: longHeldMs, LOCKBOARD_AUDIT_KEY } = env();
-    setAuditKey(LOCKBOARD_AUDIT_KEY);
-    store = openSource(source, { env: process.env, auditPrefix, longHeldMs, role: 'console' });
+    store = openSource(source, consoleOpenOptions());
     store.catch(() => stores.delete(source.id)); // unreachable now: try again on the next request
     stores.set(source.id, store);
   }
   return store;
+}
+
+/** How the console opens a source's store (here, and for a hold: lib/server/hold.ts). */
+export function consoleOpenOptions(): OpenOptions {
+  const { LOCKBOARD_AUDIT_PREFIX: auditPrefix, LOCKBOARD_LONG_HELD: longHeldMs, LOCKBOARD_AUDIT_KEY } = env();
+  setAuditKey(LOCKBOARD_AUDIT_KEY);
+  return { env: process.env, auditPrefix, longHeldMs, role: 'console' };
 }
 
 type Read = Parameters<NonNullable<ListOptions['later']>>[0];

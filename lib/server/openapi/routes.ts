@@ -11,6 +11,7 @@ import {
   webhookTestBody,
 } from '../api-schemas';
 import { windowSchema } from '../audit/events';
+import { holdBody, holdFormatsQuery, unholdBody } from '../hold';
 import { lockQuerySchema } from '../lock-query';
 
 type Access = 'none' | 'viewer' | 'releaser' | 'operator' | 'metrics' | 'push' | 'next-auth';
@@ -94,6 +95,47 @@ export const ROUTES: RouteDoc[] = [
     access: 'releaser',
     body: releaseBatchBody,
     answers: { 200: '{ released, refused, results }', ...BAD, ...AUTH },
+  },
+  {
+    path: '/api/locks/hold',
+    method: 'post',
+    summary:
+      "Hold a lock on purpose, with a reason and an end, in its contenders' own format (as `lockboard hold`; operator over the lock). Recorded as hold-placed.",
+    access: 'operator',
+    body: holdBody,
+    answers: {
+      200: '{ outcome: "held", until, format, endsItself, version }',
+      400: "The request or the format's limits (reason at most 500 characters, no control characters, the longest hold the format can express): the message names it; nothing written.",
+      ...AUTH,
+      409: 'The lock is held: the message names its holder; nothing written.',
+      503: 'The store cannot be reached.',
+    },
+  },
+  {
+    path: '/api/locks/hold',
+    method: 'get',
+    summary: "The formats the lock's store can hold it in (the one that fits the name marked), for the hold dialog.",
+    access: 'operator',
+    query: holdFormatsQuery,
+    answers: {
+      200: '{ formats: [{ id, label, maxWords, endsItself, ack?, session?, fits? }], none? }',
+      ...BAD,
+      ...AUTH,
+    },
+  },
+  {
+    path: '/api/locks/unhold',
+    method: 'post',
+    summary: 'End exactly the hold seen (as `lockboard unhold`; operator over the lock). Recorded as hold-ended.',
+    access: 'operator',
+    body: unholdBody,
+    answers: {
+      200: '{ outcome: "ended" }',
+      ...BAD,
+      ...AUTH,
+      409: 'What is there is no hold, or the hold was replaced since it was seen: nothing deleted.',
+      410: 'Nothing is there any more.',
+    },
   },
   {
     path: '/api/locks/stream',
