@@ -119,20 +119,15 @@ describe('POST /api/locks/hold', () => {
       expect(r.status, JSON.stringify(body).slice(0, 80)).toBe(400);
       expect(message(r)).toMatch(words);
     }
-    const raw = await call(routes.hold.POST, '/api/locks/hold', {
-      as: OPS,
-      method: 'POST',
-      rawBody: '{"name":',
-      headers: { 'content-type': 'application/json' },
-    });
-    expect(raw.status).toBe(400);
-    const text = await call(routes.hold.POST, '/api/locks/hold', {
-      as: OPS,
-      method: 'POST',
-      rawBody: 'name=x',
-      headers: { 'content-type': 'text/plain' },
-    });
-    expect(text.status).toBe(415);
+    const raw = (rawBody: string, type: string) =>
+      call(routes.hold.POST, '/api/locks/hold', {
+        as: OPS,
+        method: 'POST',
+        rawBody,
+        headers: { 'content-type': type },
+      });
+    expect((await raw('{"name":', 'application/json')).status).toBe(400);
+    expect((await raw('name=x', 'text/plain')).status).toBe(415);
     for (const body of [{}, { name: 5 }, { name: TF, version: 7 }, 'x'])
       expect((await unhold(OPS, body)).status).toBe(400);
     expect(await seen(TF)).toBeNull();
