@@ -1,5 +1,6 @@
 // Webhook delivery claims on PostgreSQL with a console role that may not create tables: refused with what its owner
-// runs; once the owner made lockboard_claims and granted it, the role claims each key once.
+// runs; once the owner made lockboard_claims and granted it, the role claims each key once. Replicas that first claim
+// at the same moment each create the table (CREATE … IF NOT EXISTS races in PostgreSQL) and none fails for it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresLockStore } from '@/lib/lock/stores/postgres';
 import { startPostgres, type TestPostgres } from '../helpers/postgres';
@@ -28,4 +29,24 @@ describe('claims without CREATE', () => {
       await client.end();
     }
   });
+});
+
+describe('replicas creating the claims and audit tables at the same moment', () => {
+  it('all succeed, and exactly one wins each claim (10 fresh schemas × 6 replicas)', async () => {
+    const clients = await Promise.all([...Array(6)].map(() => pg.connect()));
+    try {
+      for (let round = 0; round < 10; round++) {
+        const schema = `race_${round}`;
+        await pg.admin.query(`CREATE SCHEMA ${schema}`);
+        const stores = clients.map((client) => new PostgresLockStore({ client, auditSchema: schema }));
+        const won = await Promise.all(stores.map((s) => s.claim('notify-race')));
+        expect(won.filter(Boolean)).toHaveLength(1);
+        await Promise.all(stores.map((s, i) => s.record({ event: 'note', lock: `x${i}`, operator: 'race' })));
+        const { rows } = await pg.admin.query(`SELECT count(*)::int AS n FROM ${schema}.lockboard_audit`);
+        expect(rows[0].n).toBe(6);
+      }
+    } finally {
+      await Promise.all(clients.map((c) => c.end()));
+    }
+  }, 60_000);
 });

@@ -3,6 +3,7 @@
 import type { AuditRecord } from '../../audit/record';
 import { signAuditFields } from '../../audit/trust';
 import type { Queryable } from './tables';
+import { createdByAnother } from './concurrent-create';
 import { findLockTables, ident } from './tables';
 
 export class PostgresAuditTrail {
@@ -21,10 +22,14 @@ export class PostgresAuditTrail {
       .query<{ t: string | null }>('SELECT to_regclass($1)::text AS t', [table])
       .then(async ({ rows }) => {
         if (!rows[0]?.t)
-          await this.client.query(
-            `CREATE TABLE IF NOT EXISTS ${table} (id bigserial PRIMARY KEY, at timestamptz NOT NULL DEFAULT now(),
+          await this.client
+            .query(
+              `CREATE TABLE IF NOT EXISTS ${table} (id bigserial PRIMARY KEY, at timestamptz NOT NULL DEFAULT now(),
               event text NOT NULL, lock text NOT NULL, fields jsonb NOT NULL DEFAULT '{}')`,
-          );
+            )
+            .catch((err: unknown) => {
+              if (!createdByAnother(err)) throw err; // another replica's first record made it at the same moment
+            });
         await stampAt(this.client, this.schema);
       });
     this.ready.catch(() => (this.ready = undefined));

@@ -6,6 +6,7 @@
 // one UPDATE … WHERE lease = <the lease read> (its text is its version); the column is added to an older table once.
 import type { ClaimRecords } from '../../claim-lease';
 import { ClaimPruner } from '../../claim-keeping';
+import { createdByAnother } from './concurrent-create';
 import { ident, type Queryable } from './tables';
 
 const KEEP = "interval '2 days'";
@@ -39,9 +40,8 @@ export class PostgresClaims implements ClaimRecords {
       .then(
         () => undefined,
         (err: { code?: string }) => {
-          // 23505 / 42P07: the concurrent CREATE of another replica won (IF NOT EXISTS does not serialise them)
           if (err.code === '42501') throw missing(this.table, create, err as Error);
-          if (err.code !== '23505' && err.code !== '42P07') throw err;
+          if (!createdByAnother(err)) throw err;
         },
       );
     this.ready.catch(() => (this.ready = undefined));
