@@ -18,6 +18,7 @@ import { Button } from '../ui/button';
 import { useLockPush } from './use-lock-push';
 import { useServerNow } from '../ui/use-server-now';
 import { useListReturn } from '../locks/list-return';
+import { HoldActions } from '../locks/hold-actions';
 
 export function LockDetail(p: {
   name: string;
@@ -25,6 +26,8 @@ export function LockDetail(p: {
   /** The lock's source as the server resolved it: the back link keeps it once the lock is released (no data). */
   source?: string;
   canRelease: boolean;
+  /** An operator: "Hold…" on a free lock, "End hold" on a hold. */
+  canHold?: boolean;
 }) {
   const { name, bucket, canRelease } = p;
   const live = useLockPush(name, bucket);
@@ -49,6 +52,7 @@ export function LockDetail(p: {
           This lock is free: no lock object exists right now.
         </p>
       )}
+      <HoldActions {...{ name, bucket, lock, serverNow, onOpen: open, onClose: close }} canHold={p.canHold === true} />
       {lock && <LockFields lock={lock} serverNow={serverNow} />}
       {lock && <LockWaiters lock={lock} serverNow={serverNow} />}
       {lock && <WaiterNotReleased lock={lock} />}

@@ -9,6 +9,7 @@ import { VerdictBadge } from '../ui/verdict-badge';
 import { verdictOf } from '@/lib/lock/verdict/verdict';
 import { sentenceAt } from '@/lib/lock/verdict/figures';
 import { gridOf } from './lock-table-header';
+import { HoldOwner } from './hold-owner';
 
 /** The format with its store (the table mixes stores under "All sources"). */
 const formatOf = (lock: LockInfo): string =>
@@ -58,7 +59,7 @@ export function LockCard({ lock, withSource, serverNow, row, action, name }: Pro
         <VerdictBadge verdict={verdictOf(lock)} sentence={sentenceAt(lock, serverNow)} />
       </div>
       <div role="cell" className="min-w-0 break-words" title={lock.identity}>
-        {lock.identity ?? <span className="text-zinc-500">unknown</span>}
+        <HoldOwner lock={lock} serverNow={serverNow} />
         <Waiting lock={lock} />
       </div>
       <div role="cell" className="justify-self-end text-xs">
@@ -92,7 +93,7 @@ export function LockRow({ lock, withSource, serverNow, row, action, name }: Prop
       )}
       <div role="cell" className="min-w-0">
         <div className="truncate" title={lock.identity}>
-          {lock.identity ?? <span className="text-zinc-500">unknown</span>}
+          <HoldOwner lock={lock} serverNow={serverNow} />
           <Waiting lock={lock} />
         </div>
         <div className="truncate text-xs text-zinc-500">{[lock.host, lock.purpose].filter(Boolean).join(' · ')}</div>

@@ -7,6 +7,7 @@ import { formatCount } from '@/lib/text/format';
 import { TONE_CLASSES } from '@/lib/console/release-tone';
 import { BULK_LIMIT } from '../release/use-bulk-release';
 import { LiveIndicator } from './listing-notes';
+import { HoldsFilter } from './hold-filter';
 import type { LiveState } from './lock-stream-connection';
 
 export function LocksToolbar(p: {
@@ -40,6 +41,7 @@ export function LocksToolbar(p: {
           className="ml-2 w-56 max-w-full rounded-md border border-zinc-300 bg-transparent px-2 py-1 dark:border-zinc-600"
         />
       </label>
+      <HoldsFilter text={p.text} onText={p.onText} />
       {p.releasable !== null && (
         <ReleaseShown matched={p.releasable} ready={p.ready} busy={p.busy} onClick={p.onBulk} />
       )}

@@ -47,7 +47,13 @@ export default async function LockPage({
   });
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
-      <LockDetail name={name} bucket={bucket} source={source.id} canRelease={allows(user.role, 'releaser')} />
+      <LockDetail
+        name={name}
+        bucket={bucket}
+        source={source.id}
+        canRelease={allows(user.role, 'releaser')}
+        canHold={allows(user.role, 'operator')}
+      />
     </HydrationBoundary>
   );
 }
